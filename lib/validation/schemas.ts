@@ -1,0 +1,46 @@
+import { z } from 'zod/mini';
+
+/**
+ * Form rules shared by the browser forms (zod/mini, small bundle) and the API (whose zod-openapi schemas reuse these
+ * patterns and limits). Messages are keys in messages/ (`Validation.*`), translated where they are shown. Phone
+ * numbers are only checked for presence and length here (SPEC §5: ≤ 250 characters); the API parses them with the
+ * full numbering plan.
+ */
+export const LIMITS = { phoneMax: 250, emailMax: 254, zipMax: 15 } as const;
+export const PATTERNS = {
+  cardNumber: /^[\d ]{12,23}$/,
+  expiry: /^(0[1-9]|1[0-2]) ?\/ ?(\d{2})$/,
+  cvc: /^\d{3,4}$/,
+  zip: /^[A-Za-z0-9 -]{1,15}$/,
+} as const;
+
+export const emailField = z
+  .string({ error: 'Validation.emailRequired' })
+  .check(
+    z.trim(),
+    z.minLength(1, 'Validation.emailRequired'),
+    z.maxLength(LIMITS.emailMax, 'Validation.emailInvalid'),
+    z.email('Validation.emailInvalid'),
+  );
+
+export const phoneField = z
+  .string({ error: 'Validation.phoneRequired' })
+  .check(z.trim(), z.minLength(1, 'Validation.phoneRequired'), z.maxLength(LIMITS.phoneMax, 'Validation.phoneTooLong'));
+
+/** The home page's locate box (SPEC §2): phone, e-mail and the accepted terms. */
+export const locateBoxSchema = z.object({
+  phone: phoneField,
+  email: emailField,
+  terms: z.literal(true, 'Validation.termsRequired'),
+});
+
+/** The sandbox card form: number (spaces allowed), expiry MM/YY, CVC, postal code up to 15 characters (SPEC §5). */
+export const cardFormSchema = z.object({
+  cardNumber: z.string().check(z.regex(PATTERNS.cardNumber, 'Validation.cardNumber')),
+  expiry: z.string().check(z.regex(PATTERNS.expiry, 'Validation.cardExpiry')),
+  cvc: z.string().check(z.regex(PATTERNS.cvc, 'Validation.cardCvc')),
+  zip: z.string().check(z.trim(), z.regex(PATTERNS.zip, 'Validation.zip')),
+});
+
+export type LocateBoxValues = z.infer<typeof locateBoxSchema>;
+export type CardFormValues = z.infer<typeof cardFormSchema>;

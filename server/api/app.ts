@@ -1,0 +1,67 @@
+import 'server-only';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { AppEnv } from './context';
+import { ApiError, ErrorCode } from './errors';
+import { pickLanguage, translate } from './i18n';
+import { requestContext, requireWebsiteType } from './middleware';
+import { devApi } from './routes/dev';
+import { health } from './routes/health';
+import { locationsApi } from './routes/locations';
+import { lookups } from './routes/lookups';
+import { ordersApi } from './routes/orders';
+import { sessionsApi } from './routes/sessions';
+import { validationHook } from './validation';
+
+/** Largest accepted request body (bytes); larger answers 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The API under `/api_f/v1` (ARCHITECTURE §5): envelope `{success:1,msg,obj|page}` / `{success:0,code,msg}`, one
+ * ApiError and one onError, zod validation (422 with the first message), `msg` in the `Accept-Language` language,
+ * 1 MB body limit, 404 in the envelope, OpenAPI at `/openapi.json`. `strict: false` because with
+ * `trailingSlash: true` a request may arrive with a trailing slash.
+ */
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook }).basePath('/api_f/v1');
+
+  app.use(bodyLimit({ maxSize: BODY_LIMIT_BYTES, onError: () => { throw new ApiError(413, ErrorCode.tooLarge, 'Api.tooLarge'); } }));
+  app.use(requireWebsiteType);
+  app.use(requestContext);
+
+  app.route('/', health);
+  app.route('/', lookups);
+  app.route('/', ordersApi);
+  app.route('/', sessionsApi);
+  app.route('/', locationsApi);
+  app.route('/', devApi);
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Locate-with-consent API', version: '1.0.0', description: 'Envelope: {success:1,msg,obj|page} / {success:0,code,msg}' },
+  });
+
+  app.notFound((c) => {
+    const lang = pickLanguage(c.req.header('accept-language'));
+    return c.json({ success: 0, code: ErrorCode.notFound, msg: translate(lang, 'Api.notFound') }, 404);
+  });
+
+  app.onError((error, c) => {
+    const lang = c.get('lang') ?? pickLanguage(c.req.header('accept-language'));
+    let apiError: ApiError;
+    if (error instanceof ApiError) apiError = error;
+    else if (error instanceof HTTPException && error.status === 415) apiError = new ApiError(415, ErrorCode.unsupportedMedia, 'Api.unsupportedMedia');
+    else if (error instanceof HTTPException && error.status < 500) apiError = new ApiError(400, ErrorCode.badRequest, 'Api.badBody');
+    else {
+      console.error('[api]', c.req.method, c.req.path, error);
+      apiError = new ApiError(500, ErrorCode.internal, 'Api.internal');
+    }
+    return c.json(
+      { success: 0, code: apiError.code, msg: translate(lang, apiError.messageKey, apiError.params), ...apiError.detail },
+      apiError.status,
+    );
+  });
+
+  return app;
+}

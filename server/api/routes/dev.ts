@@ -1,0 +1,29 @@
+import 'server-only';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { desc } from 'drizzle-orm';
+import { getDb } from '../../db/client';
+import { outboundMessages } from '../../db/schema';
+import { devOutboxEnabled } from '../../env';
+import type { AppEnv } from '../context';
+import { notFound } from '../errors';
+import { envelope, errorEnvelope, jsonResponse, ok } from '../respond';
+
+// GET /api_f/v1/dev/outbox - messages stored by the outbox providers (only while DEV_OUTBOX allows; 404 otherwise)
+const route = createRoute({
+  method: 'get',
+  path: '/dev/outbox',
+  summary: 'Development: the newest 100 e-mails and SMS stored by the outbox providers',
+  responses: {
+    200: jsonResponse(envelope(z.array(z.object({ id: z.string(), channel: z.string(), recipient: z.string(), subject: z.string().nullable(), body: z.string(), status: z.string(), createdAt: z.string() }))), 'Messages'),
+    404: jsonResponse(errorEnvelope, 'Disabled'),
+  },
+});
+
+export const devApi = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
+  if (!devOutboxEnabled()) throw notFound();
+  const rows = await (await getDb()).select().from(outboundMessages).orderBy(desc(outboundMessages.createdAt)).limit(100);
+  return ok(
+    c,
+    rows.map((r) => ({ id: r.id, channel: r.channel, recipient: r.recipient, subject: r.subject, body: r.body, status: r.status, createdAt: r.createdAt.toISOString() })),
+  );
+});

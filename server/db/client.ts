@@ -1,0 +1,48 @@
+import 'server-only';
+import path from 'node:path';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { Pool } from 'pg';
+import { env } from '../env';
+import { startEmbeddedPostgres } from './embedded';
+import * as schema from './schema';
+
+export type Db = NodePgDatabase<typeof schema> & { $client: Pool };
+
+type DbState = { db: Db; pool: Pool; url: string; close: () => Promise<void> };
+
+const globalKey = Symbol.for('app.db');
+const store = globalThis as unknown as { [globalKey]?: Promise<DbState> };
+
+/**
+ * The database, ready to use: connects to `DATABASE_URL`, or starts the embedded PostgreSQL when it is unset, and
+ * applies the migrations in `drizzle/` once. Cached on `globalThis`, so every bundle of the Next process (route
+ * handlers, instrumentation) shares one pool. Rejects when the database cannot be reached or a migration fails.
+ */
+export function getDbState(): Promise<DbState> {
+  store[globalKey] ??= open().catch((error: unknown) => {
+    delete store[globalKey];
+    throw error;
+  });
+  return store[globalKey];
+}
+
+/** Shorthand for `(await getDbState()).db`. */
+export async function getDb(): Promise<Db> {
+  return (await getDbState()).db;
+}
+
+async function open(): Promise<DbState> {
+  const e = env();
+  const embedded = e.DATABASE_URL ? undefined : await startEmbeddedPostgres(e.EMBEDDED_PG_DIR, e.EMBEDDED_PG_PORT);
+  const url = e.DATABASE_URL ?? embedded!.url;
+  const pool = new Pool({ connectionString: url, max: 10 });
+  const db = drizzle(pool, { schema, casing: 'snake_case' }) as Db;
+  await migrate(db, { migrationsFolder: path.join(process.cwd(), 'drizzle') });
+  const close = async () => {
+    delete store[globalKey];
+    await pool.end();
+    await embedded?.stop();
+  };
+  return { db, pool, url, close };
+}

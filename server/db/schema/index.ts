@@ -1,0 +1,4 @@
+export * from './accounts';
+export * from './billing';
+export * from './locate';
+export * from './messages';

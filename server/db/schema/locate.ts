@@ -1,0 +1,97 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+import { orders } from './billing';
+
+/** ARCHITECTURE §4: `queued -> sms_sent -> opened -> sharing <-> stopped`, or `declined`, `expired`. */
+export const locationRequestStatus = pgEnum('location_request_status', [
+  'queued',
+  'sms_sent',
+  'opened',
+  'sharing',
+  'stopped',
+  'declined',
+  'expired',
+]);
+
+/** A request to locate one number; the consent link carries a separate code, stored only as its SHA-256 hash. */
+export const locationRequests = pgTable(
+  'location_requests',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id').references(() => orders.id),
+    targetE164: text('target_e164').notNull(),
+    locale: text('locale').notNull(),
+    consentCodeHash: text('consent_code_hash').notNull(),
+    smsText: text('sms_text').notNull(),
+    status: locationRequestStatus('status').notNull().default('queued'),
+    /** End of the sharing window the owner chose; positions are accepted only before it. */
+    sharingUntil: timestamp('sharing_until', { withTimezone: true }),
+    /** When the consent link stops working (CONSENT_LINK_TTL_HOURS after creation). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (t) => [
+    uniqueIndex('location_requests_consent_code_hash_key').on(t.consentCodeHash),
+    index('location_requests_user_id_idx').on(t.userId),
+  ],
+);
+
+/** The owner's answer on the consent page: when, from where, and a hash of the text they were shown. */
+export const consents = pgTable(
+  'consents',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => locationRequests.id, { onDelete: 'cascade' }),
+    decision: text('decision', { enum: ['shared', 'declined'] }).notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    textHash: text('text_hash').notNull(),
+    /** Sharing duration the owner chose, minutes. */
+    durationMinutes: integer('duration_minutes'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('consents_request_id_idx').on(t.requestId)],
+);
+
+/** A position: from the browser's GPS (`gps`) or from the request IP (`ip`); accuracy in metres. */
+export const positions = pgTable(
+  'positions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => locationRequests.id, { onDelete: 'cascade' }),
+    source: text('source', { enum: ['gps', 'ip'] }).notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    /** Radius of the 68% confidence circle, metres; null for an IP position whose database gives none. */
+    accuracyM: doublePrecision('accuracy_m'),
+    label: text('label'),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('positions_request_id_idx').on(t.requestId, t.recordedAt)],
+);
+
+export type LocationRequest = typeof locationRequests.$inferSelect;
+export type Position = typeof positions.$inferSelect;

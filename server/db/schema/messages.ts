@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/** ARCHITECTURE §4: `queued -> sent -> delivered | failed`. */
+export const messageStatus = pgEnum('message_status', ['queued', 'sent', 'delivered', 'failed']);
+
+/** The outbox: every e-mail and SMS is written here in the transaction that causes it, then delivered by a job. */
+export const outboundMessages = pgTable(
+  'outbound_messages',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject'),
+    body: text('body').notNull(),
+    /** The location request a consent SMS belongs to; its delivery moves the request to `sms_sent`. */
+    locationRequestId: uuid('location_request_id'),
+    status: messageStatus('status').notNull().default('queued'),
+    provider: text('provider'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (t) => [index('outbound_messages_status_idx').on(t.status, t.createdAt)],
+);
+
+export type OutboundMessage = typeof outboundMessages.$inferSelect;
+export type NewOutboundMessage = typeof outboundMessages.$inferInsert;

@@ -1,0 +1,72 @@
+import 'server-only';
+import { z } from 'zod';
+
+/**
+ * Settings, read once from `process.env` and validated with zod (ARCHITECTURE §3). A missing or malformed setting
+ * stops start-up with a message naming it. `.env.example` lists every setting with its default and meaning.
+ * Providers are chosen by setting, never by NODE_ENV.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'on', 'off'])
+  .transform((v) => v === 'true' || v === '1' || v === 'on');
+
+const databaseSchema = z.object({
+  DATABASE_URL: z.url().optional(),
+  EMBEDDED_PG_DIR: z.string().min(1).default('.data/pg'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+});
+
+const siteSchema = z.object({
+  APP_ORIGIN: z.url().default('http://localhost:3000'),
+  NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default('Chamspy'),
+  SUPPORT_EMAIL: z.email().default('support@example.com'),
+  COMPANY_NAME: z.string().min(1).default('Demo Company Ltd.'),
+  BILLING_DESCRIPTOR: z.string().min(1).max(22).default('CHAMSPY DEMO'),
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+  DEV_OUTBOX: z.enum(['auto', 'on', 'off']).default('auto'),
+  JOBS_IN_PROCESS: bool.default(true),
+});
+
+const providersSchema = z.object({
+  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
+  EMAIL_PROVIDER: z.enum(['outbox']).default('outbox'),
+  CONSENT_LINK_TTL_HOURS: z.coerce.number().positive().max(168).default(24),
+});
+
+const envSchema = databaseSchema.extend(siteSchema.shape).extend(providersSchema.shape);
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Parses `source` into typed settings; throws an Error naming every bad setting. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid settings (see .env.example):\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The process's settings, validated on first use. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Whether `/dev/outbox` is served: `auto` means on while both SMS and e-mail use the `outbox` provider. */
+export function devOutboxEnabled(e: Env = env()): boolean {
+  if (e.DEV_OUTBOX !== 'auto') return e.DEV_OUTBOX === 'on';
+  return e.SMS_PROVIDER === 'outbox' && e.EMAIL_PROVIDER === 'outbox';
+}

@@ -1,0 +1,59 @@
+import 'server-only';
+import { and, eq, lt } from 'drizzle-orm';
+import PgBoss from 'pg-boss';
+import { getDbState } from '../db/client';
+import { outboundMessages } from '../db/schema';
+import { deliverOutboxMessage } from '../services/outbox';
+
+/** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
+export const OUTBOX_QUEUE = 'outbox-deliver';
+/** Cron queue that re-enqueues rows left `queued` (e.g. a crash between commit and enqueue). */
+const SWEEP_QUEUE = 'outbox-sweep';
+
+const key = Symbol.for('app.boss');
+const store = globalThis as unknown as { [key]?: Promise<PgBoss> };
+
+/** The process's pg-boss instance (pg-boss 10, on the app database), started once. */
+export function getBoss(): Promise<PgBoss> {
+  store[key] ??= (async () => {
+    const { url } = await getDbState();
+    const boss = new PgBoss({ connectionString: url, max: 4 });
+    boss.on('error', (error) => console.error('[pg-boss]', error));
+    await boss.start();
+    await boss.createQueue(OUTBOX_QUEUE);
+    await boss.createQueue(SWEEP_QUEUE);
+    return boss;
+  })().catch((error: unknown) => {
+    delete store[key];
+    throw error;
+  });
+  return store[key];
+}
+
+/** Enqueues delivery of outbox rows (call after the transaction that wrote them commits). */
+export async function enqueueOutbox(ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  const boss = await getBoss();
+  await Promise.all(ids.map((id) => boss.send(OUTBOX_QUEUE, { id }, { retryLimit: 5, retryBackoff: true })));
+}
+
+/**
+ * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second) and a
+ * once-a-minute sweep of rows queued for over a minute.
+ */
+export async function startWorkers(): Promise<void> {
+  const boss = await getBoss();
+  const { db } = await getDbState();
+  await boss.work<{ id: string }>(OUTBOX_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 5 }, async (jobs) => {
+    for (const job of jobs) await deliverOutboxMessage(db, job.data.id);
+  });
+  await boss.schedule(SWEEP_QUEUE, '* * * * *');
+  await boss.work(SWEEP_QUEUE, async () => {
+    const stale = await db
+      .select({ id: outboundMessages.id })
+      .from(outboundMessages)
+      .where(and(eq(outboundMessages.status, 'queued'), lt(outboundMessages.createdAt, new Date(Date.now() - 60_000))))
+      .limit(100);
+    await enqueueOutbox(stale.map((r) => r.id));
+  });
+}

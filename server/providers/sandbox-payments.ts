@@ -1,0 +1,36 @@
+import 'server-only';
+
+/** Outcome of a sandbox charge, following Stripe's test-card semantics (Stripe docs, "Testing"). */
+export type SandboxCharge =
+  | { outcome: 'paid' }
+  | { outcome: 'declined'; reason: 'card_declined' | 'insufficient_funds' | 'not_a_test_card' };
+
+/** Stripe's test cards the sandbox knows; any other number is refused as it would be in Stripe's test mode. */
+const TEST_CARDS: Record<string, SandboxCharge> = {
+  '4242424242424242': { outcome: 'paid' },
+  '4000000000000002': { outcome: 'declined', reason: 'card_declined' },
+  '4000000000009995': { outcome: 'declined', reason: 'insufficient_funds' },
+};
+
+/** Luhn checksum of a digit string. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * Charges a card in the sandbox. `cardNumber` is digits only (spaces removed by validation). The number is used only
+ * to pick the outcome and is never stored.
+ */
+export function sandboxCharge(cardNumber: string): SandboxCharge {
+  return TEST_CARDS[cardNumber] ?? { outcome: 'declined', reason: 'not_a_test_card' };
+}

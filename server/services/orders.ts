@@ -1,0 +1,171 @@
+import 'server-only';
+import { hash } from '@node-rs/argon2';
+import { desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { locationRequests, orders, outboundMessages, priceSetups, subscriptions, users } from '../db/schema';
+import { env } from '../env';
+import { sandboxCharge } from '../providers/sandbox-payments';
+import { consentLink, consentSmsText, localeForCountry } from './consent-sms';
+import { createSession } from './sessions';
+import { generatePassword, randomToken, sha256 } from './tokens';
+import { parsePhone } from './phone-info';
+import { formatMoney } from './money';
+
+/** The default price setup (seeded by drizzle/0001); prices never come from the client. */
+export async function defaultPrice(db: Db) {
+  const [price] = await db.select().from(priceSetups).orderBy(desc(priceSetups.isDefault)).limit(1);
+  if (!price) throw new Error('no price_setups row: run the migrations');
+  return price;
+}
+
+/**
+ * Creates an order for `email` to locate `phone` (parsed to E.164, national numbers against `country`), priced at
+ * the default plan's trial price. Status `pending`: checkout starts at once. Throws PhoneParseError for a bad number.
+ */
+export async function createOrder(
+  db: Db,
+  input: { email: string; phone: string; country?: string; locale: string },
+) {
+  const number = parsePhone(input.phone, input.country);
+  const price = await defaultPrice(db);
+  const [order] = await db
+    .insert(orders)
+    .values({
+      code: randomToken(16),
+      email: input.email.trim().toLowerCase(),
+      phoneE164: number.number,
+      locale: input.locale,
+      priceSetupId: price.id,
+      amountMinor: price.trialPriceMinor,
+      currency: price.currency,
+      provider: env().PAYMENT_PROVIDER,
+      status: 'pending',
+    })
+    .returning();
+  return { order, price };
+}
+
+/** An order with its price setup, by public code; null when unknown. */
+export async function findOrder(db: Db, code: string) {
+  const [row] = await db
+    .select({ order: orders, price: priceSetups })
+    .from(orders)
+    .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
+    .where(eq(orders.code, code))
+    .limit(1);
+  return row ?? null;
+}
+
+export type PayResult =
+  | { kind: 'paid'; token: string; email: string; phone: string; outboxIds: string[] }
+  | { kind: 'declined'; reason: string }
+  | { kind: 'not_payable' }
+  | { kind: 'not_found' };
+
+/**
+ * Pays order `code` with a sandbox card. A decline marks the order `failed` (it may be retried) and creates nothing.
+ * A success runs `fulfilOrder` in the same transaction as the status change.
+ */
+export async function paySandboxOrder(
+  db: Db,
+  code: string,
+  cardNumber: string,
+  meta: { ip: string | null; userAgent: string | null },
+): Promise<PayResult> {
+  const charge = sandboxCharge(cardNumber);
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.code, code)).for('update').limit(1);
+    if (!order) return { kind: 'not_found' } as const;
+    if (order.status !== 'pending' && order.status !== 'failed') return { kind: 'not_payable' } as const;
+    if (charge.outcome === 'declined') {
+      await tx.update(orders).set({ status: 'failed', failureCode: charge.reason }).where(eq(orders.id, order.id));
+      return { kind: 'declined', reason: charge.reason } as const;
+    }
+    return fulfilOrder(tx, order, meta);
+  });
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * What a paid order causes, in one transaction (ISSUE 2 item 7): the order turns `paid`; the account is created
+ * (or found) with the e-mail as login and a generated temporary password (argon2id hash stored); a trialing
+ * subscription; a session; the location request with its consent code (≥ 128 bits, stored hashed); and two outbox
+ * rows: the buyer's credentials e-mail and the consent SMS.
+ */
+async function fulfilOrder(
+  tx: Tx,
+  order: typeof orders.$inferSelect,
+  meta: { ip: string | null; userAgent: string | null },
+): Promise<PayResult> {
+  const e = env();
+  const [price] = await tx.select().from(priceSetups).where(eq(priceSetups.id, order.priceSetupId));
+  const password = generatePassword(16);
+  const [user] = await tx
+    .insert(users)
+    .values({ email: order.email, passwordHash: await hash(password), paymentCount: 1 })
+    .onConflictDoUpdate({ target: users.email, set: { paymentCount: sql`${users.paymentCount} + 1` } })
+    .returning({ id: users.id, isNewUser: sql<boolean>`(xmax = 0)` });
+  const isNewUser = user.isNewUser;
+  await tx.update(orders).set({ status: 'paid', paidAt: new Date(), userId: user.id }).where(eq(orders.id, order.id));
+  await tx.insert(subscriptions).values({
+    userId: user.id,
+    orderId: order.id,
+    status: 'trialing',
+    currentPeriodEnd: new Date(Date.now() + price.trialHours * 3600_000),
+  });
+  const session = await createSession(tx, user.id, meta);
+
+  const consentCode = randomToken(16);
+  const targetLocale = localeForCountry(parsePhone(order.phoneE164).country ?? null);
+  const link = consentLink(e.APP_ORIGIN, targetLocale, consentCode);
+  const smsText = consentSmsText(targetLocale, e.NEXT_PUBLIC_PRODUCT_NAME, link);
+  const [request] = await tx
+    .insert(locationRequests)
+    .values({
+      userId: user.id,
+      orderId: order.id,
+      targetE164: order.phoneE164,
+      locale: targetLocale,
+      consentCodeHash: sha256(consentCode),
+      smsText,
+      expiresAt: new Date(Date.now() + e.CONSENT_LINK_TTL_HOURS * 3600_000),
+    })
+    .returning({ id: locationRequests.id });
+
+  const amount = formatMoney(order.amountMinor, order.currency, 'en');
+  const monthly = formatMoney(price.monthlyPriceMinor, price.currency, 'en');
+  const credentials = isNewUser
+    ? `Login: ${order.email}\nTemporary password: ${password}\n(Change it after signing in.)`
+    : `Login: ${order.email} (your existing account; your password is unchanged)`;
+  const messages = await tx
+    .insert(outboundMessages)
+    .values([
+      {
+        channel: 'email',
+        recipient: order.email,
+        subject: `${e.NEXT_PUBLIC_PRODUCT_NAME}: your account and order ${order.code.slice(0, 8)}`,
+        body: [
+          `Thank you for your order.`,
+          credentials,
+          `Order: ${order.code}`,
+          `Number to locate: ${order.phoneE164}`,
+          `Paid: ${amount} for a 24-hour trial. Then ${monthly} per month until you cancel.`,
+          `Card statement: ${e.BILLING_DESCRIPTOR}`,
+          `We have sent the owner of ${order.phoneE164} an SMS asking for consent. You will see the position on your map only if they agree.`,
+          `Your locations: ${e.APP_ORIGIN}/dashboard/locations/`,
+          `Support: ${e.SUPPORT_EMAIL}`,
+        ].join('\n\n'),
+      },
+      { channel: 'sms', recipient: order.phoneE164, body: smsText, locationRequestId: request.id },
+    ])
+    .returning({ id: outboundMessages.id });
+
+  return {
+    kind: 'paid',
+    token: session.token,
+    email: order.email,
+    phone: order.phoneE164,
+    outboxIds: messages.map((m) => m.id),
+  };
+}

