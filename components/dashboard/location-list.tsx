@@ -1,0 +1,59 @@
+'use client';
+import { useLocale, useTranslations } from 'next-intl';
+import { useEffect, useState } from 'react';
+import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
+import type { Page, RequestStatus } from '@/lib/api/types';
+import { formatDate } from '@/lib/format';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { useApi } from '../ui/use-api';
+
+type Row = { id: string; phone: string; status: RequestStatus; createdAt: string; positions: number };
+
+/**
+ * The subscriber's location requests (`GET /spyContent`) with their status and a link to each map. An invalid
+ * session shows a sign-in notice and a link home, never a redirect (no loop with the home page's redirect).
+ */
+export function LocationList() {
+  const t = useTranslations('Dashboard');
+  const locale = useLocale() as AppLocale;
+  const api = useApi();
+  const [rows, setRows] = useState<Row[] | null>(null);
+  const [error, setError] = useState<{ message: string; signedOut: boolean } | null>(null);
+
+  useEffect(() => {
+    api.get<Page<Row>>('/spyContent', { pageNum: 1, pageSize: 50 }).then(
+      (page) => setRows(page.list),
+      (e: ApiClientError) => setError({ message: e.message, signedOut: e.code === SESSION_INVALID }),
+    );
+  }, [api]);
+
+  const prefix = prefixOf(locale);
+  return (
+    <section>
+      <h1 className="text-2xl font-bold">{t('title')}</h1>
+      {error && (
+        <div role="alert" className="mt-4 space-y-2">
+          <p>{error.signedOut ? t('signIn') : error.message}</p>
+          <a href={`${prefix}/`} className="text-brand underline">{t('home')}</a>
+        </div>
+      )}
+      {rows && rows.length === 0 && <p className="mt-4 text-slate-600">{t('empty')}</p>}
+      {rows && rows.length > 0 && (
+        <ul className="mt-4 divide-y divide-slate-200 rounded-xl bg-white ring-1 ring-slate-200">
+          {rows.map((r) => (
+            <li key={r.id} className="flex flex-wrap items-center justify-between gap-3 p-4" data-testid="location-row">
+              <div>
+                <p className="font-mono font-semibold">{r.phone}</p>
+                <p className="text-sm text-slate-600">{formatDate(r.createdAt, 'Y-m-d H:M')}</p>
+              </div>
+              <span className="rounded-full bg-slate-100 px-3 py-1 text-sm" data-testid="location-status">{t(`status.${r.status}`)}</span>
+              <a href={`${prefix}/map/?id=${r.id}`} className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white">
+                {t('openMap')}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

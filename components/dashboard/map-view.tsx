@@ -1,0 +1,85 @@
+'use client';
+import { useLocale, useTranslations } from 'next-intl';
+import dynamic from 'next/dynamic';
+import { useSearchParams } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
+import type { LocationTrace } from '@/lib/api/types';
+import { formatDate } from '@/lib/format';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { useApi } from '../ui/use-api';
+
+const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
+
+/** How often the map asks for new positions (ms). */
+export const POLL_MS = 3000;
+
+/**
+ * The subscriber's map of one request (`/map?id=`): polls `GET /gpsTrace/phoneLocation/{id}` every 3 s and shows
+ * the newest GPS position with its accuracy circle (or, before any, the IP area); "waiting for the owner" until the
+ * owner shares. Another user's id answers 404 and shows 'not found'.
+ */
+export function MapView() {
+  const t = useTranslations('Map');
+  const locale = useLocale() as AppLocale;
+  const api = useApi();
+  const id = useSearchParams().get('id') ?? '';
+  const [trace, setTrace] = useState<LocationTrace | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout>;
+    const poll = async () => {
+      try {
+        const next = await api.get<LocationTrace>(`/gpsTrace/phoneLocation/${encodeURIComponent(id)}`);
+        if (!stopped) setTrace(next);
+      } catch (e) {
+        if (stopped) return;
+        const err = e as ApiClientError;
+        setError(err.code === SESSION_INVALID ? err.message : err.status === 404 || err.status === 422 ? t('notFound') : err.message);
+        if (err.status === 404 || err.status === 422 || err.code === SESSION_INVALID) return;
+      }
+      if (!stopped) timer = setTimeout(poll, POLL_MS);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [api, id, t]);
+
+  const back = (
+    <a href={`${prefixOf(locale)}/dashboard/locations/`} className="text-sm text-brand underline">
+      {t('back')}
+    </a>
+  );
+  if (error && !trace) return <div className="space-y-4"><p role="alert">{error}</p>{back}</div>;
+  if (!trace) return <p aria-busy="true">…</p>;
+  const latest = trace.positions.find((p) => p.source === 'gps') ?? trace.positions[0];
+  return (
+    <section className="space-y-4">
+      {back}
+      <h1 className="text-2xl font-bold">{t('title', { phone: trace.phone })}</h1>
+      {!latest && <p role="status" className="rounded-lg bg-slate-100 p-4">{trace.status === 'declined' ? t('declined') : t('waiting')}</p>}
+      {latest && (
+        <>
+          <LeafletMap position={latest} />
+          <dl className="grid grid-cols-[max-content_1fr] gap-x-4 text-sm" data-testid="position">
+            <dt className="text-slate-600">Lat, Lng</dt>
+            <dd data-testid="coordinates" className="font-mono">{latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}</dd>
+            <dt className="text-slate-600">{latest.source === 'gps' ? 'GPS' : 'IP'}</dt>
+            <dd>
+              {latest.source === 'gps'
+                ? t('accuracy', { accuracy: Math.round(latest.accuracy ?? 0) })
+                : t('ipApprox', { accuracy: latest.accuracy ? Math.round(latest.accuracy / 1000) : '—' })}
+              {latest.label ? ` · ${latest.label}` : ''}
+            </dd>
+            <dt className="text-slate-600">⏱</dt>
+            <dd>{t('updated', { time: formatDate(latest.recordedAt, 'Y-m-d H:M:S') })}</dd>
+          </dl>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { ApiClient } from '@/lib/api/client';
+import type { IpInfo, OrderView, PhoneInfo } from '@/lib/api/types';
+import { prefixOf, trackingQuery, type AppLocale } from '@/lib/routing/rules';
+import { locateBoxSchema, type LocateBoxValues } from '@/lib/validation/schemas';
+import { FieldError } from '../ui/field-error';
+import { PhoneFacts } from './phone-facts';
+
+/** Loads the API client on demand, so axios is not part of the home page's first load. */
+function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
+  return import('@/lib/api/browser').then((m) => m.browserApi(locale, networkMessage));
+}
+
+/**
+ * The home page's locate box (SPEC §2, §5): phone, e-mail and the terms checkbox, validated with the shared zod
+ * schema. The phone's default country is the visitor's country from `GET /other/ipInfo`, so national numbers parse.
+ * Submitting shows the numbering-plan facts from `GET /other/location/info/{phone}`; Continue creates the order
+ * (`POST /portal/order`) and opens the checkout. Server errors appear under the field they concern.
+ */
+export function LocateBox() {
+  const t = useTranslations('LocateBox');
+  const tApi = useTranslations('Api');
+  const locale = useLocale() as AppLocale;
+  const [country, setCountry] = useState<{ code: string; name: string } | null>(null);
+  const [facts, setFacts] = useState<PhoneInfo | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [ordering, setOrdering] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    getValues,
+    formState: { errors, isSubmitting },
+  } = useForm<LocateBoxValues>({ resolver: zodResolver(locateBoxSchema), defaultValues: { phone: '', email: '' } });
+  const api = () => loadApi(locale, tApi('network'));
+
+  useEffect(() => {
+    let cancelled = false;
+    const run = () =>
+      api()
+        .then((client) => client.get<IpInfo>('/other/ipInfo'))
+        .then((info) => {
+          if (!cancelled && info.countryCode) {
+            const name = new Intl.DisplayNames([locale], { type: 'region' }).of(info.countryCode) ?? info.countryCode;
+            setCountry({ code: info.countryCode, name });
+          }
+        })
+        .catch(() => {});
+    const idle = 'requestIdleCallback' in window ? requestIdleCallback(run) : setTimeout(run, 200);
+    return () => {
+      cancelled = true;
+      if ('cancelIdleCallback' in window) cancelIdleCallback(idle as number);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per page view
+  }, []);
+
+  const onCheck = handleSubmit(async ({ phone }) => {
+    setFormError(null);
+    try {
+      const client = await api();
+      setFacts(await client.get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country: country.code } : {}));
+    } catch (error) {
+      setError('phone', { message: (error as Error).message });
+    }
+  });
+
+  const onContinue = async () => {
+    if (!facts) return;
+    setOrdering(true);
+    setFormError(null);
+    try {
+      const client = await api();
+      const body = await client.post<{ obj: OrderView }>('/portal/order', { email: getValues('email'), phone: facts.e164, locale, terms: true }, true);
+      const tracking = trackingQuery(location.search).replace(/^\?/, '&');
+      location.assign(`${prefixOf(locale)}/checkout/?order=${encodeURIComponent(body.obj.code)}${tracking}`);
+    } catch (error) {
+      setFormError((error as Error).message);
+      setOrdering(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="locate-title" className="rounded-2xl bg-white p-6 shadow-lg ring-1 ring-slate-200">
+      <h2 id="locate-title" className="text-xl font-semibold">
+        {t('title')}
+      </h2>
+      <form noValidate onSubmit={onCheck} className="mt-4 space-y-4">
+        <div>
+          <label htmlFor="phone" className="block text-sm font-medium text-slate-800">
+            {t('phoneLabel')}
+          </label>
+          <input
+            id="phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            placeholder={t('phonePlaceholder')}
+            readOnly={!!facts}
+            aria-invalid={!!errors.phone}
+            aria-describedby="phone-hint phone-error"
+            className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light"
+            {...register('phone')}
+          />
+          {country && (
+            <p id="phone-hint" className="mt-1 text-xs text-slate-600">
+              {t('phoneHint', { country: country.name })}
+            </p>
+          )}
+          <FieldError id="phone-error" message={errors.phone?.message} />
+        </div>
+        <div>
+          <label htmlFor="email" className="block text-sm font-medium text-slate-800">
+            {t('emailLabel')}
+          </label>
+          <input
+            id="email"
+            type="email"
+            autoComplete="email"
+            placeholder={t('emailPlaceholder')}
+            readOnly={!!facts}
+            aria-invalid={!!errors.email}
+            aria-describedby="email-error"
+            className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light"
+            {...register('email')}
+          />
+          <FieldError id="email-error" message={errors.email?.message} />
+        </div>
+        <div>
+          <label className="flex items-start gap-2 text-sm text-slate-700">
+            <input type="checkbox" className="mt-1 h-4 w-4" disabled={!!facts} aria-describedby="terms-error" {...register('terms')} />
+            <span>
+              {t('termsBefore')} <a className="text-brand underline" href={`${prefixOf(locale)}/terms-of-use/`}>{t('terms')}</a>{' '}
+              {t('and')} <a className="text-brand underline" href={`${prefixOf(locale)}/privacy-policy/`}>{t('privacy')}</a>.
+            </span>
+          </label>
+          <FieldError id="terms-error" message={errors.terms?.message} />
+        </div>
+        {!facts && (
+          <button type="submit" disabled={isSubmitting} className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark disabled:opacity-60">
+            {isSubmitting ? t('checking') : t('submit')}
+          </button>
+        )}
+      </form>
+      {facts && (
+        <div className="mt-4 space-y-4">
+          <PhoneFacts info={facts} />
+          {formError && (
+            <p role="alert" className="text-sm text-red-700">
+              {formError}
+            </p>
+          )}
+          <button type="button" onClick={onContinue} disabled={ordering} className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark disabled:opacity-60">
+            {ordering ? t('creatingOrder') : t('continue')}
+          </button>
+          <button type="button" onClick={() => setFacts(null)} className="w-full text-sm text-slate-600 underline">
+            {t('edit')}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

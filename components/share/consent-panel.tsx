@@ -1,0 +1,146 @@
+'use client';
+import { useTranslations } from 'next-intl';
+import { useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ConsentView, RequestStatus } from '@/lib/api/types';
+import { useApi } from '../ui/use-api';
+
+/** Minimum time between two positions sent while sharing (ms). */
+const SEND_INTERVAL_MS = 5000;
+
+type GpsState = 'idle' | 'waiting' | 'ok' | 'denied';
+
+/**
+ * The phone owner's consent page (ARCHITECTURE §1, §6, §8): says who asks (the service and the requester's masked
+ * e-mail), what is shared (GPS position with its accuracy, an approximate IP location), for how long, and how to stop.
+ * Share and Decline are equally prominent. Only after Share is the consent recorded and the browser asked for its
+ * position (`watchPosition`, high accuracy); positions go to `PUT /spyContent/phoneLocation/{code}`.
+ */
+export function ConsentPanel() {
+  const t = useTranslations('Consent');
+  const api = useApi();
+  const code = useSearchParams().get('c') ?? '';
+  const [view, setView] = useState<ConsentView | null | 'invalid'>(null);
+  const [status, setStatus] = useState<RequestStatus | null>(null);
+  const [minutes, setMinutes] = useState(60);
+  const [gps, setGps] = useState<GpsState>('idle');
+  const [accuracy, setAccuracy] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const watchId = useRef<number | null>(null);
+  const lastSent = useRef(0);
+  const path = `/spyContent/phoneLocation/${encodeURIComponent(code)}`;
+
+  const stopWatch = () => {
+    if (watchId.current !== null) navigator.geolocation.clearWatch(watchId.current);
+    watchId.current = null;
+  };
+
+  const startWatch = useCallback(() => {
+    if (!('geolocation' in navigator)) return setGps('denied');
+    setGps('waiting');
+    watchId.current = navigator.geolocation.watchPosition(
+      (pos) => {
+        setGps('ok');
+        if (Date.now() - lastSent.current < SEND_INTERVAL_MS) return;
+        lastSent.current = Date.now();
+        const { latitude, longitude, accuracy: acc } = pos.coords;
+        api.put(path, { action: 'position', latitude, longitude, accuracy: acc }).then(
+          () => setAccuracy(Math.round(acc)),
+          (e: Error) => {
+            setError(e.message);
+            stopWatch();
+          },
+        );
+      },
+      () => setGps('denied'),
+      { enableHighAccuracy: true, maximumAge: 0, timeout: 60_000 },
+    );
+  }, [api, path]);
+
+  useEffect(() => {
+    if (!code) return setView('invalid');
+    api.get<ConsentView>(`/spyContent/consent/${encodeURIComponent(code)}`).then(
+      (v) => {
+        setView(v);
+        setStatus(v.status);
+        if (v.status === 'sharing') startWatch();
+      },
+      () => setView('invalid'),
+    );
+    return stopWatch;
+  }, [api, code, startWatch]);
+
+  const act = async (action: 'share' | 'decline' | 'stop') => {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await api.put<{ status: RequestStatus }>(path, action === 'share' ? { action, minutes } : { action });
+      setStatus(result.status);
+      if (action === 'share') {
+        lastSent.current = 0;
+        startWatch();
+      } else stopWatch();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (view === null) return <p aria-busy="true">…</p>;
+  if (view === 'invalid') return <p role="alert" className="text-lg">{t('invalid')}</p>;
+
+  const button = 'flex-1 rounded-xl border-2 px-4 py-4 text-lg font-semibold disabled:opacity-60';
+  return (
+    <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+      <h1 className="text-2xl font-bold">{t('title')}</h1>
+      <p className="mt-3 text-slate-800">{t('who', { product: view.product, requester: view.requester })}</p>
+      <p className="mt-3 text-slate-700">{t('what')}</p>
+      {error && <p role="alert" className="mt-3 text-red-700">{error}</p>}
+
+      {status === 'expired' && <p role="status" className="mt-6 font-semibold">{t('expired')}</p>}
+      {status === 'declined' && <p role="status" className="mt-6 font-semibold">{t('declined')}</p>}
+
+      {(status === 'opened' || status === 'stopped' || status === 'queued' || status === 'sms_sent') && (
+        <>
+          {status === 'stopped' && <p role="status" className="mt-6 font-semibold">{t('stopped')}</p>}
+          <fieldset className="mt-6">
+            <legend className="text-sm font-medium text-slate-800">{t('duration')}</legend>
+            <div className="mt-2 flex gap-2">
+              {view.presets.map((m) => (
+                <label key={m} className={`flex-1 cursor-pointer rounded-lg border px-3 py-2 text-center text-sm ${minutes === m ? 'border-brand bg-brand-light' : 'border-slate-300'}`}>
+                  <input type="radio" name="duration" value={m} checked={minutes === m} onChange={() => setMinutes(m)} className="sr-only" />
+                  {m === 15 ? t('minutes15') : m === 60 ? t('hour1') : t('hours8')}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <p className="mt-3 text-sm text-slate-600">{t('stopHow')}</p>
+          <div className="mt-6 flex gap-3">
+            <button type="button" disabled={busy} onClick={() => act('share')} className={`${button} border-brand text-brand`}>
+              {t('share')}
+            </button>
+            {status !== 'stopped' && (
+              <button type="button" disabled={busy} onClick={() => act('decline')} className={`${button} border-slate-700 text-slate-800`}>
+                {t('decline')}
+              </button>
+            )}
+          </div>
+        </>
+      )}
+
+      {status === 'sharing' && (
+        <div className="mt-6 space-y-3" role="status">
+          <p className="font-semibold text-green-800">{t('sharing')}</p>
+          {gps === 'waiting' && <p>{t('waitingGps')}</p>}
+          {gps === 'denied' && <p>{t('gpsDenied')}</p>}
+          {accuracy !== null && <p data-testid="last-sent">{t('lastSent', { accuracy })}</p>}
+          <button type="button" disabled={busy} onClick={() => act('stop')} className={`${button} w-full border-slate-700 text-slate-800`}>
+            {t('stop')}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+/** A unique buyer e-mail per test. */
+export function uniqueEmail(tag: string): string {
+  return `${tag}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/** Home → locate box: enters phone and e-mail, accepts the terms, checks the number; the facts must show. */
+export async function checkNumber(page: Page, phone: string, email: string, path = '/') {
+  await page.goto(path);
+  await page.getByLabel(/phone number|número de teléfono|nomor telepon/i).fill(phone);
+  await page.getByLabel(/e-mail|correo|email/i).fill(email);
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: /check number|comprobar número|periksa nomor/i }).click();
+}
+
+/** On the sandbox checkout: fills the card form with `card` and pays. */
+export async function payWithCard(page: Page, card: string) {
+  await expect(page.getByRole('heading', { name: 'Payment' })).toBeVisible();
+  await page.getByLabel('Card number').fill(card);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Postal code').fill('94107');
+  await page.getByRole('button', { name: /^(Pay|RETRY)/ }).click();
+}
+
+/** Reads the consent link of the newest SMS to `e164` from /dev/outbox. */
+export async function consentLinkFromOutbox(page: Page, e164: string): Promise<string> {
+  await page.goto('/dev/outbox/');
+  const sms = page.locator(`[data-testid="outbox-sms"][data-recipient="${e164}"]`).first();
+  await expect(sms).toBeVisible();
+  const href = await sms.getByRole('link').first().getAttribute('href');
+  expect(href).toMatch(/\/location\/\?c=[A-Za-z0-9_-]{22,}$/);
+  return href!;
+}
+
+/**
+ * Pays for `phone` through the API as a client would (order + sandbox payment) and returns the session cookie value.
+ */
+export async function buyThroughApi(request: APIRequestContext, phone: string, email: string): Promise<string> {
+  const headers = { website_type: '7' };
+  const order = await request.post('/api_f/v1/portal/order', { headers, form: { email, phone, terms: 'true' } });
+  expect(order.status()).toBe(201);
+  const { obj } = await order.json();
+  const pay = await request.post(`/api_f/v1/portal/order/${obj.code}/sandboxPay`, {
+    headers,
+    form: { cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', zip: '94107' },
+  });
+  expect(pay.status()).toBe(200);
+  const cookie = pay.headers()['set-cookie'] ?? '';
+  const token = /(?:^|\n)token=([^;]+)/.exec(cookie)?.[1];
+  expect(token).toBeTruthy();
+  return token!;
+}

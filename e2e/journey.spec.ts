@@ -1,0 +1,106 @@
+import { expect, test } from '@playwright/test';
+import { checkNumber, consentLinkFromOutbox, payWithCard, uniqueEmail } from './helpers';
+
+/** The consent page speaks the language guessed from the number's country. */
+const consentText = {
+  en: { onBehalf: 'on behalf of', share: 'Share my location', decline: 'Decline', sharing: 'You are sharing your location.', accuracy: 'accuracy 12 m' },
+  es: { onBehalf: 'en nombre de', share: 'Compartir mi ubicación', decline: 'Rechazar', sharing: 'Estás compartiendo tu ubicación.', accuracy: 'precisión 12 m' },
+  id: { onBehalf: 'atas nama', share: 'Bagikan lokasi saya', decline: 'Tolak', sharing: 'Anda sedang membagikan lokasi.', accuracy: 'akurasi 12 m' },
+};
+
+/** The journey of ISSUE 2 on real input: number → facts → pay with 4242 → consent SMS → owner shares → buyer's map. */
+const cases = [
+  { input: '+34 612 34 56 78', e164: '+34612345678', country: 'Spain', carrier: 'Syma', lang: 'es' as const, lat: 40.41678, lng: -3.70379 },
+  { input: '+62 812-3456-7890', e164: '+6281234567890', country: 'Indonesia', carrier: 'Telkomsel', lang: 'id' as const, lat: -6.2088, lng: 106.84559 },
+  { input: '+63 917 123 4567', e164: '+639171234567', country: 'Philippines', carrier: 'Globe', lang: 'en' as const, lat: 14.59951, lng: 120.98422 },
+  { input: '+1 415 555 2671', e164: '+14155552671', country: 'United States', carrier: 'Not in the numbering plan', lang: 'en' as const, lat: 37.77493, lng: -122.41942 },
+  { input: '+44 7700 900123', e164: '+447700900123', country: 'United Kingdom', carrier: 'O2', lang: 'en' as const, lat: 51.50735, lng: -0.12776 },
+];
+
+for (const c of cases) {
+  test(`journey for ${c.input}: facts, payment, consent, map`, async ({ page, browser }) => {
+    const email = uniqueEmail('buyer');
+    await checkNumber(page, c.input, email);
+    await expect(page.getByRole('heading', { name: 'From the number: country, carrier, time zone' })).toBeVisible();
+    await expect(page.getByTestId('fact-country')).toContainText(c.country);
+    await expect(page.getByTestId('fact-carrier')).toContainText(c.carrier);
+
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await expect(page).toHaveURL(/\/checkout\/\?order=/);
+    await expect(page.getByText('for 24 hours, then')).toBeVisible();
+    await payWithCard(page, '4242 4242 4242 4242');
+    await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+
+    const link = await consentLinkFromOutbox(page, c.e164);
+
+    const owner = await browser.newContext({
+      geolocation: { latitude: c.lat, longitude: c.lng, accuracy: 12 },
+      permissions: ['geolocation'],
+    });
+    const ownerPage = await owner.newPage();
+    await ownerPage.goto(link);
+    const text = consentText[c.lang];
+    await expect(ownerPage.getByText(`${text.onBehalf} ${email.slice(0, 1)}•••@example.com`)).toBeVisible();
+    await expect(ownerPage.getByRole('button', { name: text.share })).toBeVisible();
+    await expect(ownerPage.getByRole('button', { name: text.decline })).toBeVisible();
+    await ownerPage.getByRole('button', { name: text.share }).click();
+    await expect(ownerPage.getByText(text.sharing)).toBeVisible();
+    await expect(ownerPage.getByTestId('last-sent')).toContainText(text.accuracy);
+
+    await page.goto('/dashboard/locations/');
+    const row = page.getByTestId('location-row').filter({ hasText: c.e164 });
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId('location-status')).toHaveText('Sharing');
+    await row.getByRole('link', { name: 'Open map' }).click();
+    await expect(page.getByTestId('coordinates')).toHaveText(`${c.lat.toFixed(5)}, ${c.lng.toFixed(5)}`);
+    await expect(page.locator('.leaflet-container path.leaflet-interactive').first()).toBeVisible();
+    await expect(page.getByText('Accuracy: 12 m')).toBeVisible();
+    await owner.close();
+  });
+}
+
+test('Decline stores no location and the buyer sees the refusal', async ({ page, browser, request }) => {
+  const email = uniqueEmail('decline');
+  await checkNumber(page, '+44 7700 900123', email);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await payWithCard(page, '4242424242424242');
+  await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+  const link = await consentLinkFromOutbox(page, '+447700900123');
+
+  const owner = await browser.newContext({ geolocation: { latitude: 1, longitude: 2 }, permissions: ['geolocation'] });
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto(link);
+  await ownerPage.getByRole('button', { name: 'Decline' }).click();
+  await expect(ownerPage.getByText('You declined. No location has been shared.')).toBeVisible();
+  // A position sent after declining is refused.
+  const code = new URL(link).searchParams.get('c');
+  const late = await request.put(`/api_f/v1/spyContent/phoneLocation/${code}`, {
+    headers: { website_type: '7' },
+    form: { action: 'position', latitude: '1', longitude: '2', accuracy: '5' },
+  });
+  expect(late.status()).toBe(409);
+  await owner.close();
+
+  await page.goto('/dashboard/locations/');
+  const row = page.getByTestId('location-row').first();
+  await expect(row.getByTestId('location-status')).toHaveText('Declined');
+  await row.getByRole('link', { name: 'Open map' }).click();
+  await expect(page.getByText('The owner declined to share their location.')).toBeVisible();
+  await expect(page.getByTestId('coordinates')).toHaveCount(0);
+});
+
+test('card 4000 0000 0000 0002 is declined with RETRY and creates no account', async ({ page }) => {
+  const email = uniqueEmail('declined-card');
+  await checkNumber(page, '+1 415 555 2671', email);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await payWithCard(page, '4000 0000 0000 0002');
+  await expect(page.getByText('Payment failed', { exact: true })).toBeVisible();
+  await expect(page.getByText('Transaction has been declined. Please contact your issuing bank', { exact: false })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'RETRY' })).toBeVisible();
+
+  const session = await page.request.get('/api_f/v1/admin/userSession/current');
+  expect(session.status()).toBe(401);
+  await page.goto('/dev/outbox/');
+  await expect(page.getByRole('heading', { name: 'Outbox (development)' })).toBeVisible();
+  await expect(page.locator(`[data-recipient="${email}"]`)).toHaveCount(0);
+});

@@ -1,0 +1,112 @@
+import { expect, test } from '@playwright/test';
+import { buyThroughApi, uniqueEmail } from './helpers';
+
+/** The routing rules of SPEC §2 / ISSUE 2 against the production server. */
+const noRedirect = { maxRedirects: 0 } as const;
+
+test.describe('locale routing', () => {
+  for (const [from, to] of [
+    ['/es?x=1', '/es/?x=1'],
+    ['/id', '/id/'],
+    ['/ph?utm_source=fb&gclid=G1&ttclid=T1', '/ph/?utm_source=fb&gclid=G1&ttclid=T1'],
+    ['/es/location?c=abc', '/es/location/?c=abc'],
+  ]) {
+    test(`bare path ${from} gets a 301 to ${to}`, async ({ request, baseURL }) => {
+      const res = await request.get(from, noRedirect);
+      expect(res.status()).toBe(301);
+      const location = new URL(res.headers().location, baseURL);
+      expect(location.pathname + location.search).toBe(to);
+    });
+  }
+
+  for (const [from, to] of [
+    ['/es/nope/?utm_source=g&keyword=k', '/es/?utm_source=g&keyword=k'],
+    ['/nope/', '/'],
+    ['/fr/anything/?fbclid=F', '/?fbclid=F'],
+    ['/ph/phone-finder/', '/ph/'],
+  ]) {
+    test(`unknown path ${from} redirects to ${to}`, async ({ request, baseURL }) => {
+      const res = await request.get(from, noRedirect);
+      expect(res.status()).toBe(302);
+      const location = new URL(res.headers().location, baseURL);
+      expect(location.pathname + location.search).toBe(to);
+    });
+  }
+
+  for (const [path, lang, heading] of [
+    ['/', 'en', 'Locate a phone — with its owner'],
+    ['/es/', 'es', 'Localiza un teléfono'],
+    ['/id/', 'id', 'Temukan lokasi ponsel'],
+    ['/ph/', 'en-PH', 'Locate a phone — with its owner'],
+  ]) {
+    test(`${path} is served in ${lang} with <html lang="${lang}">`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await expect(page.getByRole('heading', { level: 1 })).toContainText(heading);
+    });
+  }
+
+  test('/404 shows the not-found message and a BACK button that goes back', async ({ page }) => {
+    await page.goto('/es/');
+    await page.goto('/404/');
+    await expect(page.getByRole('heading', { name: 'This page could not be found' })).toBeVisible();
+    await page.getByRole('button', { name: 'BACK' }).click();
+    await expect(page).toHaveURL(/\/es\/$/);
+  });
+
+  test('the phone error is in Spanish at /es/', async ({ page }) => {
+    await page.goto('/es/');
+    await page.getByLabel('Número de teléfono').fill('+999 123');
+    await page.getByLabel(/correo electrónico/).fill('alguien@example.com');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Comprobar número' }).click();
+    await expect(page.locator('#phone-error')).toHaveText('El formato del número de teléfono no es válido. (código de país no válido)');
+    await expect(page.getByLabel('Número de teléfono')).toHaveValue('+999 123');
+  });
+
+  test('the locate box explains missing fields in Indonesian before calling the server', async ({ page }) => {
+    await page.goto('/id/');
+    await page.getByRole('button', { name: 'Periksa nomor' }).click();
+    await expect(page.getByText('Silakan masukkan nomor telepon')).toBeVisible();
+    await expect(page.getByText('Silakan masukkan email')).toBeVisible();
+    await expect(page.getByText('Setujui ketentuan penggunaan dan kebijakan privasi untuk melanjutkan')).toBeVisible();
+  });
+});
+
+test.describe('signed-in visitors', () => {
+  let token = '';
+  test.beforeAll(async ({ request }) => {
+    token = await buyThroughApi(request, '+14155552671', uniqueEmail('routing'));
+  });
+
+  for (const [from, to] of [
+    ['/?utm_source=news&gclid=abc', '/dashboard/locations/?utm_source=news&gclid=abc'],
+    ['/es/?wbraid=w', '/es/dashboard/locations/?wbraid=w'],
+    ['/ph/', '/ph/dashboard/locations/'],
+  ]) {
+    test(`a live session on ${from} goes to ${to}`, async ({ request, baseURL }) => {
+      const res = await request.get(from, { ...noRedirect, headers: { cookie: `token=${token}` } });
+      expect(res.status()).toBe(302);
+      const location = new URL(res.headers().location, baseURL);
+      expect(location.pathname + location.search).toBe(to);
+    });
+  }
+
+  test('pages that are not landing pages are not redirected', async ({ request }) => {
+    const res = await request.get('/404/', { ...noRedirect, headers: { cookie: `token=${token}` } });
+    expect(res.status()).toBe(200);
+  });
+
+  test('an invalid session cookie is cleared and the home page shows (no loop)', async ({ request }) => {
+    const res = await request.get('/', { ...noRedirect, headers: { cookie: 'token=not-a-live-session' } });
+    expect(res.status()).toBe(200);
+    expect(res.headers()['set-cookie']).toMatch(/token=;/);
+  });
+
+  test('the dashboard with a dead session shows a sign-in notice instead of redirecting', async ({ page, context, baseURL }) => {
+    await context.addCookies([{ name: 'token', value: 'expired-or-revoked', url: baseURL! }]);
+    await page.goto('/dashboard/locations/');
+    await expect(page.getByText('Your session has ended. Please sign in again.')).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/locations\/$/);
+  });
+});

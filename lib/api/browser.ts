@@ -1,0 +1,30 @@
+import { createApiClient, type ApiClient } from './client';
+
+const clients = new Map<string, ApiClient>();
+
+/**
+ * The page's API client for `locale` (one per language, created on first use). The session cookie travels by
+ * itself on same-origin calls; `networkMessage` is the localized 'Network error, please try again later'.
+ */
+export function browserApi(locale: string, networkMessage: string): ApiClient {
+  let client = clients.get(locale);
+  if (!client) {
+    client = createApiClient({ language: locale, networkMessage, tracking: browserTracking });
+    clients.set(locale, client);
+  }
+  return client;
+}
+
+/** Tracking fields sent with every call (SPEC §7): os/phoneOs 3 on mobile, else 2; gclid, wbraid, keyword. */
+function browserTracking(): Record<string, string | number | undefined> {
+  const mobile = /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent);
+  const params = new URLSearchParams(location.search);
+  return {
+    os: mobile ? 3 : 2,
+    phoneOs: mobile ? 3 : 2,
+    gclid: params.get('gclid') ?? undefined,
+    wbraid: params.get('wbraid') ?? undefined,
+    keyword: params.get('utm_term') ?? params.get('keyword') ?? undefined,
+    apkChannel: params.get('channel') ?? 'SEO',
+  };
+}

@@ -1,0 +1,104 @@
+import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig } from 'axios';
+
+/**
+ * The one browser client of the API (SPEC §7, ARCHITECTURE §5): axios, base `/api_f/v1`, timeout 30000 ms,
+ * form-encoded bodies, headers `website_type` (7), `Accept-Language` (the page's language) and `_chamspy_token`
+ * when a token is known; tracking fields as query on GET and merged into bodies otherwise.
+ * Success (`success === 1`) resolves to `obj`, `page` or `result` (order creation: the whole body). Failure rejects
+ * with an `ApiClientError` whose message is the server's localized `msg`; code 20012 (session invalid) is kept on
+ * `code`; no response at all gives 'Network error, please try again later' (or `networkMessage`).
+ */
+export type ApiClientOptions = {
+  baseURL?: string;
+  language?: string;
+  token?: () => string | null | undefined;
+  tracking?: () => Record<string, string | number | undefined>;
+  networkMessage?: string;
+  adapter?: AxiosRequestConfig['adapter'];
+};
+
+export const NETWORK_ERROR = 'Network error, please try again later';
+export const SESSION_INVALID = 20012;
+export const TIMEOUT_MS = 30_000;
+
+/** Rejection of an API call: `message` is user-facing, `code`/`status` as answered (0 without a response). */
+export class ApiClientError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly status: number,
+    readonly detail: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ApiClientError';
+  }
+}
+
+type Envelope = { success: number; msg?: string; code?: number; obj?: unknown; page?: unknown; result?: unknown };
+
+/** `Accept-Language` for a locale: `en-PH` → `en-PH,en;q=0.9`, `es` → `es`. */
+export function acceptLanguage(locale: string): string {
+  const lang = locale.split('-')[0];
+  return lang === locale ? locale : `${locale},${lang};q=0.9`;
+}
+
+/** Creates a client; one per page language. */
+export function createApiClient(options: ApiClientOptions = {}) {
+  const http: AxiosInstance = axios.create({
+    baseURL: options.baseURL ?? '/api_f/v1',
+    timeout: TIMEOUT_MS,
+    adapter: options.adapter,
+    headers: { website_type: '7', 'Accept-Language': acceptLanguage(options.language ?? 'en') },
+  });
+
+  http.interceptors.request.use((config) => {
+    const token = options.token?.();
+    if (token) config.headers.set('_chamspy_token', token);
+    const tracking = Object.fromEntries(
+      Object.entries(options.tracking?.() ?? {}).filter(([, v]) => v !== undefined && v !== ''),
+    );
+    const method = (config.method ?? 'get').toLowerCase();
+    if (method === 'get') {
+      const { os: _os, ...query } = tracking; // SPEC §7: os is not sent on GET
+      config.params = { ...query, ...config.params };
+    } else if (config.data === undefined || (typeof config.data === 'object' && !(config.data instanceof FormData))) {
+      const body = { ...tracking, ...(config.data as Record<string, unknown> | undefined) };
+      config.data = new URLSearchParams(
+        Object.entries(body)
+          .filter(([, v]) => v !== undefined && v !== null)
+          .map(([k, v]) => [k, String(v)]),
+      );
+    }
+    return config;
+  });
+
+  async function request<T>(config: AxiosRequestConfig, whole = false): Promise<T> {
+    let body: Envelope;
+    try {
+      body = (await http.request<Envelope>(config)).data;
+    } catch (error) {
+      const err = error as AxiosError<Envelope>;
+      if (!err.response) throw new ApiClientError(options.networkMessage ?? NETWORK_ERROR, 0, 0);
+      const data = err.response.data;
+      const { success: _s, msg, code, ...detail } = (data && typeof data === 'object' ? data : {}) as Envelope;
+      throw new ApiClientError(msg || err.message, code ?? err.response.status, err.response.status, detail);
+    }
+    if (body?.success !== 1) throw new ApiClientError(body?.msg ?? '', body?.code ?? 0, 200);
+    if (whole) return body as T;
+    return (body.obj ?? body.page ?? body.result) as T;
+  }
+
+  return {
+    /** GET `path` with `params` as query; resolves to the unwrapped payload. */
+    get: <T>(path: string, params?: Record<string, unknown>) => request<T>({ method: 'get', url: path, params }),
+    /** POST `data` form-encoded; `whole` resolves to the whole envelope (order creation, SPEC §4). */
+    post: <T>(path: string, data?: Record<string, unknown>, whole = false) =>
+      request<T>({ method: 'post', url: path, data }, whole),
+    /** PUT `data` form-encoded. */
+    put: <T>(path: string, data?: Record<string, unknown>) => request<T>({ method: 'put', url: path, data }),
+    /** DELETE. */
+    delete: <T>(path: string) => request<T>({ method: 'delete', url: path }),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

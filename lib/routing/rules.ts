@@ -1,0 +1,101 @@
+/**
+ * Routing rules of SPEC §2 as plain functions; proxy.ts only wires them to requests.
+ * Paths here are pathnames; `search` is the raw query string including its leading '?', or ''.
+ */
+
+/** URL prefix → locale (SPEC §2; the Philippines is the locale `en-PH` under `/ph`). English has no prefix. */
+export const PREFIX_LOCALES = { id: 'id', es: 'es', ph: 'en-PH' } as const;
+export type AppLocale = 'en' | (typeof PREFIX_LOCALES)[keyof typeof PREFIX_LOCALES];
+
+/** Locale → URL prefix ('' for English). */
+export function prefixOf(locale: AppLocale): string {
+  const entry = Object.entries(PREFIX_LOCALES).find(([, l]) => l === locale);
+  return entry ? `/${entry[0]}` : '';
+}
+
+/** Landing pages (SPEC §2): a signed-in visitor asking for one is sent to the dashboard. */
+export const LANDING_PATHS = ['/', '/phone-finder/', '/gps-locator/', '/locate/', '/phone-locate/', '/ip-tracker/'];
+
+/** Pages that exist (without locale prefix, with trailing slash). Anything else redirects to the locale's home. */
+export const PAGE_PATHS = new Set([
+  '/',
+  '/404/',
+  '/checkout/',
+  '/location/',
+  '/map/',
+  '/dashboard/locations/',
+  '/dev/outbox/',
+]);
+
+/** Public paths served from another app folder (Next reserves a `404` route segment). */
+const INTERNAL_PATHS: Record<string, string> = { '/404/': '/page-not-found/' };
+
+/** Tracking parameters carried over by redirects and in-app links (SPEC §2). */
+export const TRACKING_PARAMS = [
+  'utm_source',
+  'utm_term',
+  'gclid',
+  'wbraid',
+  'gbraid',
+  'campaignid',
+  'adgroupid',
+  'feeditemid',
+  'targetid',
+  'device',
+  'creative',
+  'keyword',
+  'channel',
+  'fbclid',
+  'ttclid',
+] as const;
+
+/** Splits a pathname into its locale, URL prefix and the rest (always starting with '/'). */
+export function splitLocale(pathname: string): { locale: AppLocale; prefix: string; rest: string } {
+  const match = /^\/([^/]+)(\/.*)?$/.exec(pathname);
+  const segment = match?.[1] as keyof typeof PREFIX_LOCALES | undefined;
+  if (segment && segment in PREFIX_LOCALES) {
+    return { locale: PREFIX_LOCALES[segment], prefix: `/${segment}`, rest: match?.[2] ?? '' };
+  }
+  return { locale: 'en', prefix: '', rest: pathname || '/' };
+}
+
+export type RouteDecision =
+  | { kind: 'redirect'; status: 301 | 302; location: string }
+  | { kind: 'page'; locale: AppLocale; prefix: string; rest: string; internalPath: string };
+
+/**
+ * Decides what to do with a page request (SPEC §2):
+ * - a path without its trailing slash, a bare language path included, gets a 301 to the same path with the slash,
+ *   query kept (`/es?x=1` → `/es/?x=1`);
+ * - an unknown path redirects (302) to the home page of the same language prefix, query kept (`/es/nope/` → `/es/`);
+ *   an unknown first segment is part of an English path;
+ * - a known page is served from `app/[locale]` at `internalPath`.
+ */
+export function routeRequest(pathname: string, search: string): RouteDecision {
+  const { locale, prefix, rest } = splitLocale(pathname);
+  if (!pathname.endsWith('/')) return { kind: 'redirect', status: 301, location: `${pathname}/${search}` };
+  if (!PAGE_PATHS.has(rest)) return { kind: 'redirect', status: 302, location: `${prefix}/${search}` };
+  return { kind: 'page', locale, prefix, rest, internalPath: `/${locale}${INTERNAL_PATHS[rest] ?? rest}` };
+}
+
+/** Whether a signed-in visitor asking for `rest` (path without prefix) goes to the dashboard instead. */
+export function isLandingPath(rest: string): boolean {
+  return LANDING_PATHS.includes(rest);
+}
+
+/** Where a signed-in visitor is sent: the dashboard locations page under the same prefix, query kept. */
+export function dashboardLocation(prefix: string, search: string): string {
+  return `${prefix}/dashboard/locations/${search}`;
+}
+
+/** The tracking parameters present in `search`, as a query string ('' when none). */
+export function trackingQuery(search: string): string {
+  const params = new URLSearchParams(search);
+  const kept = new URLSearchParams();
+  for (const name of TRACKING_PARAMS) {
+    const value = params.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  const query = kept.toString();
+  return query ? `?${query}` : '';
+}

@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * Playwright against the production build (`npm start` = scripts/start.mjs after `npm run build`), in Debian's
+ * Chromium when /usr/bin/chromium exists, else Playwright's own. e2e/serve.mjs gives the server a throwaway embedded
+ * PostgreSQL in a temp directory.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const executablePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/playwright.json' }]] : 'list',
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  webServer: {
+    command: `node e2e/serve.mjs`,
+    url: `http://localhost:${PORT}/api_f/v1/health`,
+    env: { PORT: String(PORT), APP_ORIGIN: `http://localhost:${PORT}` },
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+  },
+});

@@ -1,0 +1,49 @@
+import { NextResponse, type NextRequest } from 'next/server';
+import { dashboardLocation, isLandingPath, routeRequest } from './lib/routing/rules';
+
+/**
+ * Next 16 proxy (formerly middleware): wires the rules of lib/routing to requests (SPEC §2). A visitor with a `token`
+ * cookie asking for the home page or a landing page is checked against the API; a live session goes to the
+ * dashboard, a dead one has its cookie cleared and sees the page (no loop).
+ */
+export async function proxy(request: NextRequest) {
+  const { pathname, search } = request.nextUrl;
+  const decision = routeRequest(pathname, search);
+  if (decision.kind === 'redirect') {
+    return NextResponse.redirect(new URL(decision.location, request.url), decision.status);
+  }
+  const target = new URL(`${decision.internalPath}${search}`, request.url);
+  const token = request.cookies.get('token')?.value;
+  if (token && isLandingPath(decision.rest)) {
+    const session = await checkSession(request, token);
+    if (session === 'live') {
+      return NextResponse.redirect(new URL(dashboardLocation(decision.prefix, search), request.url), 302);
+    }
+    if (session === 'dead') {
+      const response = NextResponse.rewrite(target);
+      response.cookies.delete('token');
+      return response;
+    }
+  }
+  return NextResponse.rewrite(target);
+}
+
+/** Asks the API whether `token` names a live session: 'live', 'dead' (401), or 'unknown' (API unreachable). */
+async function checkSession(request: NextRequest, token: string): Promise<'live' | 'dead' | 'unknown'> {
+  try {
+    const res = await fetch(new URL('/api_f/v1/admin/userSession/current', request.nextUrl.origin), {
+      headers: { _chamspy_token: token },
+      signal: AbortSignal.timeout(3000),
+      cache: 'no-store',
+    });
+    if (res.ok) return 'live';
+    return res.status === 401 ? 'dead' : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export const config = {
+  // Everything except the API, Next's assets and files with an extension (favicon.ico, robots.txt, images).
+  matcher: ['/((?!api_f|_next|.*\\..*).*)'],
+};
