@@ -3,18 +3,76 @@ import { checkNumber, consentLinkFromOutbox, payWithCard, uniqueEmail } from './
 
 /** The consent page speaks the language guessed from the number's country. */
 const consentText = {
-  en: { onBehalf: 'on behalf of', share: 'Share my location', decline: 'Decline', sharing: 'You are sharing your location.', accuracy: 'accuracy 12 m' },
-  es: { onBehalf: 'en nombre de', share: 'Compartir mi ubicación', decline: 'Rechazar', sharing: 'Estás compartiendo tu ubicación.', accuracy: 'precisión 12 m' },
-  id: { onBehalf: 'atas nama', share: 'Bagikan lokasi saya', decline: 'Tolak', sharing: 'Anda sedang membagikan lokasi.', accuracy: 'akurasi 12 m' },
+  en: {
+    onBehalf: 'on behalf of',
+    share: 'Share my location',
+    decline: 'Decline',
+    sharing: 'You are sharing your location.',
+    accuracy: 'accuracy 12 m',
+  },
+  es: {
+    onBehalf: 'en nombre de',
+    share: 'Compartir mi ubicación',
+    decline: 'Rechazar',
+    sharing: 'Estás compartiendo tu ubicación.',
+    accuracy: 'precisión 12 m',
+  },
+  id: {
+    onBehalf: 'atas nama',
+    share: 'Bagikan lokasi saya',
+    decline: 'Tolak',
+    sharing: 'Anda sedang membagikan lokasi.',
+    accuracy: 'akurasi 12 m',
+  },
 };
 
 /** The journey of ISSUE 2 on real input: number → facts → pay with 4242 → consent SMS → owner shares → buyer's map. */
 const cases = [
-  { input: '+34 612 34 56 78', e164: '+34612345678', country: 'Spain', carrier: 'Syma', lang: 'es' as const, lat: 40.41678, lng: -3.70379 },
-  { input: '+62 812-3456-7890', e164: '+6281234567890', country: 'Indonesia', carrier: 'Telkomsel', lang: 'id' as const, lat: -6.2088, lng: 106.84559 },
-  { input: '+63 917 123 4567', e164: '+639171234567', country: 'Philippines', carrier: 'Globe', lang: 'en' as const, lat: 14.59951, lng: 120.98422 },
-  { input: '+1 415 555 2671', e164: '+14155552671', country: 'United States', carrier: 'Not in the numbering plan', lang: 'en' as const, lat: 37.77493, lng: -122.41942 },
-  { input: '+44 7700 900123', e164: '+447700900123', country: 'United Kingdom', carrier: 'O2', lang: 'en' as const, lat: 51.50735, lng: -0.12776 },
+  {
+    input: '+34 612 34 56 78',
+    e164: '+34612345678',
+    country: 'Spain',
+    carrier: 'Syma',
+    lang: 'es' as const,
+    lat: 40.41678,
+    lng: -3.70379,
+  },
+  {
+    input: '+62 812-3456-7890',
+    e164: '+6281234567890',
+    country: 'Indonesia',
+    carrier: 'Telkomsel',
+    lang: 'id' as const,
+    lat: -6.2088,
+    lng: 106.84559,
+  },
+  {
+    input: '+63 917 123 4567',
+    e164: '+639171234567',
+    country: 'Philippines',
+    carrier: 'Globe',
+    lang: 'en' as const,
+    lat: 14.59951,
+    lng: 120.98422,
+  },
+  {
+    input: '+1 415 555 2671',
+    e164: '+14155552671',
+    country: 'United States',
+    carrier: 'Not in the numbering plan',
+    lang: 'en' as const,
+    lat: 37.77493,
+    lng: -122.41942,
+  },
+  {
+    input: '+44 7700 900123',
+    e164: '+447700900123',
+    country: 'United Kingdom',
+    carrier: 'O2',
+    lang: 'en' as const,
+    lat: 51.50735,
+    lng: -0.12776,
+  },
 ];
 
 for (const c of cases) {
@@ -95,7 +153,9 @@ test('card 4000 0000 0000 0002 is declined with RETRY and creates no account', a
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await payWithCard(page, '4000 0000 0000 0002');
   await expect(page.getByText('Payment failed', { exact: true })).toBeVisible();
-  await expect(page.getByText('Transaction has been declined. Please contact your issuing bank', { exact: false })).toBeVisible();
+  await expect(
+    page.getByText('Transaction has been declined. Please contact your issuing bank', { exact: false }),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'RETRY' })).toBeVisible();
 
   const session = await page.request.get('/api_f/v1/admin/userSession/current');

@@ -60,7 +60,9 @@ test.describe('locale routing', () => {
     await page.getByLabel(/correo electrónico/).fill('alguien@example.com');
     await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Comprobar número' }).click();
-    await expect(page.locator('#phone-error')).toHaveText('El formato del número de teléfono no es válido. (código de país no válido)');
+    await expect(page.locator('#phone-error')).toHaveText(
+      'El formato del número de teléfono no es válido. (código de país no válido)',
+    );
     await expect(page.getByLabel('Número de teléfono')).toHaveValue('+999 123');
   });
 
@@ -103,7 +105,11 @@ test.describe('signed-in visitors', () => {
     expect(res.headers()['set-cookie']).toMatch(/token=;/);
   });
 
-  test('the dashboard with a dead session shows a sign-in notice instead of redirecting', async ({ page, context, baseURL }) => {
+  test('the dashboard with a dead session shows a sign-in notice instead of redirecting', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     await context.addCookies([{ name: 'token', value: 'expired-or-revoked', url: baseURL! }]);
     await page.goto('/dashboard/locations/');
     await expect(page.getByText('Your session has ended. Please sign in again.')).toBeVisible();

@@ -18,7 +18,12 @@ const pgPort = await new Promise((resolve) => {
 
 const child = spawn(process.execPath, ['scripts/start.mjs'], {
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: '', EMBEDDED_PG_DIR: path.join(dataDir, 'pg'), EMBEDDED_PG_PORT: String(pgPort) },
+  env: {
+    ...process.env,
+    DATABASE_URL: '',
+    EMBEDDED_PG_DIR: path.join(dataDir, 'pg'),
+    EMBEDDED_PG_PORT: String(pgPort),
+  },
 });
 const stop = () => child.kill('SIGTERM');
 process.on('SIGTERM', stop);

@@ -18,8 +18,10 @@ export function mergeMessages<T extends Record<string, unknown>>(base: T, partia
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(partial)) {
     const b = out[key];
+    // Precompiled messages with arguments are arrays: leaves, not namespaces.
+    const isNamespace = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v);
     out[key] =
-      b && typeof b === 'object' && value && typeof value === 'object'
+      isNamespace(b) && isNamespace(value)
         ? mergeMessages(b as Record<string, unknown>, value as Record<string, unknown>)
         : value;
   }

@@ -19,8 +19,22 @@ const pad = (n: number) => String(n).padStart(2, '0');
 export function formatDate(value: number | string | Date, pattern = 'Y-m-d H:M:S', utc = false): string {
   const d = new Date(toMillis(value));
   const parts: Record<string, string> = utc
-    ? { Y: String(d.getUTCFullYear()), m: pad(d.getUTCMonth() + 1), d: pad(d.getUTCDate()), H: pad(d.getUTCHours()), M: pad(d.getUTCMinutes()), S: pad(d.getUTCSeconds()) }
-    : { Y: String(d.getFullYear()), m: pad(d.getMonth() + 1), d: pad(d.getDate()), H: pad(d.getHours()), M: pad(d.getMinutes()), S: pad(d.getSeconds()) };
+    ? {
+        Y: String(d.getUTCFullYear()),
+        m: pad(d.getUTCMonth() + 1),
+        d: pad(d.getUTCDate()),
+        H: pad(d.getUTCHours()),
+        M: pad(d.getUTCMinutes()),
+        S: pad(d.getUTCSeconds()),
+      }
+    : {
+        Y: String(d.getFullYear()),
+        m: pad(d.getMonth() + 1),
+        d: pad(d.getDate()),
+        H: pad(d.getHours()),
+        M: pad(d.getMinutes()),
+        S: pad(d.getSeconds()),
+      };
   return pattern.replace(/[YmdHMS]/g, (t) => parts[t]);
 }
 

@@ -6,9 +6,7 @@ import { z } from 'zod';
  * stops start-up with a message naming it. `.env.example` lists every setting with its default and meaning.
  * Providers are chosen by setting, never by NODE_ENV.
  */
-const bool = z
-  .enum(['true', 'false', '1', '0', 'on', 'off'])
-  .transform((v) => v === 'true' || v === '1' || v === 'on');
+const bool = z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on');
 
 const databaseSchema = z.object({
   DATABASE_URL: z.url().optional(),

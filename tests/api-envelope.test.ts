@@ -11,7 +11,11 @@ describe('API envelope, errors and validation', () => {
   it('answers unknown routes 404 in the envelope, localized', async () => {
     const res = await app.request(`${API}/no/such/route`, { headers: { 'accept-language': 'es-ES,es;q=0.9' } });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ success: 0, code: 40400, msg: 'No se ha podido encontrar la página que buscabas.' });
+    expect(await res.json()).toEqual({
+      success: 0,
+      code: 40400,
+      msg: 'No se ha podido encontrar la página que buscabas.',
+    });
   });
 
   it('accepts a trailing slash (strict: false)', async () => {
@@ -30,7 +34,11 @@ describe('API envelope, errors and validation', () => {
   });
 
   it('refuses a mutating call without the website_type header (403)', async () => {
-    const res = await app.request(`${API}/portal/order`, { method: 'POST', body: form({ email: 'a@b.co', phone: '+14155552671', terms: true }), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await app.request(`${API}/portal/order`, {
+      method: 'POST',
+      body: form({ email: 'a@b.co', phone: '+14155552671', terms: true }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(403);
     expect((await res.json()).success).toBe(0);
   });
@@ -88,6 +96,8 @@ describe('API envelope, errors and validation', () => {
     const res = await app.request(`${API}/openapi.json`);
     const doc = await res.json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api_f/v1/other/location/info/{phone}', '/api_f/v1/portal/order']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api_f/v1/other/location/info/{phone}', '/api_f/v1/portal/order']),
+    );
   });
 });

@@ -16,7 +16,9 @@ export default async function HomePage({ params }: { params: Promise<{ locale: L
         <ul className="mt-6 space-y-3 text-slate-700">
           {(['consentPoint1', 'consentPoint2', 'consentPoint3'] as const).map((key) => (
             <li key={key} className="flex gap-2">
-              <span aria-hidden className="text-brand">✓</span>
+              <span aria-hidden className="text-brand">
+                ✓
+              </span>
               {t(key)}
             </li>
           ))}

@@ -34,7 +34,9 @@ export function LocationList() {
       {error && (
         <div role="alert" className="mt-4 space-y-2">
           <p>{error.signedOut ? t('signIn') : error.message}</p>
-          <a href={`${prefix}/`} className="text-brand underline">{t('home')}</a>
+          <a href={`${prefix}/`} className="text-brand underline">
+            {t('home')}
+          </a>
         </div>
       )}
       {rows && rows.length === 0 && <p className="mt-4 text-slate-600">{t('empty')}</p>}
@@ -46,8 +48,13 @@ export function LocationList() {
                 <p className="font-mono font-semibold">{r.phone}</p>
                 <p className="text-sm text-slate-600">{formatDate(r.createdAt, 'Y-m-d H:M')}</p>
               </div>
-              <span className="rounded-full bg-slate-100 px-3 py-1 text-sm" data-testid="location-status">{t(`status.${r.status}`)}</span>
-              <a href={`${prefix}/map/?id=${r.id}`} className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white">
+              <span className="rounded-full bg-slate-100 px-3 py-1 text-sm" data-testid="location-status">
+                {t(`status.${r.status}`)}
+              </span>
+              <a
+                href={`${prefix}/map/?id=${r.id}`}
+                className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white"
+              >
                 {t('openMap')}
               </a>
             </li>

@@ -37,7 +37,13 @@ export function MapView() {
       } catch (e) {
         if (stopped) return;
         const err = e as ApiClientError;
-        setError(err.code === SESSION_INVALID ? err.message : err.status === 404 || err.status === 422 ? t('notFound') : err.message);
+        setError(
+          err.code === SESSION_INVALID
+            ? err.message
+            : err.status === 404 || err.status === 422
+              ? t('notFound')
+              : err.message,
+        );
         if (err.status === 404 || err.status === 422 || err.code === SESSION_INVALID) return;
       }
       if (!stopped) timer = setTimeout(poll, POLL_MS);
@@ -54,20 +60,32 @@ export function MapView() {
       {t('back')}
     </a>
   );
-  if (error && !trace) return <div className="space-y-4"><p role="alert">{error}</p>{back}</div>;
+  if (error && !trace)
+    return (
+      <div className="space-y-4">
+        <p role="alert">{error}</p>
+        {back}
+      </div>
+    );
   if (!trace) return <p aria-busy="true">…</p>;
   const latest = trace.positions.find((p) => p.source === 'gps') ?? trace.positions[0];
   return (
     <section className="space-y-4">
       {back}
       <h1 className="text-2xl font-bold">{t('title', { phone: trace.phone })}</h1>
-      {!latest && <p role="status" className="rounded-lg bg-slate-100 p-4">{trace.status === 'declined' ? t('declined') : t('waiting')}</p>}
+      {!latest && (
+        <p role="status" className="rounded-lg bg-slate-100 p-4">
+          {trace.status === 'declined' ? t('declined') : t('waiting')}
+        </p>
+      )}
       {latest && (
         <>
           <LeafletMap position={latest} />
           <dl className="grid grid-cols-[max-content_1fr] gap-x-4 text-sm" data-testid="position">
             <dt className="text-slate-600">Lat, Lng</dt>
-            <dd data-testid="coordinates" className="font-mono">{latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}</dd>
+            <dd data-testid="coordinates" className="font-mono">
+              {latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}
+            </dd>
             <dt className="text-slate-600">{latest.source === 'gps' ? 'GPS' : 'IP'}</dt>
             <dd>
               {latest.source === 'gps'

@@ -1,14 +1,20 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
+import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { ApiClient } from '@/lib/api/client';
 import type { IpInfo, OrderView, PhoneInfo } from '@/lib/api/types';
 import { prefixOf, trackingQuery, type AppLocale } from '@/lib/routing/rules';
-import { locateBoxSchema, type LocateBoxValues } from '@/lib/validation/schemas';
+import type { LocateBoxValues } from '@/lib/validation/schemas';
+import { lazyZodResolver } from '../ui/lazy-resolver';
 import { FieldError } from '../ui/field-error';
 import { PhoneFacts } from './phone-facts';
+
+/** Validation of the shared schema, loaded with zod on the first submit. */
+const resolver = lazyZodResolver<LocateBoxValues>(() =>
+  import('@/lib/validation/schemas').then((m) => m.locateBoxSchema),
+);
 
 /** Loads the API client on demand, so axios is not part of the home page's first load. */
 function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
@@ -25,6 +31,7 @@ export function LocateBox() {
   const t = useTranslations('LocateBox');
   const tApi = useTranslations('Api');
   const locale = useLocale() as AppLocale;
+  const router = useRouter();
   const [country, setCountry] = useState<{ code: string; name: string } | null>(null);
   const [facts, setFacts] = useState<PhoneInfo | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -35,7 +42,7 @@ export function LocateBox() {
     setError,
     getValues,
     formState: { errors, isSubmitting },
-  } = useForm<LocateBoxValues>({ resolver: zodResolver(locateBoxSchema), defaultValues: { phone: '', email: '' } });
+  } = useForm<LocateBoxValues>({ resolver, defaultValues: { phone: '', email: '' } });
   const api = () => loadApi(locale, tApi('network'));
 
   useEffect(() => {
@@ -62,7 +69,12 @@ export function LocateBox() {
     setFormError(null);
     try {
       const client = await api();
-      setFacts(await client.get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country: country.code } : {}));
+      setFacts(
+        await client.get<PhoneInfo>(
+          `/other/location/info/${encodeURIComponent(phone)}`,
+          country ? { country: country.code } : {},
+        ),
+      );
     } catch (error) {
       setError('phone', { message: (error as Error).message });
     }
@@ -74,9 +86,13 @@ export function LocateBox() {
     setFormError(null);
     try {
       const client = await api();
-      const body = await client.post<{ obj: OrderView }>('/portal/order', { email: getValues('email'), phone: facts.e164, locale, terms: true }, true);
+      const body = await client.post<{ obj: OrderView }>(
+        '/portal/order',
+        { email: getValues('email'), phone: facts.e164, locale, terms: true },
+        true,
+      );
       const tracking = trackingQuery(location.search).replace(/^\?/, '&');
-      location.assign(`${prefixOf(locale)}/checkout/?order=${encodeURIComponent(body.obj.code)}${tracking}`);
+      router.push(`${prefixOf(locale)}/checkout/?order=${encodeURIComponent(body.obj.code)}${tracking}`);
     } catch (error) {
       setFormError((error as Error).message);
       setOrdering(false);
@@ -131,16 +147,33 @@ export function LocateBox() {
         </div>
         <div>
           <label className="flex items-start gap-2 text-sm text-slate-700">
-            <input type="checkbox" className="mt-1 h-4 w-4" disabled={!!facts} aria-describedby="terms-error" {...register('terms')} />
+            <input
+              type="checkbox"
+              className="mt-1 h-4 w-4"
+              disabled={!!facts}
+              aria-describedby="terms-error"
+              {...register('terms')}
+            />
             <span>
-              {t('termsBefore')} <a className="text-brand underline" href={`${prefixOf(locale)}/terms-of-use/`}>{t('terms')}</a>{' '}
-              {t('and')} <a className="text-brand underline" href={`${prefixOf(locale)}/privacy-policy/`}>{t('privacy')}</a>.
+              {t('termsBefore')}{' '}
+              <a className="text-brand underline" href={`${prefixOf(locale)}/terms-of-use/`}>
+                {t('terms')}
+              </a>{' '}
+              {t('and')}{' '}
+              <a className="text-brand underline" href={`${prefixOf(locale)}/privacy-policy/`}>
+                {t('privacy')}
+              </a>
+              .
             </span>
           </label>
           <FieldError id="terms-error" message={errors.terms?.message} />
         </div>
         {!facts && (
-          <button type="submit" disabled={isSubmitting} className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark disabled:opacity-60">
+          <button
+            type="submit"
+            disabled={isSubmitting}
+            className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
+          >
             {isSubmitting ? t('checking') : t('submit')}
           </button>
         )}
@@ -153,7 +186,12 @@ export function LocateBox() {
               {formError}
             </p>
           )}
-          <button type="button" onClick={onContinue} disabled={ordering} className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark disabled:opacity-60">
+          <button
+            type="button"
+            onClick={onContinue}
+            disabled={ordering}
+            className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
+          >
             {ordering ? t('creatingOrder') : t('continue')}
           </button>
           <button type="button" onClick={() => setFacts(null)} className="w-full text-sm text-slate-600 underline">

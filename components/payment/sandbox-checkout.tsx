@@ -10,10 +10,21 @@ import { cardFormSchema, type CardFormValues } from '@/lib/validation/schemas';
 import { FieldError } from '../ui/field-error';
 import { useApi } from '../ui/use-api';
 
-type Phase = { kind: 'loading' } | { kind: 'missing' } | { kind: 'form'; order: OrderView } | { kind: 'declined'; order: OrderView; message: string } | { kind: 'paid'; order: OrderView };
+type Phase =
+  | { kind: 'loading' }
+  | { kind: 'missing' }
+  | { kind: 'form'; order: OrderView }
+  | { kind: 'declined'; order: OrderView; message: string }
+  | { kind: 'paid'; order: OrderView };
 
 const fields = [
-  { name: 'cardNumber', label: 'cardNumber', autoComplete: 'cc-number', inputMode: 'numeric', placeholder: '4242 4242 4242 4242' },
+  {
+    name: 'cardNumber',
+    label: 'cardNumber',
+    autoComplete: 'cc-number',
+    inputMode: 'numeric',
+    placeholder: '4242 4242 4242 4242',
+  },
   { name: 'expiry', label: 'expiry', autoComplete: 'cc-exp', inputMode: 'numeric', placeholder: 'MM/YY' },
   { name: 'cvc', label: 'cvc', autoComplete: 'cc-csc', inputMode: 'numeric', placeholder: '123' },
   { name: 'zip', label: 'zip', autoComplete: 'postal-code', inputMode: 'text', placeholder: '94107' },
@@ -29,18 +40,27 @@ export function SandboxCheckout() {
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const code = useSearchParams().get('order') ?? '';
-  const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
-  const { register, handleSubmit, formState: { errors, isSubmitting } } = useForm<CardFormValues>({ resolver: zodResolver(cardFormSchema) });
+  const [phase, setPhase] = useState<Phase>(code ? { kind: 'loading' } : { kind: 'missing' });
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<CardFormValues>({ resolver: zodResolver(cardFormSchema) });
 
   useEffect(() => {
-    if (!code) return setPhase({ kind: 'missing' });
+    if (!code) return;
     api.get<OrderView>(`/portal/order/${encodeURIComponent(code)}`).then(
       (order) => setPhase(order.status === 'paid' ? { kind: 'paid', order } : { kind: 'form', order }),
       () => setPhase({ kind: 'missing' }),
     );
   }, [api, code]);
 
-  if (phase.kind === 'loading') return <p aria-busy="true" className="text-slate-600">…</p>;
+  if (phase.kind === 'loading')
+    return (
+      <p aria-busy="true" className="text-slate-600">
+        …
+      </p>
+    );
   if (phase.kind === 'missing') return <p role="alert">{t('orderMissing')}</p>;
   const { order } = phase;
 
@@ -58,7 +78,10 @@ export function SandboxCheckout() {
       <section className="rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
         <h1 className="text-2xl font-bold text-green-800">{t('successTitle')}</h1>
         <p className="mt-3 text-slate-700">{t('successText', { email: order.email, phone: order.phone })}</p>
-        <a href={`${prefixOf(locale)}/dashboard/locations/`} className="mt-6 inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white">
+        <a
+          href={`${prefixOf(locale)}/dashboard/locations/`}
+          className="mt-6 inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
+        >
           {t('enterDashboard')}
         </a>
       </section>
@@ -95,8 +118,14 @@ export function SandboxCheckout() {
             <FieldError id={`${f.name}-error`} message={errors[f.name]?.message} />
           </div>
         ))}
-        <p className="col-span-2 text-base font-medium text-slate-900">{t('trialLine', { trial: order.amount, monthly: order.monthlyAmount })}</p>
-        <button type="submit" disabled={isSubmitting} className="col-span-2 rounded-lg bg-brand px-4 py-3 text-base font-semibold text-white disabled:opacity-60">
+        <p className="col-span-2 text-base font-medium text-slate-900">
+          {t('trialLine', { trial: order.amount, monthly: order.monthlyAmount })}
+        </p>
+        <button
+          type="submit"
+          disabled={isSubmitting}
+          className="col-span-2 rounded-lg bg-brand px-4 py-3 text-base font-semibold text-white disabled:opacity-60"
+        >
           {isSubmitting ? t('paying') : phase.kind === 'declined' ? t('retry') : t('pay', { amount: order.amount })}
         </button>
       </form>

@@ -20,7 +20,7 @@ export function ConsentPanel() {
   const t = useTranslations('Consent');
   const api = useApi();
   const code = useSearchParams().get('c') ?? '';
-  const [view, setView] = useState<ConsentView | null | 'invalid'>(null);
+  const [view, setView] = useState<ConsentView | null | 'invalid'>(code ? null : 'invalid');
   const [status, setStatus] = useState<RequestStatus | null>(null);
   const [minutes, setMinutes] = useState(60);
   const [gps, setGps] = useState<GpsState>('idle');
@@ -59,7 +59,7 @@ export function ConsentPanel() {
   }, [api, path]);
 
   useEffect(() => {
-    if (!code) return setView('invalid');
+    if (!code) return;
     api.get<ConsentView>(`/spyContent/consent/${encodeURIComponent(code)}`).then(
       (v) => {
         setView(v);
@@ -75,7 +75,10 @@ export function ConsentPanel() {
     setBusy(true);
     setError(null);
     try {
-      const result = await api.put<{ status: RequestStatus }>(path, action === 'share' ? { action, minutes } : { action });
+      const result = await api.put<{ status: RequestStatus }>(
+        path,
+        action === 'share' ? { action, minutes } : { action },
+      );
       setStatus(result.status);
       if (action === 'share') {
         lastSent.current = 0;
@@ -89,7 +92,12 @@ export function ConsentPanel() {
   };
 
   if (view === null) return <p aria-busy="true">…</p>;
-  if (view === 'invalid') return <p role="alert" className="text-lg">{t('invalid')}</p>;
+  if (view === 'invalid')
+    return (
+      <p role="alert" className="text-lg">
+        {t('invalid')}
+      </p>
+    );
 
   const button = 'flex-1 rounded-xl border-2 px-4 py-4 text-lg font-semibold disabled:opacity-60';
   return (
@@ -97,20 +105,46 @@ export function ConsentPanel() {
       <h1 className="text-2xl font-bold">{t('title')}</h1>
       <p className="mt-3 text-slate-800">{t('who', { product: view.product, requester: view.requester })}</p>
       <p className="mt-3 text-slate-700">{t('what')}</p>
-      {error && <p role="alert" className="mt-3 text-red-700">{error}</p>}
+      {error && (
+        <p role="alert" className="mt-3 text-red-700">
+          {error}
+        </p>
+      )}
 
-      {status === 'expired' && <p role="status" className="mt-6 font-semibold">{t('expired')}</p>}
-      {status === 'declined' && <p role="status" className="mt-6 font-semibold">{t('declined')}</p>}
+      {status === 'expired' && (
+        <p role="status" className="mt-6 font-semibold">
+          {t('expired')}
+        </p>
+      )}
+      {status === 'declined' && (
+        <p role="status" className="mt-6 font-semibold">
+          {t('declined')}
+        </p>
+      )}
 
       {(status === 'opened' || status === 'stopped' || status === 'queued' || status === 'sms_sent') && (
         <>
-          {status === 'stopped' && <p role="status" className="mt-6 font-semibold">{t('stopped')}</p>}
+          {status === 'stopped' && (
+            <p role="status" className="mt-6 font-semibold">
+              {t('stopped')}
+            </p>
+          )}
           <fieldset className="mt-6">
             <legend className="text-sm font-medium text-slate-800">{t('duration')}</legend>
             <div className="mt-2 flex gap-2">
               {view.presets.map((m) => (
-                <label key={m} className={`flex-1 cursor-pointer rounded-lg border px-3 py-2 text-center text-sm ${minutes === m ? 'border-brand bg-brand-light' : 'border-slate-300'}`}>
-                  <input type="radio" name="duration" value={m} checked={minutes === m} onChange={() => setMinutes(m)} className="sr-only" />
+                <label
+                  key={m}
+                  className={`flex-1 cursor-pointer rounded-lg border px-3 py-2 text-center text-sm ${minutes === m ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
+                >
+                  <input
+                    type="radio"
+                    name="duration"
+                    value={m}
+                    checked={minutes === m}
+                    onChange={() => setMinutes(m)}
+                    className="sr-only"
+                  />
                   {m === 15 ? t('minutes15') : m === 60 ? t('hour1') : t('hours8')}
                 </label>
               ))}
@@ -118,11 +152,21 @@ export function ConsentPanel() {
           </fieldset>
           <p className="mt-3 text-sm text-slate-600">{t('stopHow')}</p>
           <div className="mt-6 flex gap-3">
-            <button type="button" disabled={busy} onClick={() => act('share')} className={`${button} border-brand text-brand`}>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => act('share')}
+              className={`${button} border-brand text-brand`}
+            >
               {t('share')}
             </button>
             {status !== 'stopped' && (
-              <button type="button" disabled={busy} onClick={() => act('decline')} className={`${button} border-slate-700 text-slate-800`}>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => act('decline')}
+                className={`${button} border-slate-700 text-slate-800`}
+              >
                 {t('decline')}
               </button>
             )}
@@ -136,7 +180,12 @@ export function ConsentPanel() {
           {gps === 'waiting' && <p>{t('waitingGps')}</p>}
           {gps === 'denied' && <p>{t('gpsDenied')}</p>}
           {accuracy !== null && <p data-testid="last-sent">{t('lastSent', { accuracy })}</p>}
-          <button type="button" disabled={busy} onClick={() => act('stop')} className={`${button} w-full border-slate-700 text-slate-800`}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => act('stop')}
+            className={`${button} w-full border-slate-700 text-slate-800`}
+          >
             {t('stop')}
           </button>
         </div>

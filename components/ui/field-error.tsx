@@ -8,7 +8,9 @@ import { useTranslations } from 'next-intl';
 export function FieldError({ id, message }: { id: string; message?: string }) {
   const t = useTranslations('Validation');
   if (!message) return null;
-  const text = message.startsWith('Validation.') ? t(message.slice('Validation.'.length) as 'invalid', { field: '' }) : message;
+  const text = message.startsWith('Validation.')
+    ? t(message.slice('Validation.'.length) as 'invalid', { field: '' })
+    : message;
   return (
     <p id={id} role="alert" className="mt-1 text-sm text-red-700">
       {text}

@@ -26,7 +26,14 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook }).basePath('/api_f/v1');
 
-  app.use(bodyLimit({ maxSize: BODY_LIMIT_BYTES, onError: () => { throw new ApiError(413, ErrorCode.tooLarge, 'Api.tooLarge'); } }));
+  app.use(
+    bodyLimit({
+      maxSize: BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new ApiError(413, ErrorCode.tooLarge, 'Api.tooLarge');
+      },
+    }),
+  );
   app.use(requireWebsiteType);
   app.use(requestContext);
 
@@ -39,7 +46,11 @@ export function createApp() {
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
-    info: { title: 'Locate-with-consent API', version: '1.0.0', description: 'Envelope: {success:1,msg,obj|page} / {success:0,code,msg}' },
+    info: {
+      title: 'Locate-with-consent API',
+      version: '1.0.0',
+      description: 'Envelope: {success:1,msg,obj|page} / {success:0,code,msg}',
+    },
   });
 
   app.notFound((c) => {
@@ -51,14 +62,21 @@ export function createApp() {
     const lang = c.get('lang') ?? pickLanguage(c.req.header('accept-language'));
     let apiError: ApiError;
     if (error instanceof ApiError) apiError = error;
-    else if (error instanceof HTTPException && error.status === 415) apiError = new ApiError(415, ErrorCode.unsupportedMedia, 'Api.unsupportedMedia');
-    else if (error instanceof HTTPException && error.status < 500) apiError = new ApiError(400, ErrorCode.badRequest, 'Api.badBody');
+    else if (error instanceof HTTPException && error.status === 415)
+      apiError = new ApiError(415, ErrorCode.unsupportedMedia, 'Api.unsupportedMedia');
+    else if (error instanceof HTTPException && error.status < 500)
+      apiError = new ApiError(400, ErrorCode.badRequest, 'Api.badBody');
     else {
       console.error('[api]', c.req.method, c.req.path, error);
       apiError = new ApiError(500, ErrorCode.internal, 'Api.internal');
     }
     return c.json(
-      { success: 0, code: apiError.code, msg: translate(lang, apiError.messageKey, apiError.params), ...apiError.detail },
+      {
+        success: 0,
+        code: apiError.code,
+        msg: translate(lang, apiError.messageKey, apiError.params),
+        ...apiError.detail,
+      },
       apiError.status,
     );
   });

@@ -1,12 +1,21 @@
 import 'server-only';
-import en from '../../messages/en.json';
-import es from '../../messages/es.json';
-import id from '../../messages/id.json';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** Languages the API answers in (ARCHITECTURE §5); anything else falls back to English. */
 export type ApiLanguage = 'en' | 'id' | 'es';
 
-const catalogues: Record<ApiLanguage, Record<string, unknown>> = { en, id, es };
+// Read from disk, not imported: the build precompiles imported catalogues for next-intl, and the API needs the text.
+let catalogues: Record<ApiLanguage, Record<string, unknown>> | undefined;
+function catalogue(lang: ApiLanguage): Record<string, unknown> {
+  catalogues ??= Object.fromEntries(
+    (['en', 'id', 'es'] as const).map((l) => [
+      l,
+      JSON.parse(readFileSync(path.join(process.cwd(), 'messages', `${l}.json`), 'utf8')) as Record<string, unknown>,
+    ]),
+  ) as Record<ApiLanguage, Record<string, unknown>>;
+  return catalogues[lang];
+}
 
 /**
  * Picks the response language from an `Accept-Language` header: the first listed language (by q-value) that is
@@ -18,7 +27,12 @@ export function pickLanguage(header: string | undefined | null): ApiLanguage {
     .split(',')
     .map((part, index) => {
       const [tag, ...params] = part.trim().split(';');
-      const q = Number(params.find((p) => p.trim().startsWith('q='))?.trim().slice(2) ?? '1');
+      const q = Number(
+        params
+          .find((p) => p.trim().startsWith('q='))
+          ?.trim()
+          .slice(2) ?? '1',
+      );
       return { lang: tag.trim().toLowerCase().split('-')[0], q: Number.isFinite(q) ? q : 0, index };
     })
     .filter((x) => x.q > 0)
@@ -32,7 +46,7 @@ export function pickLanguage(header: string | undefined | null): ApiLanguage {
  * placeholders with `params`. Falls back to English, then to the key itself.
  */
 export function translate(lang: ApiLanguage, key: string, params: Record<string, string | number> = {}): string {
-  const text = lookup(catalogues[lang], key) ?? lookup(catalogues.en, key) ?? key;
+  const text = lookup(catalogue(lang), key) ?? lookup(catalogue('en'), key) ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 

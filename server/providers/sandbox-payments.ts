@@ -2,8 +2,7 @@ import 'server-only';
 
 /** Outcome of a sandbox charge, following Stripe's test-card semantics (Stripe docs, "Testing"). */
 export type SandboxCharge =
-  | { outcome: 'paid' }
-  | { outcome: 'declined'; reason: 'card_declined' | 'insufficient_funds' | 'not_a_test_card' };
+  { outcome: 'paid' } | { outcome: 'declined'; reason: 'card_declined' | 'insufficient_funds' | 'not_a_test_card' };
 
 /** Stripe's test cards the sandbox knows; any other number is refused as it would be in Stripe's test mode. */
 const TEST_CARDS: Record<string, SandboxCharge> = {

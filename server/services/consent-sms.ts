@@ -24,15 +24,15 @@ export function consentLink(origin: string, locale: string, code: string): strin
 
 /**
  * The consent SMS in `locale`: names the service, says the link shows who asks and lets the owner share or decline.
- * Written in GSM-7 characters only, so with a link of up to ~70 characters it fits one 160-character segment.
+ * Written in GSM-7 characters only, so with a link of up to ~75 characters it fits one 160-character segment.
  */
 export function consentSmsText(locale: string, product: string, link: string): string {
   switch (locale) {
     case 'es':
-      return `${product}: alguien pide la ubicacion de este telefono. Abre el enlace para ver quien y compartir o rechazar: ${link}`;
+      return `${product}: alguien pide la ubicacion de este telefono. Mira quien y acepta o rechaza: ${link}`;
     case 'id':
-      return `${product}: ada permintaan lokasi ponsel ini. Buka tautan untuk melihat siapa dan bagikan atau tolak: ${link}`;
+      return `${product}: ada yang meminta lokasi ponsel ini. Lihat siapa, lalu bagikan atau tolak: ${link}`;
     default:
-      return `${product}: someone asks for this phone's location. Open the link to see who, then share or decline: ${link}`;
+      return `${product}: someone asks for this phone's location. See who, then share or decline: ${link}`;
   }
 }

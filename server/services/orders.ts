@@ -22,10 +22,7 @@ export async function defaultPrice(db: Db) {
  * Creates an order for `email` to locate `phone` (parsed to E.164, national numbers against `country`), priced at
  * the default plan's trial price. Status `pending`: checkout starts at once. Throws PhoneParseError for a bad number.
  */
-export async function createOrder(
-  db: Db,
-  input: { email: string; phone: string; country?: string; locale: string },
-) {
+export async function createOrder(db: Db, input: { email: string; phone: string; country?: string; locale: string }) {
   const number = parsePhone(input.phone, input.country);
   const price = await defaultPrice(db);
   const [order] = await db

@@ -37,7 +37,9 @@ export class PhoneParseError extends Error {
 }
 
 const countries = new Set<string>(getCountries());
-const callingCodes = (new Metadata() as unknown as { countryCallingCodes(): Record<string, string[]> }).countryCallingCodes();
+const callingCodes = (
+  new Metadata() as unknown as { countryCallingCodes(): Record<string, string[]> }
+).countryCallingCodes();
 
 /** True when `code` is an ISO 3166-1 alpha-2 region libphonenumber knows. */
 export function isPhoneCountry(code: string | undefined): code is CountryCode {

@@ -20,7 +20,9 @@ export async function createSession(
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + SESSION_IDLE_MS);
-  await tx.insert(sessions).values({ userId, tokenHash: sha256(token), ip: meta.ip, userAgent: meta.userAgent, expiresAt });
+  await tx
+    .insert(sessions)
+    .values({ userId, tokenHash: sha256(token), ip: meta.ip, userAgent: meta.userAgent, expiresAt });
   return { token, expiresAt };
 }
 

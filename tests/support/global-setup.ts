@@ -31,7 +31,15 @@ export default async function setup() {
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'pgtest-'));
   const port = 55000 + Math.floor(Math.random() * 5000);
-  const server = new EmbeddedPostgres({ databaseDir: dir, port, user: 'postgres', password: 'postgres', persistent: false, createPostgresUser: true, onLog: () => {} });
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {},
+  });
   await server.initialise();
   await server.start();
   await server.createDatabase('test');

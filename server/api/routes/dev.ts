@@ -14,16 +14,45 @@ const route = createRoute({
   path: '/dev/outbox',
   summary: 'Development: the newest 100 e-mails and SMS stored by the outbox providers',
   responses: {
-    200: jsonResponse(envelope(z.array(z.object({ id: z.string(), channel: z.string(), recipient: z.string(), subject: z.string().nullable(), body: z.string(), status: z.string(), createdAt: z.string() }))), 'Messages'),
+    200: jsonResponse(
+      envelope(
+        z.array(
+          z.object({
+            id: z.string(),
+            channel: z.string(),
+            recipient: z.string(),
+            subject: z.string().nullable(),
+            body: z.string(),
+            status: z.string(),
+            createdAt: z.string(),
+          }),
+        ),
+      ),
+      'Messages',
+    ),
     404: jsonResponse(errorEnvelope, 'Disabled'),
   },
 });
 
 export const devApi = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
   if (!devOutboxEnabled()) throw notFound();
-  const rows = await (await getDb()).select().from(outboundMessages).orderBy(desc(outboundMessages.createdAt)).limit(100);
+  const rows = await (
+    await getDb()
+  )
+    .select()
+    .from(outboundMessages)
+    .orderBy(desc(outboundMessages.createdAt))
+    .limit(100);
   return ok(
     c,
-    rows.map((r) => ({ id: r.id, channel: r.channel, recipient: r.recipient, subject: r.subject, body: r.body, status: r.status, createdAt: r.createdAt.toISOString() })),
+    rows.map((r) => ({
+      id: r.id,
+      channel: r.channel,
+      recipient: r.recipient,
+      subject: r.subject,
+      body: r.body,
+      status: r.status,
+      createdAt: r.createdAt.toISOString(),
+    })),
   );
 });

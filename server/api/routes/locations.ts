@@ -2,7 +2,15 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { getDb } from '../../db/client';
 import { env } from '../../env';
-import { SHARE_PRESETS, answerConsent, consentView, listRequests, requestWithPositions, savePosition, type AnswerResult } from '../../services/locate';
+import {
+  SHARE_PRESETS,
+  answerConsent,
+  consentView,
+  listRequests,
+  requestWithPositions,
+  savePosition,
+  type AnswerResult,
+} from '../../services/locate';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { translate } from '../i18n';
@@ -36,7 +44,21 @@ const listRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse(z.object({ success: z.literal(1), msg: z.string(), page: z.object({ list: z.array(z.object({ id: z.string(), phone: z.string(), status, createdAt: z.string(), positions: z.number() })), total: z.number(), pageNum: z.number(), pageSize: z.number() }) }), 'Page'),
+    200: jsonResponse(
+      z.object({
+        success: z.literal(1),
+        msg: z.string(),
+        page: z.object({
+          list: z.array(
+            z.object({ id: z.string(), phone: z.string(), status, createdAt: z.string(), positions: z.number() }),
+          ),
+          total: z.number(),
+          pageNum: z.number(),
+          pageSize: z.number(),
+        }),
+      }),
+      'Page',
+    ),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
   },
 });
@@ -49,7 +71,19 @@ const traceRoute = createRoute({
   middleware: [requireUser] as const,
   request: { params: uuidParam },
   responses: {
-    200: jsonResponse(envelope(z.object({ id: z.string(), phone: z.string(), status, createdAt: z.string(), sharingUntil: z.string().nullable(), positions: z.array(position) })), 'Request'),
+    200: jsonResponse(
+      envelope(
+        z.object({
+          id: z.string(),
+          phone: z.string(),
+          status,
+          createdAt: z.string(),
+          sharingUntil: z.string().nullable(),
+          positions: z.array(position),
+        }),
+      ),
+      'Request',
+    ),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
     404: jsonResponse(errorEnvelope, 'Not found or not yours'),
   },
@@ -62,13 +96,32 @@ const consentRoute = createRoute({
   summary: "Consent page data for a consent code: the service, the requester's masked e-mail, status",
   request: { params: codeParam },
   responses: {
-    200: jsonResponse(envelope(z.object({ product: z.string(), requester: z.string(), status, expiresAt: z.string(), sharingUntil: z.string().nullable(), presets: z.array(z.number()) })), 'Consent view'),
+    200: jsonResponse(
+      envelope(
+        z.object({
+          product: z.string(),
+          requester: z.string(),
+          status,
+          expiresAt: z.string(),
+          sharingUntil: z.string().nullable(),
+          presets: z.array(z.number()),
+        }),
+      ),
+      'Consent view',
+    ),
     404: jsonResponse(errorEnvelope, 'Unknown code'),
   },
 });
 
 const answerBody = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('share'), minutes: z.coerce.number().int().refine((m) => (SHARE_PRESETS as readonly number[]).includes(m), 'Validation.invalid').default(60) }),
+  z.object({
+    action: z.literal('share'),
+    minutes: z.coerce
+      .number()
+      .int()
+      .refine((m) => (SHARE_PRESETS as readonly number[]).includes(m), 'Validation.invalid')
+      .default(60),
+  }),
   z.object({ action: z.literal('decline') }),
   z.object({ action: z.literal('stop') }),
   z.object({
@@ -83,7 +136,8 @@ const answerBody = z.discriminatedUnion('action', [
 const answerRoute = createRoute({
   method: 'put',
   path: '/spyContent/phoneLocation/{id}',
-  summary: 'Consent page actions by consent code: share (records consent + IP location), decline, stop, position (lat/lng degrees, accuracy metres; only while sharing)',
+  summary:
+    'Consent page actions by consent code: share (records consent + IP location), decline, stop, position (lat/lng degrees, accuracy metres; only while sharing)',
   request: { params: codeParam, body: bodyOf(answerBody) },
   responses: {
     200: jsonResponse(envelope(z.object({ status })), 'New status'),
@@ -133,7 +187,10 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     // The consent record keeps a hash of the text the owner was shown, in the page's language.
     const lang = c.get('lang');
     const product = env().NEXT_PUBLIC_PRODUCT_NAME;
-    const shownText = [translate(lang, 'Consent.who', { product, requester: view.requester }), translate(lang, 'Consent.what')].join('\n');
+    const shownText = [
+      translate(lang, 'Consent.who', { product, requester: view.requester }),
+      translate(lang, 'Consent.what'),
+    ].join('\n');
     const meta = { ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null, shownText };
     return ok(c, unwrap(await answerConsent(db, id, body, meta)));
   });

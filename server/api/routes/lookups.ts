@@ -28,7 +28,12 @@ const phoneRoute = createRoute({
   summary: 'What the number itself tells (SPEC §7 phone info); 400 with the error kind for an invalid number',
   request: {
     params: z.object({ phone: z.string().min(1).max(250, 'Validation.phoneTooLong') }),
-    query: z.object({ country: z.string().regex(/^[A-Za-z]{2}$/).optional() }),
+    query: z.object({
+      country: z
+        .string()
+        .regex(/^[A-Za-z]{2}$/)
+        .optional(),
+    }),
   },
   responses: {
     200: jsonResponse(envelope(phoneInfoSchema), 'Numbering-plan facts'),
@@ -59,7 +64,12 @@ const ipRoute = createRoute({
   path: '/other/ipInfo',
   summary: "The caller's IP (or `ip`) and its approximate area; private addresses answer status 'unknown'",
   request: {
-    query: z.object({ ip: z.string().refine((v) => isIP(v) !== 0, 'Validation.ipInvalid').optional() }),
+    query: z.object({
+      ip: z
+        .string()
+        .refine((v) => isIP(v) !== 0, 'Validation.ipInvalid')
+        .optional(),
+    }),
   },
   responses: {
     200: jsonResponse(envelope(ipInfoSchema), 'IP location'),
@@ -75,9 +85,15 @@ export const lookups = new OpenAPIHono<AppEnv>()
       return ok(c, await phoneInfo(phone, c.get('lang'), country));
     } catch (error) {
       if (error instanceof PhoneParseError) {
-        throw new ApiError(400, ErrorCode.badRequest, phoneKindKey[error.kind] ?? 'Validation.phoneInvalid', {}, {
-          kind: error.kind,
-        });
+        throw new ApiError(
+          400,
+          ErrorCode.badRequest,
+          phoneKindKey[error.kind] ?? 'Validation.phoneInvalid',
+          {},
+          {
+            kind: error.kind,
+          },
+        );
       }
       throw error;
     }

@@ -17,9 +17,21 @@ import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } fr
 import { bodyOf, formBoolean, readBody } from '../validation';
 
 const orderBody = z.object({
-  email: z.string('Validation.emailRequired').trim().min(1, 'Validation.emailRequired').max(LIMITS.emailMax, 'Validation.emailInvalid').pipe(z.email('Validation.emailInvalid')),
-  phone: z.string('Validation.phoneRequired').trim().min(1, 'Validation.phoneRequired').max(LIMITS.phoneMax, 'Validation.phoneTooLong'),
-  country: z.string().regex(/^[A-Za-z]{2}$/).optional(),
+  email: z
+    .string('Validation.emailRequired')
+    .trim()
+    .min(1, 'Validation.emailRequired')
+    .max(LIMITS.emailMax, 'Validation.emailInvalid')
+    .pipe(z.email('Validation.emailInvalid')),
+  phone: z
+    .string('Validation.phoneRequired')
+    .trim()
+    .min(1, 'Validation.phoneRequired')
+    .max(LIMITS.phoneMax, 'Validation.phoneTooLong'),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/)
+    .optional(),
   locale: z.enum(['en', 'id', 'es', 'en-PH']).default('en'),
   terms: formBoolean.refine((v) => v, 'Validation.termsRequired'),
 });
@@ -55,7 +67,11 @@ const getOrderRoute = createRoute({
 });
 
 const payBody = z.object({
-  cardNumber: z.string().regex(PATTERNS.cardNumber, 'Validation.cardNumber').transform((v) => v.replace(/ /g, '')).refine(luhnValid, 'Validation.cardNumber'),
+  cardNumber: z
+    .string()
+    .regex(PATTERNS.cardNumber, 'Validation.cardNumber')
+    .transform((v) => v.replace(/ /g, ''))
+    .refine(luhnValid, 'Validation.cardNumber'),
   expiry: z.string().regex(PATTERNS.expiry, 'Validation.cardExpiry').refine(notExpired, 'Validation.cardExpiry'),
   cvc: z.string().regex(PATTERNS.cvc, 'Validation.cardCvc'),
   zip: z.string().trim().regex(PATTERNS.zip, 'Validation.zip'),
@@ -68,7 +84,10 @@ const payRoute = createRoute({
   summary: 'Sandbox card payment: 4242… pays, 4000…0002 declines (402), 4000…9995 insufficient funds (402)',
   request: { params: z.object({ code: z.string().min(10).max(64) }), body: bodyOf(payBody) },
   responses: {
-    200: jsonResponse(envelope(z.object({ status: z.literal('paid'), email: z.string(), phone: z.string() })), 'Paid; session cookie set'),
+    200: jsonResponse(
+      envelope(z.object({ status: z.literal('paid'), email: z.string(), phone: z.string() })),
+      'Paid; session cookie set',
+    ),
     402: jsonResponse(errorEnvelope, 'Declined'),
     404: jsonResponse(errorEnvelope, 'Unknown order'),
     409: jsonResponse(errorEnvelope, 'Order not payable'),
@@ -82,7 +101,10 @@ const statusRoute = createRoute({
   path: '/portal/user/checkRegister/{code}',
   summary: 'Payment status of an order: pending, paid, failed, …',
   request: { params: z.object({ code: z.string().min(10).max(64) }) },
-  responses: { 200: jsonResponse(envelope(z.object({ status: z.string() })), 'Status'), 404: jsonResponse(errorEnvelope, 'Unknown') },
+  responses: {
+    200: jsonResponse(envelope(z.object({ status: z.string() })), 'Status'),
+    404: jsonResponse(errorEnvelope, 'Unknown'),
+  },
 });
 
 function notExpired(expiry: string): boolean {

@@ -11,7 +11,10 @@ const currentRoute = createRoute({
   summary: 'User info of the session in the `token` cookie or `_chamspy_token` header; 401 code 20012 otherwise',
   middleware: [requireUser] as const,
   responses: {
-    200: jsonResponse(envelope(z.object({ id: z.string(), email: z.string(), paymentCount: z.number().int() })), 'User'),
+    200: jsonResponse(
+      envelope(z.object({ id: z.string(), email: z.string(), paymentCount: z.number().int() })),
+      'User',
+    ),
     401: jsonResponse(errorEnvelope, 'No live session'),
   },
 });

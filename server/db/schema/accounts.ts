@@ -5,7 +5,9 @@ import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'dri
 export const users = pgTable(
   'users',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     email: text('email').notNull(),
     /** argon2id hash once the accounts issue lands; the skeleton stores the hash of the temporary password. */
     passwordHash: text('password_hash').notNull(),
@@ -24,7 +26,9 @@ export const users = pgTable(
 export const sessions = pgTable(
   'sessions',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

@@ -4,7 +4,9 @@ import { users } from './accounts';
 
 /** Prices per currency, in integer minor units (ARCHITECTURE §4); seeded by a migration, editable. */
 export const priceSetups = pgTable('price_setups', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   currency: text('currency').notNull(),
   /** Price of the 24-hour trial, minor units. */
   trialPriceMinor: integer('trial_price_minor').notNull(),
@@ -22,7 +24,9 @@ export const orderStatus = pgEnum('order_status', ['created', 'pending', 'paid',
 export const orders = pgTable(
   'orders',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     /** Public, unguessable order code used in checkout and status URLs. */
     code: text('code').notNull(),
     email: text('email').notNull(),
@@ -53,7 +57,9 @@ export const subscriptionStatus = pgEnum('subscription_status', ['trialing', 'ac
 export const subscriptions = pgTable(
   'subscriptions',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

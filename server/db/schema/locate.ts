@@ -29,7 +29,9 @@ export const locationRequestStatus = pgEnum('location_request_status', [
 export const locationRequests = pgTable(
   'location_requests',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -59,7 +61,9 @@ export const locationRequests = pgTable(
 export const consents = pgTable(
   'consents',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     requestId: uuid('request_id')
       .notNull()
       .references(() => locationRequests.id, { onDelete: 'cascade' }),

@@ -8,7 +8,9 @@ export const messageStatus = pgEnum('message_status', ['queued', 'sent', 'delive
 export const outboundMessages = pgTable(
   'outbound_messages',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
     recipient: text('recipient').notNull(),
     subject: text('subject'),

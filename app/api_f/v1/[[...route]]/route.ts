@@ -7,4 +7,12 @@ export const dynamic = 'force-dynamic';
 
 const handler = handle(createApp());
 
-export { handler as GET, handler as POST, handler as PUT, handler as DELETE, handler as PATCH, handler as OPTIONS, handler as HEAD };
+export {
+  handler as GET,
+  handler as POST,
+  handler as PUT,
+  handler as DELETE,
+  handler as PATCH,
+  handler as OPTIONS,
+  handler as HEAD,
+};

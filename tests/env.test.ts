@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { devOutboxEnabled, parseEnv } from '@/server/env';
+
+describe('settings (server/env.ts)', () => {
+  it('applies the documented defaults', () => {
+    const e = parseEnv({});
+    expect(e).toMatchObject({
+      EMBEDDED_PG_DIR: '.data/pg',
+      EMBEDDED_PG_PORT: 54329,
+      PAYMENT_PROVIDER: 'sandbox',
+      SMS_PROVIDER: 'outbox',
+      TRUSTED_PROXIES: [],
+      CONSENT_LINK_TTL_HOURS: 24,
+    });
+    expect(e.DATABASE_URL).toBeUndefined();
+    expect(devOutboxEnabled(e)).toBe(true);
+    expect(devOutboxEnabled(parseEnv({ DEV_OUTBOX: 'off' }))).toBe(false);
+  });
+
+  it('names every bad setting in one message', () => {
+    expect(() => parseEnv({ DATABASE_URL: 'not a url', PAYMENT_PROVIDER: 'paypal', EMBEDDED_PG_PORT: '80' })).toThrow(
+      /DATABASE_URL[\s\S]*EMBEDDED_PG_PORT[\s\S]*PAYMENT_PROVIDER/,
+    );
+  });
+
+  it('splits the trusted proxy list', () => {
+    expect(parseEnv({ TRUSTED_PROXIES: '10.0.0.1, 10.0.0.2' }).TRUSTED_PROXIES).toEqual(['10.0.0.1', '10.0.0.2']);
+  });
+});

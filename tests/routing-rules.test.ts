@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  dashboardLocation,
+  isLandingPath,
+  prefixOf,
+  routeRequest,
+  splitLocale,
+  trackingQuery,
+} from '@/lib/routing/rules';
+
+describe('routing rules (SPEC §2)', () => {
+  it('reads the locale from the first segment only', () => {
+    expect(splitLocale('/es/map/')).toEqual({ locale: 'es', prefix: '/es', rest: '/map/' });
+    expect(splitLocale('/ph/')).toEqual({ locale: 'en-PH', prefix: '/ph', rest: '/' });
+    expect(splitLocale('/id')).toEqual({ locale: 'id', prefix: '/id', rest: '' });
+    expect(splitLocale('/fr/map/')).toEqual({ locale: 'en', prefix: '', rest: '/fr/map/' });
+    expect(splitLocale('/')).toEqual({ locale: 'en', prefix: '', rest: '/' });
+  });
+
+  it('maps locales back to prefixes', () => {
+    expect(prefixOf('en')).toBe('');
+    expect(prefixOf('en-PH')).toBe('/ph');
+    expect(prefixOf('es')).toBe('/es');
+  });
+
+  it('gives a bare language path a 301 with the slash, query kept', () => {
+    expect(routeRequest('/es', '?x=1')).toEqual({ kind: 'redirect', status: 301, location: '/es/?x=1' });
+    expect(routeRequest('/ph', '')).toEqual({ kind: 'redirect', status: 301, location: '/ph/' });
+    expect(routeRequest('/map', '?id=1')).toEqual({ kind: 'redirect', status: 301, location: '/map/?id=1' });
+  });
+
+  it('sends unknown paths to the home page of the same prefix, query and tracking kept', () => {
+    expect(routeRequest('/es/nope/', '?utm_source=a&gclid=b')).toEqual({
+      kind: 'redirect',
+      status: 302,
+      location: '/es/?utm_source=a&gclid=b',
+    });
+    expect(routeRequest('/xx/yy/', '')).toEqual({ kind: 'redirect', status: 302, location: '/' });
+    expect(routeRequest('/en/', '')).toEqual({ kind: 'redirect', status: 302, location: '/' });
+  });
+
+  it('serves known pages from app/[locale], /404 from its own folder', () => {
+    expect(routeRequest('/ph/map/', '?id=1')).toMatchObject({
+      kind: 'page',
+      locale: 'en-PH',
+      internalPath: '/en-PH/map/',
+    });
+    expect(routeRequest('/', '')).toMatchObject({ kind: 'page', locale: 'en', internalPath: '/en/' });
+    expect(routeRequest('/es/404/', '')).toMatchObject({ kind: 'page', internalPath: '/es/page-not-found/' });
+  });
+
+  it('redirects signed-in visitors only from home and landing pages', () => {
+    expect(isLandingPath('/')).toBe(true);
+    expect(isLandingPath('/phone-finder/')).toBe(true);
+    expect(isLandingPath('/404/')).toBe(false);
+    expect(isLandingPath('/map/')).toBe(false);
+    expect(dashboardLocation('/es', '?wbraid=1')).toBe('/es/dashboard/locations/?wbraid=1');
+  });
+
+  it('extracts exactly the tracked parameters', () => {
+    expect(trackingQuery('?utm_source=a&foo=1&ttclid=t&keyword=k w')).toBe('?utm_source=a&keyword=k+w&ttclid=t');
+    expect(trackingQuery('?foo=1')).toBe('');
+  });
+});
