@@ -18,7 +18,7 @@ const siteSchema = z.object({
   APP_ORIGIN: z.url().default('http://localhost:3000'),
   NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default('Chamspy'),
   SUPPORT_EMAIL: z.email().default('support@example.com'),
-  COMPANY_NAME: z.string().min(1).default('Demo Company Ltd.'),
+  NEXT_PUBLIC_COMPANY_NAME: z.string().min(1).default('Demo Company Limited'),
   BILLING_DESCRIPTOR: z.string().min(1).max(22).default('CHAMSPY DEMO'),
   TRUSTED_PROXIES: z
     .string()

@@ -82,18 +82,20 @@ export function MapView() {
         <>
           <LeafletMap position={latest} />
           <dl className="grid grid-cols-[max-content_1fr] gap-x-4 text-sm" data-testid="position">
-            <dt className="text-slate-600">Lat, Lng</dt>
+            <dt className="text-slate-600">{t('coordinates')}</dt>
             <dd data-testid="coordinates" className="font-mono">
               {latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}
             </dd>
-            <dt className="text-slate-600">{latest.source === 'gps' ? 'GPS' : 'IP'}</dt>
+            <dt className="text-slate-600">{t('source')}</dt>
             <dd>
+              {latest.source === 'gps' ? t('sourceGps') : t('sourceIp')}
+              {' · '}
               {latest.source === 'gps'
                 ? t('accuracy', { accuracy: Math.round(latest.accuracy ?? 0) })
                 : t('ipApprox', { accuracy: latest.accuracy ? Math.round(latest.accuracy / 1000) : '—' })}
               {latest.label ? ` · ${latest.label}` : ''}
             </dd>
-            <dt className="text-slate-600">⏱</dt>
+            <dt className="text-slate-600">{t('time')}</dt>
             <dd>{t('updated', { time: formatDate(latest.recordedAt, 'Y-m-d H:M:S') })}</dd>
           </dl>
         </>
