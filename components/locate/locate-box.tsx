@@ -9,6 +9,7 @@ import { prefixOf, trackingQuery, type AppLocale } from '@/lib/routing/rules';
 import type { LocateBoxValues } from '@/lib/validation/schemas';
 import { lazyZodResolver } from '../ui/lazy-resolver';
 import { FieldError } from '../ui/field-error';
+import { TextField } from '../ui/text-field';
 import { PhoneFacts } from './phone-facts';
 
 /** Validation of the shared schema, loaded with zod on the first submit. */
@@ -105,46 +106,28 @@ export function LocateBox() {
         {t('title')}
       </h2>
       <form noValidate onSubmit={onCheck} className="mt-4 space-y-4">
-        <div>
-          <label htmlFor="phone" className="block text-sm font-medium text-slate-800">
-            {t('phoneLabel')}
-          </label>
-          <input
-            id="phone"
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel"
-            placeholder={t('phonePlaceholder')}
-            readOnly={!!facts}
-            aria-invalid={!!errors.phone}
-            aria-describedby="phone-hint phone-error"
-            className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light"
-            {...register('phone')}
-          />
-          {country && (
-            <p id="phone-hint" className="mt-1 text-xs text-slate-600">
-              {t('phoneHint', { country: country.name })}
-            </p>
-          )}
-          <FieldError id="phone-error" message={errors.phone?.message} />
-        </div>
-        <div>
-          <label htmlFor="email" className="block text-sm font-medium text-slate-800">
-            {t('emailLabel')}
-          </label>
-          <input
-            id="email"
-            type="email"
-            autoComplete="email"
-            placeholder={t('emailPlaceholder')}
-            readOnly={!!facts}
-            aria-invalid={!!errors.email}
-            aria-describedby="email-error"
-            className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light"
-            {...register('email')}
-          />
-          <FieldError id="email-error" message={errors.email?.message} />
-        </div>
+        <TextField
+          id="phone"
+          label={t('phoneLabel')}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          placeholder={t('phonePlaceholder')}
+          readOnly={!!facts}
+          error={errors.phone?.message}
+          hint={country ? t('phoneHint', { country: country.name }) : undefined}
+          {...register('phone')}
+        />
+        <TextField
+          id="email"
+          label={t('emailLabel')}
+          type="email"
+          autoComplete="email"
+          placeholder={t('emailPlaceholder')}
+          readOnly={!!facts}
+          error={errors.email?.message}
+          {...register('email')}
+        />
         <div>
           <label className="flex items-start gap-2 text-sm text-slate-700">
             <input

@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import type { OrderView } from '@/lib/api/types';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { cardFormSchema, type CardFormValues } from '@/lib/validation/schemas';
-import { FieldError } from '../ui/field-error';
+import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 
 type Phase =
@@ -101,22 +101,17 @@ export function SandboxCheckout() {
       )}
       <form noValidate onSubmit={onPay} className="mt-4 grid grid-cols-2 gap-3">
         {fields.map((f) => (
-          <div key={f.name} className={f.name === 'cardNumber' ? 'col-span-2' : ''}>
-            <label htmlFor={f.name} className="block text-sm font-medium text-slate-800">
-              {t(f.label)}
-            </label>
-            <input
-              id={f.name}
-              autoComplete={f.autoComplete}
-              inputMode={f.inputMode}
-              placeholder={f.placeholder}
-              aria-invalid={!!errors[f.name]}
-              aria-describedby={`${f.name}-error`}
-              className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2"
-              {...register(f.name)}
-            />
-            <FieldError id={`${f.name}-error`} message={errors[f.name]?.message} />
-          </div>
+          <TextField
+            key={f.name}
+            id={f.name}
+            label={t(f.label)}
+            autoComplete={f.autoComplete}
+            inputMode={f.inputMode}
+            placeholder={f.placeholder}
+            error={errors[f.name]?.message}
+            className={f.name === 'cardNumber' ? 'col-span-2' : ''}
+            {...register(f.name)}
+          />
         ))}
         <p className="col-span-2 text-base font-medium text-slate-900">
           {t('trialLine', { trial: order.amount, monthly: order.monthlyAmount })}

@@ -1,10 +1,17 @@
-/** Shapes the pages read from the API (see the OpenAPI document at /api_f/v1/openapi.json). */
+/**
+ * Shapes the pages read from the API (see the OpenAPI document at /api_f/v1/openapi.json); the server's services
+ * return these same types.
+ */
+
+/** What the number itself tells, from the numbering plan (not the phone's position). */
 export type PhoneInfo = {
   e164: string;
+  /** True when the number is in an assigned range of the plan; false for a possible but unassigned number. */
   valid: boolean;
   countryCode: string;
   countryName: string;
   callingCode: string;
+  nationalNumber: string;
   international: string;
   lineType: string;
   carrier: string | null;
@@ -12,6 +19,7 @@ export type PhoneInfo = {
   timeZones: string[];
 };
 
+/** Approximate area of an IP address; `accuracyRadiusKm` only when the database has one (DB-IP Lite has not). */
 export type IpInfo = {
   ip: string | null;
   status: 'found' | 'unknown';

