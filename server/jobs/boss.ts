@@ -3,6 +3,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import { getDbState } from '../db/client';
 import { outboundMessages } from '../db/schema';
+import { isShutdownError } from '../db/client';
 import { deliverOutboxMessage } from '../services/outbox';
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
@@ -18,7 +19,9 @@ export function getBoss(): Promise<PgBoss> {
   store[key] ??= (async () => {
     const { url } = await getDbState();
     const boss = new PgBoss({ connectionString: url, max: 4 });
-    boss.on('error', (error) => console.error('[pg-boss]', error));
+    boss.on('error', (error) => {
+      if (!isShutdownError(error)) console.error('[pg-boss]', error);
+    });
     await boss.start();
     await boss.createQueue(OUTBOX_QUEUE);
     await boss.createQueue(SWEEP_QUEUE);
