@@ -4,15 +4,39 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './context';
 import { ApiError, ErrorCode } from './errors';
-import { pickLanguage, translate } from './i18n';
+import { pickLanguage, translate } from '../i18n';
 import { requestContext, requireWebsiteType } from './middleware';
 import { devApi } from './routes/dev';
 import { health } from './routes/health';
 import { locationsApi } from './routes/locations';
 import { lookups } from './routes/lookups';
 import { ordersApi } from './routes/orders';
-import { sessionsApi } from './routes/sessions';
+import { accountsApi } from './routes/accounts';
 import { validationHook } from './validation';
+import { AccountError } from '../services/accounts';
+import { RateLimitedError } from '../services/rate-limit';
+
+/** Status and message of each account failure; login failures are one answer whatever the cause (ISSUE 3). */
+function accountError(error: AccountError): ApiError {
+  switch (error.reason) {
+    case 'login_failed':
+      return new ApiError(401, ErrorCode.loginFailed, 'Api.loginFailed');
+    case 'temporary_expired':
+      return new ApiError(401, ErrorCode.loginFailed, 'Api.temporaryExpired');
+    case 'current_password_wrong':
+      return new ApiError(422, ErrorCode.validation, 'Api.currentPasswordWrong', {}, { field: 'password' });
+    case 'code_invalid':
+      return new ApiError(422, ErrorCode.validation, 'Api.codeInvalid', {}, { field: 'code' });
+    case 'policy':
+      return new ApiError(
+        422,
+        ErrorCode.validation,
+        error.messageKey ?? 'Validation.invalid',
+        {},
+        { field: 'newPassword' },
+      );
+  }
+}
 
 /** Largest accepted request body (bytes); larger answers 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -40,7 +64,7 @@ export function createApp() {
   app.route('/', health);
   app.route('/', lookups);
   app.route('/', ordersApi);
-  app.route('/', sessionsApi);
+  app.route('/', accountsApi);
   app.route('/', locationsApi);
   app.route('/', devApi);
 
@@ -62,6 +86,10 @@ export function createApp() {
     const lang = c.get('lang') ?? pickLanguage(c.req.header('accept-language'));
     let apiError: ApiError;
     if (error instanceof ApiError) apiError = error;
+    else if (error instanceof RateLimitedError) {
+      c.header('Retry-After', String(error.retryAfterSeconds));
+      apiError = new ApiError(429, ErrorCode.rateLimited, 'Api.tooMany', { seconds: error.retryAfterSeconds });
+    } else if (error instanceof AccountError) apiError = accountError(error);
     else if (error instanceof HTTPException && error.status === 415)
       apiError = new ApiError(415, ErrorCode.unsupportedMedia, 'Api.unsupportedMedia');
     else if (error instanceof HTTPException && error.status < 500)

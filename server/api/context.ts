@@ -1,14 +1,15 @@
 import 'server-only';
-import type { ApiLanguage } from './i18n';
-
-/** The signed-in user attached by the auth middleware. */
-export type AuthUser = { id: string; email: string; paymentCount: number; sessionId: string };
+import type { ApiLanguage } from '../i18n';
+import type { SessionUser } from '../services/sessions';
 
 /** Hono context variables shared by every route. */
 export type AppEnv = {
   Variables: {
     lang: ApiLanguage;
     clientIp: string | null;
-    user: AuthUser | null;
+    /** The live session's user, or null (no token, a dead token, or cookie and header naming different users). */
+    user: SessionUser | null;
+    /** A token was presented but is not usable: requireUser answers 'session invalid' rather than 'not logged in'. */
+    tokenRejected: boolean;
   };
 };

@@ -7,22 +7,29 @@ import { resolveClientIp } from '../services/client-ip';
 import { findSessionUser } from '../services/sessions';
 import type { AppEnv } from './context';
 import { ApiError, ErrorCode } from './errors';
-import { pickLanguage } from './i18n';
+import { pickLanguage } from '../i18n';
+import { SESSION_COOKIE } from './session-cookies';
 
-/** Session cookie name (ARCHITECTURE §6) and the native app's header (SPEC §6). */
-export const SESSION_COOKIE = 'token';
+/** The native app's token header (SPEC §6). */
 export const TOKEN_HEADER = '_chamspy_token';
 
 /**
  * Per-request context: the response language from `Accept-Language`, the client IP (X-Forwarded-For only from
- * TRUSTED_PROXIES), and the signed-in user from the `token` cookie or `_chamspy_token` header. A token that names
- * no live session leaves `user` null; `requireUser` then answers 401 with code 20012.
+ * TRUSTED_PROXIES), and the signed-in user from the `token` cookie and/or the `_chamspy_token` header (ISSUE 3).
+ * A token that names no live session, or a cookie and header naming different users, leave `user` null with
+ * `tokenRejected`; `requireUser` then answers 401 with code 20012.
  */
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set('lang', pickLanguage(c.req.header('accept-language')));
   c.set('clientIp', resolveClientIp(c.req.header('x-peer-ip'), c.req.header('x-forwarded-for'), env().TRUSTED_PROXIES));
-  const token = getCookie(c, SESSION_COOKIE) ?? c.req.header(TOKEN_HEADER);
-  c.set('user', token ? await findSessionUser(await getDb(), token) : null);
+  const tokens = [
+    ...new Set([getCookie(c, SESSION_COOKIE), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t)),
+  ];
+  const db = tokens.length ? await getDb() : null;
+  const found = db ? await Promise.all(tokens.map((t) => findSessionUser(db, t))) : [];
+  const user = found.length > 0 && found.every((u) => u && u.id === found[0]!.id) ? found[0] : null;
+  c.set('user', user);
+  c.set('tokenRejected', tokens.length > 0 && !user);
   await next();
 };
 
@@ -37,11 +44,25 @@ export const requireWebsiteType: MiddlewareHandler<AppEnv> = async (c, next) => 
   await next();
 };
 
-/** Route guard: 401 with code 20012 unless a live session is attached (SPEC §8). */
-export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+/**
+ * Route guard for a signed-in user whose session may be restricted (opened with a temporary password): only the
+ * password change, sign-out and user info use it. 401 with code 20012 without a live session (SPEC §8).
+ */
+export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.get('user')) {
-    const presented = getCookie(c, SESSION_COOKIE) ?? c.req.header(TOKEN_HEADER);
-    throw new ApiError(401, ErrorCode.sessionInvalid, presented ? 'Api.sessionInvalid' : 'Api.notLoggedIn');
+    throw new ApiError(
+      401,
+      ErrorCode.sessionInvalid,
+      c.get('tokenRejected') ? 'Api.sessionInvalid' : 'Api.notLoggedIn',
+    );
   }
   await next();
+};
+
+/** Route guard for everything else: a live, unrestricted session; a restricted one answers 403 'change password'. */
+export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await requireSession(c, async () => {
+    if (c.get('user')!.restricted) throw new ApiError(403, ErrorCode.mustChangePassword, 'Api.mustChangePassword');
+    await next();
+  });
 };

@@ -8,6 +8,8 @@ import { startEmbeddedPostgres } from './embedded';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: Pool };
+/** A transaction handle, as passed to `db.transaction(async (tx) => …)`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 type DbState = { db: Db; pool: Pool; url: string; close: () => Promise<void> };
 

@@ -41,6 +41,14 @@ export async function enqueueOutbox(ids: string[]): Promise<void> {
 }
 
 /**
+ * Enqueues after a commit without failing the request: if pg-boss is unreachable the rows stay `queued` and the
+ * sweep picks them up within a minute.
+ */
+export function enqueueAfterCommit(ids: string[]): Promise<void> {
+  return enqueueOutbox(ids).catch((error: unknown) => console.error('[outbox] enqueue failed', error));
+}
+
+/**
  * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second) and a
  * once-a-minute sweep of rows queued for over a minute.
  */

@@ -1,7 +1,6 @@
 import 'server-only';
-import { hash } from '@node-rs/argon2';
 import { desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { locationRequests, orders, outboundMessages, priceSetups, subscriptions, users } from '../db/schema';
 import { env } from '../env';
 import { sandboxCharge } from '../providers/sandbox-payments';
@@ -10,6 +9,9 @@ import { createSession } from './sessions';
 import { generatePassword, randomToken, sha256 } from './tokens';
 import { parsePhone } from './phone-info';
 import { formatMoney } from './money';
+import { queueEmail } from './outbox-queue';
+import { TEMP_PASSWORD_TTL_MS, hashPassword } from './passwords';
+import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 
 /** The default price setup (seeded by drizzle/0001); prices never come from the client. */
 export async function defaultPrice(db: Db) {
@@ -54,7 +56,7 @@ export async function findOrder(db: Db, code: string) {
 }
 
 export type PayResult =
-  | { kind: 'paid'; token: string; email: string; phone: string; outboxIds: string[] }
+  | { kind: 'paid'; token: string; email: string; phone: string; paymentCount: number; outboxIds: string[] }
   | { kind: 'declined'; reason: string }
   | { kind: 'not_payable' }
   | { kind: 'not_found' };
@@ -82,11 +84,9 @@ export async function paySandboxOrder(
   });
 }
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
 /**
  * What a paid order causes, in one transaction (ISSUE 2 item 7): the order turns `paid`; the account is created
- * (or found) with the e-mail as login and a generated temporary password (argon2id hash stored); a trialing
+ * (or found) with the e-mail as login and a generated temporary password (argon2id hash stored, valid 7 days); a trialing
  * subscription; a session; the location request with its consent code (≥ 128 bits, stored hashed); and two outbox
  * rows: the buyer's credentials e-mail and the consent SMS.
  */
@@ -100,10 +100,14 @@ async function fulfilOrder(
   const password = generatePassword(16);
   const [user] = await tx
     .insert(users)
-    .values({ email: order.email, passwordHash: await hash(password), paymentCount: 1 })
+    .values({
+      email: order.email,
+      passwordHash: await hashPassword(password),
+      tempPasswordExpiresAt: new Date(Date.now() + TEMP_PASSWORD_TTL_MS),
+      paymentCount: 1,
+    })
     .onConflictDoUpdate({ target: users.email, set: { paymentCount: sql`${users.paymentCount} + 1` } })
-    .returning({ id: users.id, isNewUser: sql<boolean>`(xmax = 0)` });
-  const isNewUser = user.isNewUser;
+    .returning({ id: users.id, paymentCount: users.paymentCount, isNewUser: sql<boolean>`(xmax = 0)` });
   await tx.update(orders).set({ status: 'paid', paidAt: new Date(), userId: user.id }).where(eq(orders.id, order.id));
   await tx.insert(subscriptions).values({
     userId: user.id,
@@ -130,32 +134,30 @@ async function fulfilOrder(
     })
     .returning({ id: locationRequests.id });
 
-  const amount = formatMoney(order.amountMinor, order.currency, 'en');
-  const monthly = formatMoney(price.monthlyPriceMinor, price.currency, 'en');
-  const credentials = isNewUser
-    ? `Login: ${order.email}\nTemporary password: ${password}\n(Change it after signing in.)`
-    : `Login: ${order.email} (your existing account; your password is unchanged)`;
-  const messages = await tx
+  const emailId = await queueEmail(tx, {
+    to: order.email,
+    template: 'order-credentials',
+    locale: order.locale,
+    params: {
+      email: order.email,
+      ...(user.isNewUser ? { password } : {}),
+      order: order.code,
+      phone: order.phoneE164,
+      amount: formatMoney(order.amountMinor, order.currency, order.locale),
+      monthly: formatMoney(price.monthlyPriceMinor, price.currency, order.locale),
+      descriptor: e.BILLING_DESCRIPTOR,
+      link: `${e.APP_ORIGIN}${prefixOf(order.locale as AppLocale)}/dashboard/locations/`,
+    },
+  });
+  const [sms] = await tx
     .insert(outboundMessages)
-    .values([
-      {
-        channel: 'email',
-        recipient: order.email,
-        subject: `${e.NEXT_PUBLIC_PRODUCT_NAME}: your account and order ${order.code.slice(0, 8)}`,
-        body: [
-          `Thank you for your order.`,
-          credentials,
-          `Order: ${order.code}`,
-          `Number to locate: ${order.phoneE164}`,
-          `Paid: ${amount} for a 24-hour trial. Then ${monthly} per month until you cancel.`,
-          `Card statement: ${e.BILLING_DESCRIPTOR}`,
-          `We have sent the owner of ${order.phoneE164} an SMS asking for consent. You will see the position on your map only if they agree.`,
-          `Your locations: ${e.APP_ORIGIN}/dashboard/locations/`,
-          `Support: ${e.SUPPORT_EMAIL}`,
-        ].join('\n\n'),
-      },
-      { channel: 'sms', recipient: order.phoneE164, body: smsText, locationRequestId: request.id },
-    ])
+    .values({
+      channel: 'sms',
+      recipient: order.phoneE164,
+      locale: targetLocale,
+      body: smsText,
+      locationRequestId: request.id,
+    })
     .returning({ id: outboundMessages.id });
 
   return {
@@ -163,6 +165,7 @@ async function fulfilOrder(
     token: session.token,
     email: order.email,
     phone: order.phoneE164,
-    outboxIds: messages.map((m) => m.id),
+    paymentCount: user.paymentCount,
+    outboxIds: [emailId, sms.id],
   };
 }

@@ -1,56 +1,92 @@
 import 'server-only';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { randomToken, sha256 } from './tokens';
 
-/** Idle lifetime of a session (ms): 30 days; the accounts issue adds the 90-day absolute limit. */
+/** Idle lifetime of a session (ms): 30 days, slid forward on use (ISSUE 3). */
 export const SESSION_IDLE_MS = 30 * 24 * 3600 * 1000;
+/** Absolute lifetime of a session (ms): 90 days, the `userInfo` cookie's 90 days (SPEC §3). */
+export const SESSION_ABSOLUTE_MS = 90 * 24 * 3600 * 1000;
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** The user behind a live session, as the API sees it. */
+export type SessionUser = { id: string; email: string; paymentCount: number; sessionId: string; restricted: boolean };
 
 /**
- * Opens a session for `userId` inside `tx`: a 256-bit random token whose SHA-256 hash is stored. Returns the token,
- * which exists only in this return value and the cookie (ARCHITECTURE §6).
+ * Opens a session for `userId` inside `tx`: a 256-bit random token whose SHA-256 hash is stored. `restricted` marks a
+ * session opened with a temporary password (it may only change the password). Returns the token, which exists only
+ * in this return value and the cookie (ARCHITECTURE §6).
  */
 export async function createSession(
   tx: Tx | Db,
   userId: string,
-  meta: { ip: string | null; userAgent: string | null },
+  meta: { ip: string | null; userAgent: string | null; restricted?: boolean },
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken(32);
-  const expiresAt = new Date(Date.now() + SESSION_IDLE_MS);
-  await tx
-    .insert(sessions)
-    .values({ userId, tokenHash: sha256(token), ip: meta.ip, userAgent: meta.userAgent, expiresAt });
+  const now = Date.now();
+  const expiresAt = new Date(now + SESSION_IDLE_MS);
+  await tx.insert(sessions).values({
+    userId,
+    tokenHash: sha256(token),
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    expiresAt,
+    absoluteExpiresAt: new Date(now + SESSION_ABSOLUTE_MS),
+    restricted: meta.restricted ?? false,
+  });
   return { token, expiresAt };
 }
 
 /**
- * The user of a live (not revoked, not expired) session token, or null. Slides the idle expiry forward at most once
- * a minute, so a busy session costs one write a minute.
+ * The user of a live session token (not revoked, within both its idle and absolute expiry), or null. Slides the idle
+ * expiry forward at most once a minute, never past the absolute expiry.
  */
-export async function findSessionUser(db: Db, token: string) {
+export async function findSessionUser(db: Db, token: string): Promise<SessionUser | null> {
   const [row] = await db
     .select({
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
+      absoluteExpiresAt: sessions.absoluteExpiresAt,
+      restricted: sessions.restricted,
       id: users.id,
       email: users.email,
       paymentCount: users.paymentCount,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sha256(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(sessions.tokenHash, sha256(token)),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+        gt(sessions.absoluteExpiresAt, sql`now()`),
+      ),
+    )
     .limit(1);
   if (!row) return null;
   if (Date.now() - row.lastSeenAt.getTime() > 60_000) {
-    await db
-      .update(sessions)
-      .set({ lastSeenAt: new Date(), expiresAt: new Date(Date.now() + SESSION_IDLE_MS) })
-      .where(eq(sessions.id, row.sessionId));
+    const expiresAt = new Date(Math.min(Date.now() + SESSION_IDLE_MS, row.absoluteExpiresAt.getTime()));
+    await db.update(sessions).set({ lastSeenAt: new Date(), expiresAt }).where(eq(sessions.id, row.sessionId));
   }
-  return { id: row.id, email: row.email, paymentCount: row.paymentCount, sessionId: row.sessionId };
+  const { sessionId, id, email, paymentCount, restricted } = row;
+  return { sessionId, id, email, paymentCount, restricted };
 }
 
-export type { Tx };
+/** Revokes one session (sign-out). */
+export async function revokeSession(db: Db | Tx, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+}
+
+/** Revokes every live session of `userId` except `keepSessionId` (after a password change or reset). */
+export async function revokeOtherSessions(tx: Db | Tx, userId: string, keepSessionId?: string): Promise<void> {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        keepSessionId ? ne(sessions.id, keepSessionId) : undefined,
+      ),
+    );
+}

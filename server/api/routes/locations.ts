@@ -13,7 +13,7 @@ import {
 } from '../../services/locate';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
-import { translate } from '../i18n';
+import { translate } from '../../i18n';
 import { requireUser } from '../middleware';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok, okPage } from '../respond';
 import { bodyOf, readBody } from '../validation';

@@ -1,18 +1,15 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { setCookie } from 'hono/cookie';
 import { LIMITS, PATTERNS } from '../../../lib/validation/schemas';
 import { getDb } from '../../db/client';
-import { env } from '../../env';
-import { enqueueOutbox } from '../../jobs/boss';
+import { enqueueAfterCommit } from '../../jobs/boss';
 import { luhnValid } from '../../providers/sandbox-payments';
 import { formatMoney } from '../../services/money';
 import { createOrder, findOrder, paySandboxOrder } from '../../services/orders';
 import { PhoneParseError } from '../../services/phone-info';
-import { SESSION_IDLE_MS } from '../../services/sessions';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
-import { SESSION_COOKIE } from '../middleware';
+import { setSessionCookies } from '../session-cookies';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { bodyOf, formBoolean, readBody } from '../validation';
 
@@ -163,14 +160,7 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
     if (result.kind === 'declined') {
       throw new ApiError(402, ErrorCode.paymentDeclined, 'Api.declined', {}, { reason: result.reason });
     }
-    setCookie(c, SESSION_COOKIE, result.token, {
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: env().APP_ORIGIN.startsWith('https:'),
-      path: '/',
-      maxAge: Math.floor(SESSION_IDLE_MS / 1000),
-    });
-    // Delivery runs after the commit; if enqueueing fails the sweep job picks the rows up within a minute.
-    await enqueueOutbox(result.outboxIds).catch((error: unknown) => console.error('[outbox] enqueue failed', error));
+    setSessionCookies(c, result.token, { email: result.email, paymentCount: result.paymentCount });
+    await enqueueAfterCommit(result.outboxIds);
     return ok(c, { status: 'paid' as const, email: result.email, phone: result.phone });
   });

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
 
 /** A buyer's account; the e-mail (lower-cased) is the login (SPEC §1, §3). */
 export const users = pgTable(
@@ -9,8 +20,11 @@ export const users = pgTable(
       .primaryKey()
       .default(sql`gen_random_uuid()`),
     email: text('email').notNull(),
-    /** argon2id hash once the accounts issue lands; the skeleton stores the hash of the temporary password. */
+    /** argon2id hash (ARCHITECTURE §6). */
     passwordHash: text('password_hash').notNull(),
+    /** Set while the password is a generated temporary one: it stops working then (7 days after it was made). */
+    tempPasswordExpiresAt: timestamp('temp_password_expires_at', { withTimezone: true }),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
     /** SPEC §3: 0 marks a temporary 'middle' user whose purchase is pending. */
     paymentCount: integer('payment_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -37,11 +51,45 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Idle expiry (30 days after last use), slid forward on use. */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Absolute expiry: 90 days after sign-in, never extended. */
+    absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true })
+      .notNull()
+      .default(sql`now() + interval '90 days'`),
+    /** Opened with a temporary password: may only change the password until it does. */
+    restricted: boolean('restricted').notNull().default(false),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_id_idx').on(t.userId)],
 );
+
+/** A password-reset code: 6 digits, stored as SHA-256, 15 minutes, single use, burnt by the 5th wrong guess. */
+export const passwordResetCodes = pgTable(
+  'password_reset_codes',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    /** Set when the code was used, replaced by a newer one, or burnt by wrong guesses. */
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('password_reset_codes_user_id_idx').on(t.userId)],
+);
+
+/** Counters of rate-limiter-flexible's RateLimiterPostgres (its own table shape). */
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
+});
 
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;

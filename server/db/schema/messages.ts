@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** ARCHITECTURE §4: `queued -> sent -> delivered | failed`. */
 export const messageStatus = pgEnum('message_status', ['queued', 'sent', 'delivered', 'failed']);
@@ -13,8 +13,17 @@ export const outboundMessages = pgTable(
       .default(sql`gen_random_uuid()`),
     channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
     recipient: text('recipient').notNull(),
+    /** Template name (server/services/templates) and the locale it was rendered in. */
+    template: text('template'),
+    locale: text('locale').notNull().default('en'),
+    /** The template's parameters, kept for support and re-rendering. */
+    payload: jsonb('payload').$type<Record<string, unknown>>(),
     subject: text('subject'),
+    /** Plain-text body (the SMS text for SMS). */
     body: text('body').notNull(),
+    /** HTML body of an e-mail (parameters escaped). */
+    html: text('html'),
+    providerMessageId: text('provider_message_id'),
     /** The location request a consent SMS belongs to; its delivery moves the request to `sms_sent`. */
     locationRequestId: uuid('location_request_id'),
     status: messageStatus('status').notNull().default('queued'),

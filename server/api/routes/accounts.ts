@@ -1,0 +1,227 @@
+import 'server-only';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { LIMITS as FIELD_LIMITS } from '../../../lib/validation/schemas';
+import { getDb } from '../../db/client';
+import { enqueueAfterCommit } from '../../jobs/boss';
+import { translate } from '../../i18n';
+import {
+  changePassword,
+  isRegistered,
+  login,
+  resetPassword,
+  sendResetCode,
+  sendTemporaryPassword,
+} from '../../services/accounts';
+import { consume } from '../../services/rate-limit';
+import { revokeSession } from '../../services/sessions';
+import type { AppEnv } from '../context';
+import { notFound } from '../errors';
+import { TOKEN_HEADER, requireSession } from '../middleware';
+import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { clearSessionCookies, setSessionCookies } from '../session-cookies';
+import { bodyOf, readBody } from '../validation';
+
+const email = z
+  .string('Validation.emailRequired')
+  .trim()
+  .min(1, 'Validation.emailRequired')
+  .max(FIELD_LIMITS.emailMax, 'Validation.emailInvalid')
+  .pipe(z.email('Validation.emailInvalid'));
+// Policy (length, spaces, common list) is checked by the service so every path applies the same rules.
+const password = z
+  .string('Validation.passwordRequired')
+  .min(1, 'Validation.passwordRequired')
+  .max(1024, 'Validation.passwordLength');
+const code = z
+  .string('Validation.codeRequired')
+  .trim()
+  .min(1, 'Validation.codeRequired')
+  .regex(/^\d+$/, 'Validation.codeNumeric')
+  .length(6, 'Validation.codeLength');
+const emailParam = z.object({ email });
+
+const userInfo = z.object({
+  id: z.string(),
+  email: z.string(),
+  paymentCount: z.number().int(),
+  mustChangePassword: z.boolean(),
+});
+const messageOnly = envelope(z.null());
+const limited = { 429: jsonResponse(errorEnvelope, 'Too many attempts; Retry-After says when to retry') };
+
+// POST /api_f/v1/admin/userSession - sign in
+const loginRoute = createRoute({
+  method: 'post',
+  path: '/admin/userSession',
+  summary:
+    'Sign in with e-mail and password; sets the session cookies and returns the token in the `_chamspy_token` header. Unknown e-mail and wrong password answer alike (401).',
+  request: { body: bodyOf(z.object({ email, password })) },
+  responses: {
+    200: jsonResponse(envelope(userInfo), 'Signed in'),
+    401: jsonResponse(errorEnvelope, 'Wrong e-mail or password, or expired temporary password'),
+    ...limited,
+    ...errorResponses,
+  },
+});
+
+// DELETE /api_f/v1/admin/userSession - sign out
+const logoutRoute = createRoute({
+  method: 'delete',
+  path: '/admin/userSession',
+  summary: 'Sign out: revokes the session row and clears the cookies',
+  middleware: [requireSession] as const,
+  responses: { 200: jsonResponse(messageOnly, 'Signed out'), 401: jsonResponse(errorEnvelope, 'No live session') },
+});
+
+// GET /api_f/v1/admin/userSession/current - the signed-in user's info
+const currentRoute = createRoute({
+  method: 'get',
+  path: '/admin/userSession/current',
+  summary: 'User info of the live session (also a restricted one); used by proxy.ts to validate a cookie',
+  middleware: [requireSession] as const,
+  responses: { 200: jsonResponse(envelope(userInfo), 'User'), 401: jsonResponse(errorEnvelope, 'No live session') },
+});
+
+// GET /api_f/v1/admin/userSession/{id} - user info by id (own id only)
+const userRoute = createRoute({
+  method: 'get',
+  path: '/admin/userSession/{id}',
+  summary: "User info; another user's id answers 404",
+  middleware: [requireSession] as const,
+  request: { params: z.object({ id: z.uuid() }) },
+  responses: {
+    200: jsonResponse(envelope(userInfo), 'User'),
+    401: jsonResponse(errorEnvelope, 'No live session'),
+    404: jsonResponse(errorEnvelope, 'Not yours'),
+  },
+});
+
+// PUT /api_f/v1/admin/user/password - change password
+const changeRoute = createRoute({
+  method: 'put',
+  path: '/admin/user/password',
+  summary: 'Change the password (needs the current one); other sessions are revoked and a notice e-mailed',
+  middleware: [requireSession] as const,
+  request: { body: bodyOf(z.object({ password, newPassword: password })) },
+  responses: {
+    200: jsonResponse(messageOnly, "'Successfully modified'"),
+    401: jsonResponse(errorEnvelope, 'No session'),
+    ...errorResponses,
+  },
+});
+
+// GET /api_f/v1/admin/userSession/forgetPassword/{email} - e-mail a reset code
+const forgotRoute = createRoute({
+  method: 'get',
+  path: '/admin/userSession/forgetPassword/{email}',
+  summary: 'E-mail a 6-digit reset code (15 minutes); answers the same whether or not the account exists',
+  request: { params: emailParam },
+  responses: { 200: jsonResponse(messageOnly, 'Accepted'), ...limited, ...errorResponses },
+});
+
+// PUT /api_f/v1/admin/userSession/forgetPassword/{email} - reset the password with a code
+const resetRoute = createRoute({
+  method: 'put',
+  path: '/admin/userSession/forgetPassword/{email}',
+  summary: "Reset with code + new password ('Successfully modified'); every session is revoked",
+  request: { params: emailParam, body: bodyOf(z.object({ code, newPassword: password })) },
+  responses: { 200: jsonResponse(messageOnly, 'Reset'), ...errorResponses },
+});
+
+// PUT /api_f/v1/admin/userSession/restPassword/{email} - e-mail a fresh temporary password
+const temporaryRoute = createRoute({
+  method: 'put',
+  path: '/admin/userSession/restPassword/{email}',
+  summary: 'E-mail a fresh temporary password to an account that still has one; answers the same either way',
+  request: { params: emailParam },
+  responses: { 200: jsonResponse(messageOnly, 'Accepted'), ...limited, ...errorResponses },
+});
+
+// GET /api_f/v1/portal/user/checkEmail/{email} - is this e-mail registered?
+const checkEmailRoute = createRoute({
+  method: 'get',
+  path: '/portal/user/checkEmail/{email}',
+  summary: 'Whether an account exists for the e-mail (rate limited per IP)',
+  request: { params: emailParam },
+  responses: {
+    200: jsonResponse(envelope(z.object({ registered: z.boolean() })), 'Answer'),
+    ...limited,
+    ...errorResponses,
+  },
+});
+
+const meta = (c: {
+  get(k: 'clientIp'): string | null;
+  get(k: 'lang'): string;
+  req: { header(n: string): string | undefined };
+}) => ({
+  ip: c.get('clientIp'),
+  userAgent: c.req.header('user-agent') ?? null,
+  locale: c.get('lang'),
+});
+
+export const accountsApi = new OpenAPIHono<AppEnv>()
+  .openapi(loginRoute, async (c) => {
+    const body = readBody(c, z.object({ email, password }));
+    const result = await login(await getDb(), body.email, body.password, meta(c));
+    setSessionCookies(c, result.token, result.user);
+    c.header(TOKEN_HEADER, result.token);
+    return ok(c, result.user);
+  })
+  .openapi(logoutRoute, async (c) => {
+    await revokeSession(await getDb(), c.get('user')!.sessionId);
+    clearSessionCookies(c);
+    return ok(c, null, translate(c.get('lang'), 'Api.loggedOut'));
+  })
+  .openapi(currentRoute, (c) => {
+    const user = c.get('user')!;
+    return ok(c, {
+      id: user.id,
+      email: user.email,
+      paymentCount: user.paymentCount,
+      mustChangePassword: user.restricted,
+    });
+  })
+  .openapi(userRoute, (c) => {
+    const user = c.get('user')!;
+    if (c.req.valid('param').id !== user.id) throw notFound();
+    return ok(c, {
+      id: user.id,
+      email: user.email,
+      paymentCount: user.paymentCount,
+      mustChangePassword: user.restricted,
+    });
+  })
+  .openapi(changeRoute, async (c) => {
+    const body = readBody(c, z.object({ password, newPassword: password }));
+    const ids = await changePassword(await getDb(), c.get('user')!, body.password, body.newPassword, c.get('lang'));
+    await enqueueAfterCommit(ids);
+    return ok(c, null, translate(c.get('lang'), 'Api.modified'));
+  })
+  .openapi(forgotRoute, async (c) => {
+    const ids = await sendResetCode(await getDb(), c.req.valid('param').email, c.get('lang'));
+    await enqueueAfterCommit(ids);
+    return ok(c, null, translate(c.get('lang'), 'Api.codeSent'));
+  })
+  .openapi(resetRoute, async (c) => {
+    const body = readBody(c, z.object({ code, newPassword: password }));
+    const ids = await resetPassword(
+      await getDb(),
+      c.req.valid('param').email,
+      body.code,
+      body.newPassword,
+      c.get('lang'),
+    );
+    await enqueueAfterCommit(ids);
+    return ok(c, null, translate(c.get('lang'), 'Api.modified'));
+  })
+  .openapi(temporaryRoute, async (c) => {
+    const ids = await sendTemporaryPassword(await getDb(), c.req.valid('param').email, c.get('lang'));
+    await enqueueAfterCommit(ids);
+    return ok(c, null, translate(c.get('lang'), 'Api.temporarySent'));
+  })
+  .openapi(checkEmailRoute, async (c) => {
+    await consume('checkEmailPerIp', c.get('clientIp') ?? 'unknown');
+    const registered = await isRegistered(await getDb(), c.req.valid('param').email);
+    return ok(c, { registered }, translate(c.get('lang'), registered ? 'Api.emailRegistered' : 'Api.emailFree'));
+  });

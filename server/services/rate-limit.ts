@@ -1,0 +1,69 @@
+import 'server-only';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { getDbState } from '../db/client';
+
+/**
+ * Rate limits kept in PostgreSQL (table `rate_limits`, rate-limiter-flexible), so every web process shares them
+ * (ARCHITECTURE §3, §6). Points per window (seconds).
+ */
+export const LIMITS = {
+  /** Sign-in attempts per client IP. */
+  loginPerIp: { points: 30, duration: 15 * 60 },
+  /** Failed sign-ins per account. */
+  loginPerAccount: { points: 10, duration: 15 * 60 },
+  /** Reset codes and temporary passwords e-mailed per account. */
+  codesPerAccount: { points: 5, duration: 3600 },
+  /** E-mail availability checks per client IP. */
+  checkEmailPerIp: { points: 20, duration: 10 * 60 },
+} as const;
+
+export type LimitName = keyof typeof LIMITS;
+
+const key = Symbol.for('app.rate-limiters');
+const store = globalThis as unknown as { [key]?: Promise<Record<LimitName, RateLimiterPostgres>> };
+
+function limiters() {
+  store[key] ??= getDbState().then(({ pool }) => {
+    const make = (name: LimitName) =>
+      new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        keyPrefix: name,
+        clearExpiredByTimeout: true,
+        ...LIMITS[name],
+      });
+    return Object.fromEntries((Object.keys(LIMITS) as LimitName[]).map((n) => [n, make(n)])) as Record<
+      LimitName,
+      RateLimiterPostgres
+    >;
+  });
+  return store[key];
+}
+
+/** Thrown when a limit is reached; `retryAfterSeconds` goes to the Retry-After header. */
+export class RateLimitedError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('rate limited');
+    this.name = 'RateLimitedError';
+  }
+}
+
+/**
+ * Spends one point of `name` for `subject` (an IP or an account id). Throws RateLimitedError when none is left;
+ * other failures (the database) propagate.
+ */
+export async function consume(name: LimitName, subject: string): Promise<void> {
+  try {
+    await (await limiters())[name].consume(subject);
+  } catch (error) {
+    if (error instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+    throw error;
+  }
+}
+
+/** Forgets the points of `name` for `subject` (e.g. failed sign-ins after a successful one). */
+export async function resetLimit(name: LimitName, subject: string): Promise<void> {
+  await (await limiters())[name].delete(subject);
+}

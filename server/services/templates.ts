@@ -1,0 +1,58 @@
+import 'server-only';
+import { env } from '../env';
+import { pickLanguage, translate, type ApiLanguage } from '../i18n';
+
+/** E-mail templates; their texts live in messages/*.json under `Email` (en-PH uses en). */
+export type EmailTemplate = 'order-credentials' | 'reset-code' | 'password-changed' | 'temporary-password';
+
+type Params = Record<string, string | number>;
+
+/** Escapes text for HTML (every parameter is escaped; no user input is rendered raw). */
+export function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
+  );
+}
+
+const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
+  'order-credentials': (p) => [
+    'Email.credentialsIntro',
+    p.password ? 'Email.credentialsLogin' : 'Email.credentialsExisting',
+    ...(p.password ? ['Email.credentialsPassword'] : []),
+    'Email.credentialsOrder',
+    'Email.credentialsConsent',
+    'Email.credentialsLink',
+  ],
+  'reset-code': () => ['Email.resetBody'],
+  'password-changed': () => ['Email.changedBody'],
+  'temporary-password': () => ['Email.temporaryBody'],
+};
+
+const SUBJECT: Record<EmailTemplate, string> = {
+  'order-credentials': 'Email.credentialsSubject',
+  'reset-code': 'Email.resetSubject',
+  'password-changed': 'Email.changedSubject',
+  'temporary-password': 'Email.temporarySubject',
+};
+
+/**
+ * Renders `template` in `locale` with `params`: a subject, a plain-text body and an HTML body in which every
+ * parameter is escaped. The product name and support address come from the settings.
+ */
+export function renderEmail(template: EmailTemplate, locale: string, params: Params) {
+  const lang: ApiLanguage = pickLanguage(locale);
+  const e = env();
+  const all = { product: e.NEXT_PUBLIC_PRODUCT_NAME, support: e.SUPPORT_EMAIL, ...params };
+  const keys = ['Email.greeting', ...LINES[template](params), 'Email.support', 'Email.signature'];
+  const paragraphs = keys.map((key) => translate(lang, key, all));
+  const escaped = Object.fromEntries(Object.entries(all).map(([k, v]) => [k, escapeHtml(String(v))]));
+  const htmlParagraphs = keys.map(
+    (key) => `<p>${translate(lang, key, escaped).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')}</p>`,
+  );
+  return {
+    subject: translate(lang, SUBJECT[template], all),
+    text: paragraphs.join('\n\n'),
+    html: `<!doctype html><html lang="${lang}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#0f172a">${htmlParagraphs.join('')}</body></html>`,
+  };
+}

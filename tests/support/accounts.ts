@@ -1,0 +1,70 @@
+import { desc, eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { outboundMessages } from '@/server/db/schema';
+import { API, app, clientHeaders, form } from './api';
+
+let ipCounter = 0;
+/** A fresh documentation-range client IP per call, so per-IP limits of one test do not leak into another. */
+export function nextIp(): string {
+  ipCounter += 1;
+  return `198.51.100.${ipCounter % 250}`;
+}
+
+/** Calls the API as a browser page would (form body, website_type, a peer IP). */
+export function call(
+  method: string,
+  path: string,
+  options: { body?: Record<string, string | number | boolean>; headers?: Record<string, string>; ip?: string } = {},
+) {
+  return app.request(`${API}${path}`, {
+    method,
+    headers: {
+      ...clientHeaders,
+      'x-peer-ip': options.ip ?? nextIp(),
+      ...(options.body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...options.headers,
+    },
+    body: options.body ? form(options.body) : undefined,
+  });
+}
+
+/** The session token set by a response's `token` cookie. */
+export function tokenOf(res: Response): string {
+  const token = /(?:^|, )token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  expect(token).toBeTruthy();
+  return token!;
+}
+
+/** The newest e-mail to `to` in the outbox. */
+export async function latestEmail(to: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(outboundMessages)
+    .where(eq(outboundMessages.recipient, to))
+    .orderBy(desc(outboundMessages.createdAt))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Buys a trial as a visitor does (order + sandbox payment) and returns the account's e-mail, the payment session's
+ * token and the temporary password read from the credentials e-mail.
+ */
+export async function buyAccount(email: string) {
+  const order = await call('POST', '/portal/order', { body: { email, phone: '+14155552671', terms: true } });
+  const { obj } = await order.json();
+  const pay = await call('POST', `/portal/order/${obj.code}/sandboxPay`, {
+    body: { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123', zip: '10001' },
+  });
+  expect(pay.status).toBe(200);
+  const mail = await latestEmail(email.toLowerCase());
+  const temporaryPassword = /Temporary password: (\S+)/.exec(mail.body)![1];
+  return { email, token: tokenOf(pay), temporaryPassword };
+}
+
+/** Signs in and returns the response. */
+export function signIn(email: string, password: string, ip?: string) {
+  return call('POST', '/admin/userSession', { body: { email, password }, ip });
+}
