@@ -34,7 +34,7 @@ export class ApiClientError extends Error {
   }
 }
 
-type Envelope = { success: number; msg?: string; code?: number; obj?: unknown; page?: unknown; result?: unknown };
+type RawEnvelope = { success: number; msg?: string; code?: number; obj?: unknown; page?: unknown; result?: unknown };
 
 /** `Accept-Language` for a locale: `en-PH` → `en-PH,en;q=0.9`, `es` → `es`. */
 export function acceptLanguage(locale: string): string {
@@ -73,14 +73,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
   });
 
   async function request<T>(config: AxiosRequestConfig, whole = false): Promise<T> {
-    let body: Envelope;
+    let body: RawEnvelope;
     try {
-      body = (await http.request<Envelope>(config)).data;
+      body = (await http.request<RawEnvelope>(config)).data;
     } catch (error) {
-      const err = error as AxiosError<Envelope>;
+      const err = error as AxiosError<RawEnvelope>;
       if (!err.response) throw new ApiClientError(options.networkMessage ?? NETWORK_ERROR, 0, 0);
       const data = err.response.data;
-      const { success: _s, msg, code, ...detail } = (data && typeof data === 'object' ? data : {}) as Envelope;
+      const { success: _s, msg, code, ...detail } = (data && typeof data === 'object' ? data : {}) as RawEnvelope;
       throw new ApiClientError(msg || err.message, code ?? err.response.status, err.response.status, detail);
     }
     if (body?.success !== 1) throw new ApiClientError(body?.msg ?? '', body?.code ?? 0, 200);
@@ -89,16 +89,21 @@ export function createApiClient(options: ApiClientOptions = {}) {
   }
 
   return {
-    /** GET `path` with `params` as query; resolves to the unwrapped payload. */
-    get: <T>(path: string, params?: Record<string, unknown>) => request<T>({ method: 'get', url: path, params }),
+    /** GET `path` with `params` as query; resolves to the unwrapped payload (`whole`: the envelope, e.g. for `msg`). */
+    get: <T>(path: string, params?: Record<string, unknown>, whole = false) =>
+      request<T>({ method: 'get', url: path, params }, whole),
     /** POST `data` form-encoded; `whole` resolves to the whole envelope (order creation, SPEC §4). */
     post: <T>(path: string, data?: Record<string, unknown>, whole = false) =>
       request<T>({ method: 'post', url: path, data }, whole),
     /** PUT `data` form-encoded. */
-    put: <T>(path: string, data?: Record<string, unknown>) => request<T>({ method: 'put', url: path, data }),
+    put: <T>(path: string, data?: Record<string, unknown>, whole = false) =>
+      request<T>({ method: 'put', url: path, data }, whole),
     /** DELETE. */
-    delete: <T>(path: string) => request<T>({ method: 'delete', url: path }),
+    delete: <T>(path: string, whole = false) => request<T>({ method: 'delete', url: path }, whole),
   };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** The success envelope, for calls made with `whole`. */
+export type Envelope<T> = { success: 1; msg: string; obj: T };

@@ -24,6 +24,10 @@ export const PAGE_PATHS = new Set([
   '/location/',
   '/map/',
   '/dashboard/locations/',
+  '/dashboard/account/',
+  '/login/',
+  '/forget/',
+  '/reset/',
   '/dev/outbox/',
 ]);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { codeField, passwordField } from './password';
 
 /**
  * Form rules shared by the browser forms (zod/mini, small bundle) and the API (whose zod-openapi schemas reuse these
@@ -44,3 +45,37 @@ export const cardFormSchema = z.object({
 
 export type LocateBoxValues = z.infer<typeof locateBoxSchema>;
 export type CardFormValues = z.infer<typeof cardFormSchema>;
+
+/** Sign-in (SPEC §5 messages): e-mail and a non-empty password; the policy applies when a password is chosen. */
+export const loginSchema = z.object({
+  email: emailField,
+  password: z.string({ error: 'Validation.passwordRequired' }).check(z.minLength(1, 'Validation.passwordRequired')),
+});
+
+/** Forgotten password: the account's e-mail. */
+export const forgetSchema = z.object({ email: emailField });
+
+const newPasswordPair = {
+  newPassword: passwordField,
+  confirm: z.string(),
+};
+const samePassword = z.refine<{ newPassword: string; confirm: string }>((v) => v.newPassword === v.confirm, {
+  message: 'Validation.passwordMismatch',
+  path: ['confirm'],
+});
+
+/** Reset with a code: e-mail, 6-digit code, the new password twice. */
+export const resetSchema = z.object({ email: emailField, code: codeField, ...newPasswordPair }).check(samePassword);
+
+/** Change password: the current one, the new one twice. */
+export const changePasswordSchema = z
+  .object({
+    password: z.string({ error: 'Validation.passwordRequired' }).check(z.minLength(1, 'Validation.passwordRequired')),
+    ...newPasswordPair,
+  })
+  .check(samePassword);
+
+export type LoginValues = z.infer<typeof loginSchema>;
+export type ForgetValues = z.infer<typeof forgetSchema>;
+export type ResetValues = z.infer<typeof resetSchema>;
+export type ChangePasswordValues = z.infer<typeof changePasswordSchema>;

@@ -1,0 +1,120 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { changePasswordSchema, type ChangePasswordValues } from '@/lib/validation/schemas';
+import { FormAlert, SubmitButton } from '../ui/form-alert';
+import { TextField } from '../ui/text-field';
+import { useApi } from '../ui/use-api';
+import { useServerErrors } from './use-server-errors';
+
+type Me = { id: string; email: string; mustChangePassword: boolean };
+
+/**
+ * `/dashboard/account`: who is signed in, the password change (`PUT /admin/user/password`), and sign-out. A session
+ * opened with a temporary password lands here and must choose a password before anything else works.
+ */
+export function AccountPanel() {
+  const t = useTranslations('Auth');
+  const tDash = useTranslations('Dashboard');
+  const prefix = prefixOf(useLocale() as AppLocale);
+  const api = useApi();
+  const [me, setMe] = useState<Me | null | 'signed-out'>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<ChangePasswordValues>({ resolver: zodResolver(changePasswordSchema) });
+  const { alert, setAlert, report } = useServerErrors(setError, ['password', 'newPassword']);
+
+  useEffect(() => {
+    api
+      .get<Me>('/admin/userSession/current')
+      .then(setMe, (e: ApiClientError) => setMe(e.code === SESSION_INVALID ? 'signed-out' : null));
+  }, [api]);
+
+  if (me === 'signed-out') {
+    return (
+      <div role="alert" className="space-y-2">
+        <p>{tDash('signIn')}</p>
+        <a href={`${prefix}/login/`} className="text-brand underline">
+          {t('signIn')}
+        </a>
+      </div>
+    );
+  }
+  if (!me) return <p aria-busy="true">…</p>;
+
+  const onSubmit = handleSubmit(async ({ password, newPassword }) => {
+    setAlert(null);
+    try {
+      const res = await api.put<Envelope<null>>('/admin/user/password', { password, newPassword }, true);
+      setDone(res.msg);
+      setMe({ ...me, mustChangePassword: false });
+      reset();
+    } catch (error) {
+      report(error);
+    }
+  });
+
+  const signOut = async () => {
+    await api.delete('/admin/userSession').catch(() => {});
+    // A full load on purpose: the static header and every island must see the cleared cookies.
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+    location.assign(`${prefix}/`);
+  };
+
+  return (
+    <section className="mx-auto max-w-md space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold">{t('accountTitle')}</h1>
+        <p className="mt-1 text-slate-700">{t('signedInAs', { email: me.email })}</p>
+      </div>
+      {me.mustChangePassword && <FormAlert message={t('mustChange')} />}
+      <form noValidate onSubmit={onSubmit} className="space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+        <TextField
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          label={t('currentPassword')}
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <TextField
+          id="newPassword"
+          type="password"
+          autoComplete="new-password"
+          label={t('newPassword')}
+          hint={t('passwordHint')}
+          error={errors.newPassword?.message}
+          {...register('newPassword')}
+        />
+        <TextField
+          id="confirm"
+          type="password"
+          autoComplete="new-password"
+          label={t('confirmPassword')}
+          error={errors.confirm?.message}
+          {...register('confirm')}
+        />
+        <FormAlert message={alert} />
+        <FormAlert message={done} tone="success" />
+        <SubmitButton busy={isSubmitting} label={t('changeSubmit')} busyLabel={t('working')} />
+      </form>
+      {!me.mustChangePassword && (
+        <a href={`${prefix}/dashboard/locations/`} className="block text-brand underline">
+          {tDash('title')}
+        </a>
+      )}
+      <button type="button" onClick={signOut} className="rounded-lg border border-slate-300 px-4 py-2 text-sm">
+        {t('signOut')}
+      </button>
+    </section>
+  );
+}

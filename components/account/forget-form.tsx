@@ -1,0 +1,69 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { Envelope } from '@/lib/api/client';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
+import { FormAlert, SubmitButton } from '../ui/form-alert';
+import { TextField } from '../ui/text-field';
+import { useApi } from '../ui/use-api';
+import { useServerErrors } from './use-server-errors';
+
+/**
+ * `/forget` (SPEC §2): asks for a reset code (`GET /admin/userSession/forgetPassword/{email}`). The answer is the
+ * same whether or not the account exists; then a link to `/reset` with the e-mail filled in.
+ */
+export function ForgetForm() {
+  const t = useTranslations('Auth');
+  const prefix = prefixOf(useLocale() as AppLocale);
+  const api = useApi();
+  const [sent, setSent] = useState<{ email: string; msg: string } | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ForgetValues>({ resolver: zodResolver(forgetSchema) });
+  const { alert, report } = useServerErrors(setError, ['email']);
+
+  const onSubmit = handleSubmit(async ({ email }) => {
+    try {
+      const res = await api.get<Envelope<null>>(
+        `/admin/userSession/forgetPassword/${encodeURIComponent(email)}`,
+        undefined,
+        true,
+      );
+      setSent({ email, msg: res.msg });
+    } catch (error) {
+      report(error);
+    }
+  });
+
+  return (
+    <section className="mx-auto max-w-md rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+      <h1 className="text-2xl font-bold">{t('forgetTitle')}</h1>
+      <p className="mt-2 text-slate-700">{t('forgetLead')}</p>
+      <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
+        <TextField
+          id="email"
+          type="email"
+          autoComplete="username"
+          label={t('email')}
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <FormAlert message={alert} />
+        <FormAlert message={sent?.msg ?? null} tone="success" />
+        <SubmitButton busy={isSubmitting} label={t('sendCode')} busyLabel={t('working')} />
+      </form>
+      <a
+        href={`${prefix}/reset/${sent ? `?email=${encodeURIComponent(sent.email)}` : ''}`}
+        className="mt-4 block text-sm text-brand underline"
+      >
+        {t('haveCode')}
+      </a>
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { Envelope } from '@/lib/api/client';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { loginSchema, type LoginValues } from '@/lib/validation/schemas';
+import { FormAlert, SubmitButton } from '../ui/form-alert';
+import { TextField } from '../ui/text-field';
+import { useApi } from '../ui/use-api';
+import { useServerErrors } from './use-server-errors';
+
+/** Where `?redirect=` may lead after sign-in (a fixed list, so the parameter cannot send users off-site). */
+const REDIRECTS: Record<string, string> = { billing: '/dashboard/billing/', locations: '/dashboard/locations/' };
+
+/**
+ * `/login` (SPEC §2): e-mail and password (`POST /admin/userSession`). A temporary password leads to the account
+ * page to choose a password; otherwise to `?redirect=` (billing → the billing page) or the dashboard. Also offers the
+ * forgotten-password page and a fresh temporary password for buyers who lost their credentials e-mail.
+ */
+export function LoginForm() {
+  const t = useTranslations('Auth');
+  const locale = useLocale() as AppLocale;
+  const prefix = prefixOf(locale);
+  const api = useApi();
+  const router = useRouter();
+  const redirect = REDIRECTS[useSearchParams().get('redirect') ?? ''] ?? '/dashboard/locations/';
+  const [notice, setNotice] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    getValues,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginValues>({ resolver: zodResolver(loginSchema) });
+  const { alert, setAlert, report } = useServerErrors(setError, ['email', 'password']);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      const user = await api.post<{ mustChangePassword: boolean }>('/admin/userSession', values);
+      router.push(`${prefix}${user.mustChangePassword ? '/dashboard/account/' : redirect}`);
+    } catch (error) {
+      report(error);
+    }
+  });
+
+  const sendTemporary = async () => {
+    const email = getValues('email');
+    if (!email) return setError('email', { message: 'Validation.emailRequired' });
+    try {
+      const res = await api.put<Envelope<null>>(
+        `/admin/userSession/restPassword/${encodeURIComponent(email)}`,
+        undefined,
+        true,
+      );
+      setNotice(res.msg);
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  return (
+    <section className="mx-auto max-w-md rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+      <h1 className="text-2xl font-bold">{t('loginTitle')}</h1>
+      <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
+        <TextField
+          id="email"
+          type="email"
+          autoComplete="username"
+          label={t('email')}
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <TextField
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          label={t('password')}
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <FormAlert message={alert} />
+        <SubmitButton busy={isSubmitting} label={t('submit')} busyLabel={t('working')} />
+      </form>
+      <div className="mt-4 space-y-2 text-sm">
+        <a href={`${prefix}/forget/`} className="block text-brand underline">
+          {t('forgotLink')}
+        </a>
+        <p className="text-slate-600">
+          {t('lostTemporary')}{' '}
+          <button type="button" onClick={sendTemporary} className="text-brand underline">
+            {t('sendTemporary')}
+          </button>
+        </p>
+        <FormAlert message={notice} tone="success" />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
+import { useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { Envelope } from '@/lib/api/client';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { resetSchema, type ResetValues } from '@/lib/validation/schemas';
+import { FormAlert, SubmitButton } from '../ui/form-alert';
+import { TextField } from '../ui/text-field';
+import { useApi } from '../ui/use-api';
+import { useServerErrors } from './use-server-errors';
+
+/**
+ * `/reset` (SPEC §2): e-mail, the 6-digit code and a new password twice
+ * (`PUT /admin/userSession/forgetPassword/{email}`); on 'Successfully modified' a link to sign in.
+ */
+export function ResetForm() {
+  const t = useTranslations('Auth');
+  const prefix = prefixOf(useLocale() as AppLocale);
+  const api = useApi();
+  const [done, setDone] = useState<string | null>(null);
+  const email = useSearchParams().get('email') ?? '';
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ResetValues>({ resolver: zodResolver(resetSchema), defaultValues: { email } });
+  const { alert, setAlert, report } = useServerErrors(setError, ['email', 'code', 'newPassword']);
+
+  const onSubmit = handleSubmit(async ({ email: address, code, newPassword }) => {
+    setAlert(null);
+    try {
+      const res = await api.put<Envelope<null>>(
+        `/admin/userSession/forgetPassword/${encodeURIComponent(address)}`,
+        { code, newPassword },
+        true,
+      );
+      setDone(res.msg);
+    } catch (error) {
+      report(error);
+    }
+  });
+
+  return (
+    <section className="mx-auto max-w-md rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+      <h1 className="text-2xl font-bold">{t('resetTitle')}</h1>
+      {done ? (
+        <div className="mt-4 space-y-4">
+          <FormAlert message={done} tone="success" />
+          <a href={`${prefix}/login/`} className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white">
+            {t('goLogin')}
+          </a>
+        </div>
+      ) : (
+        <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
+          <TextField
+            id="email"
+            type="email"
+            autoComplete="username"
+            label={t('email')}
+            error={errors.email?.message}
+            {...register('email')}
+          />
+          <TextField
+            id="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            label={t('code')}
+            error={errors.code?.message}
+            {...register('code')}
+          />
+          <TextField
+            id="newPassword"
+            type="password"
+            autoComplete="new-password"
+            label={t('newPassword')}
+            hint={t('passwordHint')}
+            error={errors.newPassword?.message}
+            {...register('newPassword')}
+          />
+          <TextField
+            id="confirm"
+            type="password"
+            autoComplete="new-password"
+            label={t('confirmPassword')}
+            error={errors.confirm?.message}
+            {...register('confirm')}
+          />
+          <FormAlert message={alert} />
+          <SubmitButton busy={isSubmitting} label={t('resetSubmit')} busyLabel={t('working')} />
+        </form>
+      )}
+    </section>
+  );
+}

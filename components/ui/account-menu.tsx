@@ -1,0 +1,64 @@
+'use client';
+import { useSyncExternalStore } from 'react';
+
+type Labels = { signIn: string; account: string; dashboard: string; signOut: string; network: string };
+
+/** The `userInfo` cookie (SPEC §3: e-mail and paymentCount), or null when absent or unreadable. */
+function readUserInfo(): { email: string } | null {
+  const raw = document.cookie
+    .split('; ')
+    .find((c) => c.startsWith('userInfo='))
+    ?.slice('userInfo='.length);
+  if (!raw) return null;
+  try {
+    const info = JSON.parse(decodeURIComponent(raw)) as { email?: unknown };
+    return typeof info.email === 'string' ? { email: info.email } : null;
+  } catch {
+    return null;
+  }
+}
+
+const noSubscribe = () => () => {};
+
+/**
+ * The header's account area: "Sign in" for visitors; for a signed-in subscriber (the `userInfo` cookie) their
+ * locations, account and a sign-out button (`DELETE /admin/userSession`). Labels come translated from the server
+ * component, so the island carries no message catalogue. The server render shows the visitor's view.
+ */
+export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale: string; labels: Labels }) {
+  const email = useSyncExternalStore(
+    noSubscribe,
+    () => readUserInfo()?.email ?? null,
+    () => null,
+  );
+
+  if (!email) {
+    return (
+      <a href={`${prefix}/login/`} className="text-sm font-medium text-slate-700 hover:text-brand">
+        {labels.signIn}
+      </a>
+    );
+  }
+  const signOut = async () => {
+    const { browserApi } = await import('@/lib/api/browser');
+    await browserApi(locale, labels.network)
+      .delete('/admin/userSession')
+      .catch(() => {});
+    // A full load on purpose: the static header and every island must see the cleared cookies.
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+    location.assign(`${prefix}/`);
+  };
+  return (
+    <div className="flex items-center gap-4 text-sm font-medium text-slate-700">
+      <a href={`${prefix}/dashboard/locations/`} className="hover:text-brand">
+        {labels.dashboard}
+      </a>
+      <a href={`${prefix}/dashboard/account/`} className="hover:text-brand" title={email}>
+        {labels.account}
+      </a>
+      <button type="button" onClick={signOut} className="hover:text-brand">
+        {labels.signOut}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { expect, test, type Page } from '@playwright/test';
+import { buyThroughApi, uniqueEmail } from './helpers';
+
+/** Reads the newest e-mail to `email` from /dev/outbox. */
+async function latestMail(page: Page, email: string): Promise<string> {
+  await page.goto('/dev/outbox/');
+  const mail = page.locator(`[data-testid="outbox-email"][data-recipient="${email}"]`).first();
+  await expect(mail).toBeVisible();
+  return (await mail.textContent()) ?? '';
+}
+
+async function signIn(page: Page, email: string, password: string, path = '/login/') {
+  await page.goto(path);
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+test('a buyer signs in with the temporary password, must choose a password, signs out and in again', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('account');
+  await buyThroughApi(request, '+14155552671', email);
+  const temporary = /Temporary password: (\S+)/.exec(await latestMail(page, email))![1];
+
+  await signIn(page, email, 'wrong password here');
+  await expect(page.getByRole('alert').filter({ hasText: 'The email or password is incorrect' })).toBeVisible();
+
+  await signIn(page, email, temporary);
+  await expect(page).toHaveURL(/\/dashboard\/account\/$/);
+  await expect(page.getByText('You signed in with a temporary password.')).toBeVisible();
+  await page.getByLabel('Current password').fill(temporary);
+  await page.getByLabel('New password', { exact: true }).fill('short');
+  await page.getByLabel('Repeat the new password').fill('short');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Password must be between 8 to 64 characters')).toBeVisible();
+  await page.getByLabel('New password', { exact: true }).fill('purple elephants dance');
+  await page.getByLabel('Repeat the new password').fill('purple elephants dance');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByRole('status')).toHaveText('Successfully modified');
+
+  await page.goto('/dashboard/locations/');
+  await expect(page.getByTestId('location-row')).toHaveCount(1);
+  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Sign in' })).toBeVisible();
+  expect((await page.request.get('/api_f/v1/spyContent')).status()).toBe(401);
+
+  await signIn(page, email, 'purple elephants dance');
+  await expect(page).toHaveURL(/\/dashboard\/locations\/$/);
+});
+
+test('forgotten password: code from the outbox, reset, sign in with the new password', async ({ page, request }) => {
+  const email = uniqueEmail('forgot');
+  await buyThroughApi(request, '+14155552671', email);
+  await page.goto('/forget/');
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByRole('status')).toContainText('If an account exists for this e-mail');
+  await page.getByRole('link', { name: 'I have a code' }).click();
+  await expect(page.getByLabel('E-mail', { exact: true })).toHaveValue(email);
+  const resetUrl = page.url();
+
+  const code = /code is (\d{6})/.exec(await latestMail(page, email))![1];
+  await page.goto(resetUrl);
+  await page.getByLabel('Code from the e-mail').fill(code === '000000' ? '111111' : '000000');
+  await page.getByLabel('New password', { exact: true }).fill('silver rivers run');
+  await page.getByLabel('Repeat the new password').fill('silver rivers run');
+  await page.getByRole('button', { name: 'Save the new password' }).click();
+  await expect(page.getByText('The code is incorrect or has expired')).toBeVisible();
+  await page.getByLabel('Code from the e-mail').fill(code);
+  await page.getByRole('button', { name: 'Save the new password' }).click();
+  await expect(page.getByRole('status')).toHaveText('Successfully modified');
+  await page.getByRole('link', { name: 'Go to sign in' }).click();
+
+  await signIn(page, email, 'silver rivers run', page.url().replace(/^https?:\/\/[^/]+/, ''));
+  await expect(page).toHaveURL(/\/dashboard\/locations\/$/);
+});
+
+test('the sign-in page speaks Spanish at /es/login/', async ({ page }) => {
+  await page.goto('/es/login/');
+  await expect(page.getByRole('heading', { name: 'Iniciar sesión' })).toBeVisible();
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(page.getByText('Por favor, introduce un correo electrónico')).toBeVisible();
+  await expect(page.getByText('La contraseña no puede estar vacía')).toBeVisible();
+  await page.getByLabel('Correo electrónico').fill('nadie@example.com');
+  await page.getByLabel('Contraseña').fill('no es la clave');
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'El correo o la contraseña no son correctos' })).toBeVisible();
+});
