@@ -36,12 +36,24 @@ const siteSchema = z.object({
 const providersSchema = z.object({
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
-  EMAIL_PROVIDER: z.enum(['outbox']).default('outbox'),
+  EMAIL_PROVIDER: z.enum(['outbox', 'smtp']).default('outbox'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  EMAIL_FROM: z.string().min(3).default('Chamspy <no-reply@example.com>'),
   GEOIP_MMDB_DIR: z.string().optional(),
   CONSENT_LINK_TTL_HOURS: z.coerce.number().positive().max(168).default(24),
 });
 
-const envSchema = databaseSchema.extend(siteSchema.shape).extend(providersSchema.shape);
+const envSchema = databaseSchema
+  .extend(siteSchema.shape)
+  .extend(providersSchema.shape)
+  .superRefine((e, ctx) => {
+    if (e.EMAIL_PROVIDER === 'smtp' && !e.SMTP_URL) {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when EMAIL_PROVIDER=smtp' });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -4,7 +4,7 @@ import PgBoss from 'pg-boss';
 import { getDbState } from '../db/client';
 import { outboundMessages } from '../db/schema';
 import { isShutdownError } from '../db/client';
-import { deliverOutboxMessage } from '../services/outbox';
+import { MAX_DELIVERY_ATTEMPTS, deliverOutboxMessage } from '../services/outbox';
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
 export const OUTBOX_QUEUE = 'outbox-deliver';
@@ -37,7 +37,16 @@ export function getBoss(): Promise<PgBoss> {
 export async function enqueueOutbox(ids: string[]): Promise<void> {
   if (!ids.length) return;
   const boss = await getBoss();
-  await Promise.all(ids.map((id) => boss.send(OUTBOX_QUEUE, { id }, { retryLimit: 5, retryBackoff: true })));
+  // singletonKey: a row already waiting or running is not queued twice (the sweep may find it too).
+  await Promise.all(
+    ids.map((id) =>
+      boss.send(
+        OUTBOX_QUEUE,
+        { id },
+        { singletonKey: id, retryLimit: MAX_DELIVERY_ATTEMPTS, retryDelay: 5, retryBackoff: true },
+      ),
+    ),
+  );
 }
 
 /**

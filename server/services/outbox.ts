@@ -1,23 +1,59 @@
 import 'server-only';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { locationRequests, outboundMessages } from '../db/schema';
+import { emailProvider, type EmailProvider } from '../providers/email';
 import { env } from '../env';
 
+/** Deliveries tried per message before it is marked `failed` (pg-boss retries with jittered exponential backoff). */
+export const MAX_DELIVERY_ATTEMPTS = 6;
+
 /**
- * Delivers one outbox row through the configured provider. The `outbox` providers store only: the row moves
- * `queued -> sent`, and a consent SMS moves its location request `queued -> sms_sent`. Idempotent: a row that is
- * not `queued` is left alone. Returns the row's new status, or null when the row does not exist.
+ * Delivers one outbox row through its provider (ARCHITECTURE §4: `queued -> sent -> delivered | failed`). The row is
+ * locked while sending, and a row that is not `queued` is left alone, so a message is sent once even when its job
+ * runs twice. A provider failure counts an attempt, records the error and rethrows (the job is retried); the last
+ * allowed attempt marks the row `failed`. A delivered consent SMS moves its request `queued -> sms_sent`.
+ * Returns the row's status afterwards, or null when the row does not exist.
  */
-export async function deliverOutboxMessage(db: Db, id: string): Promise<string | null> {
-  return db.transaction(async (tx) => {
+export async function deliverOutboxMessage(
+  db: Db,
+  id: string,
+  providers: { email: EmailProvider } = { email: emailProvider() },
+): Promise<string | null> {
+  const outcome = await db.transaction(async (tx): Promise<{ status: string | null; error?: unknown }> => {
     const [row] = await tx.select().from(outboundMessages).where(eq(outboundMessages.id, id)).for('update').limit(1);
-    if (!row) return null;
-    if (row.status !== 'queued') return row.status;
-    const provider = row.channel === 'sms' ? env().SMS_PROVIDER : env().EMAIL_PROVIDER;
+    if (!row) return { status: null };
+    if (row.status !== 'queued') return { status: row.status };
+    const attempts = row.attempts + 1;
+    let providerMessageId: string | null = null;
+    let provider: string = env().SMS_PROVIDER;
+    if (row.channel === 'email') {
+      provider = providers.email.name;
+      try {
+        providerMessageId = await providers.email.send({
+          to: row.recipient,
+          subject: row.subject ?? '',
+          text: row.body,
+          html: row.html,
+        });
+      } catch (error) {
+        const failed = attempts >= MAX_DELIVERY_ATTEMPTS;
+        await tx
+          .update(outboundMessages)
+          .set({
+            attempts,
+            provider,
+            lastError: String((error as Error).message ?? error).slice(0, 500),
+            status: failed ? 'failed' : 'queued',
+          })
+          .where(eq(outboundMessages.id, id));
+        // The failure is committed (attempt counted); the caller rethrows so the job is retried.
+        return { status: failed ? 'failed' : 'queued', error: failed ? undefined : error };
+      }
+    }
     await tx
       .update(outboundMessages)
-      .set({ status: 'sent', provider, attempts: row.attempts + 1, sentAt: new Date() })
+      .set({ status: 'sent', provider, attempts, providerMessageId, lastError: null, sentAt: new Date() })
       .where(eq(outboundMessages.id, id));
     if (row.locationRequestId) {
       await tx
@@ -25,16 +61,8 @@ export async function deliverOutboxMessage(db: Db, id: string): Promise<string |
         .set({ status: 'sms_sent' })
         .where(and(eq(locationRequests.id, row.locationRequestId), eq(locationRequests.status, 'queued')));
     }
-    return 'sent';
+    return { status: 'sent' };
   });
-}
-
-/** Ids of rows still `queued` among `ids` (used by the sweep that re-enqueues missed rows). */
-export async function queuedIds(db: Db, ids: string[]): Promise<string[]> {
-  if (!ids.length) return [];
-  const rows = await db
-    .select({ id: outboundMessages.id })
-    .from(outboundMessages)
-    .where(and(inArray(outboundMessages.id, ids), eq(outboundMessages.status, 'queued')));
-  return rows.map((r) => r.id);
+  if (outcome.error) throw outcome.error;
+  return outcome.status;
 }
