@@ -88,3 +88,29 @@ test('the sign-in page speaks Spanish at /es/login/', async ({ page }) => {
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'El correo o la contraseña no son correctos' })).toBeVisible();
 });
+
+test('/login?redirect=billing lands on the billing page with the trial and the paid order', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('billing');
+  await buyThroughApi(request, '+14155552671', email);
+  const temporary = /Temporary password: (\S+)/.exec(await latestMail(page, email))![1];
+  // Choose a password first: a temporary password only opens the account page.
+  await signIn(page, email, temporary);
+  await expect(page).toHaveURL(/\/dashboard\/account\/$/);
+  await page.getByLabel('Current password').fill(temporary);
+  await page.getByLabel('New password', { exact: true }).fill('green tea at noon');
+  await page.getByLabel('Repeat the new password').fill('green tea at noon');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByRole('status')).toHaveText('Successfully modified');
+  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Sign in' })).toBeVisible();
+
+  await signIn(page, email, 'green tea at noon', '/login/?redirect=billing');
+  await expect(page).toHaveURL(/\/dashboard\/billing\/$/);
+  await expect(page.getByRole('heading', { name: 'Billing' })).toBeVisible();
+  await expect(page.getByTestId('subscription')).toContainText('Trial');
+  await expect(page.getByTestId('order')).toContainText('$0.99');
+  await expect(page.getByTestId('order')).toContainText('Paid');
+});

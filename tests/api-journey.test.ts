@@ -223,6 +223,18 @@ describe('the journey through the API', () => {
     expect(page.list[0]).toMatchObject({ id: bob.requestId, phone: '+14155552671', positions: 0 });
   });
 
+  it("lists only the caller's own orders and subscriptions", async () => {
+    const carol = await buy('carol@example.com');
+    await buy('dave@example.com');
+    const res = await app.request(`${API}/admin/order/status`, { headers: { cookie: `token=${carol.token}` } });
+    const { obj } = await res.json();
+    expect(obj.orders).toHaveLength(1);
+    expect(obj.orders[0]).toMatchObject({ code: carol.order.code, status: 'paid', amount: '$0.99', amountMinor: 99 });
+    expect(obj.subscriptions).toEqual([expect.objectContaining({ status: 'trialing', cancelAt: null })]);
+    const anonymous = await app.request(`${API}/admin/order/status`);
+    expect(anonymous.status).toBe(401);
+  });
+
   it('an unknown consent code answers 404', async () => {
     const res = await app.request(`${API}/spyContent/consent/${'x'.repeat(22)}`);
     expect(res.status).toBe(404);

@@ -1,7 +1,7 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Envelope } from '@/lib/api/client';
@@ -25,7 +25,6 @@ export function LoginForm() {
   const locale = useLocale() as AppLocale;
   const prefix = prefixOf(locale);
   const api = useApi();
-  const router = useRouter();
   const redirect = REDIRECTS[useSearchParams().get('redirect') ?? ''] ?? '/dashboard/locations/';
   const [notice, setNotice] = useState<string | null>(null);
   const {
@@ -41,7 +40,9 @@ export function LoginForm() {
     setAlert(null);
     try {
       const user = await api.post<{ mustChangePassword: boolean }>('/admin/userSession', values);
-      router.push(`${prefix}${user.mustChangePassword ? '/dashboard/account/' : redirect}`);
+      // A full load on purpose: the static header must see the new session cookies.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+      location.assign(`${prefix}${user.mustChangePassword ? '/dashboard/account/' : redirect}`);
     } catch (error) {
       report(error);
     }

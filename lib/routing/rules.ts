@@ -25,6 +25,7 @@ export const PAGE_PATHS = new Set([
   '/map/',
   '/dashboard/locations/',
   '/dashboard/account/',
+  '/dashboard/billing/',
   '/login/',
   '/forget/',
   '/reset/',

@@ -12,6 +12,7 @@ import { locationsApi } from './routes/locations';
 import { lookups } from './routes/lookups';
 import { ordersApi } from './routes/orders';
 import { accountsApi } from './routes/accounts';
+import { billingApi } from './routes/billing';
 import { validationHook } from './validation';
 import { AccountError } from '../services/accounts';
 import { RateLimitedError } from '../services/rate-limit';
@@ -65,6 +66,7 @@ export function createApp() {
   app.route('/', lookups);
   app.route('/', ordersApi);
   app.route('/', accountsApi);
+  app.route('/', billingApi);
   app.route('/', locationsApi);
   app.route('/', devApi);
 
