@@ -9,6 +9,7 @@ import { changePasswordSchema, type ChangePasswordValues } from '@/lib/validatio
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
+import { NewPasswordFields } from './new-password-fields';
 import { useServerErrors } from './use-server-errors';
 
 type Me = { id: string; email: string; mustChangePassword: boolean };
@@ -86,23 +87,7 @@ export function AccountPanel() {
           error={errors.password?.message}
           {...register('password')}
         />
-        <TextField
-          id="newPassword"
-          type="password"
-          autoComplete="new-password"
-          label={t('newPassword')}
-          hint={t('passwordHint')}
-          error={errors.newPassword?.message}
-          {...register('newPassword')}
-        />
-        <TextField
-          id="confirm"
-          type="password"
-          autoComplete="new-password"
-          label={t('confirmPassword')}
-          error={errors.confirm?.message}
-          {...register('confirm')}
-        />
+        <NewPasswordFields register={register} errors={errors} />
         <FormAlert message={alert} />
         <FormAlert message={done} tone="success" />
         <SubmitButton busy={isSubmitting} label={t('changeSubmit')} busyLabel={t('working')} />

@@ -7,6 +7,7 @@ import type { Envelope } from '@/lib/api/client';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
+import { FormCard } from '../ui/form-card';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { useServerErrors } from './use-server-errors';
@@ -42,9 +43,7 @@ export function ForgetForm() {
   });
 
   return (
-    <section className="mx-auto max-w-md rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
-      <h1 className="text-2xl font-bold">{t('forgetTitle')}</h1>
-      <p className="mt-2 text-slate-700">{t('forgetLead')}</p>
+    <FormCard title={t('forgetTitle')} lead={t('forgetLead')}>
       <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
         <TextField
           id="email"
@@ -64,6 +63,6 @@ export function ForgetForm() {
       >
         {t('haveCode')}
       </a>
-    </section>
+    </FormCard>
   );
 }

@@ -8,6 +8,7 @@ import type { Envelope } from '@/lib/api/client';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { loginSchema, type LoginValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
+import { FormCard } from '../ui/form-card';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { useServerErrors } from './use-server-errors';
@@ -64,8 +65,7 @@ export function LoginForm() {
   };
 
   return (
-    <section className="mx-auto max-w-md rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
-      <h1 className="text-2xl font-bold">{t('loginTitle')}</h1>
+    <FormCard title={t('loginTitle')}>
       <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
         <TextField
           id="email"
@@ -98,6 +98,6 @@ export function LoginForm() {
         </p>
         <FormAlert message={notice} tone="success" />
       </div>
-    </section>
+    </FormCard>
   );
 }

@@ -8,8 +8,10 @@ import type { Envelope } from '@/lib/api/client';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { resetSchema, type ResetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
+import { FormCard } from '../ui/form-card';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
+import { NewPasswordFields } from './new-password-fields';
 import { useServerErrors } from './use-server-errors';
 
 /**
@@ -45,8 +47,7 @@ export function ResetForm() {
   });
 
   return (
-    <section className="mx-auto max-w-md rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
-      <h1 className="text-2xl font-bold">{t('resetTitle')}</h1>
+    <FormCard title={t('resetTitle')}>
       {done ? (
         <div className="mt-4 space-y-4">
           <FormAlert message={done} tone="success" />
@@ -73,27 +74,11 @@ export function ResetForm() {
             error={errors.code?.message}
             {...register('code')}
           />
-          <TextField
-            id="newPassword"
-            type="password"
-            autoComplete="new-password"
-            label={t('newPassword')}
-            hint={t('passwordHint')}
-            error={errors.newPassword?.message}
-            {...register('newPassword')}
-          />
-          <TextField
-            id="confirm"
-            type="password"
-            autoComplete="new-password"
-            label={t('confirmPassword')}
-            error={errors.confirm?.message}
-            {...register('confirm')}
-          />
+          <NewPasswordFields register={register} errors={errors} />
           <FormAlert message={alert} />
           <SubmitButton busy={isSubmitting} label={t('resetSubmit')} busyLabel={t('working')} />
         </form>
       )}
-    </section>
+    </FormCard>
   );
 }
