@@ -1,7 +1,7 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
-import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
+import { ApiClientError, MUST_CHANGE_PASSWORD, SESSION_INVALID } from '@/lib/api/client';
 import type { Page, RequestStatus } from '@/lib/api/types';
 import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
@@ -11,19 +11,20 @@ type Row = { id: string; phone: string; status: RequestStatus; createdAt: string
 
 /**
  * The subscriber's location requests (`GET /spyContent`) with their status and a link to each map. An invalid
- * session shows a sign-in notice and a link home, never a redirect (no loop with the home page's redirect).
+ * session shows a sign-in notice and link, never a redirect (no loop with the home page's redirect); a session
+ * opened with a temporary password links to the account page to choose a password.
  */
 export function LocationList() {
   const t = useTranslations('Dashboard');
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const [rows, setRows] = useState<Row[] | null>(null);
-  const [error, setError] = useState<{ message: string; signedOut: boolean } | null>(null);
+  const [error, setError] = useState<{ message: string; code: number } | null>(null);
 
   useEffect(() => {
     api.get<Page<Row>>('/spyContent', { pageNum: 1, pageSize: 50 }).then(
       (page) => setRows(page.list),
-      (e: ApiClientError) => setError({ message: e.message, signedOut: e.code === SESSION_INVALID }),
+      (e: ApiClientError) => setError({ message: e.message, code: e.code }),
     );
   }, [api]);
 
@@ -33,10 +34,20 @@ export function LocationList() {
       <h1 className="text-2xl font-bold">{t('title')}</h1>
       {error && (
         <div role="alert" className="mt-4 space-y-2">
-          <p>{error.signedOut ? t('signIn') : error.message}</p>
-          <a href={`${prefix}/`} className="text-brand underline">
-            {t('home')}
-          </a>
+          <p>{error.code === SESSION_INVALID ? t('signIn') : error.message}</p>
+          {error.code === SESSION_INVALID ? (
+            <a href={`${prefix}/login/`} className="text-brand underline">
+              {t('signInLink')}
+            </a>
+          ) : error.code === MUST_CHANGE_PASSWORD ? (
+            <a href={`${prefix}/dashboard/account/`} className="text-brand underline">
+              {t('choosePassword')}
+            </a>
+          ) : (
+            <a href={`${prefix}/`} className="text-brand underline">
+              {t('home')}
+            </a>
+          )}
         </div>
       )}
       {rows && rows.length === 0 && <p className="mt-4 text-slate-600">{t('empty')}</p>}

@@ -19,6 +19,8 @@ export type ApiClientOptions = {
 
 export const NETWORK_ERROR = 'Network error, please try again later';
 export const SESSION_INVALID = 20012;
+/** Code of a session opened with a temporary password, which may only change the password (server ErrorCode). */
+export const MUST_CHANGE_PASSWORD = 40301;
 export const TIMEOUT_MS = 30_000;
 
 /** Rejection of an API call: `message` is user-facing, `code`/`status` as answered (0 without a response). */
