@@ -37,7 +37,13 @@ export default defineConfig({
   webServer: {
     command: `node e2e/serve.mjs`,
     url: `http://localhost:${PORT}/api_f/v1/health`,
-    env: { PORT: String(PORT), APP_ORIGIN: `http://localhost:${PORT}` },
+    // The journeys pay for the same few numbers many times: SMS caps high enough for the suite.
+    env: {
+      PORT: String(PORT),
+      APP_ORIGIN: `http://localhost:${PORT}`,
+      SMS_MAX_PER_TARGET_PER_DAY: '100',
+      SMS_MAX_PER_BUYER_PER_DAY: '100',
+    },
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',

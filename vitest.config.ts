@@ -15,6 +15,8 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     fileParallelism: false,
     testTimeout: 20_000,
+    // Many tests pay for the same few numbers: caps high enough for the suite; tests of the caps fill them up.
+    env: { SMS_MAX_PER_TARGET_PER_DAY: '50', SMS_MAX_PER_BUYER_PER_DAY: '50', SMS_GLOBAL_DAILY_CAP: '100000' },
     hookTimeout: 60_000,
   },
 });

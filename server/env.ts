@@ -44,6 +44,19 @@ const providersSchema = z.object({
   EMAIL_FROM: z.string().min(3).default('Chamspy <no-reply@example.com>'),
   GEOIP_MMDB_DIR: z.string().optional(),
   CONSENT_LINK_TTL_HOURS: z.coerce.number().positive().max(168).default(24),
+  SMS_MAX_PER_BUYER_PER_DAY: z.coerce.number().int().min(0).default(10),
+  SMS_MAX_PER_TARGET_PER_DAY: z.coerce.number().int().min(0).default(3),
+  SMS_GLOBAL_DAILY_CAP: z.coerce.number().int().min(0).default(1000),
+  SMS_COUNTRY_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toUpperCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 codes, comma-separated'))),
 });
 
 const envSchema = databaseSchema

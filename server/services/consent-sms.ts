@@ -1,4 +1,5 @@
 import 'server-only';
+import { pickLanguage, translate } from '../i18n';
 
 /** Locales the consent SMS is written in, and their URL prefixes (SPEC §2). */
 const PREFIX: Record<string, string> = { en: '', id: '/id', es: '/es', 'en-PH': '/ph' };
@@ -22,17 +23,15 @@ export function consentLink(origin: string, locale: string, code: string): strin
   return `${origin.replace(/\/$/, '')}${PREFIX[locale] ?? ''}/location/?c=${encodeURIComponent(code)}`;
 }
 
+/** The consent SMS texts a buyer may choose from (messages/*.json, namespace `Sms`). */
+export const SMS_TEXTS = ['standard', 'contact'] as const;
+export type SmsTextId = (typeof SMS_TEXTS)[number];
+
 /**
- * The consent SMS in `locale`: names the service, says the link shows who asks and lets the owner share or decline.
- * Written in GSM-7 characters only, so with a link of up to ~75 characters it fits one 160-character segment.
+ * The consent SMS in `locale` (en-PH uses en): names the service, says the link shows who asks and lets the owner
+ * share or decline. The texts use GSM-7 characters only, so with a link of up to ~75 characters they fit one
+ * 160-character segment (tested for every text and language).
  */
-export function consentSmsText(locale: string, product: string, link: string): string {
-  switch (locale) {
-    case 'es':
-      return `${product}: alguien pide la ubicacion de este telefono. Mira quien y acepta o rechaza: ${link}`;
-    case 'id':
-      return `${product}: ada yang meminta lokasi ponsel ini. Lihat siapa, lalu bagikan atau tolak: ${link}`;
-    default:
-      return `${product}: someone asks for this phone's location. See who, then share or decline: ${link}`;
-  }
+export function consentSmsText(locale: string, product: string, link: string, text: SmsTextId = 'standard'): string {
+  return translate(pickLanguage(locale), `Sms.${text}`, { product, link });
 }

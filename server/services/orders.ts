@@ -1,14 +1,15 @@
 import 'server-only';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { locationRequests, orders, outboundMessages, priceSetups, subscriptions, users } from '../db/schema';
+import { orders, priceSetups, subscriptions, users } from '../db/schema';
 import { env } from '../env';
 import { sandboxCharge } from '../providers/sandbox-payments';
-import { consentLink, consentSmsText, localeForCountry } from './consent-sms';
 import { createSession } from './sessions';
-import { generatePassword, randomToken, sha256 } from './tokens';
+import { generatePassword, randomToken } from './tokens';
 import { parsePhone } from './phone-info';
 import { formatMoney } from './money';
+import { createLocationRequest, refusalError } from './requests';
+import { smsRefusal } from './sms-guards';
 import { queueEmail } from './outbox-queue';
 import { TEMP_PASSWORD_TTL_MS, hashPassword } from './passwords';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
@@ -22,10 +23,14 @@ export async function defaultPrice(db: Db) {
 
 /**
  * Creates an order for `email` to locate `phone` (parsed to E.164, national numbers against `country`), priced at
- * the default plan's trial price. Status `pending`: checkout starts at once. Throws PhoneParseError for a bad number.
+ * the default plan's trial price. Status `pending`: checkout starts at once. Throws PhoneParseError for a bad number
+ * and ApiError (403/429) when the consent SMS could not be sent to it (sms-guards).
  */
 export async function createOrder(db: Db, input: { email: string; phone: string; country?: string; locale: string }) {
   const number = parsePhone(input.phone, input.country);
+  // Refuse before payment what could not be sent after it: opted-out numbers, countries, daily caps.
+  const refusal = await smsRefusal(db, number.number);
+  if (refusal) throw refusalError(refusal);
   const price = await defaultPrice(db);
   const [order] = await db
     .insert(orders)
@@ -117,22 +122,7 @@ async function fulfilOrder(
   });
   const session = await createSession(tx, user.id, meta);
 
-  const consentCode = randomToken(16);
-  const targetLocale = localeForCountry(parsePhone(order.phoneE164).country ?? null);
-  const link = consentLink(e.APP_ORIGIN, targetLocale, consentCode);
-  const smsText = consentSmsText(targetLocale, e.NEXT_PUBLIC_PRODUCT_NAME, link);
-  const [request] = await tx
-    .insert(locationRequests)
-    .values({
-      userId: user.id,
-      orderId: order.id,
-      targetE164: order.phoneE164,
-      locale: targetLocale,
-      consentCodeHash: sha256(consentCode),
-      smsText,
-      expiresAt: new Date(Date.now() + e.CONSENT_LINK_TTL_HOURS * 3600_000),
-    })
-    .returning({ id: locationRequests.id });
+  const { smsId } = await createLocationRequest(tx, { userId: user.id, e164: order.phoneE164, orderId: order.id });
 
   const emailId = await queueEmail(tx, {
     to: order.email,
@@ -149,23 +139,12 @@ async function fulfilOrder(
       link: `${e.APP_ORIGIN}${prefixOf(order.locale as AppLocale)}/dashboard/locations/`,
     },
   });
-  const [sms] = await tx
-    .insert(outboundMessages)
-    .values({
-      channel: 'sms',
-      recipient: order.phoneE164,
-      locale: targetLocale,
-      body: smsText,
-      locationRequestId: request.id,
-    })
-    .returning({ id: outboundMessages.id });
-
   return {
     kind: 'paid',
     token: session.token,
     email: order.email,
     phone: order.phoneE164,
     paymentCount: user.paymentCount,
-    outboxIds: [emailId, sms.id],
+    outboxIds: [emailId, smsId],
   };
 }

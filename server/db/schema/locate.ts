@@ -40,6 +40,8 @@ export const locationRequests = pgTable(
     locale: text('locale').notNull(),
     consentCodeHash: text('consent_code_hash').notNull(),
     smsText: text('sms_text').notNull(),
+    /** Set when the owner shared at least once; a request that never shared gives its quota credit back. */
+    firstSharedAt: timestamp('first_shared_at', { withTimezone: true }),
     status: locationRequestStatus('status').notNull().default('queued'),
     /** End of the sharing window the owner chose; positions are accepted only before it. */
     sharingUntil: timestamp('sharing_until', { withTimezone: true }),
@@ -96,6 +98,15 @@ export const positions = pgTable(
   },
   (t) => [index('positions_request_id_idx').on(t.requestId, t.recordedAt)],
 );
+
+/** Numbers that receive no more consent SMS: the owner reported abuse on the consent page or answered STOP. */
+export const optOuts = pgTable('opt_outs', {
+  phoneE164: text('phone_e164').primaryKey(),
+  reason: text('reason', { enum: ['report', 'stop'] }).notNull(),
+  /** The request whose page the report came from, when there is one. */
+  requestId: uuid('request_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export type LocationRequest = typeof locationRequests.$inferSelect;
 export type Position = typeof positions.$inferSelect;

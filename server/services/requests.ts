@@ -1,0 +1,101 @@
+import 'server-only';
+import { and, count, desc, eq, gte, inArray, isNull, not, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../db/schema';
+import { env } from '../env';
+import { ApiError, ErrorCode } from '../errors';
+import { consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
+import { parsePhone } from './phone-info';
+import { smsRefusal, type SmsRefusal } from './sms-guards';
+import { randomToken, sha256 } from './tokens';
+
+/**
+ * Creates a location request for `e164` inside `tx` (ARCHITECTURE §4: `queued`): a consent code of 128 random bits
+ * (stored as SHA-256), the SMS in the target's language (guessed from the number's country unless `locale` is given)
+ * with the buyer's chosen text, and the SMS as an outbox row. Returns the request id and the outbox row id.
+ */
+export async function createLocationRequest(
+  tx: Tx,
+  input: { userId: string; e164: string; orderId?: string; locale?: string; text?: SmsTextId },
+): Promise<{ requestId: string; smsId: string }> {
+  const e = env();
+  const consentCode = randomToken(16);
+  const locale = input.locale ?? localeForCountry(parsePhone(input.e164).country ?? null);
+  const smsText = consentSmsText(locale, e.NEXT_PUBLIC_PRODUCT_NAME, consentLink(e.APP_ORIGIN, locale, consentCode), input.text);
+  const [request] = await tx
+    .insert(locationRequests)
+    .values({
+      userId: input.userId,
+      orderId: input.orderId,
+      targetE164: input.e164,
+      locale,
+      consentCodeHash: sha256(consentCode),
+      smsText,
+      expiresAt: new Date(Date.now() + e.CONSENT_LINK_TTL_HOURS * 3600_000),
+    })
+    .returning({ id: locationRequests.id });
+  const [sms] = await tx
+    .insert(outboundMessages)
+    .values({ channel: 'sms', recipient: input.e164, locale, body: smsText, locationRequestId: request.id })
+    .returning({ id: outboundMessages.id });
+  return { requestId: request.id, smsId: sms.id };
+}
+
+/** The refusal of an SMS guard as an API error: 403 for a number or country that may not be asked, 429 for caps. */
+export function refusalError(refusal: SmsRefusal): ApiError {
+  if (refusal === 'opted_out') return new ApiError(403, ErrorCode.forbidden, 'Api.optedOut');
+  if (refusal === 'country_not_allowed') return new ApiError(403, ErrorCode.forbidden, 'Api.countryNotAllowed');
+  return new ApiError(429, ErrorCode.rateLimited, 'Api.smsLimit', {}, { reason: refusal });
+}
+
+/**
+ * The subscriber's live subscription and how much of its quota is used. A request counts unless it was declined or
+ * expired without ever sharing (its credit comes back). The period starts at the subscription's start or 30 days
+ * before its current period end, whichever is later. Null when no subscription is trialing or active.
+ */
+export async function quotaOf(db: Db | Tx, userId: string) {
+  const [sub] = await db
+    .select({ sub: subscriptions, quota: priceSetups.geolocationsPerPeriod })
+    .from(subscriptions)
+    .innerJoin(orders, eq(orders.id, subscriptions.orderId))
+    .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
+    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['trialing', 'active'])))
+    .orderBy(desc(subscriptions.currentPeriodEnd))
+    .limit(1);
+  if (!sub || sub.sub.currentPeriodEnd.getTime() < Date.now()) return null;
+  const periodStart = new Date(Math.max(sub.sub.createdAt.getTime(), sub.sub.currentPeriodEnd.getTime() - 30 * 24 * 3600_000));
+  const [{ used }] = await db
+    .select({ used: count() })
+    .from(locationRequests)
+    .where(
+      and(
+        eq(locationRequests.userId, userId),
+        gte(locationRequests.createdAt, periodStart),
+        not(and(inArray(locationRequests.status, ['declined', 'expired']), isNull(locationRequests.firstSharedAt))!),
+      ),
+    );
+  return { used, quota: sub.quota, periodEnd: sub.sub.currentPeriodEnd };
+}
+
+/**
+ * A subscriber asks to locate a number (SPEC §7 `POST /spyContent/phoneLocation`): needs a trialing or active
+ * subscription ('Please re-purchase after the account has expired', 403), a quota credit (403), and the SMS guards
+ * (403/429, checked before anything is written or sent). Returns the ids to enqueue and the request id.
+ */
+export async function requestLocation(
+  db: Db,
+  userId: string,
+  input: { phone: string; country?: string; text?: SmsTextId },
+): Promise<{ requestId: string; smsId: string }> {
+  const e164 = parsePhone(input.phone, input.country).number;
+  return db.transaction(async (tx) => {
+    // One request at a time per buyer, so two concurrent calls cannot both take the last credit.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${userId}))`);
+    const quota = await quotaOf(tx, userId);
+    if (!quota) throw new ApiError(403, ErrorCode.forbidden, 'Api.expiredSubscription');
+    if (quota.used >= quota.quota) throw new ApiError(403, ErrorCode.forbidden, 'Api.quotaUsed', { quota: quota.quota });
+    const refusal = await smsRefusal(tx, e164, userId);
+    if (refusal) throw refusalError(refusal);
+    return createLocationRequest(tx, { userId, e164, text: input.text });
+  });
+}

@@ -1,0 +1,48 @@
+import 'server-only';
+import { and, count, eq, gt } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { locationRequests, optOuts, outboundMessages } from '../db/schema';
+import { env } from '../env';
+import { parsePhone } from './phone-info';
+
+/** Why a consent SMS may not be sent (ARCHITECTURE §6, ISSUE 5); each maps to 403 or 429 without a provider call. */
+export type SmsRefusal = 'opted_out' | 'country_not_allowed' | 'target_daily' | 'buyer_daily' | 'global_daily';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Checks the abuse guards for a consent SMS to `e164` (settings SMS_*): the opt-out list, the country allowlist, the
+ * per-target and global daily caps, and, when `buyerId` is given, the per-buyer daily cap. Counts the SMS written in
+ * the last 24 hours. Returns the first refusal, or null when the SMS may go.
+ */
+export async function smsRefusal(db: Db | Tx, e164: string, buyerId?: string): Promise<SmsRefusal | null> {
+  const e = env();
+  const [optedOut] = await db.select().from(optOuts).where(eq(optOuts.phoneE164, e164)).limit(1);
+  if (optedOut) return 'opted_out';
+  const country = parsePhone(e164).country;
+  if (e.SMS_COUNTRY_ALLOWLIST.length && (!country || !e.SMS_COUNTRY_ALLOWLIST.includes(country))) {
+    return 'country_not_allowed';
+  }
+  const since = new Date(Date.now() - DAY_MS);
+  const recent = and(eq(outboundMessages.channel, 'sms'), gt(outboundMessages.createdAt, since));
+  const [[toTarget], [all]] = await Promise.all([
+    db.select({ n: count() }).from(outboundMessages).where(and(recent, eq(outboundMessages.recipient, e164))),
+    db.select({ n: count() }).from(outboundMessages).where(recent),
+  ]);
+  if (toTarget.n >= e.SMS_MAX_PER_TARGET_PER_DAY) return 'target_daily';
+  if (all.n >= e.SMS_GLOBAL_DAILY_CAP) return 'global_daily';
+  if (buyerId) {
+    const [byBuyer] = await db
+      .select({ n: count() })
+      .from(outboundMessages)
+      .innerJoin(locationRequests, eq(locationRequests.id, outboundMessages.locationRequestId))
+      .where(and(recent, eq(locationRequests.userId, buyerId)));
+    if (byBuyer.n >= e.SMS_MAX_PER_BUYER_PER_DAY) return 'buyer_daily';
+  }
+  return null;
+}
+
+/** Records that `e164` wants no more consent SMS (report abuse on the consent page, or STOP). Idempotent. */
+export async function optOut(db: Db | Tx, e164: string, reason: 'report' | 'stop', requestId?: string): Promise<void> {
+  await db.insert(optOuts).values({ phoneE164: e164, reason, requestId }).onConflictDoNothing();
+}
