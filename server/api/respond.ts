@@ -13,7 +13,10 @@ export function created<T>(c: Context, obj: T) {
 }
 
 /** Paged success envelope: `{ success: 1, msg: '', page: { list, total, pageNum, pageSize } }`. */
-export function okPage<T>(c: Context, page: { list: T[]; total: number; pageNum: number; pageSize: number }) {
+export function okPage<T, X extends object = object>(
+  c: Context,
+  page: { list: T[]; total: number; pageNum: number; pageSize: number } & X,
+) {
   return c.json({ success: 1 as const, msg: '', page }, 200);
 }
 

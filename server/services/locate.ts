@@ -1,8 +1,13 @@
 import 'server-only';
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { consents, locationRequests, positions, users, type LocationRequest } from '../db/schema';
+import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import type { Db, Tx } from '../db/client';
+import { consents, locationRequests, optOuts, orders, positions, users, type LocationRequest } from '../db/schema';
+import { env } from '../env';
 import { lookupIp } from './geoip';
+import { queueEmail } from './outbox-queue';
+import { consume } from './rate-limit';
+import { optOut } from './sms-guards';
 import { maskEmail, sha256 } from './tokens';
 
 /** Sharing durations the owner may choose (minutes); default 60 (ISSUE 5). */
@@ -58,49 +63,76 @@ export type ConsentMeta = { ip: string | null; userAgent: string | null; shownTe
 export type AnswerResult =
   { status: LocationRequest['status'] } | { error: 'not_found' | 'expired' | 'answered' | 'not_sharing' };
 
+export type ConsentAction =
+  { action: 'share'; minutes: number } | { action: 'decline' } | { action: 'stop' } | { action: 'report' };
+
 /**
- * The owner's answer through the consent link (ARCHITECTURE §4, §6):
+ * The owner's answer through the consent link (ARCHITECTURE §4, §6), in one transaction with the request row locked,
+ * so the same answer sent many times at once is recorded once:
  * - `share`: records the consent (UTC time, IP, user agent, SHA-256 of the text shown, the duration), stores the
- *   IP-based location when the database knows the IP, and opens a sharing window of `minutes`;
+ *   IP-based location when the database knows the IP, and opens a sharing window of `minutes`; the first share
+ *   e-mails the buyer a link to the map;
  * - `decline`: records the refusal; nothing about the phone's position is stored;
- * - `stop`: ends sharing; the owner may share again.
+ * - `stop`: ends sharing; the owner may share again;
+ * - `report`: puts the number on the opt-out list (no more SMS to it) and ends the request.
+ * Returns the new status and outbox ids to enqueue, or the reason it was refused.
  */
 export async function answerConsent(
   db: Db,
   code: string,
-  action: { action: 'share'; minutes: number } | { action: 'decline' } | { action: 'stop' },
+  action: ConsentAction,
   meta: ConsentMeta,
-): Promise<AnswerResult> {
-  const row = await byConsentCode(db, code);
-  if (!row) return { error: 'not_found' };
-  const status = await expireIfDue(db, row.request);
-  const id = row.request.id;
-  if (status === 'expired') return { error: 'expired' };
-  const base = { requestId: id, ip: meta.ip, userAgent: meta.userAgent, textHash: sha256(meta.shownText) };
+): Promise<AnswerResult & { outboxIds?: string[] }> {
+  const found = await byConsentCode(db, code);
+  if (!found) return { error: 'not_found' };
+  await expireIfDue(db, found.request);
+  const ipLocation = action.action === 'share' && meta.ip ? await lookupIp(meta.ip) : null;
+  return db.transaction(async (tx) => {
+    const [request] = await tx
+      .select()
+      .from(locationRequests)
+      .where(eq(locationRequests.id, found.request.id))
+      .for('update');
+    const { id, status } = request;
+    const base = { requestId: id, ip: meta.ip, userAgent: meta.userAgent, textHash: sha256(meta.shownText) };
+    const open = (OPEN_STATES as readonly string[]).includes(status);
 
-  if (action.action === 'decline') {
-    if (!(OPEN_STATES as readonly string[]).includes(status)) return { error: 'answered' };
-    await db.transaction(async (tx) => {
+    if (action.action === 'report') {
+      await optOut(tx, request.targetE164, 'report', id);
+      const next = status === 'sharing' || status === 'stopped' ? 'stopped' : open ? 'declined' : status;
+      if (open) await tx.insert(consents).values({ ...base, decision: 'declined' });
+      await tx.update(locationRequests).set({ status: next, sharingUntil: null }).where(eq(locationRequests.id, id));
+      return { status: next };
+    }
+    if (status === 'expired') return { error: 'expired' };
+    if (action.action === 'decline') {
+      if (status === 'declined') return { status };
+      if (!open) return { error: 'answered' };
       await tx.insert(consents).values({ ...base, decision: 'declined' });
       await tx.update(locationRequests).set({ status: 'declined' }).where(eq(locationRequests.id, id));
-    });
-    return { status: 'declined' };
-  }
-  if (action.action === 'stop') {
-    if (status !== 'sharing') return { error: 'not_sharing' };
-    await db
-      .update(locationRequests)
-      .set({ status: 'stopped', sharingUntil: new Date() })
-      .where(eq(locationRequests.id, id));
-    return { status: 'stopped' };
-  }
-  if (status === 'declined') return { error: 'answered' };
-  const ipLocation = meta.ip ? await lookupIp(meta.ip) : null;
-  await db.transaction(async (tx) => {
+      return { status: 'declined' };
+    }
+    if (action.action === 'stop') {
+      if (status === 'stopped') return { status };
+      if (status !== 'sharing') return { error: 'not_sharing' };
+      await tx
+        .update(locationRequests)
+        .set({ status: 'stopped', sharingUntil: new Date() })
+        .where(eq(locationRequests.id, id));
+      return { status: 'stopped' };
+    }
+    if (status === 'declined') return { error: 'answered' };
+    if (status === 'sharing') return { status };
+    const [optedOut] = await tx.select().from(optOuts).where(eq(optOuts.phoneE164, request.targetE164));
+    if (optedOut) return { error: 'answered' };
     await tx.insert(consents).values({ ...base, decision: 'shared', durationMinutes: action.minutes });
     await tx
       .update(locationRequests)
-      .set({ status: 'sharing', sharingUntil: new Date(Date.now() + action.minutes * 60_000) })
+      .set({
+        status: 'sharing',
+        sharingUntil: new Date(Date.now() + action.minutes * 60_000),
+        firstSharedAt: request.firstSharedAt ?? new Date(),
+      })
       .where(eq(locationRequests.id, id));
     if (ipLocation?.status === 'found' && ipLocation.latitude != null && ipLocation.longitude != null) {
       await tx.insert(positions).values({
@@ -112,8 +144,25 @@ export async function answerConsent(
         label: [ipLocation.city, ipLocation.region, ipLocation.countryCode].filter(Boolean).join(', '),
       });
     }
+    const outboxIds = request.firstSharedAt ? [] : [await notifyBuyer(tx, request)];
+    return { status: 'sharing', outboxIds };
   });
-  return { status: 'sharing' };
+}
+
+/** E-mails the buyer that the owner started sharing, with the map link, in the buyer's order language. */
+async function notifyBuyer(tx: Tx, request: LocationRequest): Promise<string> {
+  const [buyer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, request.userId));
+  const [order] = request.orderId
+    ? await tx.select({ locale: orders.locale }).from(orders).where(eq(orders.id, request.orderId))
+    : [];
+  const locale = order?.locale ?? 'en';
+  const link = `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/map/?id=${request.id}`;
+  return queueEmail(tx, {
+    to: buyer.email,
+    template: 'sharing-started',
+    locale,
+    params: { phone: request.targetE164, link },
+  });
 }
 
 /**
@@ -129,6 +178,7 @@ export async function savePosition(
   if (!row) return { error: 'not_found' };
   const status = await expireIfDue(db, row.request);
   if (status !== 'sharing') return { error: 'not_sharing' };
+  await consume('positionsPerRequest', row.request.id);
   await db.insert(positions).values({
     requestId: row.request.id,
     source: 'gps',
@@ -196,4 +246,15 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
     pageNum,
     pageSize,
   };
+}
+
+/** Deletes every position of the caller's request `id`; returns how many, or null when it is absent or not theirs. */
+export async function clearPositions(db: Db, userId: string, id: string): Promise<number | null> {
+  const [request] = await db
+    .select({ id: locationRequests.id })
+    .from(locationRequests)
+    .where(and(eq(locationRequests.id, id), eq(locationRequests.userId, userId)));
+  if (!request) return null;
+  const deleted = await db.delete(positions).where(eq(positions.requestId, id)).returning({ id: positions.id });
+  return deleted.length;
 }

@@ -15,6 +15,10 @@ export const LIMITS = {
   codesPerAccount: { points: 5, duration: 3600 },
   /** E-mail availability checks per client IP. */
   checkEmailPerIp: { points: 20, duration: 10 * 60 },
+  /** Unknown consent codes tried per client IP (guessing). */
+  consentMissPerIp: { points: 20, duration: 10 * 60 },
+  /** Positions written per location request (the page sends at most one every 10 s). */
+  positionsPerRequest: { points: 30, duration: 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
@@ -60,6 +64,14 @@ export async function consume(name: LimitName, subject: string): Promise<void> {
   } catch (error) {
     if (error instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
     throw error;
+  }
+}
+
+/** Throws RateLimitedError when `subject` has no points of `name` left, without spending one. */
+export async function assertNotLimited(name: LimitName, subject: string): Promise<void> {
+  const res = await (await limiters())[name].get(subject);
+  if (res && res.consumedPoints >= LIMITS[name].points) {
+    throw new RateLimitedError(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
   }
 }
 

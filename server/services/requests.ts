@@ -21,7 +21,12 @@ export async function createLocationRequest(
   const e = env();
   const consentCode = randomToken(16);
   const locale = input.locale ?? localeForCountry(parsePhone(input.e164).country ?? null);
-  const smsText = consentSmsText(locale, e.NEXT_PUBLIC_PRODUCT_NAME, consentLink(e.APP_ORIGIN, locale, consentCode), input.text);
+  const smsText = consentSmsText(
+    locale,
+    e.NEXT_PUBLIC_PRODUCT_NAME,
+    consentLink(e.APP_ORIGIN, locale, consentCode),
+    input.text,
+  );
   const [request] = await tx
     .insert(locationRequests)
     .values({
@@ -63,7 +68,9 @@ export async function quotaOf(db: Db | Tx, userId: string) {
     .orderBy(desc(subscriptions.currentPeriodEnd))
     .limit(1);
   if (!sub || sub.sub.currentPeriodEnd.getTime() < Date.now()) return null;
-  const periodStart = new Date(Math.max(sub.sub.createdAt.getTime(), sub.sub.currentPeriodEnd.getTime() - 30 * 24 * 3600_000));
+  const periodStart = new Date(
+    Math.max(sub.sub.createdAt.getTime(), sub.sub.currentPeriodEnd.getTime() - 30 * 24 * 3600_000),
+  );
   const [{ used }] = await db
     .select({ used: count() })
     .from(locationRequests)
@@ -93,7 +100,8 @@ export async function requestLocation(
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${userId}))`);
     const quota = await quotaOf(tx, userId);
     if (!quota) throw new ApiError(403, ErrorCode.forbidden, 'Api.expiredSubscription');
-    if (quota.used >= quota.quota) throw new ApiError(403, ErrorCode.forbidden, 'Api.quotaUsed', { quota: quota.quota });
+    if (quota.used >= quota.quota)
+      throw new ApiError(403, ErrorCode.forbidden, 'Api.quotaUsed', { quota: quota.quota });
     const refusal = await smsRefusal(tx, e164, userId);
     if (refusal) throw refusalError(refusal);
     return createLocationRequest(tx, { userId, e164, text: input.text });

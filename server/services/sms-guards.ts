@@ -26,7 +26,10 @@ export async function smsRefusal(db: Db | Tx, e164: string, buyerId?: string): P
   const since = new Date(Date.now() - DAY_MS);
   const recent = and(eq(outboundMessages.channel, 'sms'), gt(outboundMessages.createdAt, since));
   const [[toTarget], [all]] = await Promise.all([
-    db.select({ n: count() }).from(outboundMessages).where(and(recent, eq(outboundMessages.recipient, e164))),
+    db
+      .select({ n: count() })
+      .from(outboundMessages)
+      .where(and(recent, eq(outboundMessages.recipient, e164))),
     db.select({ n: count() }).from(outboundMessages).where(recent),
   ]);
   if (toTarget.n >= e.SMS_MAX_PER_TARGET_PER_DAY) return 'target_daily';

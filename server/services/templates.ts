@@ -3,7 +3,8 @@ import { env } from '../env';
 import { pickLanguage, translate, type ApiLanguage } from '../i18n';
 
 /** E-mail templates; their texts live in messages/*.json under `Email` (en-PH uses en). */
-export type EmailTemplate = 'order-credentials' | 'reset-code' | 'password-changed' | 'temporary-password';
+export type EmailTemplate =
+  'order-credentials' | 'reset-code' | 'password-changed' | 'temporary-password' | 'sharing-started';
 
 type Params = Record<string, string | number>;
 
@@ -27,6 +28,7 @@ const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
   'reset-code': () => ['Email.resetBody'],
   'password-changed': () => ['Email.changedBody'],
   'temporary-password': () => ['Email.temporaryBody'],
+  'sharing-started': () => ['Email.sharingBody'],
 };
 
 const SUBJECT: Record<EmailTemplate, string> = {
@@ -34,6 +36,7 @@ const SUBJECT: Record<EmailTemplate, string> = {
   'reset-code': 'Email.resetSubject',
   'password-changed': 'Email.changedSubject',
   'temporary-password': 'Email.temporarySubject',
+  'sharing-started': 'Email.sharingSubject',
 };
 
 /**

@@ -1,0 +1,188 @@
+import { and, count, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { consents, locationRequests, outboundMessages, positions } from '@/server/db/schema';
+import { buyAccount, call, latestEmail, nextIp } from './support/accounts';
+
+afterEach(() => vi.useRealTimers());
+
+/** The consent code in the newest SMS of request `requestId`. */
+async function codeOf(requestId: string): Promise<string> {
+  const db = await getDb();
+  const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, requestId));
+  return /\?c=([A-Za-z0-9_-]+)/.exec(sms.body)![1];
+}
+
+async function newRequest(token: string, phone: string, extra: Record<string, string> = {}) {
+  return call('POST', '/spyContent/phoneLocation', {
+    body: { phone, ...extra },
+    headers: { cookie: `token=${token}` },
+  });
+}
+
+let phoneCounter = 0;
+/** A different valid Spanish mobile number per call (the SMS caps count per target). */
+function freshPhone(): string {
+  phoneCounter += 1;
+  return `+3461${String(Date.now() % 100000).padStart(5, '0')}${String(phoneCounter % 100).padStart(2, '0')}`;
+}
+
+describe('location requests by subscribers', () => {
+  it('creates a request with the chosen SMS text and counts it against the quota', async () => {
+    const buyer = await buyAccount(`req.${Date.now()}@example.com`);
+    const phone = freshPhone();
+    const res = await newRequest(buyer.token, phone, { text: 'contact' });
+    expect(res.status).toBe(201);
+    const { obj } = await res.json();
+    const db = await getDb();
+    const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, obj.id));
+    expect(request).toMatchObject({ targetE164: phone, status: 'queued', locale: 'es' });
+    expect(request.smsText).toMatch(/^Chamspy: un contacto quiere ver donde esta este telefono/);
+    const list = await (await call('GET', '/spyContent', { headers: { cookie: `token=${buyer.token}` } })).json();
+    expect(list.page.quota).toEqual({ used: 2, total: 30 });
+  });
+
+  it('refuses without a live subscription: "Please re-purchase after the account has expired"', async () => {
+    const buyer = await buyAccount(`lapsed.${Date.now()}@example.com`);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 25 * 3600 * 1000);
+    const res = await newRequest(buyer.token, freshPhone());
+    expect(res.status).toBe(403);
+    expect((await res.json()).msg).toBe('Please re-purchase after the account has expired');
+  });
+
+  it('stops at 30 requests a period and gives the credit back for a request declined without sharing', async () => {
+    const buyer = await buyAccount(`quota.${Date.now()}@example.com`);
+    const ids: string[] = [];
+    for (let i = 0; i < 29; i++) {
+      const res = await newRequest(buyer.token, freshPhone());
+      expect(res.status).toBe(201);
+      ids.push((await res.json()).obj.id);
+    }
+    const over = await newRequest(buyer.token, freshPhone());
+    expect(over.status).toBe(403);
+    expect((await over.json()).msg).toBe('You have used all 30 location requests of this billing period.');
+
+    const code = await codeOf(ids[0]);
+    const decline = await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'decline' } });
+    expect(decline.status).toBe(200);
+    expect((await newRequest(buyer.token, freshPhone())).status).toBe(201);
+  });
+
+  it('reports abuse: the number gets no more SMS, and neither a request nor an order is taken for it', async () => {
+    const buyer = await buyAccount(`report.${Date.now()}@example.com`);
+    const phone = freshPhone();
+    const { obj } = await (await newRequest(buyer.token, phone)).json();
+    const code = await codeOf(obj.id);
+    const report = await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'report' } });
+    expect((await report.json()).obj).toEqual({ status: 'declined' });
+
+    const db = await getDb();
+    const smsBefore = await db
+      .select({ n: count() })
+      .from(outboundMessages)
+      .where(eq(outboundMessages.recipient, phone));
+    const again = await newRequest(buyer.token, phone);
+    expect(again.status).toBe(403);
+    expect((await again.json()).msg).toBe('This number does not accept location requests.');
+    const order = await call('POST', '/portal/order', { body: { email: 'someone@example.com', phone, terms: true } });
+    expect(order.status).toBe(403);
+    const smsAfter = await db
+      .select({ n: count() })
+      .from(outboundMessages)
+      .where(eq(outboundMessages.recipient, phone));
+    expect(smsAfter[0].n).toBe(smsBefore[0].n);
+    const share = await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 60 } });
+    expect(share.status).toBe(409);
+  });
+
+  it('caps SMS per target number per day without writing or sending anything', async () => {
+    const phone = freshPhone();
+    const db = await getDb();
+    await db
+      .insert(outboundMessages)
+      .values(Array.from({ length: 50 }, () => ({ channel: 'sms' as const, recipient: phone, body: 'x' })));
+    const res = await call('POST', '/portal/order', { body: { email: 'cap@example.com', phone, terms: true } });
+    expect(res.status).toBe(429);
+    expect((await res.json()).msg).toBe('Too many location requests for today. Please try again tomorrow.');
+    const [{ n }] = await db.select({ n: count() }).from(outboundMessages).where(eq(outboundMessages.recipient, phone));
+    expect(n).toBe(50);
+  });
+
+  it('clears the positions of an own request only', async () => {
+    const alice = await buyAccount(`clear-a.${Date.now()}@example.com`);
+    const bob = await buyAccount(`clear-b.${Date.now()}@example.com`);
+    const { obj } = await (await newRequest(alice.token, freshPhone())).json();
+    const code = await codeOf(obj.id);
+    await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 15 } });
+    await call('PUT', `/spyContent/phoneLocation/${code}`, {
+      body: { action: 'position', latitude: 1, longitude: 2, accuracy: 3 },
+    });
+    expect(
+      (await call('POST', `/spyContent/clear/${obj.id}`, { headers: { cookie: `token=${bob.token}` } })).status,
+    ).toBe(404);
+    const cleared = await call('POST', `/spyContent/clear/${obj.id}`, { headers: { cookie: `token=${alice.token}` } });
+    expect((await cleared.json()).obj).toEqual({ deleted: 1 });
+    const db = await getDb();
+    expect(await db.select().from(positions).where(eq(positions.requestId, obj.id))).toHaveLength(0);
+  });
+
+  it('lists the SMS texts per language', async () => {
+    const { obj } = await (await call('GET', '/multilingualWord/one/3/phone_text')).json();
+    expect(obj).toContainEqual({ id: 'standard', locale: 'id', text: expect.stringContaining('{link}') });
+    expect(obj).toHaveLength(6);
+  });
+});
+
+describe('the consent link', () => {
+  it('answers a guessed code with 404, then 429 after 20 misses from one IP', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < 20; i++) {
+      const res = await call('GET', `/spyContent/consent/guess${i}${'x'.repeat(20)}`, { ip });
+      expect(res.status).toBe(404);
+    }
+    const blocked = await call('GET', `/spyContent/consent/${'y'.repeat(22)}`, { ip });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).toBeTruthy();
+  });
+
+  it('records one consent when the same Share arrives 50 times at once, and e-mails the buyer once', async () => {
+    const buyer = await buyAccount(`burst.${Date.now()}@example.com`);
+    const { obj } = await (await newRequest(buyer.token, freshPhone())).json();
+    const code = await codeOf(obj.id);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 60 } }),
+      ),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const db = await getDb();
+    const records = await db
+      .select()
+      .from(consents)
+      .where(and(eq(consents.requestId, obj.id), eq(consents.decision, 'shared')));
+    expect(records).toHaveLength(1);
+    const mail = await latestEmail(buyer.email);
+    expect(mail.template).toBe('sharing-started');
+    expect(mail.body).toContain(`/map/?id=${obj.id}`);
+  });
+
+  it('refuses NaN and out-of-range positions, and positions after the sharing window', async () => {
+    const buyer = await buyAccount(`window.${Date.now()}@example.com`);
+    const { obj } = await (await newRequest(buyer.token, freshPhone())).json();
+    const code = await codeOf(obj.id);
+    await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 15 } });
+    const put = (body: Record<string, string | number>) =>
+      call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'position', ...body } });
+    expect((await put({ latitude: 'NaN', longitude: 2, accuracy: 5 })).status).toBe(422);
+    expect((await put({ latitude: 10, longitude: 181, accuracy: 5 })).status).toBe(422);
+    expect((await put({ latitude: 10, longitude: 20, accuracy: 5 })).status).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 16 * 60 * 1000);
+    const late = await put({ latitude: 10, longitude: 20, accuracy: 5 });
+    expect(late.status).toBe(409);
+    const db = await getDb();
+    const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, obj.id));
+    expect(request.status).toBe('stopped');
+  });
+});
