@@ -1,7 +1,8 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { consents, locationRequests, outboundMessages, positions } from '@/server/db/schema';
+import { runLocateMaintenance } from '@/server/services/locate';
 import { buyAccount, call, latestEmail, nextIp } from './support/accounts';
 
 afterEach(() => vi.useRealTimers());
@@ -184,5 +185,37 @@ describe('the consent link', () => {
     const db = await getDb();
     const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, obj.id));
     expect(request.status).toBe('stopped');
+  });
+});
+
+describe('location upkeep', () => {
+  it('expires unanswered links, stops ended windows and deletes old positions', async () => {
+    const buyer = await buyAccount(`upkeep.${Date.now()}@example.com`);
+    const db = await getDb();
+    const quiet = (await (await newRequest(buyer.token, freshPhone())).json()).obj.id as string;
+    const sharing = (await (await newRequest(buyer.token, freshPhone())).json()).obj.id as string;
+    const code = await codeOf(sharing);
+    await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 15 } });
+    await call('PUT', `/spyContent/phoneLocation/${code}`, {
+      body: { action: 'position', latitude: 1, longitude: 2, accuracy: 3 },
+    });
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 25 * 3600 * 1000);
+    await runLocateMaintenance(db, 30);
+    const states = await db
+      .select({ id: locationRequests.id, status: locationRequests.status })
+      .from(locationRequests)
+      .where(inArray(locationRequests.id, [quiet, sharing]));
+    expect(Object.fromEntries(states.map((r) => [r.id, r.status]))).toEqual({
+      [quiet]: 'expired',
+      [sharing]: 'stopped',
+    });
+    expect(await db.select().from(positions).where(eq(positions.requestId, sharing))).toHaveLength(1);
+
+    vi.setSystemTime(Date.now() + 31 * 24 * 3600 * 1000);
+    const result = await runLocateMaintenance(db, 30);
+    expect(result.purgedPositions).toBeGreaterThanOrEqual(1);
+    expect(await db.select().from(positions).where(eq(positions.requestId, sharing))).toHaveLength(0);
   });
 });

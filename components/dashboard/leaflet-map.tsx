@@ -1,7 +1,7 @@
 'use client';
 import 'leaflet/dist/leaflet.css';
-import { Circle, CircleMarker, MapContainer, TileLayer, useMap } from 'react-leaflet';
 import { useEffect } from 'react';
+import { Circle, CircleMarker, MapContainer, Polyline, TileLayer, Tooltip, useMap } from 'react-leaflet';
 import type { Position } from '@/lib/api/types';
 
 function Recenter({ lat, lng }: { lat: number; lng: number }) {
@@ -13,15 +13,28 @@ function Recenter({ lat, lng }: { lat: number; lng: number }) {
 }
 
 /**
- * The Leaflet map (browser only; loaded with next/dynamic): a marker at `position` and its accuracy circle
- * (radius in metres). OpenStreetMap tiles.
+ * The Leaflet map (browser only; loaded with next/dynamic): the newest GPS fix as a marker with its accuracy circle
+ * (radius in metres), the track of the earlier fixes, and the IP-based area as a separate dashed circle labelled as
+ * approximate. OpenStreetMap tiles with attribution.
  */
-export default function LeafletMap({ position }: { position: Position }) {
-  const center: [number, number] = [position.latitude, position.longitude];
+export default function LeafletMap({
+  latest,
+  track,
+  ip,
+  ipLabel,
+}: {
+  latest: Position | null;
+  track: Position[];
+  ip: Position | null;
+  ipLabel: string;
+}) {
+  const focus = latest ?? ip;
+  if (!focus) return null;
+  const center: [number, number] = [focus.latitude, focus.longitude];
   return (
     <MapContainer
       center={center}
-      zoom={position.source === 'ip' ? 10 : 15}
+      zoom={latest ? 15 : 10}
       className="h-80 w-full rounded-xl sm:h-[28rem]"
       scrollWheelZoom={false}
     >
@@ -29,19 +42,36 @@ export default function LeafletMap({ position }: { position: Position }) {
         attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>'
         url="https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png"
       />
-      {position.accuracy !== null && (
+      {ip && (
+        <Circle
+          center={[ip.latitude, ip.longitude]}
+          radius={ip.accuracy ?? 5000}
+          pathOptions={{ color: '#b45309', weight: 2, dashArray: '6 6', fillOpacity: 0.05 }}
+        >
+          <Tooltip>{ipLabel}</Tooltip>
+        </Circle>
+      )}
+      {track.length > 1 && (
+        <Polyline
+          positions={track.map((p) => [p.latitude, p.longitude] as [number, number])}
+          pathOptions={{ color: '#1d4ed8', weight: 3, opacity: 0.6 }}
+        />
+      )}
+      {latest && latest.accuracy !== null && (
         <Circle
           center={center}
-          radius={position.accuracy}
+          radius={latest.accuracy}
           pathOptions={{ color: '#1d4ed8', weight: 1, fillOpacity: 0.15 }}
         />
       )}
-      <CircleMarker
-        center={center}
-        radius={8}
-        pathOptions={{ color: '#ffffff', weight: 2, fillColor: '#1d4ed8', fillOpacity: 1 }}
-      />
-      <Recenter lat={position.latitude} lng={position.longitude} />
+      {latest && (
+        <CircleMarker
+          center={center}
+          radius={8}
+          pathOptions={{ color: '#ffffff', weight: 2, fillColor: '#1d4ed8', fillOpacity: 1 }}
+        />
+      )}
+      <Recenter lat={focus.latitude} lng={focus.longitude} />
     </MapContainer>
   );
 }

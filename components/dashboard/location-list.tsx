@@ -8,6 +8,18 @@ import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 
 type Row = { id: string; phone: string; status: RequestStatus; createdAt: string; positions: number };
+type ListPage = Page<Row> & { quota: { used: number; total: number } | null };
+
+/** Badge colours per status: waiting states neutral, sharing green, ended states muted or red. */
+const BADGE: Record<RequestStatus, string> = {
+  queued: 'bg-slate-100 text-slate-800',
+  sms_sent: 'bg-blue-100 text-blue-900',
+  opened: 'bg-indigo-100 text-indigo-900',
+  sharing: 'bg-green-100 text-green-900',
+  stopped: 'bg-amber-100 text-amber-900',
+  declined: 'bg-red-100 text-red-900',
+  expired: 'bg-slate-200 text-slate-700',
+};
 
 /**
  * The subscriber's location requests (`GET /spyContent`) with their status and a link to each map. An invalid
@@ -19,11 +31,15 @@ export function LocationList() {
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const [rows, setRows] = useState<Row[] | null>(null);
+  const [quota, setQuota] = useState<ListPage['quota']>(null);
   const [error, setError] = useState<{ message: string; code: number } | null>(null);
 
   useEffect(() => {
-    api.get<Page<Row>>('/spyContent', { pageNum: 1, pageSize: 50 }).then(
-      (page) => setRows(page.list),
+    api.get<ListPage>('/spyContent', { pageNum: 1, pageSize: 50 }).then(
+      (page) => {
+        setRows(page.list);
+        setQuota(page.quota);
+      },
       (e: ApiClientError) => setError({ message: e.message, code: e.code }),
     );
   }, [api]);
@@ -31,7 +47,19 @@ export function LocationList() {
   const prefix = prefixOf(locale);
   return (
     <section>
-      <h1 className="text-2xl font-bold">{t('title')}</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">{t('title')}</h1>
+        {rows && (
+          <a href={`${prefix}/getLocation/`} className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white">
+            {t('newRequest')}
+          </a>
+        )}
+      </div>
+      {quota && (
+        <p className="mt-2 text-sm text-slate-600" data-testid="quota">
+          {t('quota', { used: quota.used, total: quota.total })}
+        </p>
+      )}
       {error && (
         <div role="alert" className="mt-4 space-y-2">
           <p>{error.code === SESSION_INVALID ? t('signIn') : error.message}</p>
@@ -59,7 +87,7 @@ export function LocationList() {
                 <p className="font-mono font-semibold">{r.phone}</p>
                 <p className="text-sm text-slate-600">{formatDate(r.createdAt, 'Y-m-d H:M')}</p>
               </div>
-              <span className="rounded-full bg-slate-100 px-3 py-1 text-sm" data-testid="location-status">
+              <span className={`rounded-full px-3 py-1 text-sm ${BADGE[r.status]}`} data-testid="location-status">
                 {t(`status.${r.status}`)}
               </span>
               <a

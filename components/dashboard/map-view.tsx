@@ -68,7 +68,11 @@ export function MapView() {
       </div>
     );
   if (!trace) return <p aria-busy="true">…</p>;
-  const latest = trace.positions.find((p) => p.source === 'gps') ?? trace.positions[0];
+  // Positions arrive newest first; the track is drawn oldest to newest.
+  const gps = trace.positions.filter((p) => p.source === 'gps');
+  const latest = gps[0] ?? null;
+  const ip = trace.positions.find((p) => p.source === 'ip') ?? null;
+  const ipLabel = `${t('ipArea')}${ip?.label ? ` · ${ip.label}` : ''}`;
   return (
     <section className="space-y-4">
       {back}
@@ -78,27 +82,41 @@ export function MapView() {
           {trace.status === 'declined' ? t('declined') : t('waiting')}
         </p>
       )}
+      {(latest || ip) && <LeafletMap latest={latest} track={[...gps].reverse()} ip={ip} ipLabel={ipLabel} />}
       {latest && (
-        <>
-          <LeafletMap position={latest} />
-          <dl className="grid grid-cols-[max-content_1fr] gap-x-4 text-sm" data-testid="position">
-            <dt className="text-slate-600">{t('coordinates')}</dt>
-            <dd data-testid="coordinates" className="font-mono">
-              {latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}
-            </dd>
-            <dt className="text-slate-600">{t('source')}</dt>
-            <dd>
-              {latest.source === 'gps' ? t('sourceGps') : t('sourceIp')}
-              {' · '}
-              {latest.source === 'gps'
-                ? t('accuracy', { accuracy: Math.round(latest.accuracy ?? 0) })
-                : t('ipApprox', { accuracy: latest.accuracy ? Math.round(latest.accuracy / 1000) : '—' })}
-              {latest.label ? ` · ${latest.label}` : ''}
-            </dd>
-            <dt className="text-slate-600">{t('time')}</dt>
-            <dd>{t('updated', { time: formatDate(latest.recordedAt, 'Y-m-d H:M:S') })}</dd>
-          </dl>
-        </>
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 text-sm" data-testid="position">
+          <dt className="text-slate-600">{t('coordinates')}</dt>
+          <dd data-testid="coordinates" className="font-mono">
+            {latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}
+          </dd>
+          <dt className="text-slate-600">{t('source')}</dt>
+          <dd>
+            {t('sourceGps')} · {t('accuracy', { accuracy: Math.round(latest.accuracy ?? 0) })}
+          </dd>
+          <dt className="text-slate-600">{t('time')}</dt>
+          <dd>{t('updated', { time: formatDate(latest.recordedAt, 'Y-m-d H:M:S') })}</dd>
+        </dl>
+      )}
+      {ip && (
+        <p className="text-sm text-amber-800" data-testid="ip-area">
+          {t('ipApprox', { accuracy: ip.accuracy ? Math.round(ip.accuracy / 1000) : '—' })}
+          {ip.label ? ` · ${ip.label}` : ''}
+        </p>
+      )}
+      {gps.length > 1 && (
+        <details className="text-sm">
+          <summary className="cursor-pointer text-slate-700">
+            {t('fixes')} ({gps.length})
+          </summary>
+          <ol className="mt-2 space-y-1 font-mono" data-testid="fixes">
+            {gps.map((p) => (
+              <li key={p.recordedAt + p.latitude}>
+                {formatDate(p.recordedAt, 'H:M:S')} · {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)} · ±
+                {Math.round(p.accuracy ?? 0)} m
+              </li>
+            ))}
+          </ol>
+        </details>
       )}
     </section>
   );

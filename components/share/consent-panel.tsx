@@ -1,34 +1,41 @@
 'use client';
-import { useTranslations } from 'next-intl';
+import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ConsentView, RequestStatus } from '@/lib/api/types';
+import { formatDate } from '@/lib/format';
+import { shouldSendFix } from '@/lib/geo';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
 
-/** Minimum time between two positions sent while sharing (ms). */
-const SEND_INTERVAL_MS = 5000;
-
 type GpsState = 'idle' | 'waiting' | 'ok' | 'denied';
+type Dialog = 'stop' | 'report' | null;
 
 /**
- * The phone owner's consent page (ARCHITECTURE §1, §6, §8): says who asks (the service and the requester's masked
- * e-mail), what is shared (GPS position with its accuracy, an approximate IP location), for how long, and how to stop.
- * Share and Decline are equally prominent. Only after Share is the consent recorded and the browser asked for its
- * position (`watchPosition`, high accuracy); positions go to `PUT /spyContent/phoneLocation/{code}`.
+ * The phone owner's consent page (ARCHITECTURE §1, §6, §8; ISSUE 5): says who asks (the service and the requester's
+ * masked e-mail), what is shared (GPS position with its accuracy, an approximate IP location), for how long, and how
+ * to stop. Share and Decline are equally prominent; Report abuse ends the request and stops all SMS to the number.
+ * Only after Share is the consent recorded and the browser asked for its position (`watchPosition`, high accuracy);
+ * fixes go to `PUT /spyContent/phoneLocation/{code}` at most every 10 s unless the phone moved over 25 m. Then the
+ * thank-you screen: Stop sharing (confirm dialog) → stopped → Share again or Visit website.
  */
 export function ConsentPanel() {
   const t = useTranslations('Consent');
+  const prefix = prefixOf(useLocale() as AppLocale);
   const api = useApi();
   const code = useSearchParams().get('c') ?? '';
   const [view, setView] = useState<ConsentView | null | 'invalid'>(code ? null : 'invalid');
-  const [status, setStatus] = useState<RequestStatus | null>(null);
+  const [status, setStatus] = useState<RequestStatus | 'reported' | null>(null);
+  const [sharingUntil, setSharingUntil] = useState<string | null>(null);
   const [minutes, setMinutes] = useState(60);
   const [gps, setGps] = useState<GpsState>('idle');
   const [accuracy, setAccuracy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [dialog, setDialog] = useState<Dialog>(null);
   const watchId = useRef<number | null>(null);
-  const lastSent = useRef(0);
+  const lastSent = useRef<{ latitude: number; longitude: number; at: number } | null>(null);
   const path = `/spyContent/phoneLocation/${encodeURIComponent(code)}`;
 
   const stopWatch = () => {
@@ -42,11 +49,11 @@ export function ConsentPanel() {
     watchId.current = navigator.geolocation.watchPosition(
       (pos) => {
         setGps('ok');
-        if (Date.now() - lastSent.current < SEND_INTERVAL_MS) return;
-        lastSent.current = Date.now();
-        const { latitude, longitude, accuracy: acc } = pos.coords;
-        api.put(path, { action: 'position', latitude, longitude, accuracy: acc }).then(
-          () => setAccuracy(Math.round(acc)),
+        const fix = { latitude: pos.coords.latitude, longitude: pos.coords.longitude, at: Date.now() };
+        if (!shouldSendFix(lastSent.current, fix)) return;
+        lastSent.current = fix;
+        api.put(path, { action: 'position', ...fix, accuracy: pos.coords.accuracy }).then(
+          () => setAccuracy(Math.round(pos.coords.accuracy)),
           (e: Error) => {
             setError(e.message);
             stopWatch();
@@ -64,6 +71,7 @@ export function ConsentPanel() {
       (v) => {
         setView(v);
         setStatus(v.status);
+        setSharingUntil(v.sharingUntil);
         if (v.status === 'sharing') startWatch();
       },
       () => setView('invalid'),
@@ -71,7 +79,7 @@ export function ConsentPanel() {
     return stopWatch;
   }, [api, code, startWatch]);
 
-  const act = async (action: 'share' | 'decline' | 'stop') => {
+  const act = async (action: 'share' | 'decline' | 'stop' | 'report') => {
     setBusy(true);
     setError(null);
     try {
@@ -79,9 +87,10 @@ export function ConsentPanel() {
         path,
         action === 'share' ? { action, minutes } : { action },
       );
-      setStatus(result.status);
+      setStatus(action === 'report' ? 'reported' : result.status);
       if (action === 'share') {
-        lastSent.current = 0;
+        setSharingUntil(new Date(Date.now() + minutes * 60_000).toISOString());
+        lastSent.current = null;
         startWatch();
       } else stopWatch();
     } catch (e) {
@@ -100,6 +109,7 @@ export function ConsentPanel() {
     );
 
   const button = 'flex-1 rounded-xl border-2 px-4 py-4 text-lg font-semibold disabled:opacity-60';
+  const canAnswer = status === 'opened' || status === 'queued' || status === 'sms_sent' || status === 'stopped';
   return (
     <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
@@ -121,8 +131,13 @@ export function ConsentPanel() {
           {t('declined')}
         </p>
       )}
+      {status === 'reported' && (
+        <p role="status" className="mt-6 font-semibold">
+          {t('reported')}
+        </p>
+      )}
 
-      {(status === 'opened' || status === 'stopped' || status === 'queued' || status === 'sms_sent') && (
+      {canAnswer && (
         <>
           {status === 'stopped' && (
             <p role="status" className="mt-6 font-semibold">
@@ -135,7 +150,7 @@ export function ConsentPanel() {
               {view.presets.map((m) => (
                 <label
                   key={m}
-                  className={`flex-1 cursor-pointer rounded-lg border px-3 py-2 text-center text-sm ${minutes === m ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
+                  className={`flex-1 cursor-pointer rounded-lg border px-3 py-2 text-center text-sm has-[:focus-visible]:ring-2 ${minutes === m ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
                 >
                   <input
                     type="radio"
@@ -158,9 +173,13 @@ export function ConsentPanel() {
               onClick={() => act('share')}
               className={`${button} border-brand text-brand`}
             >
-              {t('share')}
+              {status === 'stopped' ? t('shareAgain') : t('share')}
             </button>
-            {status !== 'stopped' && (
+            {status === 'stopped' ? (
+              <a href={`${prefix}/`} className={`${button} border-slate-700 text-center text-slate-800`}>
+                {t('visitWebsite')}
+              </a>
+            ) : (
               <button
                 type="button"
                 disabled={busy}
@@ -177,19 +196,44 @@ export function ConsentPanel() {
       {status === 'sharing' && (
         <div className="mt-6 space-y-3" role="status">
           <p className="font-semibold text-green-800">{t('sharing')}</p>
+          {sharingUntil && <p>{t('until', { time: formatDate(sharingUntil, 'H:M') })}</p>}
           {gps === 'waiting' && <p>{t('waitingGps')}</p>}
-          {gps === 'denied' && <p>{t('gpsDenied')}</p>}
+          {gps === 'denied' && (
+            <>
+              <p>{t('gpsDenied')}</p>
+              <p className="text-sm text-slate-700">{t('deniedHelp')}</p>
+            </>
+          )}
           {accuracy !== null && <p data-testid="last-sent">{t('lastSent', { accuracy })}</p>}
+          <p className="text-sm text-slate-600">{t('pauseNote')}</p>
           <button
             type="button"
             disabled={busy}
-            onClick={() => act('stop')}
+            onClick={() => setDialog('stop')}
             className={`${button} w-full border-slate-700 text-slate-800`}
           >
             {t('stop')}
           </button>
         </div>
       )}
+
+      {status !== 'reported' && status !== 'expired' && (
+        <button type="button" onClick={() => setDialog('report')} className="mt-6 text-sm text-red-700 underline">
+          {t('report')}
+        </button>
+      )}
+
+      <ConfirmDialog
+        open={dialog !== null}
+        message={dialog === 'report' ? t('reportConfirm', { product: view.product }) : t('stopConfirm')}
+        confirmLabel={t('confirm')}
+        cancelLabel={t('cancel')}
+        onClose={(confirmed) => {
+          const which = dialog;
+          setDialog(null);
+          if (confirmed && which) void act(which);
+        }}
+      />
     </section>
   );
 }

@@ -23,6 +23,7 @@ export const PAGE_PATHS = new Set([
   '/checkout/',
   '/location/',
   '/map/',
+  '/getLocation/',
   '/dashboard/locations/',
   '/dashboard/account/',
   '/dashboard/billing/',

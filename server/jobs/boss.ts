@@ -4,12 +4,16 @@ import PgBoss from 'pg-boss';
 import { getDbState } from '../db/client';
 import { outboundMessages } from '../db/schema';
 import { isShutdownError } from '../db/client';
+import { env } from '../env';
+import { runLocateMaintenance } from '../services/locate';
 import { MAX_DELIVERY_ATTEMPTS, deliverOutboxMessage } from '../services/outbox';
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
 export const OUTBOX_QUEUE = 'outbox-deliver';
 /** Cron queue that re-enqueues rows left `queued` (e.g. a crash between commit and enqueue). */
 const SWEEP_QUEUE = 'outbox-sweep';
+/** Cron queue of the location-request upkeep: expiry, end of sharing windows, position retention. */
+const LOCATE_QUEUE = 'locate-maintenance';
 
 const key = Symbol.for('app.boss');
 const store = globalThis as unknown as { [key]?: Promise<PgBoss> };
@@ -25,6 +29,7 @@ export function getBoss(): Promise<PgBoss> {
     await boss.start();
     await boss.createQueue(OUTBOX_QUEUE);
     await boss.createQueue(SWEEP_QUEUE);
+    await boss.createQueue(LOCATE_QUEUE);
     return boss;
   })().catch((error: unknown) => {
     delete store[key];
@@ -58,8 +63,8 @@ export function enqueueAfterCommit(ids: string[]): Promise<void> {
 }
 
 /**
- * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second) and a
- * once-a-minute sweep of rows queued for over a minute.
+ * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second), a
+ * once-a-minute sweep of rows queued for over a minute, and the once-a-minute location-request upkeep.
  */
 export async function startWorkers(): Promise<void> {
   const boss = await getBoss();
@@ -75,5 +80,9 @@ export async function startWorkers(): Promise<void> {
       .where(and(eq(outboundMessages.status, 'queued'), lt(outboundMessages.createdAt, new Date(Date.now() - 60_000))))
       .limit(100);
     await enqueueOutbox(stale.map((r) => r.id));
+  });
+  await boss.schedule(LOCATE_QUEUE, '* * * * *');
+  await boss.work(LOCATE_QUEUE, async () => {
+    await runLocateMaintenance(db, env().POSITION_RETENTION_DAYS);
   });
 }

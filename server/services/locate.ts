@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt } from 'drizzle-orm';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import type { Db, Tx } from '../db/client';
 import { consents, locationRequests, optOuts, orders, positions, users, type LocationRequest } from '../db/schema';
@@ -257,4 +257,32 @@ export async function clearPositions(db: Db, userId: string, id: string): Promis
   if (!request) return null;
   const deleted = await db.delete(positions).where(eq(positions.requestId, id)).returning({ id: positions.id });
   return deleted.length;
+}
+
+/**
+ * Periodic upkeep (a pg-boss cron job, every minute): requests whose link passed its expiry unanswered become
+ * `expired`; sharing windows that ended become `stopped`; positions of requests that ended more than
+ * `retentionDays` ago are deleted (POSITION_RETENTION_DAYS). Returns how many rows each step touched.
+ */
+export async function runLocateMaintenance(db: Db, retentionDays: number) {
+  const now = new Date();
+  const expired = await db
+    .update(locationRequests)
+    .set({ status: 'expired' })
+    .where(and(inArray(locationRequests.status, [...OPEN_STATES]), lt(locationRequests.expiresAt, now)))
+    .returning({ id: locationRequests.id });
+  const stopped = await db
+    .update(locationRequests)
+    .set({ status: 'stopped' })
+    .where(and(eq(locationRequests.status, 'sharing'), lt(locationRequests.sharingUntil, now)))
+    .returning({ id: locationRequests.id });
+  const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600_000);
+  const ended = db
+    .select({ id: locationRequests.id })
+    .from(locationRequests)
+    .where(
+      and(inArray(locationRequests.status, ['stopped', 'declined', 'expired']), lt(locationRequests.updatedAt, cutoff)),
+    );
+  const purged = await db.delete(positions).where(inArray(positions.requestId, ended)).returning({ id: positions.id });
+  return { expired: expired.length, stopped: stopped.length, purgedPositions: purged.length };
 }

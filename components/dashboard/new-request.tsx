@@ -1,0 +1,102 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
+import { useEffect, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod/mini';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { phoneField } from '@/lib/validation/schemas';
+import { useServerErrors } from '../account/use-server-errors';
+import { FormAlert, SubmitButton } from '../ui/form-alert';
+import { FormCard } from '../ui/form-card';
+import { TextField } from '../ui/text-field';
+import { useApi } from '../ui/use-api';
+
+const schema = z.object({ phone: phoneField, text: z.string() });
+type Values = z.infer<typeof schema>;
+type SmsText = { id: string; locale: string; text: string };
+
+/**
+ * `/getLocation` (SPEC §2): a subscriber asks for another number's location: the number and the SMS text (previewed
+ * in the page's language) → `POST /spyContent/phoneLocation`; then a link to the request's map. Quota, subscription
+ * and SMS-guard refusals appear as the server words them.
+ */
+export function NewRequest() {
+  const t = useTranslations('Dashboard');
+  const locale = useLocale() as AppLocale;
+  const prefix = prefixOf(locale);
+  const api = useApi();
+  const [texts, setTexts] = useState<SmsText[]>([]);
+  const [createdId, setCreatedId] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { phone: '', text: 'standard' },
+  });
+  const { alert, setAlert, report } = useServerErrors(setError, ['phone']);
+  const language = locale.split('-')[0];
+  const chosen = useWatch({ control, name: 'text' });
+
+  useEffect(() => {
+    api.get<SmsText[]>('/multilingualWord/one/3/phone_text').then(setTexts, () => setTexts([]));
+  }, [api]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      const { id } = await api.post<{ id: string }>('/spyContent/phoneLocation', values);
+      setCreatedId(id);
+    } catch (error) {
+      report(error);
+    }
+  });
+
+  return (
+    <FormCard title={t('getTitle')} lead={t('getLead')}>
+      {createdId ? (
+        <div className="mt-4 space-y-4">
+          <FormAlert message={t('sent')} tone="success" />
+          <a
+            href={`${prefix}/map/?id=${createdId}`}
+            className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
+          >
+            {t('openMap')}
+          </a>
+        </div>
+      ) : (
+        <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
+          <TextField
+            id="phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="off"
+            label={t('phone')}
+            error={errors.phone?.message}
+            {...register('phone')}
+          />
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-800">{t('smsText')}</legend>
+            {texts
+              .filter((x) => x.locale === language)
+              .map((x) => (
+                <label
+                  key={x.id}
+                  className={`mt-2 flex gap-2 rounded-lg border p-3 text-sm ${chosen === x.id ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
+                >
+                  <input type="radio" value={x.id} {...register('text')} />
+                  <span>{x.text}</span>
+                </label>
+              ))}
+          </fieldset>
+          <FormAlert message={alert} />
+          <SubmitButton busy={isSubmitting} label={t('send')} busyLabel="…" />
+        </form>
+      )}
+    </FormCard>
+  );
+}

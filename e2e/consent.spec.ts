@@ -1,0 +1,101 @@
+import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
+import { buyThroughApi, consentLinkFromOutbox, uniqueEmail } from './helpers';
+
+/** A buyer (signed in through the payment's session) and the consent link sent to `phone`. */
+async function buyerWithLink(browser: Browser, baseURL: string, phone: string, e164: string) {
+  const buyer = await browser.newContext();
+  const token = await buyThroughApi(buyer.request, phone, uniqueEmail('consent'));
+  await buyer.addCookies([{ name: 'token', value: token, url: baseURL }]);
+  const page = await buyer.newPage();
+  const link = await consentLinkFromOutbox(page, e164);
+  return { buyer, page, link };
+}
+
+async function ownerAt(browser: Browser, latitude: number, longitude: number): Promise<BrowserContext> {
+  return browser.newContext({ geolocation: { latitude, longitude, accuracy: 10 }, permissions: ['geolocation'] });
+}
+
+test('a second fix moves the marker; Stop asks first and ends sharing; Share again resumes', async ({
+  browser,
+  baseURL,
+}) => {
+  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+1 415 555 2671', '+14155552671');
+  const owner = await ownerAt(browser, 37.77493, -122.41942);
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto(link);
+  await ownerPage.getByRole('button', { name: 'Share my location' }).click();
+  await expect(ownerPage.getByTestId('last-sent')).toBeVisible();
+  await expect(ownerPage.getByText('Sharing pauses while the phone is locked')).toBeVisible();
+
+  await page.goto('/dashboard/locations/');
+  await page.getByTestId('location-row').first().getByRole('link', { name: 'Open map' }).click();
+  await expect(page.getByTestId('coordinates')).toHaveText('37.77493, -122.41942');
+
+  // About 1.1 km north: more than 25 m, so it is sent at once; the map polls every 3 s.
+  await owner.setGeolocation({ latitude: 37.78493, longitude: -122.41942, accuracy: 10 });
+  await expect(page.getByTestId('coordinates')).toHaveText('37.78493, -122.41942', { timeout: 8000 });
+
+  await ownerPage.getByRole('button', { name: 'Stop sharing' }).click();
+  await expect(ownerPage.getByText('Stop sharing your location now?')).toBeVisible();
+  await ownerPage.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ownerPage.getByText('You are sharing your location.')).toBeVisible();
+  await ownerPage.getByRole('button', { name: 'Stop sharing' }).click();
+  await ownerPage.getByRole('button', { name: 'Yes' }).click();
+  await expect(ownerPage.getByText('Sharing has stopped.')).toBeVisible();
+  await expect(ownerPage.getByRole('link', { name: 'Visit website' })).toBeVisible();
+
+  const code = new URL(link).searchParams.get('c');
+  const refused = await owner.request.put(`/api_f/v1/spyContent/phoneLocation/${code}`, {
+    headers: { website_type: '7' },
+    form: { action: 'position', latitude: '1', longitude: '2', accuracy: '5' },
+  });
+  expect(refused.status()).toBe(409);
+
+  await owner.setGeolocation({ latitude: 37.79493, longitude: -122.41942, accuracy: 10 });
+  await ownerPage.getByRole('button', { name: 'Share again' }).click();
+  await expect(ownerPage.getByText('You are sharing your location.')).toBeVisible();
+  await expect(page.getByTestId('coordinates')).toHaveText('37.79493, -122.41942', { timeout: 8000 });
+  await owner.close();
+  await buyer.close();
+});
+
+test('Report abuse stops every further request to the number', async ({ browser, baseURL }) => {
+  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+44 7700 900456', '+447700900456');
+  const owner = await ownerAt(browser, 51.5, -0.12);
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto(link);
+  await ownerPage.getByRole('button', { name: 'Report abuse' }).click();
+  await ownerPage.getByRole('button', { name: 'Yes' }).click();
+  await expect(ownerPage.getByText('This number will receive no more location requests from us.')).toBeVisible();
+
+  await page.goto('/getLocation/');
+  await page.getByLabel('Phone number').fill('+44 7700 900456');
+  await page.getByRole('button', { name: 'Send the consent SMS' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'This number does not accept location requests.' }),
+  ).toBeVisible();
+  await owner.close();
+  await buyer.close();
+});
+
+test('permission denied: the owner is told how to allow it and no GPS position is stored', async ({
+  browser,
+  baseURL,
+}) => {
+  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+63 917 123 4567', '+639171234567');
+  const owner = await browser.newContext({ permissions: [] });
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto(link);
+  await ownerPage.getByRole('button', { name: 'Share my location' }).click();
+  await expect(ownerPage.getByText('Your browser did not allow location.')).toBeVisible();
+  await expect(ownerPage.getByText('allow location for this site in your browser settings')).toBeVisible();
+
+  await page.goto('/dashboard/locations/');
+  const row = page.getByTestId('location-row').first();
+  await expect(row.getByTestId('location-status')).toHaveText('Sharing');
+  await row.getByRole('link', { name: 'Open map' }).click();
+  await expect(page.getByText('Waiting for the owner to open the link and agree to share.')).toBeVisible();
+  await expect(page.getByTestId('coordinates')).toHaveCount(0);
+  await owner.close();
+  await buyer.close();
+});
