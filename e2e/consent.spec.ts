@@ -99,3 +99,26 @@ test('permission denied: the owner is told how to allow it and no GPS position i
   await owner.close();
   await buyer.close();
 });
+
+test('a new request from the dashboard shows a consent link to copy, which opens the consent page', async ({
+  browser,
+  baseURL,
+}) => {
+  const { buyer, page } = await buyerWithLink(browser, baseURL!, '+34 612 34 56 78', '+34612345678');
+  await page.goto('/dashboard/locations/');
+  await expect(page.getByTestId('quota')).toHaveText('1 of 30 location requests used this period');
+  await page.getByRole('link', { name: 'New request' }).click();
+  await page.getByLabel('Phone number').fill('+62 812-3456-7890');
+  await page.getByLabel(/seorang kontak|a contact wants/).check();
+  await page.getByRole('button', { name: 'Send the consent SMS' }).click();
+  await expect(page.getByText('The consent SMS is on its way.')).toBeVisible();
+  const link = await page.getByTestId('consent-link').inputValue();
+  expect(link).toMatch(/\/id\/location\/\?c=/);
+
+  const owner = await browser.newContext();
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto(link);
+  await expect(ownerPage.getByRole('button', { name: 'Bagikan lokasi saya' })).toBeVisible();
+  await owner.close();
+  await buyer.close();
+});

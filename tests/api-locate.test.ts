@@ -35,6 +35,8 @@ describe('location requests by subscribers', () => {
     const res = await newRequest(buyer.token, phone, { text: 'contact' });
     expect(res.status).toBe(201);
     const { obj } = await res.json();
+    expect(obj.link).toMatch(/^http:\/\/localhost:3000\/es\/location\/\?c=[A-Za-z0-9_-]{22}$/);
+    expect(obj.link).toBe(`http://localhost:3000/es/location/?c=${await codeOf(obj.id)}`);
     const db = await getDb();
     const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, obj.id));
     expect(request).toMatchObject({ targetE164: phone, status: 'queued', locale: 'es' });

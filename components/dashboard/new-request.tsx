@@ -27,7 +27,8 @@ export function NewRequest() {
   const prefix = prefixOf(locale);
   const api = useApi();
   const [texts, setTexts] = useState<SmsText[]>([]);
-  const [createdId, setCreatedId] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ id: string; link: string } | null>(null);
+  const [copied, setCopied] = useState(false);
   const {
     register,
     handleSubmit,
@@ -49,8 +50,7 @@ export function NewRequest() {
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
     try {
-      const { id } = await api.post<{ id: string }>('/spyContent/phoneLocation', values);
-      setCreatedId(id);
+      setCreated(await api.post<{ id: string; link: string }>('/spyContent/phoneLocation', values));
     } catch (error) {
       report(error);
     }
@@ -58,11 +58,33 @@ export function NewRequest() {
 
   return (
     <FormCard title={t('getTitle')} lead={t('getLead')}>
-      {createdId ? (
+      {created ? (
         <div className="mt-4 space-y-4">
           <FormAlert message={t('sent')} tone="success" />
+          <p className="text-sm text-slate-700">{t('linkNote')}</p>
+          <div className="flex gap-2">
+            <input
+              readOnly
+              value={created.link}
+              aria-label={t('copyLink')}
+              className="min-w-0 flex-1 rounded-lg border border-slate-300 px-3 py-2 font-mono text-xs"
+              data-testid="consent-link"
+            />
+            <button
+              type="button"
+              onClick={() =>
+                navigator.clipboard.writeText(created.link).then(
+                  () => setCopied(true),
+                  () => setCopied(false),
+                )
+              }
+              className="rounded-lg border border-brand px-3 py-2 text-sm font-semibold text-brand"
+            >
+              {copied ? t('copied') : t('copyLink')}
+            </button>
+          </div>
           <a
-            href={`${prefix}/map/?id=${createdId}`}
+            href={`${prefix}/map/?id=${created.id}`}
             className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
           >
             {t('openMap')}

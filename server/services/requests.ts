@@ -12,21 +12,18 @@ import { randomToken, sha256 } from './tokens';
 /**
  * Creates a location request for `e164` inside `tx` (ARCHITECTURE §4: `queued`): a consent code of 128 random bits
  * (stored as SHA-256), the SMS in the target's language (guessed from the number's country unless `locale` is given)
- * with the buyer's chosen text, and the SMS as an outbox row. Returns the request id and the outbox row id.
+ * with the buyer's chosen text, and the SMS as an outbox row. Returns the request id, the outbox row id and the
+ * consent link (shown once to the buyer to copy; only its hash is kept).
  */
 export async function createLocationRequest(
   tx: Tx,
   input: { userId: string; e164: string; orderId?: string; locale?: string; text?: SmsTextId },
-): Promise<{ requestId: string; smsId: string }> {
+): Promise<{ requestId: string; smsId: string; link: string }> {
   const e = env();
   const consentCode = randomToken(16);
   const locale = input.locale ?? localeForCountry(parsePhone(input.e164).country ?? null);
-  const smsText = consentSmsText(
-    locale,
-    e.NEXT_PUBLIC_PRODUCT_NAME,
-    consentLink(e.APP_ORIGIN, locale, consentCode),
-    input.text,
-  );
+  const link = consentLink(e.APP_ORIGIN, locale, consentCode);
+  const smsText = consentSmsText(locale, e.NEXT_PUBLIC_PRODUCT_NAME, link, input.text);
   const [request] = await tx
     .insert(locationRequests)
     .values({
@@ -43,7 +40,7 @@ export async function createLocationRequest(
     .insert(outboundMessages)
     .values({ channel: 'sms', recipient: input.e164, locale, body: smsText, locationRequestId: request.id })
     .returning({ id: outboundMessages.id });
-  return { requestId: request.id, smsId: sms.id };
+  return { requestId: request.id, smsId: sms.id, link };
 }
 
 /** The refusal of an SMS guard as an API error: 403 for a number or country that may not be asked, 429 for caps. */
@@ -93,7 +90,7 @@ export async function requestLocation(
   db: Db,
   userId: string,
   input: { phone: string; country?: string; text?: SmsTextId },
-): Promise<{ requestId: string; smsId: string }> {
+): Promise<{ requestId: string; smsId: string; link: string }> {
   const e164 = parsePhone(input.phone, input.country).number;
   return db.transaction(async (tx) => {
     // One request at a time per buyer, so two concurrent calls cannot both take the last credit.

@@ -162,7 +162,10 @@ const createRoute_ = createRoute({
   middleware: [requireUser] as const,
   request: { body: bodyOf(newRequestBody) },
   responses: {
-    201: jsonResponse(envelope(z.object({ id: z.string() })), 'Created; the consent SMS is queued'),
+    201: jsonResponse(
+      envelope(z.object({ id: z.string(), link: z.string().openapi({ description: 'the consent link, shown once' }) })),
+      'Created; the consent SMS is queued',
+    ),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
     403: jsonResponse(errorEnvelope, 'No subscription, quota used, number opted out or country not allowed'),
     429: jsonResponse(errorEnvelope, 'Daily SMS limit'),
@@ -264,9 +267,9 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
   .openapi(createRoute_, async (c) => {
     const body = readBody(c, newRequestBody);
     try {
-      const { requestId, smsId } = await requestLocation(await getDb(), c.get('user')!.id, body);
+      const { requestId, smsId, link } = await requestLocation(await getDb(), c.get('user')!.id, body);
       await enqueueAfterCommit([smsId]);
-      return created(c, { id: requestId });
+      return created(c, { id: requestId, link });
     } catch (error) {
       if (error instanceof PhoneParseError) {
         throw new ApiError(400, ErrorCode.badRequest, 'Validation.phoneInvalid', {}, { kind: error.kind });
