@@ -17,7 +17,13 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 20_000,
     // Many tests pay for the same few numbers: caps high enough for the suite; tests of the caps fill them up.
-    env: { SMS_MAX_PER_TARGET_PER_DAY: '50', SMS_MAX_PER_BUYER_PER_DAY: '50', SMS_GLOBAL_DAILY_CAP: '100000' },
+    // TWILIO_AUTH_TOKEN: a test secret, so the status-callback signature check can be exercised.
+    env: {
+      SMS_MAX_PER_TARGET_PER_DAY: '50',
+      SMS_MAX_PER_BUYER_PER_DAY: '50',
+      SMS_GLOBAL_DAILY_CAP: '100000',
+      TWILIO_AUTH_TOKEN: 'test-auth-token-0123456789',
+    },
     hookTimeout: 60_000,
   },
 });

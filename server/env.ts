@@ -35,7 +35,17 @@ const siteSchema = z.object({
 
 const providersSchema = z.object({
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
-  SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
+  SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'must look like AC followed by 32 hex digits')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
+  /** Sender: a Messaging Service (MG…) or a phone number in E.164. */
+  TWILIO_FROM: z
+    .string()
+    .regex(/^(MG[0-9a-fA-F]{32}|\+[1-9]\d{6,14})$/, 'a Messaging Service SID (MG…) or an E.164 number')
+    .optional(),
   EMAIL_PROVIDER: z.enum(['outbox', 'smtp']).default('outbox'),
   SMTP_URL: z
     .string()
@@ -66,6 +76,11 @@ const envSchema = databaseSchema
   .superRefine((e, ctx) => {
     if (e.EMAIL_PROVIDER === 'smtp' && !e.SMTP_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when EMAIL_PROVIDER=smtp' });
+    }
+    if (e.SMS_PROVIDER === 'twilio') {
+      for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
+        if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=twilio' });
+      }
     }
   });
 

@@ -13,6 +13,7 @@ import { lookups } from './routes/lookups';
 import { ordersApi } from './routes/orders';
 import { accountsApi } from './routes/accounts';
 import { billingApi } from './routes/billing';
+import { webhooksApi } from './routes/webhooks';
 import { validationHook } from './validation';
 import { AccountError } from '../services/accounts';
 import { RateLimitedError } from '../services/rate-limit';
@@ -67,6 +68,7 @@ export function createApp() {
   app.route('/', ordersApi);
   app.route('/', accountsApi);
   app.route('/', billingApi);
+  app.route('/', webhooksApi);
   app.route('/', locationsApi);
   app.route('/', devApi);
 

@@ -35,10 +35,12 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * Mutating calls must carry the `website_type` header (SPEC §3, ARCHITECTURE §6): a cross-site HTML form cannot set
- * it, so this blocks CSRF with the session cookie. 403 otherwise.
+ * it, so this blocks CSRF with the session cookie. 403 otherwise. Provider webhooks are exempt: they carry no
+ * session and prove themselves by their signature.
  */
 export const requireWebsiteType: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!['GET', 'HEAD', 'OPTIONS'].includes(c.req.method) && !c.req.header('website_type')) {
+  const webhook = c.req.path.startsWith('/api_f/v1/webhooks/');
+  if (!webhook && !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method) && !c.req.header('website_type')) {
     throw new ApiError(403, ErrorCode.forbidden, 'Api.forbidden');
   }
   await next();

@@ -1,0 +1,47 @@
+import 'server-only';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import twilio from 'twilio';
+import { getDb } from '../../db/client';
+import { env } from '../../env';
+import { applyInboundSms, applyTwilioStatus } from '../../services/sms-status';
+import type { AppEnv } from '../context';
+import { ApiError, ErrorCode } from '../errors';
+import { envelope, errorEnvelope, jsonResponse, ok } from '../respond';
+
+// POST /api_f/v1/webhooks/twilio - Twilio status callbacks and inbound SMS (STOP)
+const route = createRoute({
+  method: 'post',
+  path: '/webhooks/twilio',
+  summary:
+    'Twilio status callback (MessageSid, MessageStatus) or inbound SMS (From, Body: STOP opts the number out). The X-Twilio-Signature is verified with TWILIO_AUTH_TOKEN against APP_ORIGIN + path: 403 when it does not match, 503 when no token is configured.',
+  responses: {
+    200: jsonResponse(envelope(z.object({ status: z.string().nullable() })), 'Applied (or ignored as stale)'),
+    403: jsonResponse(errorEnvelope, 'Bad signature'),
+    503: jsonResponse(errorEnvelope, 'Not configured'),
+  },
+});
+
+export const webhooksApi = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
+  const token = env().TWILIO_AUTH_TOKEN;
+  // Not configured: an error, never a silent 200 (the provider would believe the event was handled).
+  if (!token) throw new ApiError(503, ErrorCode.unavailable, 'Api.unavailable');
+  const form = await c.req.parseBody();
+  const params = Object.fromEntries(
+    Object.entries(form).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+  // Twilio signs the public URL it called: our origin, the path and the query string.
+  const url = `${env().APP_ORIGIN.replace(/\/$/, '')}${new URL(c.req.url).pathname}${new URL(c.req.url).search}`;
+  const signature = c.req.header('x-twilio-signature') ?? '';
+  if (!twilio.validateRequest(token, signature, url, params)) {
+    throw new ApiError(403, ErrorCode.forbidden, 'Api.forbidden');
+  }
+  const db = await getDb();
+  if (params.MessageSid && params.MessageStatus) {
+    return ok(c, { status: await applyTwilioStatus(db, params.MessageSid, params.MessageStatus, params.ErrorCode) });
+  }
+  if (params.From && params.Body !== undefined) {
+    const optedOut = await applyInboundSms(db, params.From, params.Body);
+    return ok(c, { status: optedOut ? 'opted_out' : null });
+  }
+  return ok(c, { status: null });
+});
