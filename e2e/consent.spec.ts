@@ -89,6 +89,8 @@ test('permission denied: the owner is told how to allow it and no GPS position i
   await ownerPage.getByRole('button', { name: 'Share my location' }).click();
   await expect(ownerPage.getByText('Your browser did not allow location.')).toBeVisible();
   await expect(ownerPage.getByText('allow location for this site in your browser settings')).toBeVisible();
+  await page.goto('/reveal-location/');
+  await expect(page.getByText('The owner is sharing the location')).toHaveAttribute('data-done', 'true');
 
   await page.goto('/dashboard/locations/');
   const row = page.getByTestId('location-row').first();

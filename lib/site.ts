@@ -2,4 +2,9 @@
 export const site = {
   product: process.env.NEXT_PUBLIC_PRODUCT_NAME || 'Chamspy',
   company: process.env.NEXT_PUBLIC_COMPANY_NAME || 'Demo Company Limited',
+  /** Map tiles (a Leaflet URL template) and their attribution; OpenStreetMap by default. */
+  tileUrl: process.env.NEXT_PUBLIC_TILE_URL || 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png',
+  tileAttribution:
+    process.env.NEXT_PUBLIC_TILE_ATTRIBUTION ||
+    '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
 };

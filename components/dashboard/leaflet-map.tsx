@@ -3,6 +3,7 @@ import 'leaflet/dist/leaflet.css';
 import { useEffect } from 'react';
 import { Circle, CircleMarker, MapContainer, Polyline, TileLayer, Tooltip, useMap } from 'react-leaflet';
 import type { Position } from '@/lib/api/types';
+import { site } from '@/lib/site';
 
 function Recenter({ lat, lng }: { lat: number; lng: number }) {
   const map = useMap();
@@ -15,7 +16,7 @@ function Recenter({ lat, lng }: { lat: number; lng: number }) {
 /**
  * The Leaflet map (browser only; loaded with next/dynamic): the newest GPS fix as a marker with its accuracy circle
  * (radius in metres), the track of the earlier fixes, and the IP-based area as a separate dashed circle labelled as
- * approximate. OpenStreetMap tiles with attribution.
+ * approximate. Tiles from NEXT_PUBLIC_TILE_URL (OpenStreetMap by default) with their attribution.
  */
 export default function LeafletMap({
   latest,
@@ -38,10 +39,7 @@ export default function LeafletMap({
       className="h-80 w-full rounded-xl sm:h-[28rem]"
       scrollWheelZoom={false}
     >
-      <TileLayer
-        attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>'
-        url="https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png"
-      />
+      <TileLayer attribution={site.tileAttribution} url={site.tileUrl} />
       {ip && (
         <Circle
           center={[ip.latitude, ip.longitude]}

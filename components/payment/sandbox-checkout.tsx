@@ -84,6 +84,9 @@ export function SandboxCheckout() {
         >
           {t('enterDashboard')}
         </a>
+        <a href={`${prefixOf(locale)}/reveal-location/`} className="mt-6 ml-4 inline-block text-brand underline">
+          {t('follow')}
+        </a>
       </section>
     );
   }

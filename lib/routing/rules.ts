@@ -24,6 +24,7 @@ export const PAGE_PATHS = new Set([
   '/location/',
   '/map/',
   '/getLocation/',
+  '/reveal-location/',
   '/dashboard/locations/',
   '/dashboard/account/',
   '/dashboard/billing/',

@@ -1,0 +1,88 @@
+'use client';
+import { useLocale, useTranslations } from 'next-intl';
+import { useEffect, useState } from 'react';
+import type { ApiClientError } from '@/lib/api/client';
+import type { Page, RequestStatus } from '@/lib/api/types';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { useApi } from '../ui/use-api';
+import { POLL_MS } from './map-view';
+
+type Row = { id: string; phone: string; status: RequestStatus; positions: number };
+
+const STEPS = [
+  { key: 'stepQueued', reachedBy: ['queued', 'sms_sent', 'opened', 'sharing', 'stopped'] },
+  { key: 'stepSent', reachedBy: ['sms_sent', 'opened', 'sharing', 'stopped'] },
+  { key: 'stepOpened', reachedBy: ['opened', 'sharing', 'stopped'] },
+  { key: 'stepSharing', reachedBy: ['sharing', 'stopped'] },
+] as const;
+
+/**
+ * `/reveal-location` (SPEC §2), the page after purchase: the newest request's real progress (polled every 3 s from
+ * `GET /spyContent`) — SMS queued, handed to the carrier, link opened, sharing — then the way to its map. Every step
+ * shown is a state the server recorded; nothing is simulated.
+ */
+export function RevealLocation() {
+  const t = useTranslations('Reveal');
+  const prefix = prefixOf(useLocale() as AppLocale);
+  const api = useApi();
+  const [row, setRow] = useState<Row | null | 'none'>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout>;
+    const poll = async () => {
+      try {
+        const page = await api.get<Page<Row>>('/spyContent', { pageNum: 1, pageSize: 1 });
+        if (stopped) return;
+        setRow(page.list[0] ?? 'none');
+        const status = page.list[0]?.status;
+        if (status === 'declined' || status === 'expired' || (status === 'sharing' && page.list[0].positions > 0))
+          return;
+      } catch (e) {
+        if (!stopped) setError((e as ApiClientError).message);
+        return;
+      }
+      timer = setTimeout(poll, POLL_MS);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [api]);
+
+  if (error) return <p role="alert">{error}</p>;
+  if (row === null) return <p aria-busy="true">…</p>;
+  if (row === 'none') return <p>{t('none')}</p>;
+  return (
+    <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+      <h1 className="text-2xl font-bold">{t('title')}</h1>
+      <p className="font-mono">{row.phone}</p>
+      <p className="text-slate-700">{t('lead')}</p>
+      <ol className="space-y-2" aria-live="polite">
+        {STEPS.map((step) => {
+          const done = (step.reachedBy as readonly string[]).includes(row.status);
+          return (
+            <li
+              key={step.key}
+              className={`flex items-center gap-2 ${done ? 'text-green-800' : 'text-slate-400'}`}
+              data-done={done}
+            >
+              <span aria-hidden>{done ? '●' : '○'}</span>
+              {t(step.key)}
+            </li>
+          );
+        })}
+      </ol>
+      {row.status === 'declined' && <p role="status">{t('declined')}</p>}
+      {row.status === 'expired' && <p role="status">{t('expired')}</p>}
+      <a
+        href={`${prefix}/map/?id=${row.id}`}
+        className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
+      >
+        {t('openMap')}
+      </a>
+    </section>
+  );
+}
