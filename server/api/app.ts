@@ -8,6 +8,7 @@ import { pickLanguage, translate } from '../i18n';
 import { requestContext, requireWebsiteType } from './middleware';
 import { devApi } from './routes/dev';
 import { health } from './routes/health';
+import { consentApi } from './routes/consent';
 import { locationsApi } from './routes/locations';
 import { lookups } from './routes/lookups';
 import { ordersApi } from './routes/orders';
@@ -70,6 +71,7 @@ export function createApp() {
   app.route('/', billingApi);
   app.route('/', webhooksApi);
   app.route('/', locationsApi);
+  app.route('/', consentApi);
   app.route('/', devApi);
 
   app.doc31('/openapi.json', {

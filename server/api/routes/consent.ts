@@ -1,0 +1,129 @@
+import 'server-only';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { env } from '../../env';
+import { translate } from '../../i18n';
+import { enqueueAfterCommit } from '../../jobs/boss';
+import { SHARE_PRESETS, answerConsent, consentView, savePosition, type AnswerResult } from '../../services/locate';
+import { assertNotLimited, consume } from '../../services/rate-limit';
+import type { AppEnv } from '../context';
+import { ApiError, ErrorCode, notFound } from '../errors';
+import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { bodyOf, readBody } from '../validation';
+import { requestStatus as status } from './locations';
+
+// The phone owner's side: everything here is reached with the consent code from the SMS link, never a session.
+
+const codeParam = z.object({ id: z.string().min(16).max(64) });
+
+// GET /api_f/v1/spyContent/consent/{id} - what the consent page shows for a consent code
+const consentRoute = createRoute({
+  method: 'get',
+  path: '/spyContent/consent/{id}',
+  summary: "Consent page data for a consent code: the service, the requester's masked e-mail, status",
+  request: { params: codeParam },
+  responses: {
+    200: jsonResponse(
+      envelope(
+        z.object({
+          product: z.string(),
+          requester: z.string(),
+          status,
+          expiresAt: z.string(),
+          sharingUntil: z.string().nullable(),
+          presets: z.array(z.number()),
+        }),
+      ),
+      'Consent view',
+    ),
+    404: jsonResponse(errorEnvelope, 'Unknown code'),
+  },
+});
+
+const answerBody = z.discriminatedUnion('action', [
+  z.object({
+    action: z.literal('share'),
+    minutes: z.coerce
+      .number()
+      .int()
+      .refine((m) => (SHARE_PRESETS as readonly number[]).includes(m), 'Validation.invalid')
+      .default(60),
+  }),
+  z.object({ action: z.literal('decline') }),
+  z.object({ action: z.literal('stop') }),
+  z.object({ action: z.literal('report') }),
+  z.object({
+    action: z.literal('position'),
+    latitude: z.coerce.number().min(-90, 'Validation.coordinates').max(90, 'Validation.coordinates'),
+    longitude: z.coerce.number().min(-180, 'Validation.coordinates').max(180, 'Validation.coordinates'),
+    accuracy: z.coerce.number().min(0, 'Validation.coordinates').max(1_000_000, 'Validation.coordinates'),
+  }),
+]);
+
+// PUT /api_f/v1/spyContent/phoneLocation/{id} - the owner's answer or a position, by consent code
+const answerRoute = createRoute({
+  method: 'put',
+  path: '/spyContent/phoneLocation/{id}',
+  summary:
+    'Consent page actions by consent code: share (records consent + IP location), decline, stop, report (no more SMS to this number), position (lat/lng degrees, accuracy metres; only while sharing). Unknown codes answer 404 and are rate limited per IP.',
+  request: { params: codeParam, body: bodyOf(answerBody) },
+  responses: {
+    200: jsonResponse(envelope(z.object({ status })), 'New status'),
+    404: jsonResponse(errorEnvelope, 'Unknown code'),
+    409: jsonResponse(errorEnvelope, 'Not possible in this state'),
+    410: jsonResponse(errorEnvelope, 'Link expired'),
+    ...errorResponses,
+  },
+});
+
+function unwrap(result: AnswerResult) {
+  if ('status' in result) return { status: result.status };
+  switch (result.error) {
+    case 'not_found':
+      throw notFound();
+    case 'expired':
+      throw new ApiError(410, ErrorCode.conflict, 'Api.linkExpired');
+    case 'answered':
+      throw new ApiError(409, ErrorCode.conflict, 'Api.alreadyAnswered');
+    case 'not_sharing':
+      throw new ApiError(409, ErrorCode.conflict, 'Api.notSharing');
+  }
+}
+
+export const consentApi = new OpenAPIHono<AppEnv>()
+  .openapi(consentRoute, async (c) => {
+    const db = await getDb();
+    const code = c.req.valid('param').id;
+    const found = await guessingGuard(c.get('clientIp'), () => consentView(db, code));
+    return ok(c, { product: env().NEXT_PUBLIC_PRODUCT_NAME, ...found, presets: [...SHARE_PRESETS] });
+  })
+  .openapi(answerRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const body = readBody(c, answerBody);
+    const db = await getDb();
+    const view = await guessingGuard(c.get('clientIp'), () => consentView(db, id));
+    if (body.action === 'position') return ok(c, unwrap(await savePosition(db, id, body)));
+    // The consent record keeps a hash of the text the owner was shown, in the page's language.
+    const lang = c.get('lang');
+    const product = env().NEXT_PUBLIC_PRODUCT_NAME;
+    const shownText = [
+      translate(lang, 'Consent.who', { product, requester: view.requester }),
+      translate(lang, 'Consent.what'),
+    ].join('\n');
+    const meta = { ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null, shownText };
+    const result = await answerConsent(db, id, body, meta);
+    if ('outboxIds' in result && result.outboxIds) await enqueueAfterCommit(result.outboxIds);
+    return ok(c, unwrap(result));
+  });
+
+/**
+ * Looks up a consent code; an unknown one spends a point of the per-IP guessing limit and answers the same 404 as
+ * any missing record. An IP out of points gets 429 before any lookup.
+ */
+async function guessingGuard<T>(ip: string | null, lookup: () => Promise<T | null>): Promise<T> {
+  await assertNotLimited('consentMissPerIp', ip ?? 'unknown');
+  const found = await lookup();
+  if (found) return found;
+  await consume('consentMissPerIp', ip ?? 'unknown');
+  throw notFound();
+}
