@@ -11,14 +11,13 @@ import {
   uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { id, timestamps } from './columns';
 
 /** A buyer's account; the e-mail (lower-cased) is the login (SPEC §1, §3). */
 export const users = pgTable(
   'users',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: id(),
     email: text('email').notNull(),
     /** argon2id hash (ARCHITECTURE §6). */
     passwordHash: text('password_hash').notNull(),
@@ -27,11 +26,7 @@ export const users = pgTable(
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
     /** SPEC §3: 0 marks a temporary 'middle' user whose purchase is pending. */
     paymentCount: integer('payment_count').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true })
-      .notNull()
-      .defaultNow()
-      .$onUpdate(() => new Date()),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email)],
 );
@@ -40,9 +35,7 @@ export const users = pgTable(
 export const sessions = pgTable(
   'sessions',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: id(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -68,9 +61,7 @@ export const sessions = pgTable(
 export const passwordResetCodes = pgTable(
   'password_reset_codes',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: id(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

@@ -1,12 +1,10 @@
-import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { id, timestamps } from './columns';
 import { users } from './accounts';
 
 /** Prices per currency, in integer minor units (ARCHITECTURE §4); seeded by a migration, editable. */
 export const priceSetups = pgTable('price_setups', {
-  id: uuid('id')
-    .primaryKey()
-    .default(sql`gen_random_uuid()`),
+  id: id(),
   currency: text('currency').notNull(),
   /** Price of the 24-hour trial, minor units. */
   trialPriceMinor: integer('trial_price_minor').notNull(),
@@ -24,9 +22,7 @@ export const orderStatus = pgEnum('order_status', ['created', 'pending', 'paid',
 export const orders = pgTable(
   'orders',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: id(),
     /** Public, unguessable order code used in checkout and status URLs. */
     code: text('code').notNull(),
     email: text('email').notNull(),
@@ -42,11 +38,7 @@ export const orders = pgTable(
     status: orderStatus('status').notNull().default('created'),
     failureCode: text('failure_code'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true })
-      .notNull()
-      .defaultNow()
-      .$onUpdate(() => new Date()),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('orders_code_key').on(t.code), index('orders_user_id_idx').on(t.userId)],
 );
@@ -57,9 +49,7 @@ export const subscriptionStatus = pgEnum('subscription_status', ['trialing', 'ac
 export const subscriptions = pgTable(
   'subscriptions',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: id(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -69,11 +59,7 @@ export const subscriptions = pgTable(
     status: subscriptionStatus('status').notNull(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
     cancelAt: timestamp('cancel_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true })
-      .notNull()
-      .defaultNow()
-      .$onUpdate(() => new Date()),
+    ...timestamps(),
   },
   (t) => [index('subscriptions_user_id_idx').on(t.userId)],
 );

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import {
   bigint,
   doublePrecision,
@@ -11,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { id, timestamps } from './columns';
 import { users } from './accounts';
 import { orders } from './billing';
 
@@ -29,9 +29,7 @@ export const locationRequestStatus = pgEnum('location_request_status', [
 export const locationRequests = pgTable(
   'location_requests',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: id(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -47,11 +45,7 @@ export const locationRequests = pgTable(
     sharingUntil: timestamp('sharing_until', { withTimezone: true }),
     /** When the consent link stops working (CONSENT_LINK_TTL_HOURS after creation). */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true })
-      .notNull()
-      .defaultNow()
-      .$onUpdate(() => new Date()),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('location_requests_consent_code_hash_key').on(t.consentCodeHash),
@@ -63,9 +57,7 @@ export const locationRequests = pgTable(
 export const consents = pgTable(
   'consents',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: id(),
     requestId: uuid('request_id')
       .notNull()
       .references(() => locationRequests.id, { onDelete: 'cascade' }),

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { id, timestamps } from './columns';
 
 /** ARCHITECTURE §4: `queued -> sent -> delivered | failed`. */
 export const messageStatus = pgEnum('message_status', ['queued', 'sent', 'delivered', 'failed']);
@@ -8,9 +8,7 @@ export const messageStatus = pgEnum('message_status', ['queued', 'sent', 'delive
 export const outboundMessages = pgTable(
   'outbound_messages',
   {
-    id: uuid('id')
-      .primaryKey()
-      .default(sql`gen_random_uuid()`),
+    id: id(),
     channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
     recipient: text('recipient').notNull(),
     /** Template name (server/services/templates) and the locale it was rendered in. */
@@ -30,12 +28,8 @@ export const outboundMessages = pgTable(
     provider: text('provider'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
-    updatedAt: timestamp('updated_at', { withTimezone: true })
-      .notNull()
-      .defaultNow()
-      .$onUpdate(() => new Date()),
+    ...timestamps(),
   },
   (t) => [index('outbound_messages_status_idx').on(t.status, t.createdAt)],
 );
