@@ -130,6 +130,28 @@ describe('location requests by subscribers', () => {
     expect(await db.select().from(positions).where(eq(positions.requestId, obj.id))).toHaveLength(0);
   });
 
+  it('counts unseen status changes and positions until the subscriber has seen them', async () => {
+    const buyer = await buyAccount(`notify.${Date.now()}@example.com`);
+    const cookie = { cookie: `token=${buyer.token}` };
+    const list = async () => (await (await call('GET', '/spyContent', { headers: cookie })).json()).page;
+    expect((await list()).notificationsTotal).toBeGreaterThanOrEqual(1);
+    await call('POST', '/spyContent/notifications/seen', { headers: cookie });
+    expect((await list()).notificationsTotal).toBe(0);
+    const { obj } = await (await newRequest(buyer.token, freshPhone())).json();
+    const code = await codeOf(obj.id);
+    await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 15 } });
+    await call('PUT', `/spyContent/phoneLocation/${code}`, {
+      body: { action: 'position', latitude: 1, longitude: 2, accuracy: 3 },
+    });
+    const page = await list();
+    expect(page.notificationsTotal).toBe(2);
+    expect(page.list.find((r: { id: string }) => r.id === obj.id)).toMatchObject({
+      status: 'sharing',
+      smsStatus: 'queued',
+      positions: 1,
+    });
+  });
+
   it('lists the SMS texts per language', async () => {
     const { obj } = await (await call('GET', '/multilingualWord/one/3/phone_text')).json();
     expect(obj).toContainEqual({ id: 'standard', locale: 'id', text: expect.stringContaining('{link}') });

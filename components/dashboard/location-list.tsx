@@ -7,13 +7,27 @@ import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 
-type Row = { id: string; phone: string; status: RequestStatus; createdAt: string; positions: number };
-type ListPage = Page<Row> & { quota: { used: number; total: number } | null };
+type Row = {
+  id: string;
+  phone: string;
+  status: RequestStatus;
+  createdAt: string;
+  positions: number;
+  smsStatus: string | null;
+};
+type ListPage = Page<Row> & { quota: { used: number; total: number } | null; notificationsTotal: number };
+type Badge = RequestStatus | 'delivered';
+
+/** The badge of a row: a request whose SMS the carrier confirmed shows 'delivered' until the owner opens it. */
+function badgeOf(row: Row): Badge {
+  return row.status === 'sms_sent' && row.smsStatus === 'delivered' ? 'delivered' : row.status;
+}
 
 /** Badge colours per status: waiting states neutral, sharing green, ended states muted or red. */
-const BADGE: Record<RequestStatus, string> = {
+const BADGE: Record<Badge, string> = {
   queued: 'bg-slate-100 text-slate-800',
   sms_sent: 'bg-blue-100 text-blue-900',
+  delivered: 'bg-sky-100 text-sky-900',
   opened: 'bg-indigo-100 text-indigo-900',
   sharing: 'bg-green-100 text-green-900',
   stopped: 'bg-amber-100 text-amber-900',
@@ -32,6 +46,7 @@ export function LocationList() {
   const api = useApi();
   const [rows, setRows] = useState<Row[] | null>(null);
   const [quota, setQuota] = useState<ListPage['quota']>(null);
+  const [unseen, setUnseen] = useState(0);
   const [error, setError] = useState<{ message: string; code: number } | null>(null);
 
   useEffect(() => {
@@ -39,6 +54,9 @@ export function LocationList() {
       (page) => {
         setRows(page.list);
         setQuota(page.quota);
+        setUnseen(page.notificationsTotal);
+        // Shown once: what is on screen now counts as seen.
+        if (page.notificationsTotal > 0) api.post('/spyContent/notifications/seen').catch(() => {});
       },
       (e: ApiClientError) => setError({ message: e.message, code: e.code }),
     );
@@ -48,7 +66,17 @@ export function LocationList() {
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">{t('title')}</h1>
+        <h1 className="flex items-center gap-3 text-2xl font-bold">
+          {t('title')}
+          {unseen > 0 && (
+            <span
+              className="rounded-full bg-red-600 px-2.5 py-0.5 text-sm font-semibold text-white"
+              data-testid="notifications"
+            >
+              {t('newCount', { count: unseen })}
+            </span>
+          )}
+        </h1>
         {rows && (
           <a href={`${prefix}/getLocation/`} className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white">
             {t('newRequest')}
@@ -87,8 +115,8 @@ export function LocationList() {
                 <p className="font-mono font-semibold">{r.phone}</p>
                 <p className="text-sm text-slate-600">{formatDate(r.createdAt, 'Y-m-d H:M')}</p>
               </div>
-              <span className={`rounded-full px-3 py-1 text-sm ${BADGE[r.status]}`} data-testid="location-status">
-                {t(`status.${r.status}`)}
+              <span className={`rounded-full px-3 py-1 text-sm ${BADGE[badgeOf(r)]}`} data-testid="location-status">
+                {t(`status.${badgeOf(r)}`)}
               </span>
               <a
                 href={`${prefix}/map/?id=${r.id}`}

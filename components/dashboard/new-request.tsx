@@ -111,7 +111,7 @@ export function NewRequest() {
                   className={`mt-2 flex gap-2 rounded-lg border p-3 text-sm ${chosen === x.id ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
                 >
                   <input type="radio" value={x.id} {...register('text')} />
-                  <span>{x.text}</span>
+                  <span>{x.text.replace('{link}', `${location.origin}/location/?c=…`)}</span>
                 </label>
               ))}
           </fieldset>

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, count, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import type { Db, Tx } from '../db/client';
 import { consents, locationRequests, optOuts, orders, positions, users, type LocationRequest } from '../db/schema';
@@ -221,7 +221,7 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
   };
 }
 
-/** One page of `userId`'s requests, newest first, with each one's position count. */
+/** One page of `userId`'s requests, newest first, with each one's position count and its SMS's status. */
 export async function listRequests(db: Db, userId: string, pageNum: number, pageSize: number) {
   const where = eq(locationRequests.userId, userId);
   const [{ total }] = await db.select({ total: count() }).from(locationRequests).where(where);
@@ -232,6 +232,10 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
       status: locationRequests.status,
       createdAt: locationRequests.createdAt,
       positions: count(positions.id),
+      // The consent SMS's own status (Twilio callbacks can mark it delivered); null before it is written.
+      smsStatus: sql<
+        string | null
+      >`(select m.status from outbound_messages m where m.location_request_id = "location_requests"."id" order by m.created_at desc limit 1)`,
     })
     .from(locationRequests)
     .leftJoin(positions, eq(positions.requestId, locationRequests.id))

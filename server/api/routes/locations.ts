@@ -6,6 +6,7 @@ import { enqueueAfterCommit } from '../../jobs/boss';
 import { SMS_TEXTS, consentSmsText } from '../../services/consent-sms';
 import { clearPositions, listRequests, requestWithPositions } from '../../services/locate';
 import { PhoneParseError } from '../../services/phone-info';
+import { markNotificationsSeen, notificationsTotal } from '../../services/notifications';
 import { quotaOf, requestLocation } from '../../services/requests';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
@@ -48,16 +49,36 @@ const listRoute = createRoute({
         msg: z.string(),
         page: z.object({
           list: z.array(
-            z.object({ id: z.string(), phone: z.string(), status, createdAt: z.string(), positions: z.number() }),
+            z.object({
+              id: z.string(),
+              phone: z.string(),
+              status,
+              createdAt: z.string(),
+              positions: z.number(),
+              smsStatus: z.string().nullable(),
+            }),
           ),
           total: z.number(),
           pageNum: z.number(),
           pageSize: z.number(),
           quota: z.object({ used: z.number().int(), total: z.number().int() }).nullable(),
+          notificationsTotal: z.number().int().openapi({ description: 'status changes and positions since last seen' }),
         }),
       }),
       'Page',
     ),
+    401: jsonResponse(errorEnvelope, 'Not signed in'),
+  },
+});
+
+// POST /api_f/v1/spyContent/notifications/seen - the subscriber has seen their notifications
+const seenRoute = createRoute({
+  method: 'post',
+  path: '/spyContent/notifications/seen',
+  summary: 'Marks status changes and positions up to now as seen (notificationsTotal back to 0)',
+  middleware: [requireUser] as const,
+  responses: {
+    200: jsonResponse(envelope(z.object({ notificationsTotal: z.literal(0) })), 'Seen'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
   },
 });
@@ -150,8 +171,20 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     const { pageNum, pageSize } = c.req.valid('query');
     const db = await getDb();
     const userId = c.get('user')!.id;
-    const [page, quota] = await Promise.all([listRequests(db, userId, pageNum, pageSize), quotaOf(db, userId)]);
-    return okPage(c, { ...page, quota: quota ? { used: quota.used, total: quota.quota } : null });
+    const [page, quota, notifications] = await Promise.all([
+      listRequests(db, userId, pageNum, pageSize),
+      quotaOf(db, userId),
+      notificationsTotal(db, userId),
+    ]);
+    return okPage(c, {
+      ...page,
+      quota: quota ? { used: quota.used, total: quota.quota } : null,
+      notificationsTotal: notifications,
+    });
+  })
+  .openapi(seenRoute, async (c) => {
+    await markNotificationsSeen(await getDb(), c.get('user')!.id);
+    return ok(c, { notificationsTotal: 0 as const });
   })
   .openapi(traceRoute, async (c) => {
     const found = await requestWithPositions(await getDb(), c.get('user')!.id, c.req.valid('param').id);

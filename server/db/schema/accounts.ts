@@ -24,6 +24,8 @@ export const users = pgTable(
     /** Set while the password is a generated temporary one: it stops working then (7 days after it was made). */
     tempPasswordExpiresAt: timestamp('temp_password_expires_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    /** When the subscriber last looked at their locations: newer status changes and positions count as unseen. */
+    notificationsSeenAt: timestamp('notifications_seen_at', { withTimezone: true }),
     /** SPEC §3: 0 marks a temporary 'middle' user whose purchase is pending. */
     paymentCount: integer('payment_count').notNull().default(0),
     ...timestamps(),
