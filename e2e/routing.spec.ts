@@ -46,6 +46,14 @@ test.describe('locale routing', () => {
     });
   }
 
+  test('/locate/ and /es/phone-locate/ are landing pages for one\'s own phone with the locate box', async ({ page }) => {
+    await page.goto('/locate/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Find your own lost phone');
+    await expect(page.getByRole('button', { name: 'Check number' })).toBeVisible();
+    await page.goto('/es/phone-locate/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Localiza mi teléfono por su número');
+  });
+
   test('/404 shows the not-found message and a BACK button that goes back', async ({ page }) => {
     await page.goto('/es/');
     await page.goto('/404/');
@@ -85,6 +93,7 @@ test.describe('signed-in visitors', () => {
     ['/?utm_source=news&gclid=abc', '/dashboard/locations/?utm_source=news&gclid=abc'],
     ['/es/?wbraid=w', '/es/dashboard/locations/?wbraid=w'],
     ['/ph/', '/ph/dashboard/locations/'],
+    ['/locate/?gclid=x', '/dashboard/locations/?gclid=x'],
   ]) {
     test(`a live session on ${from} goes to ${to}`, async ({ request, baseURL }) => {
       const res = await request.get(from, { ...noRedirect, headers: { cookie: `token=${token}` } });

@@ -79,7 +79,11 @@ export function MapView() {
       <h1 className="text-2xl font-bold">{t('title', { phone: trace.phone })}</h1>
       {!latest && (
         <p role="status" className="rounded-lg bg-slate-100 p-4">
-          {trace.status === 'declined' ? t('declined') : t('waiting')}
+          {trace.status === 'declined'
+            ? t('declined')
+            : trace.status === 'expired' || trace.status === 'stopped'
+              ? t('noPosition')
+              : t('waiting')}
         </p>
       )}
       {(latest || ip) && <LeafletMap latest={latest} track={[...gps].reverse()} ip={ip} ipLabel={ipLabel} />}

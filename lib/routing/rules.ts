@@ -24,6 +24,8 @@ export const PAGE_PATHS = new Set([
   '/location/',
   '/map/',
   '/getLocation/',
+  '/locate/',
+  '/phone-locate/',
   '/reveal-location/',
   '/dashboard/locations/',
   '/dashboard/account/',

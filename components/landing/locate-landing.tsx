@@ -1,0 +1,42 @@
+import { getTranslations } from 'next-intl/server';
+import { LocateBox } from '../locate/locate-box';
+import { ClientMessages } from '../ui/client-messages';
+
+/** Message namespaces of the pages built on the locate box: the home page and the own-phone landing pages. */
+type LandingPage = 'Home' | 'Landing.locate' | 'Landing.phoneLocate';
+
+/**
+ * A landing page around the locate box (SPEC §2): its own heading, lead and three points from messages/
+ * (`page` names the namespace), then the locate box. Used by the home page and by `/locate` and `/phone-locate`
+ * (one's own phone).
+ */
+export async function LocateLanding({ page }: { page: LandingPage }) {
+  const t = await getTranslations(page);
+  return (
+    <div className="grid gap-8 lg:grid-cols-2 lg:items-start">
+      <section>
+        <h1 className="text-3xl font-bold leading-tight text-slate-900 sm:text-4xl">{t('heading')}</h1>
+        <p className="mt-4 text-lg text-slate-700">{t('lead')}</p>
+        <ul className="mt-6 space-y-3 text-slate-700">
+          {(['point1', 'point2', 'point3'] as const).map((key) => (
+            <li key={key} className="flex gap-2">
+              <span aria-hidden className="text-brand">
+                ✓
+              </span>
+              {t(key)}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <ClientMessages namespaces={['LocateBox', 'PhoneFacts']}>
+        <LocateBox />
+      </ClientMessages>
+    </div>
+  );
+}
+
+/** Page metadata of a landing page: its own title and description. */
+export async function landingMetadata(locale: string, page: 'Landing.locate' | 'Landing.phoneLocate') {
+  const t = await getTranslations({ locale: locale as 'en', namespace: page });
+  return { title: t('title'), description: t('lead') };
+}
