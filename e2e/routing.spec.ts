@@ -46,7 +46,7 @@ test.describe('locale routing', () => {
     });
   }
 
-  test('/locate/ and /es/phone-locate/ are landing pages for one\'s own phone with the locate box', async ({ page }) => {
+  test("/locate/ and /es/phone-locate/ are landing pages for one's own phone with the locate box", async ({ page }) => {
     await page.goto('/locate/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Find your own lost phone');
     await expect(page.getByRole('button', { name: 'Check number' })).toBeVisible();
