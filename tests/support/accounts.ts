@@ -68,3 +68,14 @@ export async function buyAccount(email: string) {
 export function signIn(email: string, password: string, ip?: string) {
   return call('POST', '/admin/userSession', { body: { email, password }, ip });
 }
+
+/** Buys an account and replaces its temporary password with `password` (a full account). */
+export async function account(tag: string, password = 'correct horse battery') {
+  const bought = await buyAccount(`${tag}.${Date.now()}@example.com`);
+  const res = await call('PUT', '/admin/user/password', {
+    body: { password: bought.temporaryPassword, newPassword: password },
+    headers: { cookie: `token=${bought.token}` },
+  });
+  expect(res.status).toBe(200);
+  return { ...bought, password };
+}
