@@ -45,6 +45,16 @@ describe('location requests by subscribers', () => {
     expect(list.page.quota).toEqual({ used: 2, total: 30 });
   });
 
+  it('writes the SMS in the language the buyer picks instead of the number country', async () => {
+    const buyer = await buyAccount(`lang.${Date.now()}@example.com`);
+    const { obj } = await (await newRequest(buyer.token, freshPhone(), { locale: 'id' })).json();
+    const db = await getDb();
+    const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, obj.id));
+    expect(request.locale).toBe('id');
+    expect(request.smsText).toContain('ada yang meminta lokasi ponsel ini');
+    expect(obj.link).toContain('/id/location/?c=');
+  });
+
   it('refuses without a live subscription: "Please re-purchase after the account has expired"', async () => {
     const buyer = await buyAccount(`lapsed.${Date.now()}@example.com`);
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -12,7 +12,13 @@ import { FormCard } from '../ui/form-card';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 
-const schema = z.object({ phone: phoneField, text: z.string() });
+const schema = z.object({ phone: phoneField, text: z.string(), locale: z.string() });
+/** SMS languages the buyer may pick; '' means the number's country decides. Names are each language's own. */
+const LANGUAGES = [
+  ['en', 'English'],
+  ['es', 'Español'],
+  ['id', 'Bahasa Indonesia'],
+] as const;
 type Values = z.infer<typeof schema>;
 type SmsText = { id: string; locale: string; text: string };
 
@@ -37,10 +43,11 @@ export function NewRequest() {
     formState: { errors, isSubmitting },
   } = useForm<Values>({
     resolver: zodResolver(schema),
-    defaultValues: { phone: '', text: 'standard' },
+    defaultValues: { phone: '', text: 'standard', locale: '' },
   });
   const { alert, setAlert, report } = useServerErrors(setError, ['phone']);
-  const language = locale.split('-')[0];
+  const chosenLocale = useWatch({ control, name: 'locale' });
+  const language = chosenLocale || locale.split('-')[0];
   const chosen = useWatch({ control, name: 'text' });
 
   useEffect(() => {
@@ -50,7 +57,9 @@ export function NewRequest() {
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
     try {
-      setCreated(await api.post<{ id: string; link: string }>('/spyContent/phoneLocation', values));
+      const { locale: smsLocale, ...rest } = values;
+      const body = smsLocale ? { ...rest, locale: smsLocale } : rest;
+      setCreated(await api.post<{ id: string; link: string }>('/spyContent/phoneLocation', body));
     } catch (error) {
       report(error);
     }
@@ -101,6 +110,23 @@ export function NewRequest() {
             error={errors.phone?.message}
             {...register('phone')}
           />
+          <div>
+            <label htmlFor="locale" className="block text-sm font-medium text-slate-800">
+              {t('smsLanguage')}
+            </label>
+            <select
+              id="locale"
+              className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2"
+              {...register('locale')}
+            >
+              <option value="">{t('languageAuto')}</option>
+              {LANGUAGES.map(([code, name]) => (
+                <option key={code} value={code} lang={code}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </div>
           <fieldset>
             <legend className="text-sm font-medium text-slate-800">{t('smsText')}</legend>
             {texts

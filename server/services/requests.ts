@@ -89,7 +89,7 @@ export async function quotaOf(db: Db | Tx, userId: string) {
 export async function requestLocation(
   db: Db,
   userId: string,
-  input: { phone: string; country?: string; text?: SmsTextId },
+  input: { phone: string; country?: string; text?: SmsTextId; locale?: string },
 ): Promise<{ requestId: string; smsId: string; link: string }> {
   const e164 = parsePhone(input.phone, input.country).number;
   return db.transaction(async (tx) => {
@@ -101,6 +101,6 @@ export async function requestLocation(
       throw new ApiError(403, ErrorCode.forbidden, 'Api.quotaUsed', { quota: quota.quota });
     const refusal = await smsRefusal(tx, e164, userId);
     if (refusal) throw refusalError(refusal);
-    return createLocationRequest(tx, { userId, e164, text: input.text });
+    return createLocationRequest(tx, { userId, e164, text: input.text, locale: input.locale });
   });
 }

@@ -120,6 +120,8 @@ const newRequestBody = z.object({
     .regex(/^[A-Za-z]{2}$/)
     .optional(),
   text: z.enum(SMS_TEXTS).default('standard'),
+  /** The SMS language; absent: guessed from the number's country. */
+  locale: z.enum(['en', 'id', 'es', 'en-PH']).optional(),
 });
 
 // POST /api_f/v1/spyContent/phoneLocation - a subscriber requests a number's location
