@@ -1,2 +1,0 @@
-export * from './client';
-export type * from './types';
