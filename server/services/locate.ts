@@ -58,7 +58,8 @@ export async function consentView(db: Db, code: string) {
   };
 }
 
-export type ConsentMeta = { ip: string | null; userAgent: string | null; shownText: string };
+/** Who answered, and the text they were shown (built from the requester's masked e-mail, hashed into the record). */
+export type ConsentMeta = { ip: string | null; userAgent: string | null; shownText: (requester: string) => string };
 
 export type AnswerResult =
   { status: LocationRequest['status'] } | { error: 'not_found' | 'expired' | 'answered' | 'not_sharing' };
@@ -94,7 +95,8 @@ export async function answerConsent(
       .where(eq(locationRequests.id, found.request.id))
       .for('update');
     const { id, status } = request;
-    const base = { requestId: id, ip: meta.ip, userAgent: meta.userAgent, textHash: sha256(meta.shownText) };
+    const textHash = sha256(meta.shownText(maskEmail(found.buyerEmail)));
+    const base = { requestId: id, ip: meta.ip, userAgent: meta.userAgent, textHash };
     const open = (OPEN_STATES as readonly string[]).includes(status);
 
     if (action.action === 'report') {

@@ -101,17 +101,24 @@ export const consentApi = new OpenAPIHono<AppEnv>()
     const { id } = c.req.valid('param');
     const body = readBody(c, answerBody);
     const db = await getDb();
-    const view = await guessingGuard(c.get('clientIp'), () => consentView(db, id));
-    if (body.action === 'position') return ok(c, unwrap(await savePosition(db, id, body)));
     // The consent record keeps a hash of the text the owner was shown, in the page's language.
     const lang = c.get('lang');
     const product = env().NEXT_PUBLIC_PRODUCT_NAME;
-    const shownText = [
-      translate(lang, 'Consent.who', { product, requester: view.requester }),
-      translate(lang, 'Consent.what'),
-    ].join('\n');
-    const meta = { ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null, shownText };
-    const result = await answerConsent(db, id, body, meta);
+    const meta = {
+      ip: c.get('clientIp'),
+      userAgent: c.req.header('user-agent') ?? null,
+      shownText: (requester: string) =>
+        [translate(lang, 'Consent.who', { product, requester }), translate(lang, 'Consent.what')].join('\n'),
+    };
+    // One lookup per call: positions arrive every 10 s while the owner shares.
+    const result = await guessingGuard(
+      c.get('clientIp'),
+      async (): Promise<(AnswerResult & { outboxIds?: string[] }) | null> => {
+        const answer =
+          body.action === 'position' ? await savePosition(db, id, body) : await answerConsent(db, id, body, meta);
+        return 'error' in answer && answer.error === 'not_found' ? null : answer;
+      },
+    );
     if ('outboxIds' in result && result.outboxIds) await enqueueAfterCommit(result.outboxIds);
     return ok(c, unwrap(result));
   });
