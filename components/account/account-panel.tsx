@@ -4,6 +4,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
+import { signOut } from '@/lib/api/browser';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { changePasswordSchema, type ChangePasswordValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
@@ -64,13 +65,6 @@ export function AccountPanel() {
     }
   });
 
-  const signOut = async () => {
-    await api.delete('/admin/userSession').catch(() => {});
-    // A full load on purpose: the static header and every island must see the cleared cookies.
-    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-    location.assign(`${prefix}/`);
-  };
-
   return (
     <section className="mx-auto max-w-md space-y-6">
       <div>
@@ -97,7 +91,11 @@ export function AccountPanel() {
           {tDash('title')}
         </a>
       )}
-      <button type="button" onClick={signOut} className="rounded-lg border border-slate-300 px-4 py-2 text-sm">
+      <button
+        type="button"
+        onClick={() => signOut(api, prefix)}
+        className="rounded-lg border border-slate-300 px-4 py-2 text-sm"
+      >
         {t('signOut')}
       </button>
     </section>

@@ -4,6 +4,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { fullLoad } from '@/lib/api/browser';
 import type { Envelope } from '@/lib/api/client';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { loginSchema, type LoginValues } from '@/lib/validation/schemas';
@@ -41,9 +42,7 @@ export function LoginForm() {
     setAlert(null);
     try {
       const user = await api.post<{ mustChangePassword: boolean }>('/admin/userSession', values);
-      // A full load on purpose: the static header must see the new session cookies.
-      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-      location.assign(`${prefix}${user.mustChangePassword ? '/dashboard/account/' : redirect}`);
+      fullLoad(`${prefix}${user.mustChangePassword ? '/dashboard/account/' : redirect}`);
     } catch (error) {
       report(error);
     }

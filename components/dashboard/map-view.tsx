@@ -2,17 +2,15 @@
 import { useLocale, useTranslations } from 'next-intl';
 import dynamic from 'next/dynamic';
 import { useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
 import type { LocationTrace } from '@/lib/api/types';
 import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
+import { usePolling } from '../ui/use-polling';
 
 const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
-
-/** How often the map asks for new positions (ms). */
-export const POLL_MS = 3000;
 
 /**
  * The subscriber's map of one request (`/map?id=`): polls `GET /gpsTrace/phoneLocation/{id}` every 3 s and shows
@@ -27,33 +25,22 @@ export function MapView() {
   const [trace, setTrace] = useState<LocationTrace | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout>;
-    const poll = async () => {
+  const step = useCallback(
+    async (active: () => boolean) => {
       try {
         const next = await api.get<LocationTrace>(`/gpsTrace/phoneLocation/${encodeURIComponent(id)}`);
-        if (!stopped) setTrace(next);
+        if (active()) setTrace(next);
+        return true;
       } catch (e) {
-        if (stopped) return;
         const err = e as ApiClientError;
-        setError(
-          err.code === SESSION_INVALID
-            ? err.message
-            : err.status === 404 || err.status === 422
-              ? t('notFound')
-              : err.message,
-        );
-        if (err.status === 404 || err.status === 422 || err.code === SESSION_INVALID) return;
+        const final = err.status === 404 || err.status === 422 || err.code === SESSION_INVALID;
+        if (active()) setError(final && err.code !== SESSION_INVALID ? t('notFound') : err.message);
+        return !final;
       }
-      if (!stopped) timer = setTimeout(poll, POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [api, id, t]);
+    },
+    [api, id, t],
+  );
+  usePolling(step);
 
   const back = (
     <a href={`${prefixOf(locale)}/dashboard/locations/`} className="text-sm text-brand underline">

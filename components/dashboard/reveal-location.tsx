@@ -1,11 +1,11 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
 import type { Page, RequestStatus } from '@/lib/api/types';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
-import { POLL_MS } from './map-view';
+import { usePolling } from '../ui/use-polling';
 
 type Row = { id: string; phone: string; status: RequestStatus; positions: number };
 
@@ -28,29 +28,27 @@ export function RevealLocation() {
   const [row, setRow] = useState<Row | null | 'none'>(null);
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout>;
-    const poll = async () => {
+  const step = useCallback(
+    async (active: () => boolean) => {
       try {
         const page = await api.get<Page<Row>>('/spyContent', { pageNum: 1, pageSize: 1 });
-        if (stopped) return;
-        setRow(page.list[0] ?? 'none');
-        const status = page.list[0]?.status;
-        if (status === 'declined' || status === 'expired' || (status === 'sharing' && page.list[0].positions > 0))
-          return;
+        if (!active()) return false;
+        const newest = page.list[0];
+        setRow(newest ?? 'none');
+        // Done once the request ended or the first position arrived.
+        return !(
+          newest?.status === 'declined' ||
+          newest?.status === 'expired' ||
+          (newest?.status === 'sharing' && newest.positions > 0)
+        );
       } catch (e) {
-        if (!stopped) setError((e as ApiClientError).message);
-        return;
+        if (active()) setError((e as ApiClientError).message);
+        return false;
       }
-      timer = setTimeout(poll, POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [api]);
+    },
+    [api],
+  );
+  usePolling(step);
 
   if (error) return <p role="alert">{error}</p>;
   if (row === null) return <p aria-busy="true">…</p>;

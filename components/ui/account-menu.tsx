@@ -40,13 +40,9 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
     );
   }
   const signOut = async () => {
-    const { browserApi } = await import('@/lib/api/browser');
-    await browserApi(locale, labels.network)
-      .delete('/admin/userSession')
-      .catch(() => {});
-    // A full load on purpose: the static header and every island must see the cleared cookies.
-    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-    location.assign(`${prefix}/`);
+    // Loaded on use, so the API client is not part of every page's first load.
+    const { browserApi, signOut: signOutWith } = await import('@/lib/api/browser');
+    await signOutWith(browserApi(locale, labels.network), prefix);
   };
   return (
     <div className="flex items-center gap-4 text-sm font-medium text-slate-700">

@@ -28,3 +28,17 @@ function browserTracking(): Record<string, string | number | undefined> {
     apkChannel: params.get('channel') ?? 'SEO',
   };
 }
+
+/**
+ * Loads `path` as a new document. Used after the session changes (sign-in, sign-out): the header is static and
+ * every island reads the cookies when it loads, so a client-side navigation would show the old state.
+ */
+export function fullLoad(path: string): void {
+  location.assign(path);
+}
+
+/** Signs out (`DELETE /admin/userSession`, which clears the cookies) and loads the home page of `prefix`. */
+export async function signOut(api: ApiClient, prefix: string): Promise<void> {
+  await api.delete('/admin/userSession').catch(() => {});
+  fullLoad(`${prefix}/`);
+}
