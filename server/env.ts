@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { SITE_DEFAULTS } from '../lib/site';
 
 /**
  * Settings, read once from `process.env` and validated with zod (ARCHITECTURE §3). A missing or malformed setting
@@ -16,9 +17,9 @@ const databaseSchema = z.object({
 
 const siteSchema = z.object({
   APP_ORIGIN: z.url().default('http://localhost:3000'),
-  NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default('Chamspy'),
+  NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default(SITE_DEFAULTS.product),
   SUPPORT_EMAIL: z.email().default('support@example.com'),
-  NEXT_PUBLIC_COMPANY_NAME: z.string().min(1).default('Demo Company Limited'),
+  NEXT_PUBLIC_COMPANY_NAME: z.string().min(1).default(SITE_DEFAULTS.company),
   BILLING_DESCRIPTOR: z.string().min(1).max(22).default('CHAMSPY DEMO'),
   TRUSTED_PROXIES: z
     .string()
@@ -51,7 +52,7 @@ const providersSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
-  EMAIL_FROM: z.string().min(3).default('Chamspy <no-reply@example.com>'),
+  EMAIL_FROM: z.string().min(3).default(`${SITE_DEFAULTS.product} <no-reply@example.com>`),
   GEOIP_MMDB_DIR: z.string().optional(),
   CONSENT_LINK_TTL_HOURS: z.coerce.number().positive().max(168).default(24),
   POSITION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
