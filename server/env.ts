@@ -35,7 +35,25 @@ const siteSchema = z.object({
 });
 
 const providersSchema = z.object({
-  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'a Stripe secret key (sk_test_… or sk_live_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'a webhook signing secret (whsec_…)')
+    .optional(),
+  /** Another Stripe API host, e.g. stripe-mock or a test double: `http://127.0.0.1:12111`. Unset: api.stripe.com. */
+  STRIPE_API_URL: z.url().optional(),
+  /** How long a discount offer runs after it is first shown, minutes (SPEC §4). */
+  OFFER_MINUTES: z.coerce.number().positive().max(1440).default(10),
+  /** Hours before the trial converts that the reminder e-mail goes out. */
+  TRIAL_REMINDER_HOURS: z.coerce.number().min(0).max(23).default(4),
+  /** Orders one client IP may create per hour. */
+  ORDERS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  /** Days after the transaction within which a refund may be asked for (SPEC §9). */
+  REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
   TWILIO_ACCOUNT_SID: z
     .string()
@@ -77,6 +95,11 @@ const envSchema = databaseSchema
   .superRefine((e, ctx) => {
     if (e.EMAIL_PROVIDER === 'smtp' && !e.SMTP_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when EMAIL_PROVIDER=smtp' });
+    }
+    if (e.PAYMENT_PROVIDER === 'stripe') {
+      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+        if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when PAYMENT_PROVIDER=stripe' });
+      }
     }
     if (e.SMS_PROVIDER === 'twilio') {
       for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {

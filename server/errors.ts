@@ -15,6 +15,7 @@ export const ErrorCode = {
   sessionInvalid: 20012,
   paymentDeclined: 40201,
   conflict: 40900,
+  gone: 41000,
   rateLimited: 42900,
   internal: 50000,
   unavailable: 50300,

@@ -1,17 +1,41 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
 import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
 
-type Billing = {
-  orders: { code: string; phone: string; status: string; amount: string; createdAt: string }[];
-  subscriptions: { status: string; currentPeriodEnd: string; cancelAt: string | null }[];
+type Sub = {
+  status: 'trialing' | 'active' | 'past_due' | 'canceled';
+  currentPeriodEnd: string;
+  cancelAt: string | null;
+  nextBillingAt: string | null;
+  monthlyAmount: string;
+  geolocations: number;
 };
+type Order = {
+  code: string;
+  phone: string;
+  status: string;
+  amount: string;
+  method: 'card' | 'wallet';
+  card: string | null;
+  createdAt: string;
+};
+type Billing = { orders: Order[]; subscriptions: Sub[] };
+type RefundInfo = { eligible: boolean; amount: string; message: string };
+type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; amount: string } | null;
 
-/** `/dashboard/billing` (SPEC §2): the subscriber's subscriptions and orders from `GET /admin/order/status`. */
+const day = (iso: string) => formatDate(iso, 'Y-m-d H:M');
+
+/**
+ * `/dashboard/billing` (SPEC §2 "My subscriptions" → Billing): each subscription's plan, status, next billing date or
+ * end date, and Cancel (confirm dialog → `PUT /admin/user/cancelSubscribe`, effective at the next billing date); the
+ * orders with their payment method, and a refund request for each paid one (`POST /admin/order/refundDetail`, then
+ * `POST /admin/order/refund` after confirming). Refusals and results show the server's localized message.
+ */
 export function BillingView() {
   const t = useTranslations('Billing');
   const tDash = useTranslations('Dashboard');
@@ -20,12 +44,50 @@ export function BillingView() {
   const api = useApi();
   const [data, setData] = useState<Billing | null>(null);
   const [error, setError] = useState<{ message: string; signedOut: boolean } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [ask, setAsk] = useState<Ask>(null);
 
+  const load = useCallback(
+    () =>
+      api
+        .get<Billing>('/admin/order/status')
+        .then(setData, (e: ApiClientError) => setError({ message: e.message, signedOut: e.code === SESSION_INVALID })),
+    [api],
+  );
   useEffect(() => {
-    api
-      .get<Billing>('/admin/order/status')
-      .then(setData, (e: ApiClientError) => setError({ message: e.message, signedOut: e.code === SESSION_INVALID }));
-  }, [api]);
+    void load();
+  }, [load]);
+
+  const live = data?.subscriptions.find((s) => s.status !== 'canceled' && !s.cancelAt);
+
+  const askRefund = async (code: string) => {
+    setNotice(null);
+    try {
+      const info = await api.post<RefundInfo>('/admin/order/refundDetail', { code });
+      if (info.eligible) setAsk({ kind: 'refund', code, amount: info.amount });
+      else setNotice(info.message);
+    } catch (e) {
+      setNotice((e as Error).message);
+    }
+  };
+
+  const onConfirm = async (confirmed: boolean) => {
+    const current = ask;
+    setAsk(null);
+    if (!confirmed || !current) return;
+    try {
+      if (current.kind === 'cancel') {
+        const { cancelAt } = await api.put<{ cancelAt: string[] }>('/admin/user/cancelSubscribe');
+        setNotice(t('cancelDone', { date: day(cancelAt[0] ?? current.date) }));
+      } else {
+        const body = await api.post<{ msg: string }>('/admin/order/refund', { code: current.code }, true);
+        setNotice(body.msg);
+      }
+    } catch (e) {
+      setNotice((e as Error).message);
+    }
+    await load();
+  };
 
   return (
     <section className="space-y-6">
@@ -38,35 +100,95 @@ export function BillingView() {
           </a>
         </div>
       )}
+      {notice && (
+        <p role="status" className="rounded-lg bg-slate-100 p-3 text-slate-800" data-testid="billing-notice">
+          {notice}
+        </p>
+      )}
       {data && (
         <>
           <div>
             <h2 className="text-lg font-semibold">{t('subscriptions')}</h2>
             <ul className="mt-2 space-y-2">
               {data.subscriptions.map((s, i) => (
-                <li key={i} className="rounded-xl bg-white p-4 ring-1 ring-slate-200" data-testid="subscription">
-                  <span className="font-semibold">{t(`status.${s.status}` as 'status.active')}</span> ·{' '}
-                  {t('periodEnd', { date: formatDate(s.currentPeriodEnd, 'Y-m-d H:M') })}
+                <li
+                  key={i}
+                  className="space-y-1 rounded-xl bg-white p-4 ring-1 ring-slate-200"
+                  data-testid="subscription"
+                >
+                  <p>
+                    <span className="font-semibold" data-testid="subscription-status">
+                      {t(`status.${s.status}`)}
+                    </span>{' '}
+                    · {t('plan', { monthly: s.monthlyAmount, count: s.geolocations })}
+                  </p>
+                  {s.status === 'past_due' && s.nextBillingAt && (
+                    <p className="text-sm text-red-800">{t('pastDue', { date: day(s.nextBillingAt) })}</p>
+                  )}
+                  {s.status !== 'past_due' && s.nextBillingAt && (
+                    <p className="text-sm text-slate-700">{t('nextBilling', { date: day(s.nextBillingAt) })}</p>
+                  )}
+                  {s.cancelAt && s.status !== 'canceled' && (
+                    <p className="text-sm text-slate-700">{t('endsOn', { date: day(s.cancelAt) })}</p>
+                  )}
                 </li>
               ))}
             </ul>
+            {live && (
+              <div className="mt-3 flex flex-wrap items-center gap-4">
+                <button
+                  type="button"
+                  onClick={() => setAsk({ kind: 'cancel', date: live.currentPeriodEnd })}
+                  className="rounded-lg border border-red-300 px-4 py-2 font-semibold text-red-800"
+                >
+                  {t('cancel')}
+                </button>
+                <a href={`${prefix}/cancel-subscription/`} className="text-sm text-brand underline">
+                  {t('cancelPage')}
+                </a>
+              </div>
+            )}
           </div>
           <div>
             <h2 className="text-lg font-semibold">{t('orders')}</h2>
             {data.orders.length === 0 && <p className="mt-2 text-slate-600">{t('none')}</p>}
             <ul className="mt-2 divide-y divide-slate-200 rounded-xl bg-white ring-1 ring-slate-200">
               {data.orders.map((o) => (
-                <li key={o.code} className="flex flex-wrap justify-between gap-2 p-4 text-sm" data-testid="order">
+                <li
+                  key={o.code}
+                  className="flex flex-wrap items-center justify-between gap-2 p-4 text-sm"
+                  data-testid="order"
+                >
                   <span className="font-mono">{o.phone}</span>
                   <span>{formatDate(o.createdAt, 'Y-m-d')}</span>
-                  <span>{o.amount}</span>
+                  <span>
+                    {o.amount} · {o.method === 'wallet' ? t('wallet') : o.card ? t('card', { last4: o.card }) : ''}
+                  </span>
                   <span className="font-semibold">{t(`orderStatus.${o.status}` as 'orderStatus.paid')}</span>
+                  {o.status === 'paid' && (
+                    <button type="button" onClick={() => askRefund(o.code)} className="text-brand underline">
+                      {t('refund')}
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>
           </div>
         </>
       )}
+      <ConfirmDialog
+        open={!!ask}
+        message={
+          ask?.kind === 'cancel'
+            ? t('cancelConfirm', { date: day(ask.date) })
+            : ask
+              ? t('refundConfirm', { amount: ask.amount })
+              : ''
+        }
+        confirmLabel={ask?.kind === 'refund' ? t('refundAction') : t('cancel')}
+        cancelLabel={t('keep')}
+        onClose={onConfirm}
+      />
     </section>
   );
 }

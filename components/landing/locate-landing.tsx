@@ -28,7 +28,7 @@ export async function LocateLanding({ page }: { page: LandingPage }) {
           ))}
         </ul>
       </section>
-      <ClientMessages namespaces={['LocateBox', 'PhoneFacts']}>
+      <ClientMessages namespaces={['LocateBox', 'PhoneFacts', 'Pay']}>
         <LocateBox />
       </ClientMessages>
     </div>

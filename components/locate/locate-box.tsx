@@ -1,16 +1,16 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
-import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { ApiClient } from '@/lib/api/client';
-import type { IpInfo, OrderView, PhoneInfo } from '@/lib/api/types';
-import { prefixOf, trackingQuery, type AppLocale } from '@/lib/routing/rules';
+import type { IpInfo, PhoneInfo } from '@/lib/api/types';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import type { LocateBoxValues } from '@/lib/validation/schemas';
 import { lazyZodResolver } from '../ui/lazy-resolver';
 import { FieldError } from '../ui/field-error';
 import { TextField } from '../ui/text-field';
 import { PhoneFacts } from './phone-facts';
+import { PayStep } from './pay-step';
 
 /** Validation of the shared schema, loaded with zod on the first submit. */
 const resolver = lazyZodResolver<LocateBoxValues>(() =>
@@ -25,18 +25,16 @@ function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
 /**
  * The home page's locate box (SPEC §2, §5): phone, e-mail and the terms checkbox, validated with the shared zod
  * schema. The phone's default country is the visitor's country from `GET /other/ipInfo`, so national numbers parse.
- * Submitting shows the numbering-plan facts from `GET /other/location/info/{phone}`; Continue creates the order
- * (`POST /portal/order`) and opens the checkout. Server errors appear under the field they concern.
+ * Submitting shows the numbering-plan facts from `GET /other/location/info/{phone}` (the real lookup, labelled as
+ * such), then 'Number identified' and the pay step (offer, price terms, card or wallet). Server errors appear under
+ * the field they concern.
  */
 export function LocateBox() {
   const t = useTranslations('LocateBox');
   const tApi = useTranslations('Api');
   const locale = useLocale() as AppLocale;
-  const router = useRouter();
   const [country, setCountry] = useState<{ code: string; name: string } | null>(null);
   const [facts, setFacts] = useState<PhoneInfo | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [ordering, setOrdering] = useState(false);
   const {
     register,
     handleSubmit,
@@ -67,7 +65,6 @@ export function LocateBox() {
   }, []);
 
   const onCheck = handleSubmit(async ({ phone }) => {
-    setFormError(null);
     try {
       const client = await api();
       setFacts(
@@ -80,25 +77,6 @@ export function LocateBox() {
       setError('phone', { message: (error as Error).message });
     }
   });
-
-  const onContinue = async () => {
-    if (!facts) return;
-    setOrdering(true);
-    setFormError(null);
-    try {
-      const client = await api();
-      const body = await client.post<{ obj: OrderView }>(
-        '/portal/order',
-        { email: getValues('email'), phone: facts.e164, locale, terms: true },
-        true,
-      );
-      const tracking = trackingQuery(location.search).replace(/^\?/, '&');
-      router.push(`${prefixOf(locale)}/checkout/?order=${encodeURIComponent(body.obj.code)}${tracking}`);
-    } catch (error) {
-      setFormError((error as Error).message);
-      setOrdering(false);
-    }
-  };
 
   return (
     <section aria-labelledby="locate-title" className="rounded-2xl bg-white p-6 shadow-lg ring-1 ring-slate-200">
@@ -164,19 +142,11 @@ export function LocateBox() {
       {facts && (
         <div className="mt-4 space-y-4">
           <PhoneFacts info={facts} />
-          {formError && (
-            <p role="alert" className="text-sm text-red-700">
-              {formError}
-            </p>
-          )}
-          <button
-            type="button"
-            onClick={onContinue}
-            disabled={ordering}
-            className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
-          >
-            {ordering ? t('creatingOrder') : t('continue')}
-          </button>
+          <div>
+            <h3 className="text-lg font-semibold text-green-800">{t('identifiedTitle')}</h3>
+            <p className="mt-1 text-sm text-slate-700">{t('identifiedPrompt')}</p>
+          </div>
+          <PayStep email={getValues('email')} phone={facts.e164} api={api} />
           <button type="button" onClick={() => setFacts(null)} className="w-full text-sm text-slate-600 underline">
             {t('edit')}
           </button>

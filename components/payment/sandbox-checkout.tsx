@@ -1,21 +1,24 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
-import { useSearchParams } from 'next/navigation';
+import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import type { ApiClientError } from '@/lib/api/client';
 import type { OrderView } from '@/lib/api/types';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { cardFormSchema, type CardFormValues } from '@/lib/validation/schemas';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
+import { OrderFacts } from './order-facts';
 
 type Phase =
   | { kind: 'loading' }
   | { kind: 'missing' }
   | { kind: 'form'; order: OrderView }
+  | { kind: '3ds'; order: OrderView }
   | { kind: 'declined'; order: OrderView; message: string }
-  | { kind: 'paid'; order: OrderView };
+  | { kind: 'canceled'; order: OrderView; message: string };
 
 const fields = [
   {
@@ -31,29 +34,37 @@ const fields = [
 ] as const;
 
 /**
- * The sandbox checkout (our own hosted test page, Stripe's test-card semantics): the order summary with the trial
- * price, its 24-hour length and the monthly price beside the pay button; a card form; then the outcome —
- * 'Transaction has been declined…' with RETRY, or 'User created successfully' with Enter Dashboard.
+ * The sandbox checkout (`/checkout?order=CODE`, our own hosted test page with Stripe's test-card semantics): the order
+ * with the trial price, its 24 hours and the monthly price beside the pay button, the card-statement descriptor, and a
+ * card form. Outcomes: paid → `/paystatus`; declined → 'Transaction has been declined…' with RETRY; insufficient funds
+ * → the order is cancelled (SPEC §4) with Start again; 3-D Secure card → a challenge to complete or fail.
  */
 export function SandboxCheckout() {
   const t = useTranslations('Checkout');
   const locale = useLocale() as AppLocale;
+  const prefix = prefixOf(locale);
+  const router = useRouter();
   const api = useApi();
   const code = useSearchParams().get('order') ?? '';
   const [phase, setPhase] = useState<Phase>(code ? { kind: 'loading' } : { kind: 'missing' });
+  const [working, setWorking] = useState(false);
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<CardFormValues>({ resolver: zodResolver(cardFormSchema) });
+  const statusPage = `${prefix}/paystatus/?order=${encodeURIComponent(code)}`;
 
   useEffect(() => {
     if (!code) return;
     api.get<OrderView>(`/portal/order/${encodeURIComponent(code)}`).then(
-      (order) => setPhase(order.status === 'paid' ? { kind: 'paid', order } : { kind: 'form', order }),
+      (order) => {
+        if (order.status !== 'pending' && order.status !== 'failed') router.replace(statusPage);
+        else setPhase(order.pendingAction === '3ds' ? { kind: '3ds', order } : { kind: 'form', order });
+      },
       () => setPhase({ kind: 'missing' }),
     );
-  }, [api, code]);
+  }, [api, code, router, statusPage]);
 
   if (phase.kind === 'loading')
     return (
@@ -63,70 +74,100 @@ export function SandboxCheckout() {
     );
   if (phase.kind === 'missing') return <p role="alert">{t('orderMissing')}</p>;
   const { order } = phase;
+  const path = `/portal/order/${encodeURIComponent(order.code)}`;
 
-  const onPay = handleSubmit(async (values) => {
+  /** Applies a pay endpoint's answer: paid → status page; 3-D Secure → challenge; refusals → their message. */
+  const settle = async (call: Promise<{ status: string }>) => {
     try {
-      await api.post(`/portal/order/${encodeURIComponent(order.code)}/sandboxPay`, values);
-      setPhase({ kind: 'paid', order });
+      const result = await call;
+      if (result.status === 'requires_action') setPhase({ kind: '3ds', order });
+      else router.push(statusPage);
     } catch (error) {
-      setPhase({ kind: 'declined', order, message: (error as Error).message });
+      const e = error as ApiClientError;
+      const canceled = e.detail?.status === 'canceled';
+      setPhase({ kind: canceled ? 'canceled' : 'declined', order, message: e.message });
     }
-  });
+  };
 
-  if (phase.kind === 'paid') {
-    return (
-      <section className="rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
-        <h1 className="text-2xl font-bold text-green-800">{t('successTitle')}</h1>
-        <p className="mt-3 text-slate-700">{t('successText', { email: order.email, phone: order.phone })}</p>
-        <a
-          href={`${prefixOf(locale)}/dashboard/locations/`}
-          className="mt-6 inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
-        >
-          {t('enterDashboard')}
-        </a>
-        <a href={`${prefixOf(locale)}/reveal-location/`} className="mt-6 ml-4 inline-block text-brand underline">
-          {t('follow')}
-        </a>
-      </section>
-    );
-  }
+  const onPay = handleSubmit((values) => settle(api.post(`${path}/sandboxPay`, values)));
+  const on3ds = async (approve: boolean) => {
+    setWorking(true);
+    await settle(api.post(`${path}/sandbox3ds`, { approve }));
+    setWorking(false);
+  };
 
   return (
     <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
       <p className="mt-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{t('sandboxBanner')}</p>
       <p className="mt-4 text-slate-700">{t('summary', { phone: order.phone, email: order.email })}</p>
-      {phase.kind === 'declined' && (
+      {phase.kind === 'canceled' ? (
         <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-800">
-          <p className="font-semibold">{t('declinedTitle')}</p>
+          <p className="font-semibold">{t('canceledTitle')}</p>
           <p className="text-sm">{phase.message}</p>
+          <a href={`${prefix}/`} className="mt-3 inline-block font-semibold text-brand underline">
+            {t('startAgain')}
+          </a>
         </div>
+      ) : phase.kind === '3ds' ? (
+        <div className="mt-4 rounded-lg border border-slate-300 p-4" data-testid="three-ds">
+          <h2 className="font-semibold">{t('threeDsTitle')}</h2>
+          <p className="mt-1 text-sm text-slate-600">{t('threeDsText')}</p>
+          <div className="mt-4 flex flex-wrap gap-3">
+            <button
+              type="button"
+              disabled={working}
+              onClick={() => on3ds(true)}
+              className="rounded-lg bg-brand px-4 py-2 font-semibold text-white disabled:opacity-60"
+            >
+              {working ? t('working') : t('threeDsComplete')}
+            </button>
+            <button
+              type="button"
+              disabled={working}
+              onClick={() => on3ds(false)}
+              className="rounded-lg border border-slate-300 px-4 py-2"
+            >
+              {t('threeDsFail')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <>
+          {phase.kind === 'declined' && (
+            <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-800">
+              <p className="font-semibold">{t('declinedTitle')}</p>
+              <p className="text-sm">{phase.message}</p>
+            </div>
+          )}
+          <form noValidate onSubmit={onPay} className="mt-4 grid grid-cols-2 gap-3">
+            {fields.map((f) => (
+              <TextField
+                key={f.name}
+                id={f.name}
+                label={t(f.label)}
+                autoComplete={f.autoComplete}
+                inputMode={f.inputMode}
+                placeholder={f.placeholder}
+                error={errors[f.name]?.message}
+                className={f.name === 'cardNumber' ? 'col-span-2' : ''}
+                {...register(f.name)}
+              />
+            ))}
+            <p className="col-span-2 text-base font-medium text-slate-900">
+              {t('trialLine', { trial: order.amount, monthly: order.monthlyAmount })}
+            </p>
+            <button
+              type="submit"
+              disabled={isSubmitting}
+              className="col-span-2 rounded-lg bg-brand px-4 py-3 text-base font-semibold text-white disabled:opacity-60"
+            >
+              {isSubmitting ? t('paying') : phase.kind === 'declined' ? t('retry') : t('pay', { amount: order.amount })}
+            </button>
+          </form>
+        </>
       )}
-      <form noValidate onSubmit={onPay} className="mt-4 grid grid-cols-2 gap-3">
-        {fields.map((f) => (
-          <TextField
-            key={f.name}
-            id={f.name}
-            label={t(f.label)}
-            autoComplete={f.autoComplete}
-            inputMode={f.inputMode}
-            placeholder={f.placeholder}
-            error={errors[f.name]?.message}
-            className={f.name === 'cardNumber' ? 'col-span-2' : ''}
-            {...register(f.name)}
-          />
-        ))}
-        <p className="col-span-2 text-base font-medium text-slate-900">
-          {t('trialLine', { trial: order.amount, monthly: order.monthlyAmount })}
-        </p>
-        <button
-          type="submit"
-          disabled={isSubmitting}
-          className="col-span-2 rounded-lg bg-brand px-4 py-3 text-base font-semibold text-white disabled:opacity-60"
-        >
-          {isSubmitting ? t('paying') : phase.kind === 'declined' ? t('retry') : t('pay', { amount: order.amount })}
-        </button>
-      </form>
+      <OrderFacts order={order} />
     </section>
   );
 }

@@ -31,16 +31,57 @@ export type IpInfo = {
   accuracyRadiusKm: number | null;
 };
 
+/** An order as the pay pages show it (SPEC §3 payment texts); amounts formatted in the request language. */
 export type OrderView = {
   code: string;
-  status: string;
+  status: 'created' | 'pending' | 'paid' | 'failed' | 'canceled' | 'refunded';
   email: string;
   phone: string;
   amountMinor: number;
   currency: string;
   amount: string;
+  listAmount: string;
   monthlyAmount: string;
   trialHours: number;
+  method: 'card' | 'wallet';
+  provider: 'sandbox' | 'stripe';
+  card: string | null;
+  pendingAction: string | null;
+  failureCode: string | null;
+  billingDescriptor: string;
+  supportEmail: string;
+  productName: string;
+  offerEndsAt: string | null;
+};
+
+/** The price plan of SPEC §3 (`GET /portal/priceSetup`): minor units, major-unit strings and formatted texts. */
+export type PricePlan = {
+  id: string;
+  currency: string;
+  isTryout: boolean;
+  trialPrice: string;
+  presentPrice: string;
+  sign: string;
+  integer: string;
+  decimal: string;
+  trialPriceMinor: number;
+  listTrialPriceMinor: number;
+  monthlyPriceMinor: number;
+  trialHours: number;
+  geolocations: number;
+  trialText: string;
+  listTrialText: string;
+  monthlyText: string;
+  offerPercentOff: number;
+};
+
+/** The discount offer shown to a buyer (`POST /portal/priceSetup/offer`); `serverNow` corrects the client's clock. */
+export type OfferView = {
+  offer: { id: string; percentOff: number; expiresAt: string } | null;
+  serverNow: string;
+  plan: PricePlan;
+  /** What the card statement will show (a setting). */
+  billingDescriptor: string;
 };
 
 export type RequestStatus = 'queued' | 'sms_sent' | 'opened' | 'sharing' | 'stopped' | 'declined' | 'expired';

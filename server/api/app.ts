@@ -15,6 +15,8 @@ import { ordersApi } from './routes/orders';
 import { accountsApi } from './routes/accounts';
 import { billingApi } from './routes/billing';
 import { webhooksApi } from './routes/webhooks';
+import { sandboxPayApi } from './routes/sandbox-pay';
+import { cancelApi } from './routes/cancel';
 import { validationHook } from './validation';
 import { AccountError } from '../services/accounts';
 import { RateLimitedError } from '../services/rate-limit';
@@ -67,6 +69,8 @@ export function createApp() {
   app.route('/', health);
   app.route('/', lookups);
   app.route('/', ordersApi);
+  app.route('/', sandboxPayApi);
+  app.route('/', cancelApi);
   app.route('/', accountsApi);
   app.route('/', billingApi);
   app.route('/', webhooksApi);

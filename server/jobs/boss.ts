@@ -6,6 +6,7 @@ import { outboundMessages } from '../db/schema';
 import { isShutdownError } from '../db/client';
 import { env } from '../env';
 import { runLocateMaintenance } from '../services/locate';
+import { runBillingCycle } from '../services/subscriptions';
 import { MAX_DELIVERY_ATTEMPTS, deliverOutboxMessage } from '../services/outbox';
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
@@ -14,6 +15,8 @@ export const OUTBOX_QUEUE = 'outbox-deliver';
 const SWEEP_QUEUE = 'outbox-sweep';
 /** Cron queue of the location-request upkeep: expiry, end of sharing windows, position retention. */
 const LOCATE_QUEUE = 'locate-maintenance';
+/** Cron queue of sandbox renewals, retries of failed renewals and trial reminders (services/subscriptions.ts). */
+const BILLING_QUEUE = 'billing-cycle';
 
 const key = Symbol.for('app.boss');
 const store = globalThis as unknown as { [key]?: Promise<PgBoss> };
@@ -30,6 +33,7 @@ export function getBoss(): Promise<PgBoss> {
     await boss.createQueue(OUTBOX_QUEUE);
     await boss.createQueue(SWEEP_QUEUE);
     await boss.createQueue(LOCATE_QUEUE);
+    await boss.createQueue(BILLING_QUEUE);
     return boss;
   })().catch((error: unknown) => {
     delete store[key];
@@ -64,7 +68,8 @@ export function enqueueAfterCommit(ids: string[]): Promise<void> {
 
 /**
  * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second), a
- * once-a-minute sweep of rows queued for over a minute, and the once-a-minute location-request upkeep.
+ * once-a-minute sweep of rows queued for over a minute, the once-a-minute location-request upkeep, and the
+ * once-a-minute billing cycle (sandbox renewals due, retries of failed renewals on the next settlement day, reminders).
  */
 export async function startWorkers(): Promise<void> {
   const boss = await getBoss();
@@ -88,5 +93,9 @@ export async function startWorkers(): Promise<void> {
   await boss.schedule(LOCATE_QUEUE, '* * * * *');
   await boss.work(LOCATE_QUEUE, async () => {
     await runLocateMaintenance(db, env().POSITION_RETENTION_DAYS);
+  });
+  await boss.schedule(BILLING_QUEUE, '* * * * *');
+  await boss.work(BILLING_QUEUE, async () => {
+    await enqueueOutbox(await runBillingCycle(db));
   });
 }

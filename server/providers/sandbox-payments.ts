@@ -2,13 +2,19 @@ import 'server-only';
 
 /** Outcome of a sandbox charge, following Stripe's test-card semantics (Stripe docs, "Testing"). */
 export type SandboxCharge =
-  { outcome: 'paid' } | { outcome: 'declined'; reason: 'card_declined' | 'insufficient_funds' | 'not_a_test_card' };
+  | { outcome: 'paid'; renewals: 'succeeds' | 'fails' }
+  | { outcome: 'requires_action'; renewals: 'fails' }
+  | { outcome: 'declined'; reason: 'card_declined' | 'insufficient_funds' | 'not_a_test_card' };
 
 /** Stripe's test cards the sandbox knows; any other number is refused as it would be in Stripe's test mode. */
 const TEST_CARDS: Record<string, SandboxCharge> = {
-  '4242424242424242': { outcome: 'paid' },
+  '4242424242424242': { outcome: 'paid', renewals: 'succeeds' },
   '4000000000000002': { outcome: 'declined', reason: 'card_declined' },
   '4000000000009995': { outcome: 'declined', reason: 'insufficient_funds' },
+  // Attaches and pays now; later (off-session) charges are declined.
+  '4000000000000341': { outcome: 'paid', renewals: 'fails' },
+  // 3-D Secure required on every transaction, so off-session renewals fail too.
+  '4000002760003184': { outcome: 'requires_action', renewals: 'fails' },
 };
 
 /** Luhn checksum of a digit string. */
@@ -28,7 +34,7 @@ export function luhnValid(digits: string): boolean {
 
 /**
  * Charges a card in the sandbox. `cardNumber` is digits only (spaces removed by validation). The number is used only
- * to pick the outcome and is never stored.
+ * to pick the outcome; only its last four digits are kept.
  */
 export function sandboxCharge(cardNumber: string): SandboxCharge {
   return TEST_CARDS[cardNumber] ?? { outcome: 'declined', reason: 'not_a_test_card' };

@@ -1,150 +1,155 @@
 import 'server-only';
-import { desc, eq, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { orders, priceSetups, subscriptions, users } from '../db/schema';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { orders, priceOffers, priceSetups, type Order } from '../db/schema';
 import { env } from '../env';
-import { sandboxCharge } from '../providers/sandbox-payments';
-import { createSession } from './sessions';
-import { generatePassword, randomToken } from './tokens';
+import { paymentProvider } from '../providers/payments';
+import { ApiError, ErrorCode } from '../errors';
+import { randomToken } from './tokens';
 import { parsePhone } from './phone-info';
-import { formatMoney } from './money';
-import { createLocationRequest, refusalError } from './requests';
+import { refusalError } from './requests';
 import { smsRefusal } from './sms-guards';
-import { queueEmail } from './outbox-queue';
-import { TEMP_PASSWORD_TTL_MS, hashPassword } from './passwords';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { buyerKey, discounted, findOffer, priceSetup, pricePlan } from './prices';
+import { formatMoney } from './money';
 
-/** The default price setup (seeded by drizzle/0001); prices never come from the client. */
-export async function defaultPrice(db: Db) {
-  const [price] = await db.select().from(priceSetups).orderBy(desc(priceSetups.isDefault)).limit(1);
-  if (!price) throw new Error('no price_setups row: run the migrations');
-  return price;
-}
+export type OrderInput = {
+  email: string;
+  phone: string;
+  country?: string;
+  locale: string;
+  /** Price setup id; the default price when absent. */
+  plan?: string;
+  method: 'card' | 'wallet';
+  /** A discount offer shown to this buyer (`POST /portal/priceSetup/offer`). */
+  offer?: string;
+  /** The client's idempotency key: the same key returns the same order. */
+  idempotencyKey?: string;
+};
 
 /**
- * Creates an order for `email` to locate `phone` (parsed to E.164, national numbers against `country`), priced at
- * the default plan's trial price. Status `pending`: checkout starts at once. Throws PhoneParseError for a bad number
- * and ApiError (403/429) when the consent SMS could not be sent to it (sms-guards).
+ * Creates an order for `email` to locate `phone` (E.164; national numbers against `country`) and starts checkout with
+ * the configured provider (SPEC §7 `POST /portal/order`). The amount comes from `price_setups` (never the client):
+ * the trial price, discounted only while the buyer's offer runs. Status `pending`.
+ *
+ * Errors: PhoneParseError (bad number); ApiError 403/429 when the consent SMS could not be sent to the number
+ * (sms-guards, checked before anyone pays); 409 `Api.offerExpired` when the offer has ended (the price reverted);
+ * 409 `Api.idempotencyMismatch` when the key was used for another buyer or number; 404 for an unknown plan.
  */
-export async function createOrder(db: Db, input: { email: string; phone: string; country?: string; locale: string }) {
+export async function createOrder(db: Db, input: OrderInput): Promise<{ order: Order; next: string }> {
   const number = parsePhone(input.phone, input.country);
+  const email = input.email.trim().toLowerCase();
+  if (input.idempotencyKey) {
+    const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey));
+    if (existing) return replay(db, existing, email, number.number);
+  }
   // Refuse before payment what could not be sent after it: opted-out numbers, countries, daily caps.
   const refusal = await smsRefusal(db, number.number);
   if (refusal) throw refusalError(refusal);
-  const price = await defaultPrice(db);
-  const [order] = await db
+  const price = await priceSetup(db, input.plan).catch(() => {
+    throw new ApiError(404, ErrorCode.notFound, 'Api.notFound');
+  });
+  let amountMinor = price.trialPriceMinor;
+  if (input.offer) {
+    const offer = await findOffer(db, input.offer, buyerKey(email, number.number), price.id);
+    if (!offer || offer.expiresAt <= new Date()) {
+      throw new ApiError(409, ErrorCode.conflict, 'Api.offerExpired', {
+        price: formatMoney(price.trialPriceMinor, price.currency, input.locale),
+      });
+    }
+    amountMinor = discounted(price.trialPriceMinor, offer.percentOff);
+  }
+  const [inserted] = await db
     .insert(orders)
     .values({
       code: randomToken(16),
-      email: input.email.trim().toLowerCase(),
+      email,
       phoneE164: number.number,
       locale: input.locale,
       priceSetupId: price.id,
-      amountMinor: price.trialPriceMinor,
+      amountMinor,
+      listPriceMinor: price.trialPriceMinor,
       currency: price.currency,
       provider: env().PAYMENT_PROVIDER,
+      paymentMethod: input.method,
+      offerId: input.offer ?? null,
+      idempotencyKey: input.idempotencyKey ?? null,
       status: 'pending',
     })
+    .onConflictDoNothing({ target: orders.idempotencyKey })
     .returning();
-  return { order, price };
+  if (!inserted) {
+    // Two requests with one key at once: the other one won; answer with its order.
+    const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey!));
+    return replay(db, existing, email, number.number);
+  }
+  const checkout = await paymentProvider(inserted.provider).startCheckout(inserted, price);
+  if (checkout.sessionId) {
+    await db.update(orders).set({ providerSessionId: checkout.sessionId }).where(eq(orders.id, inserted.id));
+  }
+  return { order: inserted, next: checkout.url };
 }
 
-/** An order with its price setup, by public code; null when unknown. */
+/** The answer for a repeated idempotency key: the same order and checkout, if it is the same buyer and number. */
+async function replay(db: Db, order: Order, email: string, e164: string) {
+  if (order.email !== email || order.phoneE164 !== e164) {
+    throw new ApiError(409, ErrorCode.conflict, 'Api.idempotencyMismatch');
+  }
+  const price = await priceSetup(db, order.priceSetupId);
+  // Stripe answers the same idempotency key (`checkout-<code>`) with the same Checkout Session.
+  const checkout = await paymentProvider(order.provider).startCheckout(order, price);
+  return { order, next: checkout.url };
+}
+
+/** An order with its price setup and offer, by public code; null when unknown. */
 export async function findOrder(db: Db, code: string) {
   const [row] = await db
-    .select({ order: orders, price: priceSetups })
+    .select({ order: orders, price: priceSetups, offer: priceOffers })
     .from(orders)
     .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
+    .leftJoin(priceOffers, eq(priceOffers.id, orders.offerId))
     .where(eq(orders.code, code))
     .limit(1);
   return row ?? null;
 }
 
-export type PayResult =
-  | { kind: 'paid'; token: string; email: string; phone: string; paymentCount: number; outboxIds: string[] }
-  | { kind: 'declined'; reason: string }
-  | { kind: 'not_payable' }
-  | { kind: 'not_found' };
-
 /**
- * Pays order `code` with a sandbox card. A decline marks the order `failed` (it may be retried) and creates nothing.
- * A success runs `fulfilOrder` in the same transaction as the status change.
+ * What the pay page, pay status and e-mails show about an order (SPEC §3 payment texts): phone, e-mail, support
+ * e-mail, product name, price, trial price, payment method, card (last four digits), billing descriptor, order id.
  */
-export async function paySandboxOrder(
-  db: Db,
-  code: string,
-  cardNumber: string,
-  meta: { ip: string | null; userAgent: string | null },
-): Promise<PayResult> {
-  const charge = sandboxCharge(cardNumber);
-  return db.transaction(async (tx) => {
-    const [order] = await tx.select().from(orders).where(eq(orders.code, code)).for('update').limit(1);
-    if (!order) return { kind: 'not_found' } as const;
-    if (order.status !== 'pending' && order.status !== 'failed') return { kind: 'not_payable' } as const;
-    if (charge.outcome === 'declined') {
-      await tx.update(orders).set({ status: 'failed', failureCode: charge.reason }).where(eq(orders.id, order.id));
-      return { kind: 'declined', reason: charge.reason } as const;
-    }
-    return fulfilOrder(tx, order, meta);
-  });
-}
-
-/**
- * What a paid order causes, in one transaction (ISSUE 2 item 7): the order turns `paid`; the account is created
- * (or found) with the e-mail as login and a generated temporary password (argon2id hash stored, valid 7 days); a trialing
- * subscription; a session; the location request with its consent code (≥ 128 bits, stored hashed); and two outbox
- * rows: the buyer's credentials e-mail and the consent SMS.
- */
-async function fulfilOrder(
-  tx: Tx,
-  order: typeof orders.$inferSelect,
-  meta: { ip: string | null; userAgent: string | null },
-): Promise<PayResult> {
+export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>>, lang: string) {
+  const { order, price } = row;
   const e = env();
-  const [price] = await tx.select().from(priceSetups).where(eq(priceSetups.id, order.priceSetupId));
-  const password = generatePassword(16);
-  const [user] = await tx
-    .insert(users)
-    .values({
-      email: order.email,
-      passwordHash: await hashPassword(password),
-      tempPasswordExpiresAt: new Date(Date.now() + TEMP_PASSWORD_TTL_MS),
-      paymentCount: 1,
-    })
-    .onConflictDoUpdate({ target: users.email, set: { paymentCount: sql`${users.paymentCount} + 1` } })
-    .returning({ id: users.id, paymentCount: users.paymentCount, isNewUser: sql<boolean>`(xmax = 0)` });
-  await tx.update(orders).set({ status: 'paid', paidAt: new Date(), userId: user.id }).where(eq(orders.id, order.id));
-  await tx.insert(subscriptions).values({
-    userId: user.id,
-    orderId: order.id,
-    status: 'trialing',
-    currentPeriodEnd: new Date(Date.now() + price.trialHours * 3600_000),
-  });
-  const session = await createSession(tx, user.id, meta);
-
-  const { smsId } = await createLocationRequest(tx, { userId: user.id, e164: order.phoneE164, orderId: order.id });
-
-  const emailId = await queueEmail(tx, {
-    to: order.email,
-    template: 'order-credentials',
-    locale: order.locale,
-    params: {
-      email: order.email,
-      ...(user.isNewUser ? { password } : {}),
-      order: order.code,
-      phone: order.phoneE164,
-      amount: formatMoney(order.amountMinor, order.currency, order.locale),
-      monthly: formatMoney(price.monthlyPriceMinor, price.currency, order.locale),
-      descriptor: e.BILLING_DESCRIPTOR,
-      link: `${e.APP_ORIGIN}${prefixOf(order.locale as AppLocale)}/dashboard/locations/`,
-    },
-  });
+  const plan = pricePlan(price, lang);
   return {
-    kind: 'paid',
-    token: session.token,
+    code: order.code,
+    status: order.status,
     email: order.email,
     phone: order.phoneE164,
-    paymentCount: user.paymentCount,
-    outboxIds: [emailId, smsId],
+    amountMinor: order.amountMinor,
+    currency: order.currency,
+    amount: formatMoney(order.amountMinor, order.currency, lang),
+    listAmount: formatMoney(order.listPriceMinor ?? order.amountMinor, order.currency, lang),
+    monthlyAmount: plan.monthlyText,
+    trialHours: price.trialHours,
+    geolocations: price.geolocationsPerPeriod,
+    method: order.paymentMethod,
+    provider: order.provider,
+    card: order.cardLast4,
+    pendingAction: order.pendingAction,
+    failureCode: order.failureCode,
+    billingDescriptor: e.BILLING_DESCRIPTOR,
+    supportEmail: e.SUPPORT_EMAIL,
+    productName: e.NEXT_PUBLIC_PRODUCT_NAME,
+    offerEndsAt: row.offer?.expiresAt.toISOString() ?? null,
+    paidAt: order.paidAt?.toISOString() ?? null,
   };
+}
+
+/** Whether the order belongs to `userId` (ARCHITECTURE §6: a foreign order answers 404). */
+export async function ownedOrder(db: Db, code: string, userId: string): Promise<Order | null> {
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.code, code), eq(orders.userId, userId)));
+  return order ?? null;
 }

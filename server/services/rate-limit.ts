@@ -1,6 +1,7 @@
 import 'server-only';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { getDbState } from '../db/client';
+import { env } from '../env';
 
 /**
  * Rate limits kept in PostgreSQL (table `rate_limits`, rate-limiter-flexible), so every web process shares them
@@ -19,6 +20,14 @@ export const LIMITS = {
   consentMissPerIp: { points: 20, duration: 10 * 60 },
   /** Positions written per location request (the page sends at most one every 10 s). */
   positionsPerRequest: { points: 30, duration: 60 },
+  /** Cancel links e-mailed per e-mail address (`/cancel` without signing in). */
+  cancelLinksPerEmail: { points: 3, duration: 3600 },
+  /** Cancel-link and order requests per client IP. */
+  cancelLinksPerIp: { points: 20, duration: 3600 },
+  /** Orders created per client IP (each one may lead to an SMS); ORDERS_PER_IP_PER_HOUR. */
+  get ordersPerIp() {
+    return { points: env().ORDERS_PER_IP_PER_HOUR, duration: 3600 };
+  },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -4,7 +4,17 @@ import { pickLanguage, translate, type ApiLanguage } from '../i18n';
 
 /** E-mail templates; their texts live in messages/*.json under `Email` (en-PH uses en). */
 export type EmailTemplate =
-  'order-credentials' | 'reset-code' | 'password-changed' | 'temporary-password' | 'sharing-started';
+  | 'order-credentials'
+  | 'reset-code'
+  | 'password-changed'
+  | 'temporary-password'
+  | 'sharing-started'
+  | 'trial-reminder'
+  | 'renewal-failed'
+  | 'subscription-ended'
+  | 'subscription-canceled'
+  | 'cancel-link'
+  | 'refund-issued';
 
 type Params = Record<string, string | number>;
 
@@ -29,6 +39,12 @@ const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
   'password-changed': () => ['Email.changedBody'],
   'temporary-password': () => ['Email.temporaryBody'],
   'sharing-started': () => ['Email.sharingBody'],
+  'trial-reminder': () => ['Email.reminderBody', 'Email.howToCancel'],
+  'renewal-failed': () => ['Email.renewalFailedBody', 'Email.howToCancel'],
+  'subscription-ended': () => ['Email.endedBody'],
+  'subscription-canceled': () => ['Email.canceledBody'],
+  'cancel-link': () => ['Email.cancelLinkBody'],
+  'refund-issued': () => ['Email.refundBody'],
 };
 
 const SUBJECT: Record<EmailTemplate, string> = {
@@ -37,6 +53,12 @@ const SUBJECT: Record<EmailTemplate, string> = {
   'password-changed': 'Email.changedSubject',
   'temporary-password': 'Email.temporarySubject',
   'sharing-started': 'Email.sharingSubject',
+  'trial-reminder': 'Email.reminderSubject',
+  'renewal-failed': 'Email.renewalFailedSubject',
+  'subscription-ended': 'Email.endedSubject',
+  'subscription-canceled': 'Email.canceledSubject',
+  'cancel-link': 'Email.cancelLinkSubject',
+  'refund-issued': 'Email.refundSubject',
 };
 
 /**

@@ -1,12 +1,21 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { getDb } from '../../db/client';
-import { orders, subscriptions } from '../../db/schema';
+import { translate } from '../../i18n';
+import { env } from '../../env';
+import { orders, priceSetups, subscriptions, users } from '../../db/schema';
+import { enqueueAfterCommit } from '../../jobs/boss';
+import { paymentProvider } from '../../providers/payments';
 import { formatMoney } from '../../services/money';
+import { ownedOrder } from '../../services/orders';
+import { REFUSAL, refundCheck, refundOrder } from '../../services/refunds';
+import { cancelSubscriptions } from '../../services/subscriptions';
 import type { AppEnv } from '../context';
+import { notFound } from '../errors';
 import { requireUser } from '../middleware';
-import { envelope, errorEnvelope, jsonResponse, ok } from '../respond';
+import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { bodyOf, readBody } from '../validation';
 
 const orderRow = z.object({
   code: z.string(),
@@ -15,16 +24,28 @@ const orderRow = z.object({
   amount: z.string().openapi({ description: 'formatted in the request language' }),
   amountMinor: z.number().int(),
   currency: z.string(),
+  method: z.string(),
+  card: z.string().nullable(),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
 });
-const subscriptionRow = z.object({ status: z.string(), currentPeriodEnd: z.string(), cancelAt: z.string().nullable() });
+const subscriptionRow = z.object({
+  status: z.enum(['trialing', 'active', 'past_due', 'canceled']),
+  currentPeriodEnd: z.string(),
+  cancelAt: z.string().nullable(),
+  nextBillingAt: z.string().nullable().openapi({ description: 'null when no further charge will be made' }),
+  monthlyAmount: z.string(),
+  geolocations: z.number().int(),
+  orderCode: z.string(),
+});
+const codeBody = z.object({ code: z.string().min(10).max(64) });
+const authErrors = { 401: jsonResponse(errorEnvelope, 'Not signed in'), 404: jsonResponse(errorEnvelope, 'Unknown') };
 
 // GET /api_f/v1/admin/order/status - the subscriber's orders and subscriptions
-const route = createRoute({
+const statusRoute = createRoute({
   method: 'get',
   path: '/admin/order/status',
-  summary: "The caller's orders (newest first) and subscriptions (SPEC §7 order list)",
+  summary: "The caller's orders (newest first) and subscriptions with the next billing date (SPEC §7 order list)",
   middleware: [requireUser] as const,
   responses: {
     200: jsonResponse(
@@ -35,28 +56,180 @@ const route = createRoute({
   },
 });
 
-export const billingApi = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
-  const db = await getDb();
-  const userId = c.get('user')!.id;
-  const [orderRows, subscriptionRows] = await Promise.all([
-    db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt)).limit(100),
-    db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.createdAt)),
-  ]);
-  return ok(c, {
-    orders: orderRows.map((o) => ({
-      code: o.code,
-      phone: o.phoneE164,
-      status: o.status,
-      amount: formatMoney(o.amountMinor, o.currency, c.get('lang')),
-      amountMinor: o.amountMinor,
-      currency: o.currency,
-      createdAt: o.createdAt.toISOString(),
-      paidAt: o.paidAt?.toISOString() ?? null,
-    })),
-    subscriptions: subscriptionRows.map((s) => ({
-      status: s.status,
-      currentPeriodEnd: s.currentPeriodEnd.toISOString(),
-      cancelAt: s.cancelAt?.toISOString() ?? null,
-    })),
-  });
+const refundInfo = z.object({
+  eligible: z.boolean(),
+  reason: z.enum(['eligible', 'already_refunded', 'not_paid', 'window_passed', 'service_performed']),
+  amount: z.string(),
+  amountMinor: z.number().int(),
+  deadline: z.string().nullable(),
+  businessDays: z.string().openapi({ description: 'how long a card refund takes: "7-10"' }),
+  message: z.string().openapi({ description: 'why it is refused, localized; empty when eligible' }),
 });
+
+// POST /api_f/v1/admin/order/refundDetail - may this order be refunded, and how much
+const refundDetailRoute = createRoute({
+  method: 'post',
+  path: '/admin/order/refundDetail',
+  summary: "Refund details of one of the caller's orders: eligible within 14 days if no location was shared",
+  middleware: [requireUser] as const,
+  request: { body: bodyOf(codeBody) },
+  responses: { 200: jsonResponse(envelope(refundInfo), 'Details'), ...authErrors, ...errorResponses },
+});
+
+// POST /api_f/v1/admin/order/refund - refund one of the caller's orders
+const refundRoute = createRoute({
+  method: 'post',
+  path: '/admin/order/refund',
+  summary:
+    'Refund an order (once; a second call answers the first refund). 409 with the reason when not allowed. Cards take 7 to 10 business days.',
+  middleware: [requireUser] as const,
+  request: { body: bodyOf(codeBody) },
+  responses: {
+    200: jsonResponse(envelope(z.object({ amount: z.string(), repeated: z.boolean() })), 'Refunded'),
+    409: jsonResponse(errorEnvelope, 'Not refundable'),
+    ...authErrors,
+    ...errorResponses,
+  },
+});
+
+// PUT /api_f/v1/admin/user/cancelSubscribe - cancel at the next billing date
+const cancelRoute = createRoute({
+  method: 'put',
+  path: '/admin/user/cancelSubscribe',
+  summary:
+    "Cancel the caller's subscriptions at their next billing date (SPEC §4): access lasts until then, no further charge",
+  middleware: [requireUser] as const,
+  responses: {
+    200: jsonResponse(envelope(z.object({ cancelAt: z.array(z.string()) })), 'Cancelled (empty: nothing to cancel)'),
+    401: jsonResponse(errorEnvelope, 'Not signed in'),
+  },
+});
+
+// GET /api_f/v1/other/user/property - transaction info for the help chat
+const propertyRoute = createRoute({
+  method: 'get',
+  path: '/other/user/property',
+  summary: "The caller's transaction info passed to the help chat (SPEC §7): e-mail, payments, latest order and plan",
+  middleware: [requireUser] as const,
+  responses: {
+    200: jsonResponse(
+      envelope(
+        z.object({
+          email: z.string(),
+          paymentCount: z.number().int(),
+          subscriptionStatus: z.string().nullable(),
+          lastOrder: z.string().nullable(),
+          lastAmount: z.string().nullable(),
+          lastPaidAt: z.string().nullable(),
+        }),
+      ),
+      'Property',
+    ),
+    401: jsonResponse(errorEnvelope, 'Not signed in'),
+  },
+});
+
+export const billingApi = new OpenAPIHono<AppEnv>()
+  .openapi(statusRoute, async (c) => {
+    const db = await getDb();
+    const userId = c.get('user')!.id;
+    const lang = c.get('lang');
+    const [orderRows, subscriptionRows] = await Promise.all([
+      db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt)).limit(100),
+      db
+        .select({ sub: subscriptions, price: priceSetups, code: orders.code })
+        .from(subscriptions)
+        .innerJoin(orders, eq(orders.id, subscriptions.orderId))
+        .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
+        .where(eq(subscriptions.userId, userId))
+        .orderBy(desc(subscriptions.createdAt)),
+    ]);
+    return ok(c, {
+      orders: orderRows.map((o) => ({
+        code: o.code,
+        phone: o.phoneE164,
+        status: o.status,
+        amount: formatMoney(o.amountMinor, o.currency, lang),
+        amountMinor: o.amountMinor,
+        currency: o.currency,
+        method: o.paymentMethod,
+        card: o.cardLast4,
+        createdAt: o.createdAt.toISOString(),
+        paidAt: o.paidAt?.toISOString() ?? null,
+      })),
+      subscriptions: subscriptionRows.map(({ sub, price, code }) => ({
+        status: sub.status,
+        currentPeriodEnd: sub.currentPeriodEnd.toISOString(),
+        cancelAt: sub.cancelAt?.toISOString() ?? null,
+        nextBillingAt:
+          sub.cancelAt || sub.status === 'canceled'
+            ? null
+            : ((sub.status === 'past_due' ? sub.nextRetryAt : sub.currentPeriodEnd)?.toISOString() ?? null),
+        monthlyAmount: formatMoney(price.monthlyPriceMinor, price.currency, lang),
+        geolocations: price.geolocationsPerPeriod,
+        orderCode: code,
+      })),
+    });
+  })
+  .openapi(refundDetailRoute, async (c) => {
+    const { code } = readBody(c, codeBody);
+    const db = await getDb();
+    const order = await ownedOrder(db, code, c.get('user')!.id);
+    if (!order) throw notFound();
+    const check = await refundCheck(db, order, new Date());
+    return ok(c, {
+      eligible: check.reason === 'eligible',
+      reason: check.reason,
+      amount: formatMoney(check.amountMinor, check.currency, c.get('lang')),
+      amountMinor: check.amountMinor,
+      deadline: check.deadline?.toISOString() ?? null,
+      businessDays: '7-10',
+      message:
+        check.reason === 'eligible'
+          ? ''
+          : check.reason === 'already_refunded'
+            ? translate(c.get('lang'), 'PayStatus.refundedTitle')
+            : translate(c.get('lang'), REFUSAL[check.reason], { days: env().REFUND_WINDOW_DAYS }),
+    });
+  })
+  .openapi(refundRoute, async (c) => {
+    const { code } = readBody(c, codeBody);
+    const result = await refundOrder(await getDb(), c.get('user')!.id, code, c.get('lang'));
+    await enqueueAfterCommit(result.outboxIds);
+    const amount = formatMoney(result.refund.amountMinor, result.refund.currency, c.get('lang'));
+    return ok(c, { amount, repeated: result.repeated }, translate(c.get('lang'), 'Api.refunded', { amount }));
+  })
+  .openapi(cancelRoute, async (c) => {
+    const result = await cancelSubscriptions(await getDb(), c.get('user')!.id, (sub) =>
+      paymentProvider(sub.provider).cancelAtPeriodEnd(sub),
+    );
+    await enqueueAfterCommit(result.outboxIds);
+    return ok(c, { cancelAt: result.cancelAt.map((d) => d.toISOString()) });
+  })
+  .openapi(propertyRoute, async (c) => {
+    const db = await getDb();
+    const user = c.get('user')!;
+    const [[account], [last], [sub]] = await Promise.all([
+      db.select({ paymentCount: users.paymentCount }).from(users).where(eq(users.id, user.id)),
+      db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.userId, user.id), inArray(orders.status, ['paid', 'refunded'])))
+        .orderBy(desc(orders.paidAt))
+        .limit(1),
+      db
+        .select({ status: subscriptions.status })
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, user.id))
+        .orderBy(desc(subscriptions.createdAt))
+        .limit(1),
+    ]);
+    return ok(c, {
+      email: user.email,
+      paymentCount: account?.paymentCount ?? 0,
+      subscriptionStatus: sub?.status ?? null,
+      lastOrder: last?.code ?? null,
+      lastAmount: last ? formatMoney(last.amountMinor, last.currency, c.get('lang')) : null,
+      lastPaidAt: last?.paidAt?.toISOString() ?? null,
+    });
+  });

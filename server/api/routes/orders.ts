@@ -1,39 +1,71 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { LIMITS, PATTERNS } from '../../../lib/validation/schemas';
+import { LIMITS } from '../../../lib/validation/schemas';
 import { getDb } from '../../db/client';
+import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
-import { luhnValid } from '../../providers/sandbox-payments';
-import { formatMoney } from '../../services/money';
-import { createOrder, findOrder, paySandboxOrder } from '../../services/orders';
-import { PhoneParseError } from '../../services/phone-info';
+import { completeCheckoutSession } from '../../payments/stripe-sync';
+import { createOrder, findOrder, orderView } from '../../services/orders';
+import { PhoneParseError, parsePhone } from '../../services/phone-info';
+import { buyerKey, pricePlan, priceSetup, showOffer } from '../../services/prices';
+import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
-import { setSessionCookies } from '../session-cookies';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { bodyOf, formBoolean, readBody } from '../validation';
 
+const email = z
+  .string('Validation.emailRequired')
+  .trim()
+  .min(1, 'Validation.emailRequired')
+  .max(LIMITS.emailMax, 'Validation.emailInvalid')
+  .pipe(z.email('Validation.emailInvalid'));
+const phone = z
+  .string('Validation.phoneRequired')
+  .trim()
+  .min(1, 'Validation.phoneRequired')
+  .max(LIMITS.phoneMax, 'Validation.phoneTooLong');
+const country = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/)
+  .optional();
+const uuid = z.uuid('Validation.invalid');
+const code = z.object({ code: z.string().min(10).max(64) });
+
 const orderBody = z.object({
-  email: z
-    .string('Validation.emailRequired')
-    .trim()
-    .min(1, 'Validation.emailRequired')
-    .max(LIMITS.emailMax, 'Validation.emailInvalid')
-    .pipe(z.email('Validation.emailInvalid')),
-  phone: z
-    .string('Validation.phoneRequired')
-    .trim()
-    .min(1, 'Validation.phoneRequired')
-    .max(LIMITS.phoneMax, 'Validation.phoneTooLong'),
-  country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/)
-    .optional(),
+  email,
+  phone,
+  country,
   locale: z.enum(['en', 'id', 'es', 'en-PH']).default('en'),
+  /** One box: "I am 18 or older and accept the terms of use and the privacy policy" (SPEC §5, §6). */
   terms: formBoolean.refine((v) => v, 'Validation.termsRequired'),
+  plan: uuid.optional(),
+  method: z.enum(['card', 'wallet']).default('card'),
+  offer: uuid.optional(),
+  idempotencyKey: z.string().min(8).max(100).optional(),
 });
 
-const orderView = z.object({
+const plan = z.object({
+  id: z.string(),
+  currency: z.string(),
+  isTryout: z.boolean(),
+  trialPrice: z.string().openapi({ description: 'major units, e.g. "0.99"' }),
+  presentPrice: z.string().openapi({ description: 'monthly price, major units' }),
+  sign: z.string(),
+  integer: z.string(),
+  decimal: z.string(),
+  trialPriceMinor: z.number().int(),
+  listTrialPriceMinor: z.number().int(),
+  monthlyPriceMinor: z.number().int(),
+  trialHours: z.number().int(),
+  geolocations: z.number().int(),
+  trialText: z.string(),
+  listTrialText: z.string(),
+  monthlyText: z.string(),
+  offerPercentOff: z.number().int(),
+});
+
+const orderView_ = z.object({
   code: z.string(),
   status: z.string(),
   email: z.string(),
@@ -41,126 +73,147 @@ const orderView = z.object({
   amountMinor: z.number().int(),
   currency: z.string(),
   amount: z.string(),
+  listAmount: z.string(),
   monthlyAmount: z.string(),
   trialHours: z.number().int(),
+  method: z.string(),
+  billingDescriptor: z.string(),
+  offerEndsAt: z.string().nullable(),
+});
+
+// GET /api_f/v1/portal/priceSetup - the price plan (SPEC §3)
+const priceRoute = createRoute({
+  method: 'get',
+  path: '/portal/priceSetup',
+  summary: 'The price plan: trial price for 24 hours, monthly price, geolocations a month (minor units and texts)',
+  request: { query: z.object({ plan: uuid.optional() }) },
+  responses: { 200: jsonResponse(envelope(plan), 'Plan'), 404: jsonResponse(errorEnvelope, 'Unknown plan') },
+});
+
+// POST /api_f/v1/portal/priceSetup/offer - show the discount offer to this buyer (records when it was shown)
+const offerRoute = createRoute({
+  method: 'post',
+  path: '/portal/priceSetup/offer',
+  summary:
+    'The discount offer for this e-mail and number: created when first shown, ends OFFER_MINUTES later; asking again returns the same offer (the countdown never restarts). offer null when the plan has no discount.',
+  request: { body: bodyOf(z.object({ email, phone, country, plan: uuid.optional() })) },
+  responses: {
+    200: jsonResponse(
+      envelope(
+        z.object({
+          offer: z.object({ id: z.string(), percentOff: z.number(), expiresAt: z.string() }).nullable(),
+          serverNow: z.string(),
+          plan,
+          billingDescriptor: z.string(),
+        }),
+      ),
+      'Offer',
+    ),
+    ...errorResponses,
+  },
 });
 
 // POST /api_f/v1/portal/order - create an order and start payment
 const createOrderRoute = createRoute({
   method: 'post',
   path: '/portal/order',
-  summary: 'Create an order (e-mail, phone, accepted terms); the price comes from price_setups, never the client',
+  summary:
+    'Create an order (e-mail, phone, 18+ and terms, plan, method card|wallet, optional offer and idempotency key). The price comes from price_setups; the answer names `next`, where the payer goes to pay.',
   request: { body: bodyOf(orderBody) },
-  responses: { 201: jsonResponse(envelope(orderView), 'Order created'), ...errorResponses },
+  responses: {
+    201: jsonResponse(envelope(orderView_.extend({ next: z.string() })), 'Order created'),
+    409: jsonResponse(errorEnvelope, 'Offer ended, or idempotency key used for another order'),
+    ...errorResponses,
+  },
 });
 
 // GET /api_f/v1/portal/order/{code} - an order by its public code, for the checkout page
 const getOrderRoute = createRoute({
   method: 'get',
   path: '/portal/order/{code}',
-  summary: 'Order summary by its unguessable public code',
-  request: { params: z.object({ code: z.string().min(10).max(64) }) },
-  responses: { 200: jsonResponse(envelope(orderView), 'Order'), 404: jsonResponse(errorEnvelope, 'Unknown') },
-});
-
-const payBody = z.object({
-  cardNumber: z
-    .string()
-    .regex(PATTERNS.cardNumber, 'Validation.cardNumber')
-    .transform((v) => v.replace(/ /g, ''))
-    .refine(luhnValid, 'Validation.cardNumber'),
-  expiry: z.string().regex(PATTERNS.expiry, 'Validation.cardExpiry').refine(notExpired, 'Validation.cardExpiry'),
-  cvc: z.string().regex(PATTERNS.cvc, 'Validation.cardCvc'),
-  zip: z.string().trim().regex(PATTERNS.zip, 'Validation.zip'),
-});
-
-// POST /api_f/v1/portal/order/{code}/sandboxPay - pay an order on the sandbox checkout (Stripe test-card semantics)
-const payRoute = createRoute({
-  method: 'post',
-  path: '/portal/order/{code}/sandboxPay',
-  summary: 'Sandbox card payment: 4242… pays, 4000…0002 declines (402), 4000…9995 insufficient funds (402)',
-  request: { params: z.object({ code: z.string().min(10).max(64) }), body: bodyOf(payBody) },
-  responses: {
-    200: jsonResponse(
-      envelope(z.object({ status: z.literal('paid'), email: z.string(), phone: z.string() })),
-      'Paid; session cookie set',
-    ),
-    402: jsonResponse(errorEnvelope, 'Declined'),
-    404: jsonResponse(errorEnvelope, 'Unknown order'),
-    409: jsonResponse(errorEnvelope, 'Order not payable'),
-    ...errorResponses,
-  },
+  summary: 'Order summary by its unguessable public code (payment texts of SPEC §3)',
+  request: { params: code },
+  responses: { 200: jsonResponse(envelope(orderView_), 'Order'), 404: jsonResponse(errorEnvelope, 'Unknown') },
 });
 
 // GET /api_f/v1/portal/user/checkRegister/{code} - order status by code, for /paystatus
 const statusRoute = createRoute({
   method: 'get',
   path: '/portal/user/checkRegister/{code}',
-  summary: 'Payment status of an order: pending, paid, failed, …',
-  request: { params: z.object({ code: z.string().min(10).max(64) }) },
+  summary:
+    'Payment status of an order (pending, paid, failed, canceled, refunded). With Stripe, a pending order whose Checkout Session is paid is completed here too (the return page may arrive before the webhook).',
+  request: { params: code },
   responses: {
-    200: jsonResponse(envelope(z.object({ status: z.string() })), 'Status'),
+    200: jsonResponse(envelope(orderView_), 'Status'),
     404: jsonResponse(errorEnvelope, 'Unknown'),
   },
 });
 
-function notExpired(expiry: string): boolean {
-  const m = PATTERNS.expiry.exec(expiry);
-  if (!m) return false;
-  const [month, year] = [Number(expiry.slice(0, 2)), 2000 + Number(m[2])];
-  const now = new Date();
-  return year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1);
+async function viewOf(orderCode: string, lang: string) {
+  const row = await findOrder(await getDb(), orderCode);
+  if (!row) throw notFound();
+  return orderView(row, lang);
 }
 
-async function view(code: string, lang: string) {
-  const row = await findOrder(await getDb(), code);
-  if (!row) throw notFound();
-  const { order, price } = row;
-  return {
-    code: order.code,
-    status: order.status,
-    email: order.email,
-    phone: order.phoneE164,
-    amountMinor: order.amountMinor,
-    currency: order.currency,
-    amount: formatMoney(order.amountMinor, order.currency, lang),
-    monthlyAmount: formatMoney(price.monthlyPriceMinor, price.currency, lang),
-    trialHours: price.trialHours,
-  };
+function phoneError(error: unknown): never {
+  if (error instanceof PhoneParseError) {
+    throw new ApiError(400, ErrorCode.badRequest, 'Validation.phoneInvalid', {}, { kind: error.kind });
+  }
+  throw error;
 }
 
 export const ordersApi = new OpenAPIHono<AppEnv>()
+  .openapi(priceRoute, async (c) => {
+    const price = await priceSetup(await getDb(), c.req.valid('query').plan).catch(() => {
+      throw notFound();
+    });
+    return ok(c, pricePlan(price, c.get('lang')));
+  })
+  .openapi(offerRoute, async (c) => {
+    const body = readBody(c, z.object({ email, phone, country, plan: uuid.optional() }));
+    const db = await getDb();
+    const e164 = (() => {
+      try {
+        return parsePhone(body.phone, body.country).number;
+      } catch (error) {
+        phoneError(error);
+      }
+    })();
+    const price = await priceSetup(db, body.plan).catch(() => {
+      throw notFound();
+    });
+    const now = new Date();
+    const offer = await showOffer(db, price, buyerKey(body.email, e164), now);
+    const running = offer && offer.expiresAt > now ? offer : null;
+    return ok(c, {
+      offer: offer ? { id: offer.id, percentOff: offer.percentOff, expiresAt: offer.expiresAt.toISOString() } : null,
+      serverNow: now.toISOString(),
+      plan: pricePlan(price, c.get('lang'), running),
+      billingDescriptor: env().BILLING_DESCRIPTOR,
+    });
+  })
   .openapi(createOrderRoute, async (c) => {
     const body = readBody(c, orderBody);
-    try {
-      const { order } = await createOrder(await getDb(), body);
-      return created(c, await view(order.code, c.get('lang')));
-    } catch (error) {
-      if (error instanceof PhoneParseError) {
-        throw new ApiError(400, ErrorCode.badRequest, 'Validation.phoneInvalid', {}, { kind: error.kind });
-      }
-      throw error;
-    }
+    await consume('ordersPerIp', c.get('clientIp') ?? 'unknown');
+    const idempotencyKey = c.req.header('idempotency-key') ?? body.idempotencyKey;
+    const { order, next } = await createOrder(await getDb(), { ...body, idempotencyKey }).catch(phoneError);
+    return created(c, { ...(await viewOf(order.code, c.get('lang'))), next });
   })
-  .openapi(getOrderRoute, async (c) => ok(c, await view(c.req.valid('param').code, c.get('lang'))))
+  .openapi(getOrderRoute, async (c) => ok(c, await viewOf(c.req.valid('param').code, c.get('lang'))))
   .openapi(statusRoute, async (c) => {
-    const row = await findOrder(await getDb(), c.req.valid('param').code);
+    const db = await getDb();
+    const row = await findOrder(db, c.req.valid('param').code);
     if (!row) throw notFound();
-    return ok(c, { status: row.order.status });
-  })
-  .openapi(payRoute, async (c) => {
-    const { code } = c.req.valid('param');
-    const body = readBody(c, payBody);
-    const result = await paySandboxOrder(await getDb(), code, body.cardNumber, {
-      ip: c.get('clientIp'),
-      userAgent: c.req.header('user-agent') ?? null,
-    });
-    if (result.kind === 'not_found') throw notFound();
-    if (result.kind === 'not_payable') throw new ApiError(409, ErrorCode.conflict, 'Api.orderNotPayable');
-    if (result.kind === 'declined') {
-      throw new ApiError(402, ErrorCode.paymentDeclined, 'Api.declined', {}, { reason: result.reason });
+    const { order } = row;
+    if (order.provider === 'stripe' && order.status === 'pending' && order.providerSessionId) {
+      const sessionId = order.providerSessionId;
+      const result = await db.transaction((tx) =>
+        completeCheckoutSession(tx, sessionId, {
+          ip: c.get('clientIp'),
+          userAgent: c.req.header('user-agent') ?? null,
+        }),
+      );
+      if (result?.kind === 'paid') await enqueueAfterCommit(result.outboxIds);
     }
-    setSessionCookies(c, result.token, { email: result.email, paymentCount: result.paymentCount });
-    await enqueueAfterCommit(result.outboxIds);
-    return ok(c, { status: 'paid' as const, email: result.email, phone: result.phone });
+    return ok(c, await viewOf(order.code, c.get('lang')));
   });

@@ -1,4 +1,16 @@
-import { boolean, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { id, timestamps } from './columns';
 import { users } from './accounts';
 
@@ -13,8 +25,31 @@ export const priceSetups = pgTable('price_setups', {
   geolocationsPerPeriod: integer('geolocations_per_period').notNull().default(30),
   trialHours: integer('trial_hours').notNull().default(24),
   isDefault: boolean('is_default').notNull().default(false),
+  /** Percent taken off the trial price while a discount offer runs (SPEC §3 upRate), 0 for none. */
+  offerPercentOff: integer('offer_percent_off').notNull().default(50),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A discount offer shown to one buyer (SPEC §3/§4): the server records when it was shown and when it ends, and
+ * charges the discounted trial price only for orders created before `expiresAt`. One offer per e-mail and number,
+ * so reloading the page does not restart the countdown.
+ */
+export const priceOffers = pgTable(
+  'price_offers',
+  {
+    id: id(),
+    /** SHA-256 of `email|E.164`: one offer per buyer and number. */
+    buyerKey: text('buyer_key').notNull(),
+    priceSetupId: uuid('price_setup_id')
+      .notNull()
+      .references(() => priceSetups.id),
+    percentOff: integer('percent_off').notNull(),
+    shownAt: timestamp('shown_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('price_offers_buyer_key').on(t.buyerKey, t.priceSetupId)],
+);
 
 /** ARCHITECTURE §4: `created -> pending -> paid | failed | canceled`; `paid -> refunded`. */
 export const orderStatus = pgEnum('order_status', ['created', 'pending', 'paid', 'failed', 'canceled', 'refunded']);
@@ -38,12 +73,35 @@ export const orders = pgTable(
     status: orderStatus('status').notNull().default('created'),
     failureCode: text('failure_code'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** `card` or `wallet` (SPEC §9: card or a PayPal-style wallet). */
+    paymentMethod: text('payment_method', { enum: ['card', 'wallet'] })
+      .notNull()
+      .default('card'),
+    /** The client's key: the same key makes the same order (a double click is one order). */
+    idempotencyKey: text('idempotency_key'),
+    offerId: uuid('offer_id').references(() => priceOffers.id),
+    /** The trial price before any discount, minor units. */
+    listPriceMinor: integer('list_price_minor'),
+    /** A step the payer still has to complete, e.g. `3ds` (sandbox 3-D Secure). */
+    pendingAction: text('pending_action'),
+    /** What later renewals of a sandbox card do (`fails` for 4000 0000 0000 0341 and 3-D Secure cards). */
+    sandboxRenewal: text('sandbox_renewal', { enum: ['succeeds', 'fails'] }),
+    cardLast4: text('card_last4'),
+    /** The provider's ids: Stripe Checkout Session, subscription and payment intent. */
+    providerSessionId: text('provider_session_id'),
+    providerPaymentId: text('provider_payment_id'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('orders_code_key').on(t.code), index('orders_user_id_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('orders_code_key').on(t.code),
+    index('orders_user_id_idx').on(t.userId),
+    uniqueIndex('orders_idempotency_key').on(t.idempotencyKey),
+    uniqueIndex('orders_provider_session_id_key').on(t.providerSessionId),
+  ],
 );
 
-/** ARCHITECTURE §4: `trialing -> active -> past_due -> active | canceled` (the checkout issue completes it). */
+/** ARCHITECTURE §4: `trialing -> active -> past_due -> active | canceled`; transitions in services/subscriptions.ts. */
 export const subscriptionStatus = pgEnum('subscription_status', ['trialing', 'active', 'past_due', 'canceled']);
 
 export const subscriptions = pgTable(
@@ -58,12 +116,102 @@ export const subscriptions = pgTable(
       .references(() => orders.id),
     status: subscriptionStatus('status').notNull(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    /** Set by a cancel request to the current period end: access lasts until then, then `canceled`. */
     cancelAt: timestamp('cancel_at', { withTimezone: true }),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    /** `sandbox` renewals run as our jobs; `stripe` ones arrive as webhooks. */
+    provider: text('provider').notNull().default('sandbox'),
+    providerSubscriptionId: text('provider_subscription_id'),
+    /** When a `past_due` renewal is tried again (the next settlement day). */
+    nextRetryAt: timestamp('next_retry_at', { withTimezone: true }),
+    /** When the e-mail reminding that the trial converts was queued. */
+    reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true }),
     ...timestamps(),
   },
-  (t) => [index('subscriptions_user_id_idx').on(t.userId)],
+  (t) => [
+    index('subscriptions_user_id_idx').on(t.userId),
+    uniqueIndex('subscriptions_provider_subscription_id_key').on(t.providerSubscriptionId),
+  ],
+);
+
+/** Every charge attempt: the first payment of an order and each renewal, with its outcome. Minor units. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: id(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['initial', 'renewal'] }).notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
+    failureCode: text('failure_code'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('payments_order_id_idx').on(t.orderId)],
+);
+
+/** One refund per order (unique), sent to the provider with an idempotency key. Minor units. */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: id(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    providerRef: text('provider_ref'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('refunds_order_id_key').on(t.orderId)],
+);
+
+/** Provider webhook events already handled, by the provider's event id (Stripe webhooks docs: handle duplicates). */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: id(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('webhook_events_provider_event_key').on(t.provider, t.eventId)],
+);
+
+/** Domain events written in the transaction that caused them (`order.paid`, `subscription.*`), for consumers and audit. */
+export const domainEvents = pgTable(
+  'domain_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    type: text('type').notNull(),
+    aggregateId: uuid('aggregate_id').notNull(),
+    payload: jsonb('payload').notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('domain_events_aggregate_idx').on(t.aggregateId)],
+);
+
+/** A cancel link e-mailed to a subscriber who asked without signing in (`/cancel`); only the SHA-256 hash is kept. */
+export const cancelTokens = pgTable(
+  'cancel_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('cancel_tokens_token_hash_key').on(t.tokenHash)],
 );
 
 export type PriceSetup = typeof priceSetups.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
+export type PriceOffer = typeof priceOffers.$inferSelect;

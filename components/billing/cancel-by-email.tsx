@@ -1,0 +1,100 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
+import { useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { formatDate } from '@/lib/format';
+import type { AppLocale } from '@/lib/routing/rules';
+import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
+import { TextField } from '../ui/text-field';
+import { useApi } from '../ui/use-api';
+
+/**
+ * `/cancel` without signing in (the EU withdrawal function): the e-mail of the account → a single-use link by e-mail
+ * (`POST /portal/cancel/request`, same answer whether or not the address subscribes) → `/cancel?token=…` → Confirm
+ * (`POST /portal/cancel/confirm`), which cancels at the next billing date exactly as the signed-in path does.
+ */
+export function CancelByEmail() {
+  const t = useTranslations('Cancel');
+  const locale = useLocale() as AppLocale;
+  const api = useApi();
+  const token = useSearchParams().get('token');
+  const [message, setMessage] = useState<{ text: string; role: 'status' | 'alert' } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<ForgetValues>({ resolver: zodResolver(forgetSchema), defaultValues: { email: '' } });
+
+  const onSend = handleSubmit(async ({ email }) => {
+    try {
+      await api.post('/portal/cancel/request', { email, locale });
+      setMessage({ text: t('sent'), role: 'status' });
+    } catch (e) {
+      setMessage({ text: (e as Error).message, role: 'alert' });
+    }
+  });
+
+  const onConfirm = async () => {
+    setBusy(true);
+    try {
+      const { cancelAt } = await api.post<{ cancelAt: string[] }>('/portal/cancel/confirm', { token });
+      setMessage(
+        cancelAt[0]
+          ? { text: t('done', { date: formatDate(cancelAt[0], 'Y-m-d H:M') }), role: 'status' }
+          : { text: t('nothing'), role: 'status' },
+      );
+    } catch (e) {
+      setMessage({ text: (e as Error).message, role: 'alert' });
+    }
+    setBusy(false);
+  };
+
+  return (
+    <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+      <h1 className="text-2xl font-bold">{token ? t('confirmTitle') : t('title')}</h1>
+      <p className="text-slate-700">{t('lead')}</p>
+      {token ? (
+        <>
+          <p className="text-slate-700">{t('confirmText')}</p>
+          {!message && (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={onConfirm}
+              className="rounded-lg bg-red-700 px-5 py-3 font-semibold text-white disabled:opacity-60"
+            >
+              {busy ? t('working') : t('button')}
+            </button>
+          )}
+        </>
+      ) : (
+        <form noValidate onSubmit={onSend} className="space-y-3">
+          <p className="text-slate-700">{t('emailLead')}</p>
+          <TextField
+            id="cancel-email"
+            label={t('email')}
+            type="email"
+            autoComplete="email"
+            error={errors.email?.message}
+            {...register('email')}
+          />
+          <button
+            type="submit"
+            disabled={isSubmitting}
+            className="rounded-lg bg-brand px-5 py-3 font-semibold text-white disabled:opacity-60"
+          >
+            {isSubmitting ? t('working') : t('send')}
+          </button>
+        </form>
+      )}
+      {message && (
+        <p role={message.role} className={message.role === 'alert' ? 'text-red-700' : 'text-slate-800'}>
+          {message.text}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+'use client';
+import { useLocale, useTranslations } from 'next-intl';
+import { useEffect, useState } from 'react';
+import type { ApiClientError } from '@/lib/api/client';
+import { formatDate } from '@/lib/format';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { useApi } from '../ui/use-api';
+
+type State = 'loading' | 'signedOut' | 'nothing' | 'ready' | { done: string } | { error: string };
+
+/**
+ * `/cancel-subscription` (SPEC §2, reached from My subscriptions → Billing): for a signed-in subscriber, what
+ * cancelling does and one button (`PUT /admin/user/cancelSubscribe`, effective at the next billing date). Signed out:
+ * the way to sign in, or `/cancel` to cancel by e-mail without signing in.
+ */
+export function CancelSignedIn() {
+  const t = useTranslations('Cancel');
+  const prefix = prefixOf(useLocale() as AppLocale);
+  const api = useApi();
+  const [state, setState] = useState<State>('loading');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    api.get<{ subscriptions: { status: string; cancelAt: string | null }[] }>('/admin/order/status').then(
+      (b) => setState(b.subscriptions.some((s) => s.status !== 'canceled' && !s.cancelAt) ? 'ready' : 'nothing'),
+      (e: ApiClientError) => setState(e.status === 401 ? 'signedOut' : { error: e.message }),
+    );
+  }, [api]);
+
+  const cancel = async () => {
+    setBusy(true);
+    try {
+      const { cancelAt } = await api.put<{ cancelAt: string[] }>('/admin/user/cancelSubscribe');
+      setState(cancelAt[0] ? { done: formatDate(cancelAt[0], 'Y-m-d H:M') } : 'nothing');
+    } catch (e) {
+      setState({ error: (e as Error).message });
+    }
+    setBusy(false);
+  };
+
+  return (
+    <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+      <h1 className="text-2xl font-bold">{t('title')}</h1>
+      <p className="text-slate-700">{t('lead')}</p>
+      {state === 'loading' && <p aria-busy="true">…</p>}
+      {state === 'nothing' && <p role="status">{t('nothing')}</p>}
+      {state === 'signedOut' && (
+        <p className="space-x-4">
+          <a href={`${prefix}/login/?redirect=billing`} className="text-brand underline">
+            {t('signIn')}
+          </a>
+          <a href={`${prefix}/cancel/`} className="text-brand underline">
+            {t('emailLead')}
+          </a>
+        </p>
+      )}
+      {state === 'ready' && (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={cancel}
+          className="rounded-lg bg-red-700 px-5 py-3 font-semibold text-white disabled:opacity-60"
+        >
+          {busy ? t('working') : t('button')}
+        </button>
+      )}
+      {typeof state === 'object' && 'done' in state && <p role="status">{t('done', { date: state.done })}</p>}
+      {typeof state === 'object' && 'error' in state && <p role="alert">{state.error}</p>}
+    </section>
+  );
+}

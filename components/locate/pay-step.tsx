@@ -1,0 +1,165 @@
+'use client';
+import { useLocale, useTranslations } from 'next-intl';
+import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import type { ApiClient } from '@/lib/api/client';
+import type { OfferView, OrderView } from '@/lib/api/types';
+import { trackingQuery, type AppLocale } from '@/lib/routing/rules';
+
+/** A random idempotency key (hex), made once per pay step: a double click creates one order. */
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** `ms` as m:ss (or h:mm:ss), for the offer countdown. */
+function clock(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const [h, m, sec] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
+}
+
+/**
+ * The pay step of the locate flow (SPEC §2 payment flow, ARCHITECTURE §8): the discount offer with a countdown to the
+ * end the server recorded (`POST /portal/priceSetup/offer`, clock corrected by `serverNow`), then, in the same type
+ * size as the price, the trial price, its 24 hours, the monthly price it converts to, that it renews until cancelled
+ * and how to cancel; the card-statement descriptor; card or wallet; and Pay, which creates the order
+ * (`POST /portal/order` with an idempotency key) and goes where the answer's `next` says. If the offer ended on the
+ * server first (409), the regular price is shown with the server's message.
+ */
+export function PayStep({ email, phone, api }: { email: string; phone: string; api: () => Promise<ApiClient> }) {
+  const t = useTranslations('Pay');
+  const locale = useLocale() as AppLocale;
+  const router = useRouter();
+  const [view, setView] = useState<OfferView | null>(null);
+  const [skew, setSkew] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
+  const [method, setMethod] = useState<'card' | 'wallet'>('card');
+  const [key] = useState(newKey);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [forcedEnd, setForcedEnd] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    api()
+      .then((client) => client.post<OfferView>('/portal/priceSetup/offer', { email, phone }))
+      .then(
+        (v) => {
+          if (cancelled) return;
+          setSkew(Date.parse(v.serverNow) - Date.now());
+          setView(v);
+        },
+        (e: Error) => !cancelled && setError(e.message),
+      );
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per number and e-mail
+  }, [email, phone]);
+
+  const endsAt = view?.offer ? Date.parse(view.offer.expiresAt) : 0;
+  const remaining = endsAt - (now + skew);
+  const running = !!view?.offer && remaining > 0 && !forcedEnd;
+
+  useEffect(() => {
+    if (!view?.offer || forcedEnd) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [view, forcedEnd]);
+
+  if (!view) {
+    return error ? (
+      <p role="alert" className="text-sm text-red-700">
+        {error}
+      </p>
+    ) : (
+      <p aria-busy="true" className="text-sm text-slate-600">
+        …
+      </p>
+    );
+  }
+  const { plan } = view;
+  const trial = running ? plan.trialText : plan.listTrialText;
+
+  const onPay = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const client = await api();
+      const body = await client.post<{ obj: OrderView & { next: string } }>(
+        '/portal/order',
+        {
+          email,
+          phone,
+          locale,
+          terms: true,
+          plan: plan.id,
+          method,
+          idempotencyKey: key,
+          ...(running ? { offer: view.offer!.id } : {}),
+        },
+        true,
+      );
+      const next = body.obj.next;
+      if (/^https?:\/\//.test(next)) window.location.assign(next);
+      else router.push(`${next}${trackingQuery(location.search).replace(/^\?/, '&')}`);
+    } catch (e) {
+      if ((e as { status?: number }).status === 409) setForcedEnd(true);
+      setError((e as Error).message);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="space-y-3" data-testid="pay-step">
+      {view.offer && (
+        <div
+          className={`rounded-lg p-3 text-sm ${running ? 'bg-amber-50 text-amber-900' : 'bg-slate-100 text-slate-700'}`}
+        >
+          {running ? (
+            <>
+              <p className="font-semibold">{t('offerTitle', { percent: view.offer.percentOff })}</p>
+              <p role="timer" aria-live="off" data-testid="offer-countdown">
+                {t('offerEnds', { time: clock(remaining) })}
+              </p>
+            </>
+          ) : (
+            <p>{t('offerEnded')}</p>
+          )}
+        </div>
+      )}
+      <p className="text-base font-medium text-slate-900" data-testid="price-line">
+        {t('priceLine', { trial, monthly: plan.monthlyText })}
+        {running && (
+          <span className="ml-1 text-slate-500 line-through">{t('wasPrice', { price: plan.listTrialText })}</span>
+        )}
+      </p>
+      <p className="text-sm text-slate-600">{t('includes', { count: plan.geolocations })}</p>
+      <fieldset className="flex gap-4 text-sm">
+        <legend className="mb-1 font-medium text-slate-800">{t('method')}</legend>
+        {(['card', 'wallet'] as const).map((m) => (
+          <label key={m} className="flex items-center gap-2">
+            <input type="radio" name="method" value={m} checked={method === m} onChange={() => setMethod(m)} />
+            {t(m)}
+          </label>
+        ))}
+      </fieldset>
+      <p className="text-sm text-slate-600">{t('descriptor', { descriptor: view.billingDescriptor })}</p>
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <button
+        type="button"
+        onClick={onPay}
+        disabled={busy}
+        className="w-full rounded-lg bg-brand px-4 py-3 text-base font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
+      >
+        {busy ? t('paying') : t('pay', { amount: trial })}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import 'server-only';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { LIMITS } from '../../../lib/validation/schemas';
+import { getDb } from '../../db/client';
+import { enqueueAfterCommit } from '../../jobs/boss';
+import { confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
+import { consume } from '../../services/rate-limit';
+import type { AppEnv } from '../context';
+import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { bodyOf, readBody } from '../validation';
+
+const requestBody = z.object({
+  email: z
+    .string('Validation.emailRequired')
+    .trim()
+    .min(1, 'Validation.emailRequired')
+    .max(LIMITS.emailMax, 'Validation.emailInvalid')
+    .pipe(z.email('Validation.emailInvalid')),
+  locale: z.enum(['en', 'id', 'es', 'en-PH']).default('en'),
+});
+const confirmBody = z.object({ token: z.string().min(20).max(100) });
+
+// POST /api_f/v1/portal/cancel/request - e-mail a cancel link (no sign-in)
+const requestRoute = createRoute({
+  method: 'post',
+  path: '/portal/cancel/request',
+  summary:
+    'Cancel without signing in, step 1: e-mails a single-use link (24 h) to the address if it has a live subscription. The answer is the same either way. Rate limited per address and per IP.',
+  request: { body: bodyOf(requestBody) },
+  responses: { 200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Accepted'), ...errorResponses },
+});
+
+// POST /api_f/v1/portal/cancel/confirm - the e-mailed link cancels
+const confirmRoute = createRoute({
+  method: 'post',
+  path: '/portal/cancel/confirm',
+  summary:
+    "Cancel without signing in, step 2: the link's token cancels the owner's subscriptions at the next billing date (as PUT /admin/user/cancelSubscribe does). 410 when used, expired or unknown.",
+  request: { body: bodyOf(confirmBody) },
+  responses: {
+    200: jsonResponse(envelope(z.object({ cancelAt: z.array(z.string()) })), 'Cancelled'),
+    410: jsonResponse(errorEnvelope, 'Link not valid'),
+    ...errorResponses,
+  },
+});
+
+export const cancelApi = new OpenAPIHono<AppEnv>()
+  .openapi(requestRoute, async (c) => {
+    const body = readBody(c, requestBody);
+    await consume('cancelLinksPerIp', c.get('clientIp') ?? 'unknown');
+    await consume('cancelLinksPerEmail', body.email.toLowerCase());
+    await enqueueAfterCommit(await requestCancelLink(await getDb(), body.email, body.locale));
+    return ok(c, { sent: true as const });
+  })
+  .openapi(confirmRoute, async (c) => {
+    const { token } = readBody(c, confirmBody);
+    const result = await confirmCancelLink(await getDb(), token);
+    await enqueueAfterCommit(result.outboxIds);
+    return ok(c, { cancelAt: result.cancelAt.map((d) => d.toISOString()) });
+  });

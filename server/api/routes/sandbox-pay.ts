@@ -1,0 +1,127 @@
+import 'server-only';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { PATTERNS } from '../../../lib/validation/schemas';
+import { getDb } from '../../db/client';
+import { enqueueAfterCommit } from '../../jobs/boss';
+import { luhnValid } from '../../providers/sandbox-payments';
+import {
+  completeSandbox3ds,
+  completeSandboxWallet,
+  paySandboxCard,
+  type ClientMeta,
+  type PayResult,
+} from '../../services/checkout';
+import { findOrder } from '../../services/orders';
+import type { AppEnv } from '../context';
+import { ApiError, ErrorCode, notFound } from '../errors';
+import { setSessionCookies } from '../session-cookies';
+import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { bodyOf, formBoolean, readBody } from '../validation';
+
+const params = z.object({ code: z.string().min(10).max(64) });
+
+const cardBody = z.object({
+  cardNumber: z
+    .string()
+    .regex(PATTERNS.cardNumber, 'Validation.cardNumber')
+    .transform((v) => v.replace(/ /g, ''))
+    .refine(luhnValid, 'Validation.cardNumber'),
+  expiry: z.string().regex(PATTERNS.expiry, 'Validation.cardExpiry').refine(notExpired, 'Validation.cardExpiry'),
+  cvc: z.string().regex(PATTERNS.cvc, 'Validation.cardCvc'),
+  zip: z.string().trim().regex(PATTERNS.zip, 'Validation.zip'),
+});
+const approveBody = z.object({ approve: formBoolean });
+
+const paid = z.object({ status: z.enum(['paid', 'requires_action']), email: z.string(), phone: z.string() });
+const outcomes = {
+  200: jsonResponse(envelope(paid), 'Paid (session cookie set) or a 3-D Secure step is required'),
+  402: jsonResponse(errorEnvelope, 'Declined; detail.status failed (retry) or canceled (insufficient funds)'),
+  404: jsonResponse(errorEnvelope, 'Unknown order'),
+  409: jsonResponse(errorEnvelope, 'Order not payable this way'),
+  ...errorResponses,
+};
+
+// POST /api_f/v1/portal/order/{code}/sandboxPay - pay on the sandbox checkout (Stripe test-card semantics)
+const payRoute = createRoute({
+  method: 'post',
+  path: '/portal/order/{code}/sandboxPay',
+  summary:
+    'Sandbox card payment: 4242… pays; 4000…0002 declines (402, retry); 4000…9995 insufficient funds (402, order canceled); 4000…0341 pays, renewals fail; 4000 0027 6000 3184 asks for 3-D Secure',
+  request: { params, body: bodyOf(cardBody) },
+  responses: outcomes,
+});
+
+// POST /api_f/v1/portal/order/{code}/sandbox3ds - complete or abandon the sandbox 3-D Secure step
+const threeDsRoute = createRoute({
+  method: 'post',
+  path: '/portal/order/{code}/sandbox3ds',
+  summary: 'Sandbox 3-D Secure challenge: approve=true pays, approve=false fails the authentication (402)',
+  request: { params, body: bodyOf(approveBody) },
+  responses: outcomes,
+});
+
+// POST /api_f/v1/portal/order/{code}/sandboxWallet - the sandbox wallet's answer (redirect flow)
+const walletRoute = createRoute({
+  method: 'post',
+  path: '/portal/order/{code}/sandboxWallet',
+  summary: 'Sandbox wallet: approve=true pays; approve=false cancels the order (402 with detail.status canceled)',
+  request: { params, body: bodyOf(approveBody) },
+  responses: outcomes,
+});
+
+function notExpired(expiry: string): boolean {
+  const m = PATTERNS.expiry.exec(expiry);
+  if (!m) return false;
+  const [month, year] = [Number(expiry.slice(0, 2)), 2000 + Number(m[2])];
+  const now = new Date();
+  return year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1);
+}
+
+/** Only sandbox orders are paid here; a Stripe order is paid at Stripe. */
+async function sandboxOrder(orderCode: string) {
+  const row = await findOrder(await getDb(), orderCode);
+  if (!row) throw notFound();
+  if (row.order.provider !== 'sandbox') throw new ApiError(409, ErrorCode.conflict, 'Api.orderNotPayable');
+}
+
+function meta(c: Context<AppEnv>): ClientMeta {
+  return { ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null };
+}
+
+/** The HTTP answer for a payment outcome; a success signs the payer in (session cookies). */
+async function answer(c: Context<AppEnv>, result: PayResult, orderCode: string) {
+  if (result.kind === 'not_found') throw notFound();
+  if (result.kind === 'not_payable') throw new ApiError(409, ErrorCode.conflict, 'Api.orderNotPayable');
+  if (result.kind === 'declined') {
+    const key = result.reason === 'wallet_canceled' ? 'Api.walletCanceled' : 'Api.declined';
+    throw new ApiError(402, ErrorCode.paymentDeclined, key, {}, { reason: result.reason, status: result.status });
+  }
+  if (result.kind === 'requires_action') {
+    const row = (await findOrder(await getDb(), orderCode))!;
+    return ok(c, { status: 'requires_action' as const, email: row.order.email, phone: row.order.phoneE164 });
+  }
+  setSessionCookies(c, result.token, { email: result.email, paymentCount: result.paymentCount });
+  await enqueueAfterCommit(result.outboxIds);
+  return ok(c, { status: 'paid' as const, email: result.email, phone: result.phone });
+}
+
+export const sandboxPayApi = new OpenAPIHono<AppEnv>()
+  .openapi(payRoute, async (c) => {
+    const { code } = c.req.valid('param');
+    const body = readBody(c, cardBody);
+    await sandboxOrder(code);
+    return answer(c, await paySandboxCard(await getDb(), code, body.cardNumber, meta(c)), code);
+  })
+  .openapi(threeDsRoute, async (c) => {
+    const { code } = c.req.valid('param');
+    const { approve } = readBody(c, approveBody);
+    await sandboxOrder(code);
+    return answer(c, await completeSandbox3ds(await getDb(), code, approve, meta(c)), code);
+  })
+  .openapi(walletRoute, async (c) => {
+    const { code } = c.req.valid('param');
+    const { approve } = readBody(c, approveBody);
+    await sandboxOrder(code);
+    return answer(c, await completeSandboxWallet(await getDb(), code, approve, meta(c)), code);
+  });

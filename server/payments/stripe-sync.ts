@@ -1,0 +1,66 @@
+import 'server-only';
+import type Stripe from 'stripe';
+import { eq } from 'drizzle-orm';
+import type { Tx } from '../db/client';
+import { orders, subscriptions } from '../db/schema';
+import { cancelAtOf, periodEndOf, statusFromStripe, stripeClient } from '../providers/stripe';
+import { fulfilOrder, type ClientMeta } from '../services/checkout';
+import { applySubscriptionEvent } from '../services/subscriptions';
+
+/** What a Stripe event handler did: outbox rows to enqueue after the commit. */
+export type HandlerResult = { outboxIds: string[] };
+
+/**
+ * Completes the order of Checkout Session `sessionId` if Stripe says it is paid. The session is re-fetched, never
+ * trusted from the event (Stripe webhooks docs, "Handle events"). Used by the `checkout.session.completed` webhook and
+ * by the return page; the order row lock makes whichever comes second a no-op (one account, one e-mail).
+ * Runs in `tx`. Returns the fulfilment or null when nothing was done (not paid yet, or already completed).
+ */
+export async function completeCheckoutSession(tx: Tx, sessionId: string, meta: ClientMeta) {
+  const session = await stripeClient().checkout.sessions.retrieve(sessionId, {
+    expand: ['subscription', 'invoice.payments'],
+  });
+  if (session.status !== 'complete' || session.payment_status === 'unpaid' || !session.client_reference_id) return null;
+  const sub = typeof session.subscription === 'object' ? session.subscription : null;
+  const invoice = typeof session.invoice === 'object' ? session.invoice : null;
+  const intent = invoice?.payments?.data[0]?.payment.payment_intent;
+  {
+    const [order] = await tx.select().from(orders).where(eq(orders.code, session.client_reference_id!)).for('update');
+    if (!order || (order.status !== 'pending' && order.status !== 'failed')) return null;
+    const status = sub ? statusFromStripe(sub.status) : 'trialing';
+    return fulfilOrder(tx, order, meta, {
+      providerSubscription: sub
+        ? { id: sub.id, status: status === 'active' ? 'active' : 'trialing', currentPeriodEnd: periodEndOf(sub) }
+        : undefined,
+      providerPaymentId: typeof intent === 'string' ? intent : intent?.id,
+    });
+  }
+}
+
+/**
+ * Brings our row of Stripe subscription `stripeId` to Stripe's current state (re-fetched), through the state machine
+ * (`provider_sync`). Events arriving out of order therefore still end in Stripe's final state. A subscription we do not
+ * know yet (its checkout not completed) is left for the checkout completion, which reads the same state.
+ */
+export async function syncStripeSubscription(tx: Tx, stripeId: string): Promise<HandlerResult> {
+  const remote: Stripe.Subscription = await stripeClient().subscriptions.retrieve(stripeId);
+  const [local] = await tx
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(eq(subscriptions.providerSubscriptionId, stripeId));
+  if (!local) return { outboxIds: [] };
+  await applySubscriptionEvent(tx, local.id, {
+    type: 'provider_sync',
+    at: new Date(),
+    status: statusFromStripe(remote.status),
+    currentPeriodEnd: periodEndOf(remote),
+    cancelAt: cancelAtOf(remote),
+  });
+  return { outboxIds: [] };
+}
+
+/** The subscription id an invoice belongs to (API 2025+: `parent.subscription_details.subscription`). */
+export function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
+  const sub = invoice.parent?.subscription_details?.subscription;
+  return typeof sub === 'string' ? sub : (sub?.id ?? null);
+}

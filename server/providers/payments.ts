@@ -1,0 +1,103 @@
+import 'server-only';
+import { env } from '../env';
+import type { Order, PriceSetup, Subscription } from '../db/schema';
+import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { randomToken } from '../services/tokens';
+import { stripeClient } from './stripe';
+
+/**
+ * One interface over the payment providers (ARCHITECTURE §3), chosen by PAYMENT_PROVIDER:
+ * - `sandbox`: our own hosted test checkout (card form with Stripe's test cards, or the sandbox wallet page); the
+ *   charge happens on our pay endpoints, renewals are our pg-boss job.
+ * - `stripe`: Stripe Checkout in subscription mode (trial_period_days 1, the trial fee as a one-time line item on the
+ *   first invoice); webhooks confirm payment and drive renewals.
+ */
+export type PaymentProvider = {
+  name: 'sandbox' | 'stripe';
+  /** Where the payer goes to pay `order`: an absolute URL (Stripe) or a path on our site (sandbox). */
+  startCheckout(order: Order, price: PriceSetup): Promise<{ url: string; sessionId?: string }>;
+  /** Asks the provider to end `sub` at its period end (Stripe: `cancel_at_period_end`). */
+  cancelAtPeriodEnd(sub: Subscription): Promise<void>;
+  /** Ends `sub` at once at the provider (after a refund). */
+  cancelNow(sub: Subscription): Promise<void>;
+  /** Refunds `amountMinor` of `order`, once: the same key never refunds twice. Returns the provider's refund id. */
+  refund(order: Order, amountMinor: number, idempotencyKey: string): Promise<string>;
+};
+
+function returnUrl(order: Order, path: string) {
+  return `${env().APP_ORIGIN}${prefixOf(order.locale as AppLocale)}${path}?order=${encodeURIComponent(order.code)}`;
+}
+
+const sandbox: PaymentProvider = {
+  name: 'sandbox',
+  async startCheckout(order) {
+    const page = order.paymentMethod === 'wallet' ? '/checkout/wallet/' : '/checkout/';
+    return { url: `${prefixOf(order.locale as AppLocale)}${page}?order=${encodeURIComponent(order.code)}` };
+  },
+  async cancelAtPeriodEnd() {},
+  async cancelNow() {},
+  async refund() {
+    return `sbx_re_${randomToken(12)}`;
+  },
+};
+
+const stripe: PaymentProvider = {
+  name: 'stripe',
+  async startCheckout(order, price) {
+    const name = env().NEXT_PUBLIC_PRODUCT_NAME;
+    const session = await stripeClient().checkout.sessions.create(
+      {
+        mode: 'subscription',
+        client_reference_id: order.code,
+        customer_email: order.email,
+        locale: order.locale === 'es' ? 'es' : order.locale === 'id' ? 'id' : 'en',
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: price.currency.toLowerCase(),
+              unit_amount: price.monthlyPriceMinor,
+              recurring: { interval: 'month' },
+              product_data: { name: `${name} monthly` },
+            },
+          },
+          {
+            quantity: 1,
+            price_data: {
+              currency: price.currency.toLowerCase(),
+              unit_amount: order.amountMinor,
+              product_data: { name: `${name} ${price.trialHours}-hour trial` },
+            },
+          },
+        ],
+        subscription_data: { trial_period_days: 1, metadata: { order: order.code } },
+        payment_method_collection: 'always',
+        success_url: `${returnUrl(order, '/paystatus/')}&session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: returnUrl(order, '/paystatus/') + '&canceled=1',
+      },
+      { idempotencyKey: `checkout-${order.code}` },
+    );
+    if (!session.url) throw new Error('Stripe returned a Checkout Session without a URL');
+    return { url: session.url, sessionId: session.id };
+  },
+  async cancelAtPeriodEnd(sub) {
+    if (!sub.providerSubscriptionId) return;
+    await stripeClient().subscriptions.update(sub.providerSubscriptionId, { cancel_at_period_end: true });
+  },
+  async cancelNow(sub) {
+    if (sub.providerSubscriptionId) await stripeClient().subscriptions.cancel(sub.providerSubscriptionId);
+  },
+  async refund(order, amountMinor, idempotencyKey) {
+    if (!order.providerPaymentId) throw new Error(`order ${order.code} has no Stripe payment intent`);
+    const refund = await stripeClient().refunds.create(
+      { payment_intent: order.providerPaymentId, amount: amountMinor },
+      { idempotencyKey },
+    );
+    return refund.id;
+  },
+};
+
+/** The provider an order or subscription uses (`name`), or the configured one. */
+export function paymentProvider(name: string = env().PAYMENT_PROVIDER): PaymentProvider {
+  return name === 'stripe' ? stripe : sandbox;
+}

@@ -1,0 +1,54 @@
+import 'server-only';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { cancelTokens, users } from '../db/schema';
+import { env } from '../env';
+import { ApiError, ErrorCode } from '../errors';
+import { paymentProvider } from '../providers/payments';
+import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { queueEmail } from './outbox-queue';
+import { cancelSubscriptions, liveSubscriptions } from './subscriptions';
+import { randomToken, sha256 } from './tokens';
+
+/** How long an e-mailed cancel link works. */
+export const CANCEL_LINK_TTL_MS = 24 * 3600_000;
+
+/**
+ * `/cancel` without signing in (the EU withdrawal function), step 1: if `email` has a live subscription, e-mail it a
+ * single-use cancel link valid 24 hours (only the SHA-256 of its token is stored). The answer is the same whether or
+ * not the address is known, so the form cannot be used to find out who subscribes. Returns the outbox ids.
+ */
+export async function requestCancelLink(db: Db, email: string, locale: string): Promise<string[]> {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+  if (!user || !(await liveSubscriptions(db, user.id)).length) return [];
+  const token = randomToken(32);
+  return db.transaction(async (tx) => {
+    await tx.insert(cancelTokens).values({
+      userId: user.id,
+      tokenHash: sha256(token),
+      expiresAt: new Date(Date.now() + CANCEL_LINK_TTL_MS),
+    });
+    const link = `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/cancel/?token=${token}`;
+    return [await queueEmail(tx, { to: email, template: 'cancel-link', locale, params: { link } })];
+  });
+}
+
+/**
+ * Step 2: the link's token cancels every live subscription of its owner at the next billing date, exactly as the
+ * signed-in path does (`PUT /admin/user/cancelSubscribe`). A used, expired or unknown token: 410 `Api.cancelLinkInvalid`.
+ */
+export async function confirmCancelLink(db: Db, token: string) {
+  const [claimed] = await db
+    .update(cancelTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(cancelTokens.tokenHash, sha256(token)),
+        isNull(cancelTokens.usedAt),
+        gt(cancelTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning({ userId: cancelTokens.userId });
+  if (!claimed) throw new ApiError(410, ErrorCode.gone, 'Api.cancelLinkInvalid');
+  return cancelSubscriptions(db, claimed.userId, (sub) => paymentProvider(sub.provider).cancelAtPeriodEnd(sub));
+}

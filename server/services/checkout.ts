@@ -1,0 +1,199 @@
+import 'server-only';
+import { eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { domainEvents, orders, payments, priceSetups, subscriptions, users, type Order } from '../db/schema';
+import { env } from '../env';
+import { sandboxCharge } from '../providers/sandbox-payments';
+import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { createSession } from './sessions';
+import { generatePassword } from './tokens';
+import { formatMoney } from './money';
+import { createLocationRequest } from './requests';
+import { queueEmail } from './outbox-queue';
+import { TEMP_PASSWORD_TTL_MS, hashPassword } from './passwords';
+
+export type ClientMeta = { ip: string | null; userAgent: string | null };
+
+export type PayResult =
+  | { kind: 'paid'; token: string; email: string; phone: string; paymentCount: number; outboxIds: string[] }
+  | { kind: 'requires_action' }
+  | { kind: 'declined'; reason: string; status: 'failed' | 'canceled' }
+  | { kind: 'not_payable' }
+  | { kind: 'not_found' };
+
+/** How the first payment was made, for the subscription's later renewals. */
+export type Fulfilment = {
+  sandboxRenewal?: 'succeeds' | 'fails';
+  cardLast4?: string;
+  providerSubscription?: { id: string; status: 'trialing' | 'active'; currentPeriodEnd: Date };
+  providerPaymentId?: string;
+};
+
+/** Locks a payable order (`pending` or `failed`) of `code`, or says why it cannot be paid. */
+async function lockPayable(tx: Tx, code: string): Promise<Order | { kind: 'not_found' } | { kind: 'not_payable' }> {
+  const [order] = await tx.select().from(orders).where(eq(orders.code, code)).for('update').limit(1);
+  if (!order) return { kind: 'not_found' };
+  if (order.status !== 'pending' && order.status !== 'failed') return { kind: 'not_payable' };
+  return order;
+}
+
+/**
+ * Pays order `code` with a sandbox card (Stripe's test-card semantics, providers/sandbox-payments.ts):
+ * - a decline marks the order `failed` (RETRY is possible); insufficient funds at registration cancels it (SPEC §4);
+ * - 4000 0027 6000 3184 leaves the order `pending` with a 3-D Secure step (`completeSandbox3ds`);
+ * - a success runs `fulfilOrder` in the same transaction as the status change.
+ */
+export async function paySandboxCard(db: Db, code: string, cardNumber: string, meta: ClientMeta): Promise<PayResult> {
+  const charge = sandboxCharge(cardNumber);
+  const last4 = cardNumber.slice(-4);
+  return db.transaction(async (tx) => {
+    const order = await lockPayable(tx, code);
+    if (!('id' in order)) return order;
+    if (charge.outcome === 'declined') return decline(tx, order, charge.reason);
+    if (charge.outcome === 'requires_action') {
+      await tx
+        .update(orders)
+        .set({ pendingAction: '3ds', cardLast4: last4, sandboxRenewal: charge.renewals, status: 'pending' })
+        .where(eq(orders.id, order.id));
+      return { kind: 'requires_action' } as const;
+    }
+    return fulfilOrder(tx, order, meta, { sandboxRenewal: charge.renewals, cardLast4: last4 });
+  });
+}
+
+/** Completes (`approve`) or abandons the sandbox 3-D Secure step of order `code`; abandoning declines the payment. */
+export async function completeSandbox3ds(db: Db, code: string, approve: boolean, meta: ClientMeta): Promise<PayResult> {
+  return db.transaction(async (tx) => {
+    const order = await lockPayable(tx, code);
+    if (!('id' in order)) return order;
+    if (order.pendingAction !== '3ds') return { kind: 'not_payable' } as const;
+    if (!approve) return decline(tx, order, 'authentication_failed');
+    return fulfilOrder(tx, order, meta, {
+      sandboxRenewal: order.sandboxRenewal ?? 'fails',
+      cardLast4: order.cardLast4 ?? undefined,
+    });
+  });
+}
+
+/** The sandbox wallet's answer for order `code` (the redirect flow): approved pays, cancelled cancels the order. */
+export async function completeSandboxWallet(
+  db: Db,
+  code: string,
+  approve: boolean,
+  meta: ClientMeta,
+): Promise<PayResult> {
+  return db.transaction(async (tx) => {
+    const order = await lockPayable(tx, code);
+    if (!('id' in order)) return order;
+    if (order.paymentMethod !== 'wallet') return { kind: 'not_payable' } as const;
+    if (!approve) {
+      await tx
+        .update(orders)
+        .set({ status: 'canceled', failureCode: 'wallet_canceled' })
+        .where(eq(orders.id, order.id));
+      return { kind: 'declined', reason: 'wallet_canceled', status: 'canceled' } as const;
+    }
+    return fulfilOrder(tx, order, meta, { sandboxRenewal: 'succeeds' });
+  });
+}
+
+async function decline(tx: Tx, order: Order, reason: string): Promise<PayResult> {
+  const status = reason === 'insufficient_funds' ? 'canceled' : 'failed';
+  await tx.update(orders).set({ status, failureCode: reason, pendingAction: null }).where(eq(orders.id, order.id));
+  await tx.insert(payments).values({
+    orderId: order.id,
+    kind: 'initial',
+    amountMinor: order.amountMinor,
+    currency: order.currency,
+    status: 'failed',
+    failureCode: reason,
+  });
+  return { kind: 'declined', reason, status };
+}
+
+/**
+ * What a paid order causes, in one transaction (issue 4 item 4): the order turns `paid`; the account is created (or
+ * found) with the e-mail as login and a generated temporary password (argon2id hash stored, valid 7 days); a trialing
+ * subscription; a `payments` row; an `order.paid` domain event; a session; the location request with its consent code
+ * (stored hashed); and two outbox rows: the buyer's credentials e-mail and the consent SMS. Call with the order row
+ * locked and payable, so the webhook and the return page completing it at once make one account and one e-mail.
+ */
+export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: Fulfilment): Promise<PayResult> {
+  const e = env();
+  const now = new Date();
+  const [price] = await tx.select().from(priceSetups).where(eq(priceSetups.id, order.priceSetupId));
+  const password = generatePassword(16);
+  const [user] = await tx
+    .insert(users)
+    .values({
+      email: order.email,
+      passwordHash: await hashPassword(password),
+      tempPasswordExpiresAt: new Date(now.getTime() + TEMP_PASSWORD_TTL_MS),
+      paymentCount: 1,
+    })
+    .onConflictDoUpdate({ target: users.email, set: { paymentCount: sql`${users.paymentCount} + 1` } })
+    .returning({ id: users.id, paymentCount: users.paymentCount, isNewUser: sql<boolean>`(xmax = 0)` });
+  await tx
+    .update(orders)
+    .set({
+      status: 'paid',
+      paidAt: now,
+      userId: user.id,
+      pendingAction: null,
+      failureCode: null,
+      sandboxRenewal: how.sandboxRenewal ?? null,
+      cardLast4: how.cardLast4 ?? order.cardLast4,
+      providerPaymentId: how.providerPaymentId ?? null,
+    })
+    .where(eq(orders.id, order.id));
+  const [sub] = await tx
+    .insert(subscriptions)
+    .values({
+      userId: user.id,
+      orderId: order.id,
+      status: how.providerSubscription?.status ?? 'trialing',
+      currentPeriodEnd:
+        how.providerSubscription?.currentPeriodEnd ?? new Date(now.getTime() + price.trialHours * 3600_000),
+      provider: order.provider,
+      providerSubscriptionId: how.providerSubscription?.id ?? null,
+    })
+    .returning({ id: subscriptions.id });
+  await tx.insert(payments).values({
+    orderId: order.id,
+    subscriptionId: sub.id,
+    kind: 'initial',
+    amountMinor: order.amountMinor,
+    currency: order.currency,
+    status: 'succeeded',
+  });
+  await tx.insert(domainEvents).values({
+    type: 'order.paid',
+    aggregateId: order.id,
+    payload: { userId: user.id, phone: order.phoneE164, subscriptionId: sub.id },
+  });
+  const session = await createSession(tx, user.id, meta);
+  const { smsId } = await createLocationRequest(tx, { userId: user.id, e164: order.phoneE164, orderId: order.id });
+  const emailId = await queueEmail(tx, {
+    to: order.email,
+    template: 'order-credentials',
+    locale: order.locale,
+    params: {
+      email: order.email,
+      ...(user.isNewUser ? { password } : {}),
+      order: order.code,
+      phone: order.phoneE164,
+      amount: formatMoney(order.amountMinor, order.currency, order.locale),
+      monthly: formatMoney(price.monthlyPriceMinor, price.currency, order.locale),
+      descriptor: e.BILLING_DESCRIPTOR,
+      link: `${e.APP_ORIGIN}${prefixOf(order.locale as AppLocale)}/dashboard/locations/`,
+    },
+  });
+  return {
+    kind: 'paid',
+    token: session.token,
+    email: order.email,
+    phone: order.phoneE164,
+    paymentCount: user.paymentCount,
+    outboxIds: [emailId, smsId],
+  };
+}

@@ -1,0 +1,88 @@
+import 'server-only';
+import { and, eq, gte, isNotNull } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { locationRequests, orders, refunds, subscriptions, type Order } from '../db/schema';
+import { env } from '../env';
+import { ApiError, ErrorCode, notFound } from '../errors';
+import { paymentProvider } from '../providers/payments';
+import { formatMoney } from './money';
+import { queueEmail } from './outbox-queue';
+import { applySubscriptionEvent } from './subscriptions';
+
+export type RefundReason = 'eligible' | 'already_refunded' | 'not_paid' | 'window_passed' | 'service_performed';
+
+/**
+ * Whether `order` can be refunded at `now` (SPEC §9, terms of use): asked within REFUND_WINDOW_DAYS (14) of the
+ * transaction, and the service was not performed — no location was shared in any request the buyer made since.
+ * One refund per order. Returns the reason, the amount (minor units) and the last moment to ask.
+ */
+export async function refundCheck(db: Db, order: Order, now: Date) {
+  const deadline = order.paidAt ? new Date(order.paidAt.getTime() + env().REFUND_WINDOW_DAYS * 86_400_000) : null;
+  let reason: RefundReason = 'eligible';
+  if (order.status === 'refunded') reason = 'already_refunded';
+  else if (order.status !== 'paid' || !order.paidAt || !deadline) reason = 'not_paid';
+  else if (now > deadline) reason = 'window_passed';
+  else {
+    const [shared] = await db
+      .select({ id: locationRequests.id })
+      .from(locationRequests)
+      .where(
+        and(
+          eq(locationRequests.userId, order.userId!),
+          isNotNull(locationRequests.firstSharedAt),
+          gte(locationRequests.firstSharedAt, order.paidAt),
+        ),
+      )
+      .limit(1);
+    if (shared) reason = 'service_performed';
+  }
+  return { reason, amountMinor: order.amountMinor, currency: order.currency, deadline };
+}
+
+/** The message of each refusal reason (messages/*.json `Api`). */
+export const REFUSAL: Record<Exclude<RefundReason, 'eligible' | 'already_refunded'>, string> = {
+  not_paid: 'Api.refundNotPaid',
+  window_passed: 'Api.refundWindowPassed',
+  service_performed: 'Api.refundServicePerformed',
+};
+
+/**
+ * Refunds order `code` of `userId` (SPEC §7 `POST /admin/order/refund`): refused with 409 and the reason unless
+ * `refundCheck` allows it; a second refund of the same order is a no-op answering the first. The provider is called
+ * with the key `refund-<order code>`, so a retry never refunds twice. The order becomes `refunded`, its subscription
+ * ends at once, and the buyer gets an e-mail. Foreign or unknown orders: 404.
+ */
+export async function refundOrder(db: Db, userId: string, code: string, lang: string, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.code, code), eq(orders.userId, userId)))
+      .for('update');
+    if (!order) throw notFound();
+    const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
+    if (existing) return { refund: existing, repeated: true, outboxIds: [] as string[] };
+    const check = await refundCheck(db, order, now);
+    if (check.reason !== 'eligible' && check.reason !== 'already_refunded') {
+      throw new ApiError(409, ErrorCode.conflict, REFUSAL[check.reason], { days: env().REFUND_WINDOW_DAYS });
+    }
+    const providerRef = await paymentProvider(order.provider).refund(order, order.amountMinor, `refund-${order.code}`);
+    const [refund] = await tx
+      .insert(refunds)
+      .values({ orderId: order.id, amountMinor: order.amountMinor, currency: order.currency, providerRef })
+      .returning();
+    await tx.update(orders).set({ status: 'refunded', refundedAt: now }).where(eq(orders.id, order.id));
+    const subs = await tx.select().from(subscriptions).where(eq(subscriptions.orderId, order.id));
+    for (const sub of subs) {
+      if (sub.status !== 'canceled') await paymentProvider(sub.provider).cancelNow(sub);
+      await applySubscriptionEvent(tx, sub.id, { type: 'refunded', at: now });
+    }
+    const emailId = await queueEmail(tx, {
+      to: order.email,
+      template: 'refund-issued',
+      locale: order.locale,
+      params: { amount: formatMoney(order.amountMinor, order.currency, lang), order: order.code },
+    });
+    return { refund, repeated: false, outboxIds: [emailId] };
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * The subscription state machine (ARCHITECTURE §4, SPEC §4) as a pure function, so every transition is tested with
+ * any clock: `trialing -> active -> past_due (access suspended) -> active | canceled`.
+ *
+ * - The 24-hour trial converts by itself: a paid renewal makes it `active` for one calendar month.
+ * - A failed renewal suspends access and auto-renewal (`past_due`) and is retried on the next settlement day (+1 day);
+ *   after MAX_FAILED_RENEWALS failures in a row the subscription is `canceled` (Stripe's default of four attempts).
+ * - A cancel request takes effect at the next billing date: `cancelAt = currentPeriodEnd`, the current period stays
+ *   active, and no charge is made when it ends. Cancelling while `past_due` ends it at once (no access is left).
+ * - A refund ends the subscription at once.
+ * - `provider_sync` takes the provider's view (Stripe), which is the source of truth for Stripe subscriptions.
+ *
+ * No import of the database here: `services/subscriptions.ts` applies these transitions in a transaction.
+ */
+
+export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled';
+
+/** The fields the machine reads and writes. Times are absolute instants. */
+export type SubscriptionState = {
+  status: SubscriptionStatus;
+  currentPeriodEnd: Date;
+  cancelAt: Date | null;
+  canceledAt: Date | null;
+  nextRetryAt: Date | null;
+};
+
+export type SubscriptionEvent =
+  | { type: 'renewal_paid'; at: Date }
+  | { type: 'renewal_failed'; at: Date; failuresInARow: number }
+  | { type: 'cancel_requested'; at: Date }
+  | { type: 'period_ended'; at: Date }
+  | { type: 'refunded'; at: Date }
+  | {
+      type: 'provider_sync';
+      at: Date;
+      status: SubscriptionStatus;
+      currentPeriodEnd: Date;
+      cancelAt: Date | null;
+    };
+
+/** Failed renewals in a row after which the subscription is canceled. */
+export const MAX_FAILED_RENEWALS = 4;
+/** A failed renewal is retried on the next settlement day. */
+export const RETRY_AFTER_MS = 24 * 3600_000;
+
+/** `date` plus `months` calendar months in UTC, clamped to the month's last day (31 Jan + 1 → 28/29 Feb). */
+export function addMonths(date: Date, months: number): Date {
+  const d = new Date(date.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
+/** Whether a subscriber in `state` may use the service at `now`: trialing or active and inside the period. */
+export function hasAccess(state: SubscriptionState, now: Date): boolean {
+  return (state.status === 'trialing' || state.status === 'active') && state.currentPeriodEnd > now;
+}
+
+/** Whether a renewal (charge) or the end of a cancelled period is due at `now`. */
+export function isDue(state: SubscriptionState, now: Date): boolean {
+  if (state.status === 'past_due') return !!state.nextRetryAt && state.nextRetryAt <= now;
+  return (state.status === 'trialing' || state.status === 'active') && state.currentPeriodEnd <= now;
+}
+
+/**
+ * The state after `event`, or null when the event does not apply (no change: e.g. a renewal of a canceled
+ * subscription, a second cancel request). Never mutates `state`.
+ */
+export function transition(state: SubscriptionState, event: SubscriptionEvent): SubscriptionState | null {
+  const live = state.status !== 'canceled';
+  const ended = (at: Date): SubscriptionState => ({ ...state, status: 'canceled', canceledAt: at, nextRetryAt: null });
+  switch (event.type) {
+    case 'renewal_paid': {
+      if (!live || state.cancelAt) return null;
+      // A late (retried) payment starts a new month from the day it succeeds; an on-time one continues the period.
+      const from = state.status === 'past_due' ? event.at : state.currentPeriodEnd;
+      return { ...state, status: 'active', currentPeriodEnd: addMonths(from, 1), nextRetryAt: null };
+    }
+    case 'renewal_failed':
+      if (!live || state.cancelAt) return null;
+      if (event.failuresInARow >= MAX_FAILED_RENEWALS) return ended(event.at);
+      return { ...state, status: 'past_due', nextRetryAt: new Date(event.at.getTime() + RETRY_AFTER_MS) };
+    case 'cancel_requested':
+      if (!live || state.cancelAt) return null;
+      if (state.status === 'past_due') return ended(event.at);
+      return { ...state, cancelAt: state.currentPeriodEnd };
+    case 'period_ended':
+      if (!live || !state.cancelAt || state.cancelAt > event.at) return null;
+      return ended(event.at);
+    case 'refunded':
+      return live ? ended(event.at) : null;
+    case 'provider_sync': {
+      const next: SubscriptionState = {
+        status: event.status,
+        currentPeriodEnd: event.currentPeriodEnd,
+        cancelAt: event.cancelAt,
+        canceledAt: event.status === 'canceled' ? (state.canceledAt ?? event.at) : null,
+        nextRetryAt: null,
+      };
+      const same =
+        next.status === state.status &&
+        next.currentPeriodEnd.getTime() === state.currentPeriodEnd.getTime() &&
+        (next.cancelAt?.getTime() ?? null) === (state.cancelAt?.getTime() ?? null);
+      return same ? null : next;
+    }
+  }
+}
