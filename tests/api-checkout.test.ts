@@ -1,0 +1,186 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { orders, payments, priceOffers, users } from '@/server/db/schema';
+import { call } from './support/accounts';
+import { emailsTo, nextPhone, payCard, placeOrder, subscribe } from './support/billing';
+
+const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
+
+describe('prices and the discount offer (SPEC §3, §4)', () => {
+  it('GET /portal/priceSetup gives the plan shape of SPEC §3 from price_setups', async () => {
+    const res = await call('GET', '/portal/priceSetup');
+    const { obj } = await res.json();
+    expect(obj).toMatchObject({
+      isTryout: true,
+      trialPrice: '0.99',
+      presentPrice: '49.99',
+      sign: '$',
+      integer: '0',
+      decimal: '99',
+      trialHours: 24,
+      geolocations: 30,
+      trialText: '$0.99',
+      monthlyText: '$49.99',
+    });
+  });
+
+  it('the offer is recorded once per buyer and number: asking again does not restart the countdown', async () => {
+    const email = unique('offer');
+    const phone = nextPhone();
+    const first = (await (await call('POST', '/portal/priceSetup/offer', { body: { email, phone } })).json()).obj;
+    const again = (await (await call('POST', '/portal/priceSetup/offer', { body: { email, phone } })).json()).obj;
+    expect(again.offer.id).toBe(first.offer.id);
+    expect(again.offer.expiresAt).toBe(first.offer.expiresAt);
+    expect(Date.parse(first.offer.expiresAt) - Date.parse(first.serverNow)).toBeCloseTo(10 * 60_000, -3);
+    expect(first.plan.trialPriceMinor).toBe(50);
+    expect(first.plan.listTrialPriceMinor).toBe(99);
+  });
+
+  it('charges the discounted price only while the offer runs; afterwards it is refused and the price reverts', async () => {
+    const email = unique('discount');
+    const phone = nextPhone();
+    const { obj } = await (await call('POST', '/portal/priceSetup/offer', { body: { email, phone } })).json();
+    const during = await placeOrder({ email, phone, offer: obj.offer.id });
+    expect(during.res.status).toBe(201);
+    expect(during.body.obj.amountMinor).toBe(50);
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(obj.offer.expiresAt) + 1000 });
+    try {
+      const after = await placeOrder({ email, phone, offer: obj.offer.id });
+      expect(after.res.status).toBe(409);
+      expect(after.body.msg).toBe('The discount has ended. The trial price is now $0.99.');
+      const plain = await placeOrder({ email, phone });
+      expect(plain.body.obj.amountMinor).toBe(99);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("another buyer's offer gives no discount", async () => {
+    const phone = nextPhone();
+    const { obj } = await (
+      await call('POST', '/portal/priceSetup/offer', { body: { email: unique('owner'), phone } })
+    ).json();
+    const other = await placeOrder({ email: unique('thief'), phone, offer: obj.offer.id });
+    expect(other.res.status).toBe(409);
+    const db = await getDb();
+    expect((await db.select().from(priceOffers).where(eq(priceOffers.id, obj.offer.id))).length).toBe(1);
+  });
+
+  it('the client cannot set the price', async () => {
+    const { body } = await placeOrder({ email: unique('price'), amountMinor: 1, price: 0, amount: '0.01' });
+    expect(body.obj.amountMinor).toBe(99);
+  });
+});
+
+describe('orders and the sandbox test cards (Stripe test-card semantics)', () => {
+  it('the same idempotency key makes one order (a double click)', async () => {
+    const email = unique('double');
+    const phone = nextPhone();
+    const key = 'key-' + Math.random().toString(36).slice(2);
+    const [a, b] = await Promise.all([
+      placeOrder({ email, phone, idempotencyKey: key }),
+      placeOrder({ email, phone, idempotencyKey: key }),
+    ]);
+    expect(a.body.obj.code).toBe(b.body.obj.code);
+    const rows = await (await getDb()).select().from(orders).where(eq(orders.idempotencyKey, key));
+    expect(rows).toHaveLength(1);
+    const reused = await placeOrder({ email: unique('other'), phone, idempotencyKey: key });
+    expect(reused.res.status).toBe(409);
+  });
+
+  it('wallet orders lead to the wallet page; card orders to the card checkout', async () => {
+    const wallet = await placeOrder({ email: unique('wallet'), method: 'wallet' });
+    expect(wallet.body.obj.next).toMatch(/^\/checkout\/wallet\/\?order=/);
+    const card = await placeOrder({ email: unique('card'), method: 'card' });
+    expect(card.body.obj.next).toMatch(/^\/checkout\/\?order=/);
+  });
+
+  it('4242 pays: account, trialing subscription, payment row, order.paid event, one credentials e-mail', async () => {
+    const email = unique('paid');
+    const { order, sub } = await subscribe(email);
+    expect(order.status).toBe('paid');
+    expect(order.cardLast4).toBe('4242');
+    expect(order.sandboxRenewal).toBe('succeeds');
+    expect(sub.status).toBe('trialing');
+    expect(sub.currentPeriodEnd.getTime() - order.paidAt!.getTime()).toBeCloseTo(24 * 3600_000, -4);
+    const db = await getDb();
+    expect(await db.select().from(payments).where(eq(payments.orderId, order.id))).toMatchObject([
+      { kind: 'initial', status: 'succeeded', amountMinor: 99 },
+    ]);
+    const events = await db.execute(`select type from domain_events where aggregate_id = '${order.id}'`);
+    expect(events.rows).toEqual([{ type: 'order.paid' }]);
+    expect(await emailsTo(email, 'order-credentials')).toHaveLength(1);
+  });
+
+  it('4000…0002 declines: order failed, can be retried, no account', async () => {
+    const email = unique('declined');
+    const { body } = await placeOrder({ email });
+    const res = await payCard(body.obj.code, '4000000000000002');
+    expect(res.status).toBe(402);
+    const json = await res.json();
+    expect(json.msg).toMatch(/^Transaction has been declined/);
+    expect(json.status).toBe('failed');
+    expect(await (await getDb()).select().from(users).where(eq(users.email, email))).toHaveLength(0);
+    expect((await payCard(body.obj.code, '4242424242424242')).status).toBe(200);
+  });
+
+  it('4000…9995 insufficient funds at registration cancels the order: no retry, no account', async () => {
+    const email = unique('funds');
+    const { body } = await placeOrder({ email });
+    const res = await payCard(body.obj.code, '4000000000009995');
+    expect(res.status).toBe(402);
+    expect((await res.json()).status).toBe('canceled');
+    expect((await payCard(body.obj.code, '4242424242424242')).status).toBe(409);
+    expect(await (await getDb()).select().from(users).where(eq(users.email, email))).toHaveLength(0);
+  });
+
+  it('4000…0341 pays now and marks later renewals to fail', async () => {
+    const { order } = await subscribe(unique('later'), '4000000000000341');
+    expect(order.status).toBe('paid');
+    expect(order.sandboxRenewal).toBe('fails');
+  });
+
+  it('4000 0027 6000 3184 asks for 3-D Secure: completing pays, abandoning declines', async () => {
+    const ok = await placeOrder({ email: unique('3ds-ok') });
+    const first = await payCard(ok.body.obj.code, '4000002760003184');
+    expect((await first.json()).obj.status).toBe('requires_action');
+    const status = await call('GET', `/portal/user/checkRegister/${ok.body.obj.code}`);
+    expect((await status.json()).obj).toMatchObject({ status: 'pending', pendingAction: '3ds' });
+    const done = await call('POST', `/portal/order/${ok.body.obj.code}/sandbox3ds`, { body: { approve: true } });
+    expect((await done.json()).obj.status).toBe('paid');
+
+    const bad = await placeOrder({ email: unique('3ds-bad') });
+    await payCard(bad.body.obj.code, '4000002760003184');
+    const failed = await call('POST', `/portal/order/${bad.body.obj.code}/sandbox3ds`, { body: { approve: false } });
+    expect(failed.status).toBe(402);
+    expect((await failed.json()).reason).toBe('authentication_failed');
+    // No 3-D Secure step is pending any more.
+    const again = await call('POST', `/portal/order/${bad.body.obj.code}/sandbox3ds`, { body: { approve: true } });
+    expect(again.status).toBe(409);
+  });
+
+  it('the sandbox wallet: approved pays and signs in, cancelled cancels the order', async () => {
+    const yes = await placeOrder({ email: unique('wallet-yes'), method: 'wallet' });
+    const approved = await call('POST', `/portal/order/${yes.body.obj.code}/sandboxWallet`, {
+      body: { approve: true },
+    });
+    expect(approved.status).toBe(200);
+    expect(approved.headers.get('set-cookie')).toMatch(/token=/);
+
+    const no = await placeOrder({ email: unique('wallet-no'), method: 'wallet' });
+    const canceled = await call('POST', `/portal/order/${no.body.obj.code}/sandboxWallet`, {
+      body: { approve: false },
+    });
+    expect(canceled.status).toBe(402);
+    expect((await canceled.json()).msg).toBe('The wallet payment was cancelled. Nothing was charged.');
+    const status = await call('GET', `/portal/user/checkRegister/${no.body.obj.code}`);
+    expect((await status.json()).obj.status).toBe('canceled');
+    // A card order cannot be paid through the wallet.
+    const card = await placeOrder({ email: unique('wallet-card') });
+    expect(
+      (await call('POST', `/portal/order/${card.body.obj.code}/sandboxWallet`, { body: { approve: true } })).status,
+    ).toBe(409);
+  });
+});

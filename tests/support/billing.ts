@@ -1,0 +1,54 @@
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { orders, outboundMessages, subscriptions } from '@/server/db/schema';
+import { call, tokenOf } from './accounts';
+
+let phoneCounter = 0;
+/** A distinct valid US number per call, so per-number SMS caps of one test do not touch another. */
+export function nextPhone(): string {
+  phoneCounter += 1;
+  return `+1415555${String(2000 + (phoneCounter % 7000)).padStart(4, '0')}`;
+}
+
+/** `POST /portal/order` as the pay step sends it; returns the response and its parsed body. */
+export async function placeOrder(
+  body: Record<string, string | number | boolean>,
+  headers: Record<string, string> = {},
+) {
+  const res = await call('POST', '/portal/order', {
+    body: { phone: nextPhone(), terms: true, ...body },
+    headers,
+  });
+  return { res, body: await res.json() };
+}
+
+/** Pays order `code` on the sandbox with test card `card`. */
+export function payCard(code: string, card: string) {
+  return call('POST', `/portal/order/${code}/sandboxPay`, {
+    body: { cardNumber: card, expiry: '12/34', cvc: '123', zip: '10001' },
+  });
+}
+
+/** Buys a trial with `card` and returns the order code, the session token and the subscription row. */
+export async function subscribe(email: string, card = '4242424242424242') {
+  const { body } = await placeOrder({ email });
+  const pay = await payCard(body.obj.code, card);
+  expect(pay.status).toBe(200);
+  const db = await getDb();
+  const [order] = await db.select().from(orders).where(eq(orders.code, body.obj.code));
+  const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.orderId, order.id));
+  return { code: order.code as string, token: tokenOf(pay), order, sub, cookie: `token=${tokenOf(pay)}` };
+}
+
+/** The subscription row by id. */
+export async function subscriptionById(id: string) {
+  const [row] = await (await getDb()).select().from(subscriptions).where(eq(subscriptions.id, id));
+  return row;
+}
+
+/** Outbox e-mails to `to` with template `template`. */
+export async function emailsTo(to: string, template?: string) {
+  const rows = await (await getDb()).select().from(outboundMessages).where(eq(outboundMessages.recipient, to));
+  return template ? rows.filter((r) => r.template === template) : rows;
+}

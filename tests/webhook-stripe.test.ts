@@ -1,0 +1,201 @@
+import Stripe from 'stripe';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { orders, subscriptions, users, webhookEvents } from '@/server/db/schema';
+import { API, app } from './support/api';
+import { call } from './support/accounts';
+import { emailsTo, placeOrder } from './support/billing';
+import { FakeStripe } from './support/fake-stripe';
+
+// The Stripe provider, pointed at the fake Stripe API (settings are read on first use, after this).
+const PORT = vi.hoisted(() => {
+  const port = 43000 + (process.pid % 1000);
+  process.env.PAYMENT_PROVIDER = 'stripe';
+  process.env.STRIPE_SECRET_KEY = 'sk_test_fake123';
+  process.env.STRIPE_WEBHOOK_SECRET = 'whsec_fake123';
+  process.env.STRIPE_API_URL = `http://127.0.0.1:${port}`;
+  return port;
+});
+const SECRET = 'whsec_fake123';
+const stripe = new Stripe('sk_test_fake123');
+const fake = new FakeStripe(PORT);
+const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
+let eventCounter = 0;
+
+beforeAll(() => fake.start());
+afterAll(() => fake.stop());
+
+/** A Stripe event of `type` about `object`, with a fresh id unless `id` is given. */
+function event(type: string, object: Record<string, unknown>, id = `evt_${++eventCounter}_${Date.now()}`) {
+  return JSON.stringify({ id, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } });
+}
+
+/** Delivers `payload` to the webhook as Stripe does, signed with `secret`. */
+function deliver(payload: string, secret = SECRET) {
+  const signature = stripe.webhooks.generateTestHeaderString({ payload, secret });
+  return app.request(`${API}/webhooks/stripe`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    body: payload,
+  });
+}
+
+/** An order placed with the Stripe provider, and its Checkout Session id. */
+async function stripeOrder(email = unique('stripe')) {
+  const { body } = await placeOrder({ email });
+  const [order] = await (await getDb()).select().from(orders).where(eq(orders.code, body.obj.code));
+  return { email, code: body.obj.code as string, next: body.obj.next as string, sessionId: order.providerSessionId! };
+}
+
+async function accountsOf(email: string) {
+  return (await getDb()).select().from(users).where(eq(users.email, email));
+}
+
+describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
+  it('starts Stripe Checkout with a one-day trial, the trial fee, and an idempotency key per order', async () => {
+    const { code, next } = await stripeOrder();
+    expect(next).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    const create = fake.requests.find((r) => r.path === '/v1/checkout/sessions' && r.body.includes(code))!;
+    expect(create.idempotencyKey).toBe(`checkout-${code}`);
+    expect(create.body).toContain('subscription_data[trial_period_days]=1');
+    expect(create.body).toContain('mode=subscription');
+    expect(create.body).toContain('line_items[1][price_data][unit_amount]=99');
+    expect(create.body).toContain('line_items[0][price_data][recurring][interval]=month');
+  });
+
+  it('a bad signature answers 400 and changes nothing', async () => {
+    const { sessionId, code } = await stripeOrder();
+    fake.subscription(`sub_bad_${code}`, 'trialing', Date.now() + 86_400_000);
+    fake.pay(sessionId, `sub_bad_${code}`);
+    const payload = event('checkout.session.completed', { id: sessionId, object: 'checkout.session' });
+    const res = await deliver(payload, 'whsec_wrong');
+    expect(res.status).toBe(400);
+    const tampered = await app.request(`${API}/webhooks/stripe`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+      },
+      body: payload.replace('checkout.session.completed', 'invoice.paid'),
+    });
+    expect(tampered.status).toBe(400);
+    const db = await getDb();
+    const [order] = await db.select().from(orders).where(eq(orders.code, code));
+    expect(order.status).toBe('pending');
+    const id = JSON.parse(payload).id;
+    expect(await db.select().from(webhookEvents).where(eq(webhookEvents.eventId, id))).toHaveLength(0);
+  });
+
+  it('the same event delivered 20 times at once makes one account and one e-mail', async () => {
+    const { sessionId, code, email } = await stripeOrder();
+    fake.subscription(`sub_20_${code}`, 'trialing', Date.now() + 86_400_000);
+    fake.pay(sessionId, `sub_20_${code}`);
+    const payload = event('checkout.session.completed', { id: sessionId, object: 'checkout.session' });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(payload)));
+    const results = await Promise.all(answers.map(async (r) => (await r.json()).obj?.result));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    expect(results.filter((r) => r === 'handled')).toHaveLength(1);
+    expect(results.filter((r) => r === 'duplicate')).toHaveLength(19);
+    expect(await accountsOf(email)).toHaveLength(1);
+    expect(await emailsTo(email, 'order-credentials')).toHaveLength(1);
+    const [order] = await (await getDb()).select().from(orders).where(eq(orders.code, code));
+    expect(order).toMatchObject({ status: 'paid', providerPaymentId: 'pi_test_1' });
+  });
+
+  it('return page before the webhook, after it, or at the same time: one account, one e-mail', async () => {
+    for (const order of ['return-first', 'webhook-first', 'together'] as const) {
+      const { sessionId, code, email } = await stripeOrder(unique(order));
+      fake.subscription(`sub_${order}_${code}`, 'trialing', Date.now() + 86_400_000);
+      fake.pay(sessionId, `sub_${order}_${code}`);
+      const payload = event('checkout.session.completed', { id: sessionId, object: 'checkout.session' });
+      const ret = () => call('GET', `/portal/user/checkRegister/${code}`);
+      if (order === 'return-first') {
+        expect((await (await ret()).json()).obj.status).toBe('paid');
+        expect((await (await deliver(payload)).json()).obj.result).toBe('handled');
+      } else if (order === 'webhook-first') {
+        await deliver(payload);
+        expect((await (await ret()).json()).obj.status).toBe('paid');
+      } else {
+        await Promise.all([deliver(payload), ret(), ret()]);
+      }
+      expect(await accountsOf(email)).toHaveLength(1);
+      expect(await emailsTo(email, 'order-credentials')).toHaveLength(1);
+      const subs = await (
+        await getDb()
+      )
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.providerSubscriptionId, `sub_${order}_${code}`));
+      expect(subs).toHaveLength(1);
+    }
+  });
+
+  it('out-of-order events end in the state Stripe has now (re-fetched, never trusted from the event)', async () => {
+    const { sessionId, code } = await stripeOrder();
+    const subId = `sub_order_${code}`;
+    const trialEnd = Date.now() + 86_400_000;
+    fake.subscription(subId, 'trialing', trialEnd);
+    fake.pay(sessionId, subId);
+    await deliver(event('checkout.session.completed', { id: sessionId, object: 'checkout.session' }));
+    // At Stripe: the conversion failed, then a retry succeeded. The events arrive newest first.
+    const monthEnd = trialEnd + 30 * 86_400_000;
+    fake.subscription(subId, 'active', monthEnd);
+    const invoice = { object: 'invoice', parent: { subscription_details: { subscription: subId } } };
+    await deliver(event('invoice.paid', { id: 'in_2', ...invoice }));
+    await deliver(event('invoice.payment_failed', { id: 'in_1', ...invoice }));
+    const db = await getDb();
+    let [sub] = await db.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, subId));
+    expect(sub.status).toBe('active');
+    expect(Math.floor(sub.currentPeriodEnd.getTime() / 1000)).toBe(Math.floor(monthEnd / 1000));
+    // Later Stripe cancels it; an old "updated" event carrying a past state still ends canceled.
+    fake.subscriptions.get(subId)!.status = 'canceled';
+    await deliver(event('customer.subscription.updated', { id: subId, object: 'subscription', status: 'trialing' }));
+    [sub] = await db.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, subId));
+    expect(sub.status).toBe('canceled');
+  });
+
+  it('a failing handler answers 500 and records nothing, so the retry is handled', async () => {
+    const { sessionId, code, email } = await stripeOrder();
+    fake.subscription(`sub_retry_${code}`, 'trialing', Date.now() + 86_400_000);
+    fake.pay(sessionId, `sub_retry_${code}`);
+    const payload = event('checkout.session.completed', { id: sessionId, object: 'checkout.session' });
+    fake.failNext = 2; // the SDK retries once
+    const first = await deliver(payload);
+    expect(first.status).toBe(500);
+    expect(await accountsOf(email)).toHaveLength(0);
+    const retry = await deliver(payload);
+    expect((await retry.json()).obj.result).toBe('handled');
+    expect(await accountsOf(email)).toHaveLength(1);
+  });
+
+  it('cancel and refund go to Stripe: cancel_at_period_end, and a refund with its idempotency key', async () => {
+    const { sessionId, code } = await stripeOrder();
+    const subId = `sub_cancel_${code}`;
+    fake.subscription(subId, 'trialing', Date.now() + 86_400_000);
+    fake.pay(sessionId, subId, `pi_${code}`);
+    // The return page signs nobody in for Stripe orders; sign in with the e-mailed temporary password instead.
+    await call('GET', `/portal/user/checkRegister/${code}`);
+    const [order] = await (await getDb()).select().from(orders).where(eq(orders.code, code));
+    const [mail] = await emailsTo(order.email, 'order-credentials');
+    const password = /Temporary password: (\S+)/.exec(mail.body)![1];
+    const login = await call('POST', '/admin/userSession', { body: { email: order.email, password } });
+    const cookie = `token=${/token=([^;]+)/.exec(login.headers.get('set-cookie')!)![1]}`;
+    await call('PUT', '/admin/user/password', {
+      body: { password, newPassword: 'correct horse battery' },
+      headers: { cookie },
+    });
+    const relog = await call('POST', '/admin/userSession', {
+      body: { email: order.email, password: 'correct horse battery' },
+    });
+    const session = `token=${/token=([^;]+)/.exec(relog.headers.get('set-cookie')!)![1]}`;
+
+    await call('PUT', '/admin/user/cancelSubscribe', { headers: { cookie: session } });
+    expect(fake.subscriptions.get(subId)!.cancel_at_period_end).toBe(true);
+    const refund = await call('POST', '/admin/order/refund', { body: { code }, headers: { cookie: session } });
+    expect(refund.status).toBe(200);
+    const sent = fake.requests.find((r) => r.path === '/v1/refunds' && r.body.includes(`pi_${code}`))!;
+    expect(sent.idempotencyKey).toBe(`refund-${code}`);
+    expect(fake.subscriptions.get(subId)!.status).toBe('canceled');
+  });
+});
