@@ -43,6 +43,7 @@ export default defineConfig({
       APP_ORIGIN: `http://localhost:${PORT}`,
       SMS_MAX_PER_TARGET_PER_DAY: '100',
       SMS_MAX_PER_BUYER_PER_DAY: '100',
+      ORDERS_PER_IP_PER_HOUR: '1000',
     },
     timeout: 120_000,
     reuseExistingServer: false,

@@ -14,6 +14,14 @@ export async function checkNumber(page: Page, phone: string, email: string, path
   await page.getByRole('button', { name: /check number|comprobar número|periksa nomor/i }).click();
 }
 
+/** After the number is identified: picks `method` in the pay step, checks the price terms and presses Pay. */
+export async function startPayment(page: Page, method: 'Card' | 'Wallet' = 'Card') {
+  const step = page.getByTestId('pay-step');
+  await expect(step.getByTestId('price-line')).toContainText('for 24 hours, then $49.99 per month');
+  await step.getByRole('radio', { name: method }).check();
+  await step.getByRole('button', { name: /^Pay / }).click();
+}
+
 /** On the sandbox checkout: fills the card form with `card` and pays. */
 export async function payWithCard(page: Page, card: string) {
   await expect(page.getByRole('heading', { name: 'Payment' })).toBeVisible();

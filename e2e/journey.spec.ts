@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { checkNumber, consentLinkFromOutbox, payWithCard, uniqueEmail } from './helpers';
+import { checkNumber, consentLinkFromOutbox, payWithCard, startPayment, uniqueEmail } from './helpers';
 
 /** The consent page speaks the language guessed from the number's country. */
 const consentText = {
@@ -83,7 +83,7 @@ for (const c of cases) {
     await expect(page.getByTestId('fact-country')).toContainText(c.country);
     await expect(page.getByTestId('fact-carrier')).toContainText(c.carrier);
 
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await startPayment(page);
     await expect(page).toHaveURL(/\/checkout\/\?order=/);
     await expect(page.getByText('for 24 hours, then')).toBeVisible();
     await payWithCard(page, '4242 4242 4242 4242');
@@ -120,7 +120,7 @@ for (const c of cases) {
 test('Decline stores no location and the buyer sees the refusal', async ({ page, browser, request }) => {
   const email = uniqueEmail('decline');
   await checkNumber(page, '+44 7700 900123', email);
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await startPayment(page);
   await payWithCard(page, '4242424242424242');
   await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
   const link = await consentLinkFromOutbox(page, '+447700900123');
@@ -150,7 +150,7 @@ test('Decline stores no location and the buyer sees the refusal', async ({ page,
 test('card 4000 0000 0000 0002 is declined with RETRY and creates no account', async ({ page }) => {
   const email = uniqueEmail('declined-card');
   await checkNumber(page, '+1 415 555 2671', email);
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await startPayment(page);
   await payWithCard(page, '4000 0000 0000 0002');
   await expect(page.getByText('Payment failed', { exact: true })).toBeVisible();
   await expect(

@@ -1,0 +1,95 @@
+import { expect, test } from '@playwright/test';
+import { buyThroughApi, checkNumber, payWithCard, startPayment, uniqueEmail } from './helpers';
+
+test('home → number identified → offer countdown → pay 4242 → /paystatus success → dashboard', async ({ page }) => {
+  const email = uniqueEmail('flow');
+  await checkNumber(page, '+1 415 555 2690', email);
+  await expect(page.getByRole('heading', { name: 'Number identified' })).toBeVisible();
+  const step = page.getByTestId('pay-step');
+  await expect(step.getByText('50% off your trial')).toBeVisible();
+  const countdown = step.getByTestId('offer-countdown');
+  await expect(countdown).toHaveText(/Offer ends in (9:5\d|10:00)/);
+  const first = await countdown.textContent();
+  await expect(countdown).not.toHaveText(first!); // it really counts down
+  await expect(step.getByTestId('price-line')).toContainText(
+    '$0.50 for 24 hours, then $49.99 per month. It renews every month until you cancel',
+  );
+  await expect(step.getByText('Your card statement will show: CHAMSPY DEMO')).toBeVisible();
+  await startPayment(page);
+  await expect(page).toHaveURL(/\/checkout\/\?order=/);
+  await expect(page.getByText('$0.50 for 24 hours, then $49.99 per month')).toBeVisible();
+  await payWithCard(page, '4242 4242 4242 4242');
+  await expect(page).toHaveURL(/\/paystatus\/\?order=/);
+  await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+  await page.getByRole('link', { name: 'Enter Dashboard' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/locations\/$/);
+});
+
+test('the 3-D Secure card asks for authentication; completing it pays', async ({ page }) => {
+  await checkNumber(page, '+1 415 555 2691', uniqueEmail('threeds'));
+  await startPayment(page);
+  await payWithCard(page, '4000 0027 6000 3184');
+  await expect(page.getByRole('heading', { name: 'Confirm this payment with your bank' })).toBeVisible();
+  await page.getByRole('button', { name: 'Complete authentication' }).click();
+  await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+});
+
+test('insufficient funds cancels the order; the page offers to start again', async ({ page }) => {
+  await checkNumber(page, '+1 415 555 2692', uniqueEmail('funds'));
+  await startPayment(page);
+  await payWithCard(page, '4000 0000 0000 9995');
+  await expect(page.getByText('Order cancelled')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Start again' })).toBeVisible();
+});
+
+test('the wallet redirect: approved pays, cancelled comes back cancelled', async ({ page }) => {
+  await checkNumber(page, '+1 415 555 2693', uniqueEmail('wallet-ok'));
+  await startPayment(page, 'Wallet');
+  await expect(page).toHaveURL(/\/checkout\/wallet\/\?order=/);
+  await expect(page.getByRole('heading', { name: 'Sandbox wallet' })).toBeVisible();
+  await page.getByRole('button', { name: 'Approve and pay' }).click();
+  await expect(page).toHaveURL(/\/paystatus\/\?order=/);
+  await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+
+  await page.context().clearCookies();
+  await checkNumber(page, '+1 415 555 2694', uniqueEmail('wallet-no'));
+  await startPayment(page, 'Wallet');
+  await page.getByRole('button', { name: 'Cancel and return' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment cancelled' })).toBeVisible();
+  await expect(page.getByText('Nothing was charged.')).toBeVisible();
+});
+
+test('cancel from the billing page: confirm, access kept until the period ends', async ({ page }) => {
+  await buyThroughApi(page.request, '+14155552695', uniqueEmail('billing-cancel'));
+  // page.request shares the context's cookies: the session cookie of the payment is set.
+  await page.goto('/dashboard/billing/');
+  await expect(page.getByTestId('subscription-status')).toHaveText('Trial');
+  await expect(page.getByText(/Next billing date:/)).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel subscription' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel subscription' }).click();
+  await expect(page.getByTestId('billing-notice')).toContainText('Cancelled. You keep access until');
+  await expect(page.getByText(/Ends on .*; nothing more will be charged\./)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cancel subscription' })).toHaveCount(0);
+});
+
+test('cancel from /cancel without signing in: e-mailed link, then confirm', async ({ page, browser }) => {
+  const email = uniqueEmail('nologin');
+  const buyer = await browser.newContext();
+  await buyThroughApi(buyer.request, '+14155552696', email);
+  await buyer.close();
+
+  await page.goto('/cancel/');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Send me the link' }).click();
+  await expect(page.getByText('If a subscription exists for this e-mail, we have sent it a link.')).toBeVisible();
+
+  await page.goto('/dev/outbox/');
+  const mail = page
+    .locator(`[data-testid="outbox-email"][data-recipient="${email}"]`)
+    .filter({ hasText: 'confirm the cancellation' });
+  const link = await mail.getByRole('link', { name: /\/cancel\/\?token=/ }).getAttribute('href');
+  await page.goto(link!);
+  await expect(page.getByRole('heading', { name: 'Confirm the cancellation' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel my subscription' }).click();
+  await expect(page.getByText(/Your subscription is cancelled\. You keep access until/)).toBeVisible();
+});
