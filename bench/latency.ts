@@ -29,6 +29,7 @@ const server = spawn(process.execPath, ['e2e/serve.mjs'], {
     SMS_MAX_PER_TARGET_PER_DAY: '100000',
     SMS_MAX_PER_BUYER_PER_DAY: '100000',
     SMS_GLOBAL_DAILY_CAP: '1000000',
+    ORDERS_PER_IP_PER_HOUR: '100000',
   },
 });
 

@@ -161,8 +161,11 @@ describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
     fake.pay(sessionId, `sub_retry_${code}`);
     const payload = event('checkout.session.completed', { id: sessionId, object: 'checkout.session' });
     fake.failNext = 2; // the SDK retries once
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const first = await deliver(payload);
     expect(first.status).toBe(500);
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
     expect(await accountsOf(email)).toHaveLength(0);
     const retry = await deliver(payload);
     expect((await retry.json()).obj.result).toBe('handled');
