@@ -1,4 +1,5 @@
 import 'server-only';
+import { hasAccess } from './subscription-machine';
 import { and, count, desc, eq, gte, inArray, isNull, not, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../db/schema';
@@ -53,7 +54,8 @@ export function refusalError(refusal: SmsRefusal): ApiError {
 /**
  * The subscriber's live subscription and how much of its quota is used. A request counts unless it was declined or
  * expired without ever sharing (its credit comes back). The period starts at the subscription's start or 30 days
- * before its current period end, whichever is later. Null when no subscription is trialing or active.
+ * before its current period end, whichever is later. Null without access (subscription-machine `hasAccess`:
+ * trialing or active and inside the period; `past_due` suspends access).
  */
 export async function quotaOf(db: Db | Tx, userId: string) {
   const [sub] = await db
@@ -64,7 +66,7 @@ export async function quotaOf(db: Db | Tx, userId: string) {
     .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['trialing', 'active'])))
     .orderBy(desc(subscriptions.currentPeriodEnd))
     .limit(1);
-  if (!sub || sub.sub.currentPeriodEnd.getTime() < Date.now()) return null;
+  if (!sub || !hasAccess(sub.sub, new Date())) return null;
   const periodStart = new Date(
     Math.max(sub.sub.createdAt.getTime(), sub.sub.currentPeriodEnd.getTime() - 30 * 24 * 3600_000),
   );

@@ -171,6 +171,7 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(offerRoute, async (c) => {
     const body = readBody(c, z.object({ email, phone, country, plan: uuid.optional() }));
+    await consume('offersPerIp', c.get('clientIp') ?? 'unknown');
     const db = await getDb();
     const e164 = (() => {
       try {
