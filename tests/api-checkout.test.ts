@@ -184,3 +184,19 @@ describe('orders and the sandbox test cards (Stripe test-card semantics)', () =>
     ).toBe(409);
   });
 });
+
+describe('transaction info for the help chat (SPEC §7 GET /other/user/property)', () => {
+  it("answers the caller's own transaction facts, and 401 to a visitor", async () => {
+    const email = unique('property');
+    const { cookie, code } = await subscribe(email);
+    const res = await call('GET', '/other/user/property', { headers: { cookie } });
+    expect((await res.json()).obj).toMatchObject({
+      email,
+      paymentCount: 1,
+      subscriptionStatus: 'trialing',
+      lastOrder: code,
+      lastAmount: '$0.99',
+    });
+    expect((await call('GET', '/other/user/property')).status).toBe(401);
+  });
+});
