@@ -1,5 +1,9 @@
 /** Demo defaults of the public settings; server/env.ts validates the same settings with these defaults. */
-export const SITE_DEFAULTS = { product: 'Chamspy', company: 'Demo Company Limited' } as const;
+export const SITE_DEFAULTS = {
+  product: 'Chamspy',
+  company: 'Demo Company Limited',
+  support: 'support@example.com',
+} as const;
 
 /** Public site settings (ARCHITECTURE §3: the product's name is a setting, with a demo default). */
 export const site = {

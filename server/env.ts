@@ -18,7 +18,7 @@ const databaseSchema = z.object({
 const siteSchema = z.object({
   APP_ORIGIN: z.url().default('http://localhost:3000'),
   NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default(SITE_DEFAULTS.product),
-  SUPPORT_EMAIL: z.email().default('support@example.com'),
+  SUPPORT_EMAIL: z.email().default(SITE_DEFAULTS.support),
   NEXT_PUBLIC_COMPANY_NAME: z.string().min(1).default(SITE_DEFAULTS.company),
   BILLING_DESCRIPTOR: z.string().min(1).max(22).default('CHAMSPY DEMO'),
   TRUSTED_PROXIES: z

@@ -6,7 +6,9 @@ import type { ReactNode } from 'react';
 import { SiteFooter } from '@/components/ui/site-footer';
 import { SiteHeader } from '@/components/ui/site-header';
 import { routing } from '@/i18n/routing';
+import { SITE_ORIGIN } from '@/lib/seo';
 import { site } from '@/lib/site';
+import { CHUNK_RELOAD_SCRIPT, Enhancements } from '@/components/site/enhancements';
 import '@/styles/globals.css';
 
 /** Pages are rendered statically for each locale (ARCHITECTURE §7). */
@@ -20,7 +22,11 @@ export async function generateMetadata({ params }: { params: Promise<{ locale: s
     locale: hasLocale(routing.locales, locale) ? locale : 'en',
     namespace: 'Metadata',
   });
-  return { title: t('title', { product: site.product }), description: t('description') };
+  return {
+    metadataBase: new URL(SITE_ORIGIN),
+    title: t('title', { product: site.product }),
+    description: t('description'),
+  };
 }
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
@@ -38,12 +44,16 @@ export default async function LocaleLayout({
   setRequestLocale(locale);
   return (
     <html lang={locale}>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: CHUNK_RELOAD_SCRIPT }} />
+      </head>
       <body className="flex min-h-screen flex-col">
         <SiteHeader product={site.product} />
         <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
           {children}
         </main>
         <SiteFooter company={site.company} />
+        <Enhancements />
       </body>
     </html>
   );

@@ -1,10 +1,79 @@
-import { setRequestLocale } from 'next-intl/server';
+import { getTranslations, setRequestLocale } from 'next-intl/server';
 import { LocateLanding } from '@/components/landing/locate-landing';
+import {
+  AdvantagesSection,
+  DemoSection,
+  FaqAndContactSections,
+  FeaturesSection,
+  StepsSection,
+} from '@/components/site/home-sections';
+import { PriceCard } from '@/components/site/price-card';
+import { SituationsCarousel } from '@/components/site/situations-carousel';
 import type { Locale } from '@/i18n/routing';
+import { pageMetadata } from '@/lib/seo';
+import { site } from '@/lib/site';
 
-/** Home page (SPEC §2): the promise of consent-based locating and the locate box. */
+/**
+ * Home page (SPEC §2): the banner with the locate box, how to track, advantages, situations (the carousel), features,
+ * the demo, the price card, FAQ and contact. Static per locale; the locate box, carousel and price are islands.
+ */
 export default async function HomePage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);
-  return <LocateLanding page="Home" />;
+  const t = await getTranslations('Home');
+  const situations = ([1, 2, 3, 4] as const).map((i) => ({
+    name: t(`situation${i}Name`),
+    role: t(`situation${i}Role`),
+    content: t(`situation${i}Content`),
+  }));
+  return (
+    <>
+      <div id="top" className="scroll-mt-20">
+        <LocateLanding page="Home" />
+      </div>
+      <StepsSection />
+      <AdvantagesSection />
+      <section aria-labelledby="situations-title" className="py-12">
+        <h2 id="situations-title" className="text-2xl font-bold text-slate-900 sm:text-3xl">
+          {t('situationsTitle')}
+        </h2>
+        <p className="mt-2 mb-6 text-sm text-slate-600">{t('situationsNote')}</p>
+        <SituationsCarousel items={situations} labels={{ prev: t('situationPrev'), next: t('situationNext') }} />
+      </section>
+      <FeaturesSection />
+      <DemoSection />
+      <section id="price" aria-labelledby="price-title" className="scroll-mt-20 py-12">
+        <h2 id="price-title" className="mb-6 text-center text-2xl font-bold text-slate-900 sm:text-3xl">
+          {t('priceTitle')}
+        </h2>
+        <PriceCard
+          lang={locale}
+          ctaHref="#top"
+          labels={{
+            label: t('priceLabel'),
+            plan: t('pricePlan'),
+            period: t('pricePeriod'),
+            then: t('priceThen', { monthly: '{monthly}' }),
+            loading: t('priceLoading'),
+            benefits: ([1, 2, 3, 4, 5, 6] as const).map((i) => t(`benefit${i}`, { count: '{count}' })),
+            cta: t('priceCta'),
+          }}
+        />
+      </section>
+      <FaqAndContactSections />
+      <OrganizationJsonLd />
+    </>
+  );
+}
+
+/** The organisation's JSON-LD (issue 6 SEO). */
+function OrganizationJsonLd() {
+  const data = { '@context': 'https://schema.org', '@type': 'Organization', name: site.company, brand: site.product };
+  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data) }} />;
+}
+
+export async function generateMetadata({ params }: { params: Promise<{ locale: Locale }> }) {
+  const { locale } = await params;
+  const t = await getTranslations({ locale, namespace: 'Metadata' });
+  return pageMetadata(locale, '/', t('title', { product: site.product }), t('description'));
 }

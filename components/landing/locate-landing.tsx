@@ -1,14 +1,18 @@
 import { getTranslations } from 'next-intl/server';
+import type { AppLocale } from '@/lib/routing/rules';
+import { pageMetadata } from '@/lib/seo';
 import { LocateBox } from '../locate/locate-box';
 import { ClientMessages } from '../ui/client-messages';
 
 /** Message namespaces of the pages built on the locate box: the home page and the own-phone landing pages. */
-type LandingPage = 'Home' | 'Landing.locate' | 'Landing.phoneLocate';
+type LandingPage = 'Home' | 'Landing.locate' | 'Landing.phoneLocate' | 'Landing.gpsLocator';
+/** Landing pages with a title and lead in messages (the locate-box ones and the free tools). */
+type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landing.ipTracker';
 
 /**
  * A landing page around the locate box (SPEC §2): its own heading, lead and three points from messages/
- * (`page` names the namespace), then the locate box. Used by the home page and by `/locate` and `/phone-locate`
- * (one's own phone).
+ * (`page` names the namespace), then the locate box. Used by the home page, `/gps-locator`, and by `/locate` and
+ * `/phone-locate` (one's own phone).
  */
 export async function LocateLanding({ page }: { page: LandingPage }) {
   const t = await getTranslations(page);
@@ -35,8 +39,8 @@ export async function LocateLanding({ page }: { page: LandingPage }) {
   );
 }
 
-/** Page metadata of a landing page: its own title and description. */
-export async function landingMetadata(locale: string, page: 'Landing.locate' | 'Landing.phoneLocate') {
+/** Page metadata of a landing page at `path`: its own title and description, canonical and hreflang (lib/seo). */
+export async function landingMetadata(locale: AppLocale, page: TitledPage, path: string) {
   const t = await getTranslations({ locale: locale as 'en', namespace: page });
-  return { title: t('title'), description: t('lead') };
+  return pageMetadata(locale, path, t('title'), t('lead'));
 }

@@ -9,6 +9,7 @@ import type { LocateBoxValues } from '@/lib/validation/schemas';
 import { lazyZodResolver } from '../ui/lazy-resolver';
 import { FieldError } from '../ui/field-error';
 import { TextField } from '../ui/text-field';
+import { useDelayed } from '../ui/use-delayed';
 import { PhoneFacts } from './phone-facts';
 import { PayStep } from './pay-step';
 
@@ -43,6 +44,7 @@ export function LocateBox() {
     formState: { errors, isSubmitting },
   } = useForm<LocateBoxValues>({ resolver, defaultValues: { phone: '', email: '' } });
   const api = () => loadApi(locale, tApi('network'));
+  const checking = useDelayed(isSubmitting);
 
   useEffect(() => {
     let cancelled = false;
@@ -135,7 +137,7 @@ export function LocateBox() {
             disabled={isSubmitting}
             className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
           >
-            {isSubmitting ? t('checking') : t('submit')}
+            {checking ? t('checking') : t('submit')}
           </button>
         )}
       </form>

@@ -1,32 +1,70 @@
 import { getLocale, getTranslations } from 'next-intl/server';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { LanguageSwitcher } from '../site/language-switcher';
 import { AccountMenu } from './account-menu';
 
-/** Site header: product name (home link) and the account area (sign in, or locations, account and sign out). */
+/** The home page's sections the header links to (SPEC §2 header), in order. */
+const ANCHORS = [
+  ['price', 'price'],
+  ['advantages', 'advantages'],
+  ['how', 'howTo'],
+  ['demo', 'demo'],
+  ['features', 'features'],
+  ['faq', 'faq'],
+  ['contact', 'contact'],
+] as const;
+
+/** Names of the languages, each in its own language. */
+const LANGUAGE_NAMES = { en: 'English', id: 'Bahasa Indonesia', es: 'Español', 'en-PH': 'English (Philippines)' };
+
+/**
+ * Site header (SPEC §2): product name (home link); price, advantages, how to track, demo, features, FAQ and contact
+ * (links to the home page's sections, which scroll smoothly; a disclosure menu on small screens); the language
+ * switcher; the account area (sign in, or locations, account and sign out).
+ */
 export async function SiteHeader({ product }: { product: string }) {
   const t = await getTranslations();
-  const locale = await getLocale();
-  const prefix = prefixOf(locale as AppLocale);
+  const locale = (await getLocale()) as AppLocale;
+  const prefix = prefixOf(locale);
+  const links = ANCHORS.map(([id, key]) => (
+    <li key={id}>
+      <a href={`${prefix}/#${id}`} className="block px-3 py-2 text-sm text-slate-700 hover:text-brand lg:px-0 lg:py-0">
+        {t(`Nav.${key}`)}
+      </a>
+    </li>
+  ));
   return (
-    <header className="border-b border-slate-200 bg-white">
+    <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 backdrop-blur">
       <a href="#main" className="sr-only focus:not-sr-only">
         {t('Nav.skip')}
       </a>
-      <nav className="mx-auto flex max-w-5xl items-center justify-between px-4 py-3">
+      <nav className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-3">
         <a href={`${prefix}/`} className="text-lg font-bold text-brand">
           {product}
         </a>
-        <AccountMenu
-          prefix={prefix}
-          locale={locale}
-          labels={{
-            signIn: t('Auth.signIn'),
-            account: t('Auth.account'),
-            dashboard: t('Nav.dashboard'),
-            signOut: t('Auth.signOut'),
-            network: t('Api.network'),
-          }}
-        />
+        <ul className="hidden items-center gap-5 lg:flex">{links}</ul>
+        <div className="flex items-center gap-3">
+          <details className="relative lg:hidden">
+            <summary className="cursor-pointer list-none rounded-lg px-2 py-1 text-sm font-medium text-slate-700">
+              {t('Nav.menu')} ▾
+            </summary>
+            <ul className="absolute right-0 z-20 mt-2 w-48 rounded-xl bg-white p-2 shadow-lg ring-1 ring-slate-200">
+              {links}
+            </ul>
+          </details>
+          <LanguageSwitcher current={locale} label={t('Nav.languages')} names={LANGUAGE_NAMES} />
+          <AccountMenu
+            prefix={prefix}
+            locale={locale}
+            labels={{
+              signIn: t('Auth.signIn'),
+              account: t('Auth.account'),
+              dashboard: t('Nav.dashboard'),
+              signOut: t('Auth.signOut'),
+              network: t('Api.network'),
+            }}
+          />
+        </div>
       </nav>
     </header>
   );

@@ -7,7 +7,7 @@ import { codeField, passwordField } from './password';
  * numbers are only checked for presence and length here (SPEC §5: ≤ 250 characters); the API parses them with the
  * full numbering plan.
  */
-export const LIMITS = { phoneMax: 250, emailMax: 254, zipMax: 15 } as const;
+export const LIMITS = { phoneMax: 250, emailMax: 254, zipMax: 15, nameMax: 100, messageMax: 2000 } as const;
 export const PATTERNS = {
   cardNumber: /^[\d ]{12,23}$/,
   expiry: /^(0[1-9]|1[0-2]) ?\/ ?(\d{2})$/,
@@ -79,3 +79,19 @@ export type LoginValues = z.infer<typeof loginSchema>;
 export type ForgetValues = z.infer<typeof forgetSchema>;
 export type ResetValues = z.infer<typeof resetSchema>;
 export type ChangePasswordValues = z.infer<typeof changePasswordSchema>;
+
+/** The contact form (`/contact-us`): name, e-mail, message of at most 2,000 characters. */
+export const contactSchema = z.object({
+  name: z
+    .string({ error: 'Validation.nameRequired' })
+    .check(z.trim(), z.minLength(1, 'Validation.nameRequired'), z.maxLength(LIMITS.nameMax, 'Validation.nameRequired')),
+  email: emailField,
+  message: z
+    .string({ error: 'Validation.messageRequired' })
+    .check(
+      z.trim(),
+      z.minLength(1, 'Validation.messageRequired'),
+      z.maxLength(LIMITS.messageMax, 'Validation.messageTooLong'),
+    ),
+});
+export type ContactValues = z.infer<typeof contactSchema>;

@@ -17,6 +17,7 @@ import { billingApi } from './routes/billing';
 import { webhooksApi } from './routes/webhooks';
 import { sandboxPayApi } from './routes/sandbox-pay';
 import { cancelApi } from './routes/cancel';
+import { contactApi } from './routes/contact';
 import { validationHook } from './validation';
 import { AccountError } from '../services/accounts';
 import { RateLimitedError } from '../services/rate-limit';
@@ -71,6 +72,7 @@ export function createApp() {
   app.route('/', ordersApi);
   app.route('/', sandboxPayApi);
   app.route('/', cancelApi);
+  app.route('/', contactApi);
   app.route('/', accountsApi);
   app.route('/', billingApi);
   app.route('/', webhooksApi);

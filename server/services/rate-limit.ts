@@ -24,6 +24,8 @@ export const LIMITS = {
   cancelLinksPerEmail: { points: 3, duration: 3600 },
   /** Cancel-link and order requests per client IP. */
   cancelLinksPerIp: { points: 20, duration: 3600 },
+  /** Contact-form messages per client IP. */
+  contactPerIp: { points: 5, duration: 3600 },
   /** Discount offers shown per client IP (each is a row). */
   offersPerIp: { points: 120, duration: 3600 },
   /** Orders created per client IP (each one may lead to an SMS); ORDERS_PER_IP_PER_HOUR. */

@@ -14,7 +14,8 @@ export type EmailTemplate =
   | 'subscription-ended'
   | 'subscription-canceled'
   | 'cancel-link'
-  | 'refund-issued';
+  | 'refund-issued'
+  | 'contact-message';
 
 type Params = Record<string, string | number>;
 
@@ -45,6 +46,7 @@ const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
   'subscription-canceled': () => ['Email.canceledBody'],
   'cancel-link': () => ['Email.cancelLinkBody'],
   'refund-issued': () => ['Email.refundBody'],
+  'contact-message': () => ['Email.contactBody'],
 };
 
 const SUBJECT: Record<EmailTemplate, string> = {
@@ -59,6 +61,7 @@ const SUBJECT: Record<EmailTemplate, string> = {
   'subscription-canceled': 'Email.canceledSubject',
   'cancel-link': 'Email.cancelLinkSubject',
   'refund-issued': 'Email.refundSubject',
+  'contact-message': 'Email.contactSubject',
 };
 
 /**

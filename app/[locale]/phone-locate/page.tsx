@@ -10,5 +10,5 @@ export default async function Page({ params }: { params: Promise<{ locale: Local
 }
 
 export async function generateMetadata({ params }: { params: Promise<{ locale: Locale }> }) {
-  return landingMetadata((await params).locale, 'Landing.phoneLocate');
+  return landingMetadata((await params).locale, 'Landing.phoneLocate', '/phone-locate/');
 }

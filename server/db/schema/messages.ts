@@ -36,3 +36,18 @@ export const outboundMessages = pgTable(
 
 export type OutboundMessage = typeof outboundMessages.$inferSelect;
 export type NewOutboundMessage = typeof outboundMessages.$inferInsert;
+
+/** A message sent through the contact form (`/contact-us`); support is e-mailed through the outbox. */
+export const supportMessages = pgTable(
+  'support_messages',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    message: text('message').notNull(),
+    locale: text('locale').notNull().default('en'),
+    ip: text('ip'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('support_messages_email_idx').on(t.email)],
+);

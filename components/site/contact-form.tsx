@@ -1,0 +1,78 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { contactSchema, type ContactValues } from '@/lib/validation/schemas';
+import { FieldError } from '../ui/field-error';
+import { FormAlert, SubmitButton } from '../ui/form-alert';
+import { TextField } from '../ui/text-field';
+import { useApi } from '../ui/use-api';
+
+/**
+ * The contact form (`/contact-us`, issue 6 item 3): name, e-mail and message validated with the shared schema, sent to
+ * `POST /other/contact` (stored, support e-mailed, rate limited). Errors are localized; the text is kept on failure.
+ */
+export function ContactForm() {
+  const t = useTranslations('ContactUs');
+  const locale = useLocale();
+  const api = useApi();
+  const [result, setResult] = useState<{ text: string; tone: 'error' | 'success' } | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<ContactValues>({
+    resolver: zodResolver(contactSchema),
+    defaultValues: { name: '', email: '', message: '' },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setResult(null);
+    try {
+      await api.post('/other/contact', { ...values, locale });
+      reset();
+      setResult({ text: t('sent'), tone: 'success' });
+    } catch (e) {
+      setResult({ text: (e as Error).message, tone: 'error' });
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
+      <TextField
+        id="contact-name"
+        label={t('name')}
+        autoComplete="name"
+        error={errors.name?.message}
+        {...register('name')}
+      />
+      <TextField
+        id="contact-email"
+        label={t('email')}
+        type="email"
+        autoComplete="email"
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      <div>
+        <label htmlFor="contact-message" className="block text-sm font-medium text-slate-800">
+          {t('message')}
+        </label>
+        <textarea
+          id="contact-message"
+          rows={6}
+          maxLength={2000}
+          aria-invalid={!!errors.message}
+          aria-describedby="contact-message-error"
+          className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus:border-brand focus:ring-2 focus:ring-brand-light focus:outline-none"
+          {...register('message')}
+        />
+        <FieldError id="contact-message-error" message={errors.message?.message} />
+      </div>
+      <FormAlert message={result?.text ?? null} tone={result?.tone} />
+      <SubmitButton busy={isSubmitting} label={t('send')} busyLabel={t('working')} />
+    </form>
+  );
+}

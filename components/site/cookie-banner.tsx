@@ -1,0 +1,71 @@
+'use client';
+import { useState, useSyncExternalStore } from 'react';
+
+/** The visitor's choice about optional cookies (SPEC §3 `acceptCookie`): '1' accepted, '0' declined, null not asked. */
+export function readCookieChoice(): '1' | '0' | null {
+  const value = document.cookie
+    .split('; ')
+    .find((c) => c.startsWith('acceptCookie='))
+    ?.slice('acceptCookie='.length);
+  return value === '1' || value === '0' ? value : null;
+}
+
+/** Whether non-essential tracking may run (the visitor pressed Accept). Issue 7's trackers must ask this first. */
+export function trackingAllowed(): boolean {
+  return readCookieChoice() === '1';
+}
+
+const noSubscribe = () => () => {};
+
+/**
+ * The cookie banner (issue 6 item 3): shown until the visitor chooses; Accept sets `acceptCookie=1`, Decline `0`, for a
+ * year (path /, SameSite=Lax). Essential cookies (session, language) need no consent. Nothing optional is set before.
+ */
+export function CookieBanner({
+  labels,
+  policyHref,
+}: {
+  labels: { text: string; accept: string; decline: string; more: string; label: string };
+  policyHref: string;
+}) {
+  const stored = useSyncExternalStore(noSubscribe, readCookieChoice, () => '1' as const);
+  const [chosen, setChosen] = useState(false);
+  if (stored !== null || chosen) return null;
+  const choose = (value: '1' | '0') => {
+    const secure = location.protocol === 'https:' ? '; Secure' : '';
+    document.cookie = `acceptCookie=${value}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`;
+    setChosen(true);
+  };
+  return (
+    <section
+      aria-label={labels.label}
+      className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 p-4 shadow-lg backdrop-blur"
+      data-testid="cookie-banner"
+    >
+      <div className="mx-auto flex max-w-5xl flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm text-slate-700">
+          {labels.text}{' '}
+          <a href={policyHref} className="text-brand underline">
+            {labels.more}
+          </a>
+        </p>
+        <div className="flex shrink-0 gap-3">
+          <button
+            type="button"
+            onClick={() => choose('0')}
+            className="rounded-lg border border-slate-300 px-4 py-2 text-sm"
+          >
+            {labels.decline}
+          </button>
+          <button
+            type="button"
+            onClick={() => choose('1')}
+            className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white"
+          >
+            {labels.accept}
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}

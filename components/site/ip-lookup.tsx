@@ -1,0 +1,113 @@
+'use client';
+import dynamic from 'next/dynamic';
+import { useTranslations } from 'next-intl';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { IpInfo } from '@/lib/api/types';
+import { TextField } from '../ui/text-field';
+import { useApi } from '../ui/use-api';
+
+const LeafletMap = dynamic(() => import('../dashboard/leaflet-map'), { ssr: false });
+
+/**
+ * The IP lookup of `/ip-tracker` (issue 6 item 2): the visitor's own address first, or one typed in, from
+ * `GET /other/ipInfo` (offline DB-IP Lite): country, region, city and the accuracy radius, with the area on a small
+ * map (a dashed circle; 5 km when the database gives no radius) and the statement that an IP shows an area only.
+ */
+export function IpLookup() {
+  const t = useTranslations('Landing.ipTracker');
+  const api = useApi();
+  const [value, setValue] = useState('');
+  const [info, setInfo] = useState<(IpInfo & { mine: boolean }) | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    api.get<IpInfo>('/other/ipInfo').then(
+      (result) => setInfo({ ...result, mine: true }),
+      (e: Error) => setError(e.message),
+    );
+  }, [api]);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const ip = value.trim();
+    setBusy(true);
+    setError(null);
+    try {
+      setInfo({ ...(await api.get<IpInfo>('/other/ipInfo', ip ? { ip } : {})), mine: !ip });
+    } catch (e) {
+      setError((e as Error).message);
+    }
+    setBusy(false);
+  };
+  const unknown = t('unknown');
+  const found = info?.status === 'found' && info.latitude !== null && info.longitude !== null;
+  const rows: [string, string][] = info
+    ? [
+        [t('ip'), `${info.ip ?? unknown}${info.mine ? ` (${t('yours')})` : ''}`],
+        [
+          t('country'),
+          info.countryCode
+            ? (new Intl.DisplayNames(undefined, { type: 'region' }).of(info.countryCode) ?? info.countryCode)
+            : unknown,
+        ],
+        [t('region'), info.region ?? unknown],
+        [t('city'), info.city ?? unknown],
+        [t('radius'), info.accuracyRadiusKm ? t('radiusValue', { km: info.accuracyRadiusKm }) : t('noRadius')],
+      ]
+    : [];
+
+  return (
+    <div className="space-y-6">
+      <form onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
+        <TextField
+          id="lookup-ip"
+          label={t('label')}
+          inputMode="decimal"
+          placeholder="8.8.8.8"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          error={error ?? undefined}
+          className="flex-1"
+        />
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-lg bg-brand px-5 py-2.5 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
+        >
+          {busy ? t('checking') : t('submit')}
+        </button>
+      </form>
+      {info && (
+        <div className="grid gap-6 md:grid-cols-2" data-testid="ip-result">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-2xl bg-white p-5 text-sm ring-1 ring-slate-200">
+            {rows.map(([k, v]) => (
+              <div key={k} className="contents">
+                <dt className="text-slate-600">{k}</dt>
+                <dd className="font-medium break-all text-slate-900">{v}</dd>
+              </div>
+            ))}
+            {!found && <p className="col-span-2 text-slate-700">{t('notFound')}</p>}
+          </dl>
+          {found && (
+            <div aria-label={t('mapLabel')} role="img">
+              <LeafletMap
+                latest={null}
+                track={[]}
+                ipLabel={t('mapLabel')}
+                ip={{
+                  source: 'ip',
+                  latitude: info.latitude!,
+                  longitude: info.longitude!,
+                  accuracy: info.accuracyRadiusKm ? info.accuracyRadiusKm * 1000 : null,
+                  label: info.city,
+                  recordedAt: new Date().toISOString(),
+                }}
+              />
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import type { Metadata } from 'next';
+import { prefixOf, type AppLocale } from './routing/rules';
+
+/** The public origin pages are canonical on (APP_ORIGIN at build time; a demo default otherwise). */
+export const SITE_ORIGIN = (process.env.APP_ORIGIN || 'http://localhost:3000').replace(/\/$/, '');
+
+const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
+
+/** Indexable pages (path without the locale prefix), for the sitemap and hreflang (SPEC §2). */
+export const INDEXED_PAGES = [
+  '/',
+  '/phone-finder/',
+  '/gps-locator/',
+  '/locate/',
+  '/phone-locate/',
+  '/ip-tracker/',
+  '/about-us/',
+  '/privacy-policy/',
+  '/terms-of-use/',
+  '/pay-method/',
+  '/intellectual/',
+  '/contact-us/',
+  '/faq/',
+  '/cookie/',
+  '/login/',
+  '/cancel/',
+] as const;
+
+/** Pages kept out of search engines: dashboards, consent and payment pages (robots.txt and `noindex`). */
+export const PRIVATE_PAGES = [
+  '/dashboard/',
+  '/map/',
+  '/location/',
+  '/getLocation/',
+  '/reveal-location/',
+  '/checkout/',
+  '/paystatus/',
+  '/pay-success/',
+  '/cancel-subscription/',
+  '/dev/',
+  '/reset/',
+  '/forget/',
+];
+
+/** The absolute URL of `path` (no prefix, trailing slash) in `locale`. */
+export function urlOf(locale: AppLocale, path: string): string {
+  return `${SITE_ORIGIN}${prefixOf(locale)}${path}`;
+}
+
+/** hreflang alternates of `path`: en, id, es, en-PH and x-default (English). */
+export function alternatesOf(path: string): Record<string, string> {
+  return {
+    ...Object.fromEntries(LOCALES.map((l) => [l, urlOf(l, path)])),
+    'x-default': urlOf('en', path),
+  };
+}
+
+/**
+ * Metadata of a public page in `locale` (issue 6 SEO): its own title and description, the canonical URL, hreflang
+ * alternates for every locale plus x-default, and Open Graph.
+ */
+export function pageMetadata(locale: AppLocale, path: string, title: string, description: string): Metadata {
+  const url = urlOf(locale, path);
+  return {
+    title,
+    description,
+    alternates: { canonical: url, languages: alternatesOf(path) },
+    openGraph: { title, description, url, type: 'website', locale: locale.replace('-', '_') },
+  };
+}
+
+/** Metadata of a page that must not be indexed (dashboards, consent, payment). */
+export const NO_INDEX: Metadata = { robots: { index: false, follow: false } };

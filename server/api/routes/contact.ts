@@ -1,0 +1,56 @@
+import 'server-only';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { LIMITS } from '../../../lib/validation/schemas';
+import { getDb } from '../../db/client';
+import { supportMessages } from '../../db/schema';
+import { env } from '../../env';
+import { enqueueAfterCommit } from '../../jobs/boss';
+import { queueEmail } from '../../services/outbox-queue';
+import { consume } from '../../services/rate-limit';
+import type { AppEnv } from '../context';
+import { envelope, errorResponses, jsonResponse, ok } from '../respond';
+import { bodyOf, readBody } from '../validation';
+
+const body = z.object({
+  name: z.string('Validation.nameRequired').trim().min(1, 'Validation.nameRequired').max(LIMITS.nameMax),
+  email: z
+    .string('Validation.emailRequired')
+    .trim()
+    .min(1, 'Validation.emailRequired')
+    .max(LIMITS.emailMax, 'Validation.emailInvalid')
+    .pipe(z.email('Validation.emailInvalid')),
+  message: z
+    .string('Validation.messageRequired')
+    .trim()
+    .min(1, 'Validation.messageRequired')
+    .max(LIMITS.messageMax, 'Validation.messageTooLong'),
+  locale: z.enum(['en', 'id', 'es', 'en-PH']).default('en'),
+});
+
+// POST /api_f/v1/other/contact - a message from the contact form
+const route = createRoute({
+  method: 'post',
+  path: '/other/contact',
+  summary:
+    'Contact form (/contact-us): stores the message and e-mails support through the outbox (English). 5 messages per IP per hour (429 with Retry-After).',
+  request: { body: bodyOf(body) },
+  responses: { 200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Stored'), ...errorResponses },
+});
+
+export const contactApi = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
+  const input = readBody(c, body);
+  const ip = c.get('clientIp');
+  await consume('contactPerIp', ip ?? 'unknown');
+  const db = await getDb();
+  const emailId = await db.transaction(async (tx) => {
+    await tx.insert(supportMessages).values({ ...input, email: input.email.toLowerCase(), ip });
+    return queueEmail(tx, {
+      to: env().SUPPORT_EMAIL,
+      template: 'contact-message',
+      locale: 'en',
+      params: { name: input.name, email: input.email, message: input.message },
+    });
+  });
+  await enqueueAfterCommit([emailId]);
+  return ok(c, { sent: true as const });
+});
