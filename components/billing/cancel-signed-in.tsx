@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
 import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { readUserInfo } from '../ui/account-menu';
 import { useApi } from '../ui/use-api';
 
 type State = 'loading' | 'signedOut' | 'nothing' | 'ready' | { done: string } | { error: string };
@@ -21,6 +22,11 @@ export function CancelSignedIn() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
+    // Signed out (no userInfo cookie): nothing to ask the server.
+    if (!readUserInfo()) {
+      queueMicrotask(() => setState('signedOut'));
+      return;
+    }
     api.get<{ subscriptions: { status: string; cancelAt: string | null }[] }>('/admin/order/status').then(
       (b) => setState(b.subscriptions.some((s) => s.status !== 'canceled' && !s.cancelAt) ? 'ready' : 'nothing'),
       (e: ApiClientError) => setState(e.status === 401 ? 'signedOut' : { error: e.message }),

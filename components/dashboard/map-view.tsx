@@ -27,6 +27,11 @@ export function MapView() {
 
   const step = useCallback(
     async (active: () => boolean) => {
+      if (!id) {
+        // No request named: nothing to ask the server.
+        if (active()) setError(t('notFound'));
+        return false;
+      }
       try {
         const next = await api.get<LocationTrace>(`/gpsTrace/phoneLocation/${encodeURIComponent(id)}`);
         if (active()) setTrace(next);
@@ -50,6 +55,7 @@ export function MapView() {
   if (error && !trace)
     return (
       <div className="space-y-4">
+        <h1 className="text-2xl font-bold">{t('heading')}</h1>
         <p role="alert">{error}</p>
         {back}
       </div>

@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
 import type { Page, RequestStatus } from '@/lib/api/types';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { readUserInfo } from '../ui/account-menu';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
 
@@ -23,6 +24,7 @@ const STEPS = [
  */
 export function RevealLocation() {
   const t = useTranslations('Reveal');
+  const tApi = useTranslations('Api');
   const prefix = prefixOf(useLocale() as AppLocale);
   const api = useApi();
   const [row, setRow] = useState<Row | null | 'none'>(null);
@@ -30,6 +32,11 @@ export function RevealLocation() {
 
   const step = useCallback(
     async (active: () => boolean) => {
+      if (!readUserInfo()) {
+        // Signed out: the request list needs a session; say so without a failing call.
+        if (active()) setError(tApi('notLoggedIn'));
+        return false;
+      }
       try {
         const page = await api.get<Page<Row>>('/spyContent', { pageNum: 1, pageSize: 1 });
         if (!active()) return false;
@@ -46,13 +53,18 @@ export function RevealLocation() {
         return false;
       }
     },
-    [api],
+    [api, tApi],
   );
   usePolling(step);
 
-  if (error) return <p role="alert">{error}</p>;
+  if (error || row === 'none')
+    return (
+      <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+        <h1 className="text-2xl font-bold">{t('heading')}</h1>
+        {error ? <p role="alert">{error}</p> : <p>{t('none')}</p>}
+      </section>
+    );
   if (row === null) return <p aria-busy="true">…</p>;
-  if (row === 'none') return <p>{t('none')}</p>;
   return (
     <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
       <h1 className="text-2xl font-bold">{t('title')}</h1>

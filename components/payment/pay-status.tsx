@@ -32,6 +32,7 @@ export function PayStatus() {
   const step = useCallback(
     async (active: () => boolean) => {
       void tick; // a manual refresh restarts the poll
+      if (!code) return false; // no order named: 'missing' is already shown
       try {
         const order = await api.get<OrderView>(`/portal/user/checkRegister/${encodeURIComponent(code)}`);
         const signedIn =
@@ -57,7 +58,15 @@ export function PayStatus() {
         {t('loading')}
       </p>
     );
-  if (view === 'missing') return <p role="alert">{t('missing')}</p>;
+  if (view === 'missing')
+    return (
+      <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+        <h1 className="text-2xl font-bold">{t('title')}</h1>
+        <p role="alert" className="mt-3">
+          {t('missing')}
+        </p>
+      </section>
+    );
   const { order, signedIn } = view;
   const home = `${prefix}/`;
   const login = `${prefix}/login/`;

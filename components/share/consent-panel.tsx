@@ -103,9 +103,12 @@ export function ConsentPanel() {
   if (view === null) return <p aria-busy="true">…</p>;
   if (view === 'invalid')
     return (
-      <p role="alert" className="text-lg">
-        {t('invalid')}
-      </p>
+      <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+        <h1 className="text-2xl font-bold">{t('title')}</h1>
+        <p role="alert" className="mt-3 text-lg">
+          {t('invalid')}
+        </p>
+      </section>
     );
 
   const button = 'flex-1 rounded-xl border-2 px-4 py-4 text-lg font-semibold disabled:opacity-60';

@@ -87,8 +87,8 @@ export function IpLookup() {
                 <dd className="font-medium break-all text-slate-900">{v}</dd>
               </div>
             ))}
-            {!found && <p className="col-span-2 text-slate-700">{t('notFound')}</p>}
           </dl>
+          {!found && <p className="text-slate-700">{t('notFound')}</p>}
           {found && (
             <div aria-label={t('mapLabel')} role="img">
               <LeafletMap

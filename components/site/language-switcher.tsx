@@ -4,6 +4,8 @@ import { prefixOf, splitLocale, type AppLocale } from '@/lib/routing/rules';
 
 const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
 const noSubscribe = () => () => {};
+/** What the closed switcher shows: a short code (the full names are in the list). */
+const SHORT: Record<AppLocale, string> = { en: 'EN', id: 'ID', es: 'ES', 'en-PH': 'PH' };
 
 /**
  * The language switcher (issue 6 item 1): a native disclosure listing en, id, es and en-PH. Each link keeps the current
@@ -26,11 +28,12 @@ export function LanguageSwitcher({
   );
   return (
     <details className="relative">
-      <summary
-        className="cursor-pointer list-none rounded-lg px-2 py-1 text-sm font-medium text-slate-700 hover:text-brand"
-        aria-label={label}
-      >
-        {names[current]} ▾
+      <summary className="cursor-pointer list-none rounded-lg px-2 py-1 text-sm font-medium text-slate-700 hover:text-brand">
+        <span className="sr-only">{label}: </span>
+        <abbr title={names[current]} className="no-underline">
+          {SHORT[current]}
+        </abbr>{' '}
+        <span aria-hidden>▾</span>
       </summary>
       <ul className="absolute right-0 z-20 mt-2 w-52 rounded-xl bg-white p-2 shadow-lg ring-1 ring-slate-200">
         {LOCALES.map((l) => (

@@ -2,6 +2,11 @@
 import { useEffect, useState } from 'react';
 import type { PricePlan } from '@/lib/api/types';
 
+/** The decimal separator of `lang` ('.' in en, ',' in es and id). */
+function decimalSeparator(lang: string): string {
+  return new Intl.NumberFormat(lang).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+}
+
 type Labels = {
   label: string;
   plan: string;
@@ -51,7 +56,12 @@ export function PriceCard({ labels, lang, ctaHref }: { labels: Labels; lang: str
             <span className="text-5xl font-bold" data-testid="price-integer">
               {plan.integer}
             </span>
-            {plan.decimal && <span className="text-2xl font-semibold">.{plan.decimal}</span>}
+            {plan.decimal && (
+              <span className="text-2xl font-semibold">
+                {decimalSeparator(lang)}
+                {plan.decimal}
+              </span>
+            )}
             <span className="ml-2 text-base text-slate-600">/ {labels.period}</span>
           </>
         ) : (

@@ -46,7 +46,8 @@ export function SituationsCarousel({ items, labels }: { items: Situation[]; labe
       {near ? (
         <SwiperCarousel items={items} labels={labels} />
       ) : (
-        <ul className="flex snap-x snap-mandatory gap-4 overflow-x-auto pb-4">
+        // Focusable, so the row can be scrolled with the keyboard too (axe scrollable-region-focusable).
+        <ul tabIndex={0} className="flex snap-x snap-mandatory gap-4 overflow-x-auto pb-4">
           {items.map((item) => (
             <li key={item.name} className="w-[85%] shrink-0 snap-start md:w-[48%] lg:w-[32%]">
               <SituationCard item={item} />

@@ -4,7 +4,7 @@ import { useSyncExternalStore } from 'react';
 type Labels = { signIn: string; account: string; dashboard: string; signOut: string; network: string };
 
 /** The `userInfo` cookie (SPEC §3: e-mail and paymentCount), or null when absent or unreadable. */
-function readUserInfo(): { email: string } | null {
+export function readUserInfo(): { email: string } | null {
   const raw = document.cookie
     .split('; ')
     .find((c) => c.startsWith('userInfo='))

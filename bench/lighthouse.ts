@@ -1,0 +1,119 @@
+// `npm run bench:lighthouse`: Lighthouse 13 (npm `lighthouse`, with the system Chromium) on a production build
+// (`npm run build` first), mobile and desktop, for the home page and each landing page in en and es (issue 6).
+// Targets: mobile performance ≥ 97; accessibility, best practices and SEO 100. Writes bench/lighthouse-report.md.
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const PORT = 3332;
+const origin = `http://localhost:${PORT}`;
+const PAGES = ['/', '/phone-finder/', '/gps-locator/', '/locate/', '/phone-locate/', '/ip-tracker/'];
+const LOCALES = ['', '/es'];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+
+const server = spawn(process.execPath, ['e2e/serve.mjs'], {
+  cwd: root,
+  stdio: 'ignore',
+  env: { ...process.env, PORT: String(PORT), APP_ORIGIN: origin, EMBEDDED_PG_PORT: '55435' },
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Row = {
+  url: string;
+  form: 'mobile' | 'desktop';
+  scores: Record<string, number>;
+  lcp: number;
+  cls: number;
+  tbt: number;
+};
+const rows: Row[] = [];
+const chromePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+
+try {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${origin}/api_f/v1/health`)).ok) break;
+    } catch {}
+    if (i > 240) throw new Error('server did not start');
+    await sleep(500);
+  }
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  try {
+    for (const locale of LOCALES) {
+      for (const page of PAGES) {
+        const url = `${origin}${locale}${page}`;
+        await fetch(url); // warm the route
+        for (const form of ['mobile', 'desktop'] as const) {
+          const result = await lighthouse(
+            url,
+            { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
+            form === 'desktop' ? desktopConfig : undefined,
+          );
+          const lhr = result!.lhr;
+          const scores = Object.fromEntries(
+            CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
+          );
+          const num = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
+          rows.push({
+            url: `${locale}${page}`,
+            form,
+            scores,
+            lcp: num('largest-contentful-paint'),
+            cls: num('cumulative-layout-shift'),
+            tbt: num('total-blocking-time'),
+          });
+          console.log(form, url, scores);
+        }
+      }
+    }
+  } finally {
+    await chrome.kill();
+  }
+} finally {
+  server.kill('SIGTERM');
+}
+
+const miss = rows.filter(
+  (r) =>
+    (r.form === 'mobile' && r.scores.performance < 97) ||
+    r.scores.accessibility < 100 ||
+    r.scores['best-practices'] < 100 ||
+    r.scores.seo < 100,
+);
+const table = rows
+  .map(
+    (r) =>
+      `| ${r.url} | ${r.form} | ${r.scores.performance} | ${r.scores.accessibility} | ${r.scores['best-practices']} | ${r.scores.seo} | ${Math.round(r.lcp)} | ${r.cls.toFixed(3)} | ${Math.round(r.tbt)} |`,
+  )
+  .join('\n');
+const report = `# Lighthouse
+
+\`npm run bench:lighthouse\` (bench/lighthouse.ts), ${new Date().toISOString().slice(0, 10)}: Lighthouse 13 with the
+system Chromium against \`npm start\` (production build, embedded PostgreSQL) on this machine (${os.cpus().length} cores,
+Node ${process.version}); default mobile (simulated slow 4G, 4× CPU slowdown) and desktop settings. Map tiles and other
+outside hosts are unreachable here.
+
+Targets (issue 6): mobile performance ≥ 97; accessibility, best practices and SEO 100.
+${miss.length ? `\n**Below target:** ${miss.map((r) => `${r.url} (${r.form})`).join(', ')}.\n` : '\nAll pages meet the targets.\n'}
+| page | form | performance | accessibility | best practices | SEO | LCP ms | CLS | TBT ms |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${table}
+`;
+writeFileSync(path.join(root, 'bench/lighthouse-report.md'), report);
+console.log(report);

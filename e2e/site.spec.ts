@@ -1,0 +1,179 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import en from '../messages/en.json' with { type: 'json' };
+
+/** Every route of SPEC §2 (without prefix). */
+const ROUTES = [
+  '/',
+  '/phone-finder/',
+  '/gps-locator/',
+  '/locate/',
+  '/phone-locate/',
+  '/ip-tracker/',
+  '/location/',
+  '/getLocation/',
+  '/map/',
+  '/reveal-location/',
+  '/login/',
+  '/forget/',
+  '/reset/',
+  '/paystatus/',
+  '/pay-success/',
+  '/cancel-subscription/',
+  '/cancel/',
+  '/about-us/',
+  '/privacy-policy/',
+  '/terms-of-use/',
+  '/pay-method/',
+  '/intellectual/',
+  '/contact-us/',
+  '/faq/',
+  '/cookie/',
+  '/404/',
+];
+const LOCALES = [
+  { prefix: '', lang: 'en' },
+  { prefix: '/id', lang: 'id' },
+  { prefix: '/es', lang: 'es' },
+  { prefix: '/ph', lang: 'en-PH' },
+];
+/** The English h1 of each route, to check that id and es pages are translated. */
+const englishH1: Record<string, string> = {};
+
+for (const { prefix, lang } of LOCALES) {
+  test.describe(`every route in ${lang}`, () => {
+    for (const route of ROUTES) {
+      test(`${prefix}${route}: 200, title, h1 in ${lang}, no console errors, no axe violations`, async ({ page }) => {
+        const errors: string[] = [];
+        page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+        page.on('pageerror', (e) => errors.push(e.message));
+        const res = await page.goto(`${prefix}${route}`);
+        expect(res?.status()).toBe(200);
+        await expect(page.locator('html')).toHaveAttribute('lang', lang);
+        await expect(page).toHaveTitle(/\S/);
+        const h1 = page.locator('h1').first();
+        await expect(h1).toBeVisible();
+        const text = (await h1.textContent())!.trim();
+        if (lang === 'en') englishH1[route] = text;
+        else if ((lang === 'id' || lang === 'es') && englishH1[route]) expect(text).not.toBe(englishH1[route]);
+        await page.waitForLoadState('networkidle');
+        const axe = await new AxeBuilder({ page }).analyze();
+        expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+        expect(errors).toEqual([]);
+      });
+    }
+  });
+}
+
+test('the FAQ opens, the carousel swipes, header anchors scroll', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/');
+  const second = page.getByTestId('faq-item').nth(1);
+  await expect(second).not.toHaveAttribute('open', '');
+  await second.locator('summary').click();
+  await expect(second).toHaveAttribute('open', '');
+  await expect(second.getByText(en.Faq.q2Description)).toBeVisible();
+
+  const carousel = page.getByTestId('situations');
+  await carousel.scrollIntoViewIfNeeded();
+  const swiper = carousel.locator('.swiper');
+  await expect(swiper).toBeVisible();
+  const first = carousel.locator('.swiper-slide').first();
+  await expect(first).toHaveClass(/swiper-slide-active/);
+  const box = (await swiper.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.8, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.1, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect(carousel.locator('.swiper-slide').nth(1)).toHaveClass(/swiper-slide-active/);
+
+  await page
+    .getByRole('button', { name: 'Menu' })
+    .or(page.locator('summary', { hasText: 'Menu' }))
+    .first()
+    .click();
+  await page.getByRole('link', { name: 'Price', exact: true }).first().click();
+  await expect(page).toHaveURL(/#price$/);
+  await expect(page.getByTestId('price-card')).toBeInViewport();
+  await expect(page.getByTestId('price-integer')).toHaveText('0');
+});
+
+test('the language switcher keeps the path and the query', async ({ page }) => {
+  await page.goto('/es/faq/?utm_source=news&gclid=abc');
+  await page.locator('summary', { hasText: 'Elige un idioma' }).click();
+  const link = page.getByRole('link', { name: 'Bahasa Indonesia' });
+  await expect(link).toHaveAttribute('href', '/id/faq/?utm_source=news&gclid=abc');
+  await link.click();
+  await expect(page).toHaveURL(/\/id\/faq\/\?utm_source=news&gclid=abc$/);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'id');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pertanyaan yang sering diajukan');
+});
+
+test("the cookie banner's choice persists", async ({ page, context }) => {
+  await page.goto('/');
+  const banner = page.getByTestId('cookie-banner');
+  await expect(banner).toBeVisible();
+  await banner.getByRole('button', { name: 'Accept' }).click();
+  await expect(banner).toHaveCount(0);
+  const cookie = (await context.cookies()).find((c) => c.name === 'acceptCookie');
+  expect(cookie?.value).toBe('1');
+  await page.goto('/es/privacy-policy/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByTestId('cookie-banner')).toHaveCount(0);
+});
+
+test('the reverse phone lookup and the IP lookup work and say what they do not do', async ({ page }) => {
+  await page.goto('/phone-finder/');
+  await expect(page.getByTestId('tool-note')).toContainText('This does not locate the phone.');
+  await page.getByLabel('Phone number').fill('+44 7700 900123');
+  await page.getByRole('button', { name: 'Look up' }).click();
+  await expect(page.getByTestId('lookup-result').getByTestId('fact-carrier')).toContainText('O2');
+
+  await page.goto('/ip-tracker/');
+  await expect(page.getByTestId('tool-note')).toContainText('never a street address');
+  await expect(page.getByTestId('ip-result')).toContainText('Your address');
+  await page.getByLabel('IP address').fill('8.8.8.8');
+  await page.getByRole('button', { name: 'Look up' }).click();
+  await expect(page.getByTestId('ip-result')).toContainText('United States');
+  await expect(page.locator('.leaflet-container')).toBeVisible();
+});
+
+test('the contact form validates, sends, and e-mails support through the outbox', async ({ page }) => {
+  await page.goto('/es/contact-us/');
+  await page.getByRole('button', { name: 'Enviar mensaje' }).click();
+  await expect(page.getByText('Escribe tu nombre')).toBeVisible();
+  await page.getByLabel('Tu nombre').fill('Ana');
+  await page.getByLabel('Tu correo').fill('ana@example.com');
+  await page.getByLabel('Tu mensaje').fill('¿Cómo cancelo mi prueba?');
+  await page.getByRole('button', { name: 'Enviar mensaje' }).click();
+  await expect(page.getByRole('status')).toContainText('Tu mensaje se ha enviado');
+  await page.goto('/dev/outbox/');
+  await expect(
+    page.locator('[data-testid="outbox-email"][data-recipient="support@example.com"]').filter({ hasText: 'Ana' }),
+  ).toBeVisible();
+});
+
+test('screenshots at 375×812 and 1280×800 of home, a landing page, the price card and /ip-tracker', async ({
+  page,
+}, info) => {
+  for (const [w, h] of [
+    [375, 812],
+    [1280, 800],
+  ]) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const [name, path] of [
+      ['home', '/'],
+      ['gps-locator', '/es/gps-locator/'],
+      ['ip-tracker', '/ip-tracker/'],
+    ]) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${path} overflows horizontally at ${w}px`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: info.outputPath(`${name}-${w}.png`), fullPage: true });
+    }
+    await page.goto('/#price');
+    await expect(page.getByTestId('price-integer')).toBeVisible();
+    await page.getByTestId('price-card').screenshot({ path: info.outputPath(`price-card-${w}.png`) });
+  }
+});
