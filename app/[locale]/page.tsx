@@ -7,8 +7,9 @@ import {
   FeaturesSection,
   StepsSection,
 } from '@/components/site/home-sections';
-import { PriceCard } from '@/components/site/price-card';
+import { PriceCardSlot } from '@/components/site/price-card-slot';
 import { SituationsCarousel } from '@/components/site/situations-carousel';
+import { SituationsRow } from '@/components/site/situation-card';
 import type { Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 import { site } from '@/lib/site';
@@ -38,7 +39,9 @@ export default async function HomePage({ params }: { params: Promise<{ locale: L
           {t('situationsTitle')}
         </h2>
         <p className="mt-2 mb-6 text-sm text-slate-600">{t('situationsNote')}</p>
-        <SituationsCarousel items={situations} labels={{ prev: t('situationPrev'), next: t('situationNext') }} />
+        <SituationsCarousel items={situations} labels={{ prev: t('situationPrev'), next: t('situationNext') }}>
+          <SituationsRow items={situations} />
+        </SituationsCarousel>
       </section>
       <FeaturesSection />
       <DemoSection />
@@ -46,7 +49,7 @@ export default async function HomePage({ params }: { params: Promise<{ locale: L
         <h2 id="price-title" className="mb-6 text-center text-2xl font-bold text-slate-900 sm:text-3xl">
           {t('priceTitle')}
         </h2>
-        <PriceCard
+        <PriceCardSlot
           lang={locale}
           ctaHref="#top"
           labels={{

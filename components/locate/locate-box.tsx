@@ -1,6 +1,6 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { ApiClient } from '@/lib/api/client';
 import type { IpInfo, PhoneInfo } from '@/lib/api/types';
@@ -10,8 +10,9 @@ import { lazyZodResolver } from '../ui/lazy-resolver';
 import { FieldError } from '../ui/field-error';
 import { TextField } from '../ui/text-field';
 import { useDelayed } from '../ui/use-delayed';
-import { PhoneFacts } from './phone-facts';
-import { PayStep } from './pay-step';
+
+/** The facts and pay step, loaded once a number is checked (not part of the first load). */
+const Identified = lazy(() => import('./identified'));
 
 /** Validation of the shared schema, loaded with zod on the first submit. */
 const resolver = lazyZodResolver<LocateBoxValues>(() =>
@@ -143,12 +144,9 @@ export function LocateBox() {
       </form>
       {facts && (
         <div className="mt-4 space-y-4">
-          <PhoneFacts info={facts} />
-          <div>
-            <h3 className="text-lg font-semibold text-green-800">{t('identifiedTitle')}</h3>
-            <p className="mt-1 text-sm text-slate-700">{t('identifiedPrompt')}</p>
-          </div>
-          <PayStep email={getValues('email')} phone={facts.e164} api={api} />
+          <Suspense fallback={<p aria-busy="true">…</p>}>
+            <Identified facts={facts} email={getValues('email')} api={api} />
+          </Suspense>
           <button type="button" onClick={() => setFacts(null)} className="w-full text-sm text-slate-600 underline">
             {t('edit')}
           </button>

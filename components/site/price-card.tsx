@@ -22,7 +22,7 @@ type Labels = {
  * `GET /portal/priceSetup` (plain fetch: no API client in the home page's first load); texts arrive translated, with
  * `{monthly}` and `{count}` filled here. Also emits the Product/Offer JSON-LD once the price is known.
  */
-export function PriceCard({ labels, lang, ctaHref }: { labels: Labels; lang: string; ctaHref: string }) {
+export default function PriceCard({ labels, lang, ctaHref }: { labels: Labels; lang: string; ctaHref: string }) {
   const [plan, setPlan] = useState<PricePlan | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {

@@ -1,60 +1,34 @@
 'use client';
-import dynamic from 'next/dynamic';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, type ReactNode } from 'react';
+import type { Situation } from './situation-card';
+import { WhenNear } from './when-near';
 
-export type Situation = { name: string; role: string; content: string };
-
-/** One slide: an initial avatar (no photos of people who are not customers), the name, role and text. */
-export function SituationCard({ item }: { item: Situation }) {
-  return (
-    <figure className="h-full rounded-2xl bg-white p-6 ring-1 ring-slate-200">
-      <div className="flex items-center gap-3">
-        <span aria-hidden className="grid h-10 w-10 place-items-center rounded-full bg-brand/10 font-bold text-brand">
-          {item.name.slice(0, 1)}
-        </span>
-        <div>
-          <p className="font-semibold text-slate-900">{item.name}</p>
-          <p className="text-sm text-slate-600">{item.role}</p>
-        </div>
-      </div>
-      <blockquote className="mt-4 text-slate-700">{item.content}</blockquote>
-    </figure>
-  );
-}
-
-const SwiperCarousel = dynamic(() => import('./situations-swiper'), { ssr: false });
+const SwiperCarousel = lazy(() => import('./situations-swiper'));
 
 /**
  * The testimonials carousel of SPEC §2, holding illustrative situations (labelled so: we have no customer reviews to
- * quote). Server-rendered as a row that scrolls and snaps by touch; once the section comes near the viewport, swiper
- * is loaded and takes over (so it costs the page's first load nothing).
+ * quote). `children` is the server-rendered row (scrolls and snaps by touch); once the section nears the viewport,
+ * swiper is loaded and takes over, so it costs the page's first load nothing.
  */
-export function SituationsCarousel({ items, labels }: { items: Situation[]; labels: { prev: string; next: string } }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(false);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
-      rootMargin: '300px',
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, []);
+export function SituationsCarousel({
+  items,
+  labels,
+  children,
+}: {
+  items: Situation[];
+  labels: { prev: string; next: string };
+  children: ReactNode;
+}) {
   return (
-    <div ref={ref} data-testid="situations">
-      {near ? (
-        <SwiperCarousel items={items} labels={labels} />
-      ) : (
-        // Focusable, so the row can be scrolled with the keyboard too (axe scrollable-region-focusable).
-        <ul tabIndex={0} className="flex snap-x snap-mandatory gap-4 overflow-x-auto pb-4">
-          {items.map((item) => (
-            <li key={item.name} className="w-[85%] shrink-0 snap-start md:w-[48%] lg:w-[32%]">
-              <SituationCard item={item} />
-            </li>
-          ))}
-        </ul>
+    <WhenNear
+      testId="situations"
+      render={() => (
+        <Suspense fallback={children}>
+          <SwiperCarousel items={items} labels={labels} />
+        </Suspense>
       )}
-    </div>
+    >
+      {children}
+    </WhenNear>
   );
 }

@@ -2,7 +2,7 @@
 import { A11y, Keyboard, Navigation } from 'swiper/modules';
 import { Swiper, SwiperSlide } from 'swiper/react';
 import 'swiper/css';
-import { SituationCard, type Situation } from './situations-carousel';
+import { SituationCard, type Situation } from './situation-card';
 
 /**
  * The swiper carousel of the situations (loaded on demand by SituationsCarousel): one slide and a peek on phones, two
