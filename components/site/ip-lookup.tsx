@@ -78,36 +78,39 @@ export function IpLookup() {
           {busy ? t('checking') : t('submit')}
         </button>
       </form>
-      {info && (
-        <div className="grid gap-6 md:grid-cols-2" data-testid="ip-result">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-2xl bg-white p-5 text-sm ring-1 ring-slate-200">
-            {rows.map(([k, v]) => (
-              <div key={k} className="contents">
-                <dt className="text-slate-600">{k}</dt>
-                <dd className="font-medium break-all text-slate-900">{v}</dd>
+      {/* The result arrives after the page paints: its room is reserved, so nothing below it moves (CLS). */}
+      <div className="min-h-[30rem] md:min-h-[21rem]">
+        {info && (
+          <div className="grid gap-6 md:grid-cols-2" data-testid="ip-result">
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-2xl bg-white p-5 text-sm ring-1 ring-slate-200">
+              {rows.map(([k, v]) => (
+                <div key={k} className="contents">
+                  <dt className="text-slate-600">{k}</dt>
+                  <dd className="font-medium break-all text-slate-900">{v}</dd>
+                </div>
+              ))}
+            </dl>
+            {!found && <p className="text-slate-700">{t('notFound')}</p>}
+            {found && (
+              <div aria-label={t('mapLabel')} role="img">
+                <LeafletMap
+                  latest={null}
+                  track={[]}
+                  ipLabel={t('mapLabel')}
+                  ip={{
+                    source: 'ip',
+                    latitude: info.latitude!,
+                    longitude: info.longitude!,
+                    accuracy: info.accuracyRadiusKm ? info.accuracyRadiusKm * 1000 : null,
+                    label: info.city,
+                    recordedAt: new Date().toISOString(),
+                  }}
+                />
               </div>
-            ))}
-          </dl>
-          {!found && <p className="text-slate-700">{t('notFound')}</p>}
-          {found && (
-            <div aria-label={t('mapLabel')} role="img">
-              <LeafletMap
-                latest={null}
-                track={[]}
-                ipLabel={t('mapLabel')}
-                ip={{
-                  source: 'ip',
-                  latitude: info.latitude!,
-                  longitude: info.longitude!,
-                  accuracy: info.accuracyRadiusKm ? info.accuracyRadiusKm * 1000 : null,
-                  label: info.city,
-                  recordedAt: new Date().toISOString(),
-                }}
-              />
-            </div>
-          )}
-        </div>
-      )}
+            )}
+          </div>
+        )}
+      </div>
     </div>
   );
 }
