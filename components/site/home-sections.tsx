@@ -8,67 +8,65 @@ import { FaqList } from './faq-list';
 const section = 'scroll-mt-20 py-12';
 const h2 = 'text-2xl font-bold text-slate-900 sm:text-3xl';
 
+/** A home section of cards: an anchored h2 and a grid of items, each an h3 and a paragraph (numbered for steps). */
+function CardsSection({
+  id,
+  title,
+  items,
+  numbered = false,
+  grid,
+}: {
+  id: string;
+  title: string;
+  items: { title: string; text: string }[];
+  numbered?: boolean;
+  grid: string;
+}) {
+  const List = numbered ? 'ol' : 'ul';
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className={section} data-aos="fade-up">
+      <h2 id={`${id}-title`} className={h2}>
+        {title}
+      </h2>
+      <List className={`mt-6 grid gap-6 ${grid}`}>
+        {items.map((item, i) => (
+          <li key={item.title} className="rounded-2xl bg-white p-6 ring-1 ring-slate-200">
+            {numbered && (
+              <span aria-hidden className="text-3xl font-bold text-brand">
+                {i + 1}
+              </span>
+            )}
+            <h3 className={`${numbered ? 'mt-2 ' : ''}text-lg font-semibold`}>{item.title}</h3>
+            <p className="mt-2 text-slate-700">{item.text}</p>
+          </li>
+        ))}
+      </List>
+    </section>
+  );
+}
+
 /** "How to track" (SPEC §2 steps): the three real steps, numbered. */
 export async function StepsSection() {
   const t = await getTranslations('Home');
-  return (
-    <section id="how" aria-labelledby="how-title" className={section} data-aos="fade-up">
-      <h2 id="how-title" className={h2}>
-        {t('stepsTitle')}
-      </h2>
-      <ol className="mt-6 grid gap-6 md:grid-cols-3">
-        {([1, 2, 3] as const).map((i) => (
-          <li key={i} className="rounded-2xl bg-white p-6 ring-1 ring-slate-200">
-            <span aria-hidden className="text-3xl font-bold text-brand">
-              {i}
-            </span>
-            <h3 className="mt-2 text-lg font-semibold">{t(`step${i}Title`)}</h3>
-            <p className="mt-2 text-slate-700">{t(`step${i}Text`)}</p>
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
+  const items = ([1, 2, 3] as const).map((i) => ({ title: t(`step${i}Title`), text: t(`step${i}Text`) }));
+  return <CardsSection id="how" title={t('stepsTitle')} items={items} numbered grid="md:grid-cols-3" />;
 }
 
 /** Advantages (SPEC §2): four that the product backs (ARCHITECTURE §8: no "anonymous"). */
 export async function AdvantagesSection() {
   const t = await getTranslations('Home');
-  return (
-    <section id="advantages" aria-labelledby="advantages-title" className={section} data-aos="fade-up">
-      <h2 id="advantages-title" className={h2}>
-        {t('advantagesTitle')}
-      </h2>
-      <ul className="mt-6 grid gap-6 sm:grid-cols-2">
-        {([1, 2, 3, 4] as const).map((i) => (
-          <li key={i} className="rounded-2xl bg-white p-6 ring-1 ring-slate-200">
-            <h3 className="text-lg font-semibold">{t(`adv${i}Title`)}</h3>
-            <p className="mt-2 text-slate-700">{t(`adv${i}Text`)}</p>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
+  const items = ([1, 2, 3, 4] as const).map((i) => ({ title: t(`adv${i}Title`), text: t(`adv${i}Text`) }));
+  return <CardsSection id="advantages" title={t('advantagesTitle')} items={items} grid="sm:grid-cols-2" />;
 }
 
 /** Features (SPEC §1): only the features the product has; unbuilt ones are not advertised (issue 6 item 4). */
 export async function FeaturesSection() {
   const t = await getTranslations('Home');
-  return (
-    <section id="features" aria-labelledby="features-title" className={section} data-aos="fade-up">
-      <h2 id="features-title" className={h2}>
-        {t('featuresTitle')}
-      </h2>
-      <ul className="mt-6 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-        {([1, 2, 3, 4, 5] as const).map((i) => (
-          <li key={i} className="rounded-2xl bg-white p-6 ring-1 ring-slate-200">
-            <h3 className="text-lg font-semibold">{t(`feature${i}Name`)}</h3>
-            <p className="mt-2 text-slate-700">{t(`feature${i}Description`)}</p>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
+  const items = ([1, 2, 3, 4, 5] as const).map((i) => ({
+    title: t(`feature${i}Name`),
+    text: t(`feature${i}Description`),
+  }));
+  return <CardsSection id="features" title={t('featuresTitle')} items={items} grid="md:grid-cols-2 lg:grid-cols-3" />;
 }
 
 /**

@@ -1,10 +1,10 @@
 'use client';
 import dynamic from 'next/dynamic';
 import { useTranslations } from 'next-intl';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { IpInfo } from '@/lib/api/types';
-import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
+import { LookupForm } from './lookup-form';
 
 const LeafletMap = dynamic(() => import('../dashboard/leaflet-map'), { ssr: false });
 
@@ -16,10 +16,8 @@ const LeafletMap = dynamic(() => import('../dashboard/leaflet-map'), { ssr: fals
 export function IpLookup() {
   const t = useTranslations('Landing.ipTracker');
   const api = useApi();
-  const [value, setValue] = useState('');
   const [info, setInfo] = useState<(IpInfo & { mine: boolean }) | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     api.get<IpInfo>('/other/ipInfo').then(
@@ -28,17 +26,13 @@ export function IpLookup() {
     );
   }, [api]);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const ip = value.trim();
-    setBusy(true);
-    setError(null);
+  const lookup = async (ip: string) => {
     try {
       setInfo({ ...(await api.get<IpInfo>('/other/ipInfo', ip ? { ip } : {})), mine: !ip });
+      return null;
     } catch (e) {
-      setError((e as Error).message);
+      return (e as Error).message;
     }
-    setBusy(false);
   };
   const unknown = t('unknown');
   const found = info?.status === 'found' && info.latitude !== null && info.longitude !== null;
@@ -59,25 +53,19 @@ export function IpLookup() {
 
   return (
     <div className="space-y-6">
-      <form onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
-        <TextField
-          id="lookup-ip"
-          label={t('label')}
-          inputMode="decimal"
-          placeholder="8.8.8.8"
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-          error={error ?? undefined}
-          className="flex-1"
-        />
-        <button
-          type="submit"
-          disabled={busy}
-          className="rounded-lg bg-brand px-5 py-2.5 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
-        >
-          {busy ? t('checking') : t('submit')}
-        </button>
-      </form>
+      <LookupForm
+        id="lookup-ip"
+        label={t('label')}
+        submit={t('submit')}
+        busyLabel={t('checking')}
+        onLookup={lookup}
+        input={{ inputMode: 'decimal', placeholder: '8.8.8.8' }}
+      />
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
       {/* The result arrives after the page paints: its room is reserved, so nothing below it moves (CLS). */}
       <div className="min-h-[30rem] md:min-h-[21rem]">
         {info && (

@@ -1,11 +1,11 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { IpInfo, PhoneInfo } from '@/lib/api/types';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { PhoneFacts } from '../locate/phone-facts';
-import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
+import { LookupForm } from './lookup-form';
 
 /**
  * The free reverse phone lookup of `/phone-finder` (SPEC §1): any number's numbering-plan facts from
@@ -16,11 +16,8 @@ export function PhoneLookup() {
   const t = useTranslations('Landing.phoneFinder');
   const locale = useLocale() as AppLocale;
   const api = useApi();
-  const [phone, setPhone] = useState('');
   const [country, setCountry] = useState<string | null>(null);
   const [facts, setFacts] = useState<PhoneInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     api.get<IpInfo>('/other/ipInfo').then(
@@ -29,44 +26,28 @@ export function PhoneLookup() {
     );
   }, [api]);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const lookup = async (phone: string) => {
     try {
       setFacts(
         await api.get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}),
       );
+      return null;
     } catch (e) {
       setFacts(null);
-      setError((e as Error).message);
+      return (e as Error).message;
     }
-    setBusy(false);
   };
 
   return (
     <div className="space-y-6">
-      <form onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
-        <TextField
-          id="lookup-phone"
-          label={t('label')}
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          placeholder="+1 415 555 2671"
-          value={phone}
-          onChange={(e) => setPhone(e.target.value)}
-          error={error ?? undefined}
-          className="flex-1"
-        />
-        <button
-          type="submit"
-          disabled={busy}
-          className="rounded-lg bg-brand px-5 py-2.5 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
-        >
-          {busy ? t('checking') : t('submit')}
-        </button>
-      </form>
+      <LookupForm
+        id="lookup-phone"
+        label={t('label')}
+        submit={t('submit')}
+        busyLabel={t('checking')}
+        onLookup={lookup}
+        input={{ type: 'tel', inputMode: 'tel', autoComplete: 'tel', placeholder: '+1 415 555 2671' }}
+      />
       {facts && (
         <div className="space-y-4" data-testid="lookup-result">
           <PhoneFacts info={facts} />

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import { LIMITS } from '../../lib/validation/schemas';
 import { ApiError, ErrorCode } from './errors';
 
 /**
@@ -53,3 +54,14 @@ export const formBoolean = z.preprocess(
   (v) => (typeof v === 'string' ? ['true', '1', 'on'].includes(v.toLowerCase()) : v),
   z.boolean(),
 );
+
+/** An e-mail field of a request body (SPEC §5 messages), trimmed, at most 254 characters. */
+export const emailBody = z
+  .string('Validation.emailRequired')
+  .trim()
+  .min(1, 'Validation.emailRequired')
+  .max(LIMITS.emailMax, 'Validation.emailInvalid')
+  .pipe(z.email('Validation.emailInvalid'));
+
+/** The page language a request names (`locale`), for texts rendered later (e-mails, SMS). */
+export const localeBody = z.enum(['en', 'id', 'es', 'en-PH']).default('en');

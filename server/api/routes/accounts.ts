@@ -1,6 +1,5 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { LIMITS as FIELD_LIMITS } from '../../../lib/validation/schemas';
 import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { translate } from '../../i18n';
@@ -19,14 +18,9 @@ import { notFound } from '../errors';
 import { TOKEN_HEADER, requireSession } from '../middleware';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { clearSessionCookies, setSessionCookies } from '../session-cookies';
-import { bodyOf, readBody } from '../validation';
+import { bodyOf, emailBody, readBody } from '../validation';
 
-const email = z
-  .string('Validation.emailRequired')
-  .trim()
-  .min(1, 'Validation.emailRequired')
-  .max(FIELD_LIMITS.emailMax, 'Validation.emailInvalid')
-  .pipe(z.email('Validation.emailInvalid'));
+const email = emailBody;
 // Policy (length, spaces, common list) is checked by the service so every path applies the same rules.
 const password = z
   .string('Validation.passwordRequired')

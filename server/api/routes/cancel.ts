@@ -1,22 +1,16 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { LIMITS } from '../../../lib/validation/schemas';
 import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, readBody } from '../validation';
+import { bodyOf, emailBody, localeBody, readBody } from '../validation';
 
 const requestBody = z.object({
-  email: z
-    .string('Validation.emailRequired')
-    .trim()
-    .min(1, 'Validation.emailRequired')
-    .max(LIMITS.emailMax, 'Validation.emailInvalid')
-    .pipe(z.email('Validation.emailInvalid')),
-  locale: z.enum(['en', 'id', 'es', 'en-PH']).default('en'),
+  email: emailBody,
+  locale: localeBody,
 });
 const confirmBody = z.object({ token: z.string().min(20).max(100) });
 

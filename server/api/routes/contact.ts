@@ -9,22 +9,17 @@ import { queueEmail } from '../../services/outbox-queue';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { envelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, readBody } from '../validation';
+import { bodyOf, emailBody, localeBody, readBody } from '../validation';
 
 const body = z.object({
   name: z.string('Validation.nameRequired').trim().min(1, 'Validation.nameRequired').max(LIMITS.nameMax),
-  email: z
-    .string('Validation.emailRequired')
-    .trim()
-    .min(1, 'Validation.emailRequired')
-    .max(LIMITS.emailMax, 'Validation.emailInvalid')
-    .pipe(z.email('Validation.emailInvalid')),
+  email: emailBody,
   message: z
     .string('Validation.messageRequired')
     .trim()
     .min(1, 'Validation.messageRequired')
     .max(LIMITS.messageMax, 'Validation.messageTooLong'),
-  locale: z.enum(['en', 'id', 'es', 'en-PH']).default('en'),
+  locale: localeBody,
 });
 
 // POST /api_f/v1/other/contact - a message from the contact form

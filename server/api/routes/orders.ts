@@ -12,14 +12,9 @@ import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, formBoolean, readBody } from '../validation';
+import { bodyOf, emailBody, formBoolean, localeBody, readBody } from '../validation';
 
-const email = z
-  .string('Validation.emailRequired')
-  .trim()
-  .min(1, 'Validation.emailRequired')
-  .max(LIMITS.emailMax, 'Validation.emailInvalid')
-  .pipe(z.email('Validation.emailInvalid'));
+const email = emailBody;
 const phone = z
   .string('Validation.phoneRequired')
   .trim()
@@ -36,7 +31,7 @@ const orderBody = z.object({
   email,
   phone,
   country,
-  locale: z.enum(['en', 'id', 'es', 'en-PH']).default('en'),
+  locale: localeBody,
   /** One box: "I am 18 or older and accept the terms of use and the privacy policy" (SPEC §5, §6). */
   terms: formBoolean.refine((v) => v, 'Validation.termsRequired'),
   plan: uuid.optional(),

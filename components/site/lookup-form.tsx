@@ -1,0 +1,53 @@
+'use client';
+import { useState, type FormEvent, type InputHTMLAttributes } from 'react';
+import { TextField } from '../ui/text-field';
+
+/**
+ * The one-field form of the free tools (`/phone-finder`, `/ip-tracker`): a labelled input and a submit button whose
+ * busy label shows while `onLookup` runs. `onLookup` resolves to an error message to show under the field, or null.
+ */
+export function LookupForm({
+  id,
+  label,
+  submit,
+  busyLabel,
+  onLookup,
+  input,
+}: {
+  id: string;
+  label: string;
+  submit: string;
+  busyLabel: string;
+  onLookup: (value: string) => Promise<string | null>;
+  input: InputHTMLAttributes<HTMLInputElement>;
+}) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(await onLookup(value.trim()));
+    setBusy(false);
+  };
+  return (
+    <form onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
+      <TextField
+        id={id}
+        label={label}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        error={error ?? undefined}
+        className="flex-1"
+        {...input}
+      />
+      <button
+        type="submit"
+        disabled={busy}
+        className="rounded-lg bg-brand px-5 py-2.5 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
+      >
+        {busy ? busyLabel : submit}
+      </button>
+    </form>
+  );
+}
