@@ -23,7 +23,7 @@ test.describe('locale routing', () => {
     ['/es/nope/?utm_source=g&keyword=k', '/es/?utm_source=g&keyword=k'],
     ['/nope/', '/'],
     ['/fr/anything/?fbclid=F', '/?fbclid=F'],
-    ['/ph/phone-finder/', '/ph/'],
+    ['/ph/not-a-page/', '/ph/'],
   ]) {
     test(`unknown path ${from} redirects to ${to}`, async ({ request, baseURL }) => {
       const res = await request.get(from, noRedirect);

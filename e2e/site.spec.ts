@@ -113,7 +113,7 @@ test("the cookie banner's choice persists", async ({ page, context }) => {
   await page.goto('/');
   const banner = page.getByTestId('cookie-banner');
   await expect(banner).toBeVisible();
-  await banner.getByRole('button', { name: 'Accept' }).click();
+  await banner.getByRole('button', { name: 'Accept all' }).click();
   await expect(banner).toHaveCount(0);
   const cookie = (await context.cookies()).find((c) => c.name === 'acceptCookie');
   expect(cookie?.value).toBe('1');
