@@ -155,7 +155,10 @@ test('the contact form validates, sends, and e-mails support through the outbox'
 
 test('screenshots at 375×812 and 1280×800 of home, a landing page, the price card and /ip-tracker', async ({
   page,
+  baseURL,
 }, info) => {
+  // The cookie choice is made, so the banner does not cover what the screenshots are for.
+  await page.context().addCookies([{ name: 'acceptCookie', value: '0', url: baseURL! }]);
   for (const [w, h] of [
     [375, 812],
     [1280, 800],
