@@ -4,10 +4,10 @@
 //  2. position PUT → the buyer's map sees it: a simulated map polls GET /gpsTrace every 3 s (as the page does) from a
 //     random phase; the time from the PUT to the first poll that returns the position. Also the API's own delay.
 // Targets: p99 ≤ 2 s and ≤ 3 s.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { startBenchServer } from './server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORT = 3330;
@@ -17,21 +17,6 @@ const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 40);
 const MAP_POLL_MS = 3000;
 const base = `http://localhost:${PORT}/api_f/v1`;
 const headers = { website_type: '7', 'content-type': 'application/x-www-form-urlencoded' };
-
-const server = spawn(process.execPath, ['e2e/serve.mjs'], {
-  cwd: root,
-  stdio: 'ignore',
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    APP_ORIGIN: `http://localhost:${PORT}`,
-    EMBEDDED_PG_PORT: String(PG_PORT),
-    SMS_MAX_PER_TARGET_PER_DAY: '100000',
-    SMS_MAX_PER_BUYER_PER_DAY: '100000',
-    SMS_GLOBAL_DAILY_CAP: '1000000',
-    ORDERS_PER_IP_PER_HOUR: '100000',
-  },
-});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quantile = (xs: number[], q: number) => {
@@ -63,14 +48,13 @@ async function buy(i: number) {
   return { code, cookie, phone };
 }
 
+const server = await startBenchServer(PORT, PG_PORT, {
+  SMS_MAX_PER_TARGET_PER_DAY: '100000',
+  SMS_MAX_PER_BUYER_PER_DAY: '100000',
+  SMS_GLOBAL_DAILY_CAP: '1000000',
+  ORDERS_PER_IP_PER_HOUR: '100000',
+});
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {}
-    if (i > 240) throw new Error('server did not start');
-    await sleep(500);
-  }
   const db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${PG_PORT}/app` });
   await db.connect();
 
@@ -154,5 +138,5 @@ try {
   writeFileSync(path.join(root, 'bench', 'latency-report.md'), report);
   console.log(report);
 } finally {
-  server.kill('SIGTERM');
+  server.stop();
 }

@@ -1,13 +1,13 @@
 // `npm run bench:lighthouse`: Lighthouse 13 (npm `lighthouse`, with the system Chromium) on a production build
 // (`npm run build` first), mobile and desktop, for the home page and each landing page in en and es (issue 6).
 // Targets: mobile performance ≥ 97; accessibility, best practices and SEO 100. Writes bench/lighthouse-report.md.
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { startBenchServer } from './server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORT = 3332;
@@ -17,13 +17,6 @@ const LOCALES = ['', '/es'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /** Runs per page and form factor; the median is reported. */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-
-const server = spawn(process.execPath, ['e2e/serve.mjs'], {
-  cwd: root,
-  stdio: 'ignore',
-  env: { ...process.env, PORT: String(PORT), APP_ORIGIN: origin, EMBEDDED_PG_PORT: '55435' },
-});
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Row = {
   url: string;
@@ -36,14 +29,8 @@ type Row = {
 const rows: Row[] = [];
 const chromePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 
+const server = await startBenchServer(PORT, 55435);
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${origin}/api_f/v1/health`)).ok) break;
-    } catch {}
-    if (i > 240) throw new Error('server did not start');
-    await sleep(500);
-  }
   const chrome = await chromeLauncher.launch({
     chromePath,
     chromeFlags: [
@@ -101,7 +88,7 @@ try {
     await chrome.kill();
   }
 } finally {
-  server.kill('SIGTERM');
+  server.stop();
 }
 
 const miss = rows.filter(

@@ -2,33 +2,17 @@
 // production build (`npm run build` first) with a throwaway embedded PostgreSQL, written to bench/orders-report.md
 // (issue 4). Each request is a new buyer and number, as the pay step sends it (form body, idempotency key).
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startBenchServer } from './server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORT = 3331;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 20);
 const base = `http://localhost:${PORT}/api_f/v1`;
-
-const server = spawn(process.execPath, ['e2e/serve.mjs'], {
-  cwd: root,
-  stdio: 'ignore',
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    APP_ORIGIN: `http://localhost:${PORT}`,
-    EMBEDDED_PG_PORT: '55434',
-    SMS_MAX_PER_TARGET_PER_DAY: '100000',
-    SMS_MAX_PER_BUYER_PER_DAY: '100000',
-    SMS_GLOBAL_DAILY_CAP: '10000000',
-    ORDERS_PER_IP_PER_HOUR: '10000000',
-  },
-});
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let n = 0;
 /** A new buyer and a new valid US number per request. */
@@ -43,14 +27,13 @@ function orderBody(): string {
   }).toString();
 }
 
+const server = await startBenchServer(PORT, 55434, {
+  SMS_MAX_PER_TARGET_PER_DAY: '100000',
+  SMS_MAX_PER_BUYER_PER_DAY: '100000',
+  SMS_GLOBAL_DAILY_CAP: '10000000',
+  ORDERS_PER_IP_PER_HOUR: '10000000',
+});
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {}
-    if (i > 240) throw new Error('server did not start');
-    await sleep(500);
-  }
   // Warm-up: compile routes and fill the connection pool.
   for (let i = 0; i < 10; i++) {
     await fetch(`${base}/portal/order`, {
@@ -91,5 +74,5 @@ autocannon reports p90 and p97.5 rather than p95; the p95 line interpolates betw
   writeFileSync(path.join(root, 'bench/orders-report.md'), report);
   console.log(report);
 } finally {
-  server.kill('SIGTERM');
+  server.stop();
 }
