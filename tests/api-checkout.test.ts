@@ -68,6 +68,13 @@ describe('prices and the discount offer (SPEC §3, §4)', () => {
     expect((await db.select().from(priceOffers).where(eq(priceOffers.id, obj.offer.id))).length).toBe(1);
   });
 
+  it('an unknown plan answers 404, for the price and for an order', async () => {
+    const plan = '00000000-0000-4000-8000-000000000000';
+    expect((await call('GET', `/portal/priceSetup?plan=${plan}`)).status).toBe(404);
+    const order = await placeOrder({ email: unique('plan'), plan });
+    expect(order.res.status).toBe(404);
+  });
+
   it('the client cannot set the price', async () => {
     const { body } = await placeOrder({ email: unique('price'), amountMinor: 1, price: 0, amount: '0.01' });
     expect(body.obj.amountMinor).toBe(99);

@@ -45,9 +45,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
   // Refuse before payment what could not be sent after it: opted-out numbers, countries, daily caps.
   const refusal = await smsRefusal(db, number.number);
   if (refusal) throw refusalError(refusal);
-  const price = await priceSetup(db, input.plan).catch(() => {
-    throw new ApiError(404, ErrorCode.notFound, 'Api.notFound');
-  });
+  const price = await priceSetup(db, input.plan);
   let amountMinor = price.trialPriceMinor;
   if (input.offer) {
     const offer = await findOffer(db, input.offer, buyerKey(email, number.number), price.id);

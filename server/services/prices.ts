@@ -3,16 +3,21 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { priceOffers, priceSetups, type PriceOffer, type PriceSetup } from '../db/schema';
 import { env } from '../env';
+import { notFound } from '../errors';
 import { formatMoney } from './money';
 import { sha256 } from './tokens';
 
-/** A price setup by id, or the default one (seeded by drizzle/0001); prices never come from the client. */
+/**
+ * A price setup by id (an unknown id: ApiError 404), or the default one (seeded by drizzle/0001; none is a setup
+ * error). Prices never come from the client.
+ */
 export async function priceSetup(db: Db | Tx, id?: string): Promise<PriceSetup> {
   const [price] = id
     ? await db.select().from(priceSetups).where(eq(priceSetups.id, id)).limit(1)
     : await db.select().from(priceSetups).orderBy(desc(priceSetups.isDefault)).limit(1);
-  if (!price) throw new Error(id ? `no price setup ${id}` : 'no price_setups row: run the migrations');
-  return price;
+  if (price) return price;
+  if (id) throw notFound();
+  throw new Error('no price_setups row: run the migrations');
 }
 
 /** Minor units per major unit of `currency` (ISO 4217 exponent), e.g. 100 for USD, 1 for JPY. */

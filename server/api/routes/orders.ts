@@ -159,9 +159,7 @@ function phoneError(error: unknown): never {
 
 export const ordersApi = new OpenAPIHono<AppEnv>()
   .openapi(priceRoute, async (c) => {
-    const price = await priceSetup(await getDb(), c.req.valid('query').plan).catch(() => {
-      throw notFound();
-    });
+    const price = await priceSetup(await getDb(), c.req.valid('query').plan);
     return ok(c, pricePlan(price, c.get('lang')));
   })
   .openapi(offerRoute, async (c) => {
@@ -175,9 +173,7 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
         phoneError(error);
       }
     })();
-    const price = await priceSetup(db, body.plan).catch(() => {
-      throw notFound();
-    });
+    const price = await priceSetup(db, body.plan);
     const now = new Date();
     const offer = await showOffer(db, price, buyerKey(body.email, e164), now);
     const running = offer && offer.expiresAt > now ? offer : null;
