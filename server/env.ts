@@ -89,9 +89,24 @@ const providersSchema = z.object({
     .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 codes, comma-separated'))),
 });
 
+/** Tracking and ad settings (issue 7). NEXT_PUBLIC_* ones are also read by the browser build. */
+const trackingSchema = z.object({
+  /** The `{hash}` of the ad-conversion endpoint `POST /api_{hash}` (letters and digits). */
+  NEXT_PUBLIC_AD_EVENTS_HASH: z
+    .string()
+    .regex(/^[A-Za-z0-9]{4,40}$/, '4 to 40 letters or digits')
+    .default('e7c4a91d'),
+  /** Meta Conversions API: dataset (pixel) id and access token; events are forwarded only when both are set. */
+  META_PIXEL_ID: z.string().regex(/^\d+$/, 'digits').optional(),
+  META_CAPI_TOKEN: z.string().min(10).optional(),
+  /** Graph API base with its version; another host for tests. */
+  META_GRAPH_URL: z.url().default('https://graph.facebook.com/v21.0'),
+});
+
 const envSchema = databaseSchema
   .extend(siteSchema.shape)
   .extend(providersSchema.shape)
+  .extend(trackingSchema.shape)
   .superRefine((e, ctx) => {
     if (e.EMAIL_PROVIDER === 'smtp' && !e.SMTP_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when EMAIL_PROVIDER=smtp' });

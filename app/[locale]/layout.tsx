@@ -9,6 +9,7 @@ import { routing } from '@/i18n/routing';
 import { SITE_ORIGIN } from '@/lib/seo';
 import { site } from '@/lib/site';
 import { CHUNK_RELOAD_SCRIPT, Enhancements } from '@/components/site/enhancements';
+import { Tracker } from '@/components/site/tracker';
 import '@/styles/globals.css';
 
 /** Pages are rendered statically for each locale (ARCHITECTURE §7). */
@@ -42,6 +43,7 @@ export default async function LocaleLayout({
   const { locale } = await params;
   if (!hasLocale(routing.locales, locale)) notFound();
   setRequestLocale(locale);
+  const t = await getTranslations({ locale, namespace: 'Footer' });
   return (
     <html lang={locale}>
       <head>
@@ -54,6 +56,7 @@ export default async function LocaleLayout({
         </main>
         <SiteFooter company={site.company} />
         <Enhancements />
+        <Tracker offline={t('offline')} />
       </body>
     </html>
   );

@@ -1,5 +1,6 @@
 import { getLocale, getTranslations } from 'next-intl/server';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { Link } from '@/components/ui/link';
 
 /** Shown when a page calls notFound() (SPEC §2: 'This page could not be found'). */
 export default async function LocaleNotFound() {
@@ -8,9 +9,9 @@ export default async function LocaleNotFound() {
   return (
     <div className="flex flex-col items-center gap-6 py-16 text-center">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
-      <a href={`${prefix}/`} className="rounded-lg bg-brand px-6 py-3 font-semibold text-white">
+      <Link href={`${prefix}/`} className="rounded-lg bg-brand px-6 py-3 font-semibold text-white">
         {t('back')}
-      </a>
+      </Link>
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { NewPasswordFields } from './new-password-fields';
 import { useServerErrors } from './use-server-errors';
+import { Link } from '@/components/ui/link';
 
 type Me = { id: string; email: string; mustChangePassword: boolean };
 
@@ -45,9 +46,9 @@ export function AccountPanel() {
     return (
       <div role="alert" className="space-y-2">
         <p>{tDash('signIn')}</p>
-        <a href={`${prefix}/login/`} className="text-brand underline">
+        <Link href={`${prefix}/login/`} className="text-brand underline">
           {t('signIn')}
-        </a>
+        </Link>
       </div>
     );
   }
@@ -87,9 +88,9 @@ export function AccountPanel() {
         <SubmitButton busy={isSubmitting} label={t('changeSubmit')} busyLabel={t('working')} />
       </form>
       {!me.mustChangePassword && (
-        <a href={`${prefix}/dashboard/locations/`} className="block text-brand underline">
+        <Link href={`${prefix}/dashboard/locations/`} className="block text-brand underline">
           {tDash('title')}
-        </a>
+        </Link>
       )}
       <button
         type="button"

@@ -11,6 +11,7 @@ import { FormCard } from '../ui/form-card';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { useServerErrors } from './use-server-errors';
+import { Link } from '@/components/ui/link';
 
 /**
  * `/forget` (SPEC §2): asks for a reset code (`GET /admin/userSession/forgetPassword/{email}`). The answer is the
@@ -57,12 +58,12 @@ export function ForgetForm() {
         <FormAlert message={sent?.msg ?? null} tone="success" />
         <SubmitButton busy={isSubmitting} label={t('sendCode')} busyLabel={t('working')} />
       </form>
-      <a
+      <Link
         href={`${prefix}/reset/${sent ? `?email=${encodeURIComponent(sent.email)}` : ''}`}
         className="mt-4 block text-sm text-brand underline"
       >
         {t('haveCode')}
-      </a>
+      </Link>
     </FormCard>
   );
 }

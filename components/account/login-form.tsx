@@ -13,6 +13,7 @@ import { FormCard } from '../ui/form-card';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { useServerErrors } from './use-server-errors';
+import { Link } from '@/components/ui/link';
 
 /** Where `?redirect=` may lead after sign-in (a fixed list, so the parameter cannot send users off-site). */
 const REDIRECTS: Record<string, string> = { billing: '/dashboard/billing/', locations: '/dashboard/locations/' };
@@ -86,9 +87,9 @@ export function LoginForm() {
         <SubmitButton busy={isSubmitting} label={t('submit')} busyLabel={t('working')} />
       </form>
       <div className="mt-4 space-y-2 text-sm">
-        <a href={`${prefix}/forget/`} className="block text-brand underline">
+        <Link href={`${prefix}/forget/`} className="block text-brand underline">
           {t('forgotLink')}
-        </a>
+        </Link>
         <p className="text-slate-600">
           {t('lostTemporary')}{' '}
           <button type="button" onClick={sendTemporary} className="text-brand underline">

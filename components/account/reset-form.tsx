@@ -13,6 +13,7 @@ import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { NewPasswordFields } from './new-password-fields';
 import { useServerErrors } from './use-server-errors';
+import { Link } from '@/components/ui/link';
 
 /**
  * `/reset` (SPEC §2): e-mail, the 6-digit code and a new password twice
@@ -51,9 +52,12 @@ export function ResetForm() {
       {done ? (
         <div className="mt-4 space-y-4">
           <FormAlert message={done} tone="success" />
-          <a href={`${prefix}/login/`} className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white">
+          <Link
+            href={`${prefix}/login/`}
+            className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
+          >
             {t('goLogin')}
-          </a>
+          </Link>
         </div>
       ) : (
         <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">

@@ -6,6 +6,7 @@ import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '../ui/account-menu';
 import { useApi } from '../ui/use-api';
+import { Link } from '@/components/ui/link';
 
 type State = 'loading' | 'signedOut' | 'nothing' | 'ready' | { done: string } | { error: string };
 
@@ -52,12 +53,12 @@ export function CancelSignedIn() {
       {state === 'nothing' && <p role="status">{t('nothing')}</p>}
       {state === 'signedOut' && (
         <p className="space-x-4">
-          <a href={`${prefix}/login/?redirect=billing`} className="text-brand underline">
+          <Link href={`${prefix}/login/?redirect=billing`} className="text-brand underline">
             {t('signIn')}
-          </a>
-          <a href={`${prefix}/cancel/`} className="text-brand underline">
+          </Link>
+          <Link href={`${prefix}/cancel/`} className="text-brand underline">
             {t('emailLead')}
-          </a>
+          </Link>
         </p>
       )}
       {state === 'ready' && (

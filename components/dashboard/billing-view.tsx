@@ -6,6 +6,7 @@ import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
+import { Link } from '@/components/ui/link';
 
 type Sub = {
   status: 'trialing' | 'active' | 'past_due' | 'canceled';
@@ -95,9 +96,9 @@ export function BillingView() {
       {error && (
         <div role="alert" className="space-y-2">
           <p>{error.signedOut ? tDash('signIn') : error.message}</p>
-          <a href={`${prefix}/login/?redirect=billing`} className="text-brand underline">
+          <Link href={`${prefix}/login/?redirect=billing`} className="text-brand underline">
             {tAuth('signIn')}
-          </a>
+          </Link>
         </div>
       )}
       {notice && (
@@ -143,9 +144,9 @@ export function BillingView() {
                 >
                   {t('cancel')}
                 </button>
-                <a href={`${prefix}/cancel-subscription/`} className="text-sm text-brand underline">
+                <Link href={`${prefix}/cancel-subscription/`} className="text-sm text-brand underline">
                   {t('cancelPage')}
-                </a>
+                </Link>
               </div>
             )}
           </div>

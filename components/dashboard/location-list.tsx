@@ -6,6 +6,7 @@ import type { Page, RequestStatus } from '@/lib/api/types';
 import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
+import { Link } from '@/components/ui/link';
 
 type Row = {
   id: string;
@@ -78,9 +79,12 @@ export function LocationList() {
           )}
         </h1>
         {rows && (
-          <a href={`${prefix}/getLocation/`} className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white">
+          <Link
+            href={`${prefix}/getLocation/`}
+            className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white"
+          >
             {t('newRequest')}
-          </a>
+          </Link>
         )}
       </div>
       {quota && (
@@ -92,17 +96,17 @@ export function LocationList() {
         <div role="alert" className="mt-4 space-y-2">
           <p>{error.code === SESSION_INVALID ? t('signIn') : error.message}</p>
           {error.code === SESSION_INVALID ? (
-            <a href={`${prefix}/login/`} className="text-brand underline">
+            <Link href={`${prefix}/login/`} className="text-brand underline">
               {t('signInLink')}
-            </a>
+            </Link>
           ) : error.code === MUST_CHANGE_PASSWORD ? (
-            <a href={`${prefix}/dashboard/account/`} className="text-brand underline">
+            <Link href={`${prefix}/dashboard/account/`} className="text-brand underline">
               {t('choosePassword')}
-            </a>
+            </Link>
           ) : (
-            <a href={`${prefix}/`} className="text-brand underline">
+            <Link href={`${prefix}/`} className="text-brand underline">
               {t('home')}
-            </a>
+            </Link>
           )}
         </div>
       )}
@@ -118,12 +122,12 @@ export function LocationList() {
               <span className={`rounded-full px-3 py-1 text-sm ${BADGE[badgeOf(r)]}`} data-testid="location-status">
                 {t(`status.${badgeOf(r)}`)}
               </span>
-              <a
+              <Link
                 href={`${prefix}/map/?id=${r.id}`}
                 className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white"
               >
                 {t('openMap')}
-              </a>
+              </Link>
             </li>
           ))}
         </ul>

@@ -9,6 +9,7 @@ import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
+import { Link } from '@/components/ui/link';
 
 const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
 
@@ -48,9 +49,9 @@ export function MapView() {
   usePolling(step);
 
   const back = (
-    <a href={`${prefixOf(locale)}/dashboard/locations/`} className="text-sm text-brand underline">
+    <Link href={`${prefixOf(locale)}/dashboard/locations/`} className="text-sm text-brand underline">
       {t('back')}
-    </a>
+    </Link>
   );
   if (error && !trace)
     return (

@@ -11,6 +11,7 @@ import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
+import { Link } from '@/components/ui/link';
 
 const schema = z.object({ phone: phoneField, text: z.string(), locale: z.string() });
 /** SMS languages the buyer may pick; '' means the number's country decides. Names are each language's own. */
@@ -92,12 +93,12 @@ export function NewRequest() {
               {copied ? t('copied') : t('copyLink')}
             </button>
           </div>
-          <a
+          <Link
             href={`${prefix}/map/?id=${created.id}`}
             className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
           >
             {t('openMap')}
-          </a>
+          </Link>
         </div>
       ) : (
         <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">

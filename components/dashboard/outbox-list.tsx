@@ -3,6 +3,7 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { formatDate } from '@/lib/format';
 import { useApi } from '../ui/use-api';
+import { Link } from '@/components/ui/link';
 
 type Message = {
   id: string;
@@ -18,9 +19,9 @@ type Message = {
 function linkify(text: string) {
   return text.split(/(https?:\/\/\S+)/g).map((part, i) =>
     /^https?:\/\//.test(part) ? (
-      <a key={i} href={part} className="break-all text-brand underline">
+      <Link key={i} href={part} className="break-all text-brand underline">
         {part}
-      </a>
+      </Link>
     ) : (
       part
     ),

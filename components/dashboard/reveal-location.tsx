@@ -7,6 +7,7 @@ import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '../ui/account-menu';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
+import { Link } from '@/components/ui/link';
 
 type Row = { id: string; phone: string; status: RequestStatus; positions: number };
 
@@ -87,12 +88,12 @@ export function RevealLocation() {
       </ol>
       {row.status === 'declined' && <p role="status">{t('declined')}</p>}
       {row.status === 'expired' && <p role="status">{t('expired')}</p>}
-      <a
+      <Link
         href={`${prefix}/map/?id=${row.id}`}
         className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
       >
         {t('openMap')}
-      </a>
+      </Link>
     </section>
   );
 }

@@ -10,6 +10,8 @@ import { lazyZodResolver } from '../ui/lazy-resolver';
 import { FieldError } from '../ui/field-error';
 import { TextField } from '../ui/text-field';
 import { useDelayed } from '../ui/use-delayed';
+import { track } from '@/lib/tracking/track';
+import { Link } from '@/components/ui/link';
 
 /** The facts and pay step, loaded once a number is checked (not part of the first load). */
 const Identified = lazy(() => import('./identified'));
@@ -68,14 +70,15 @@ export function LocateBox() {
   }, []);
 
   const onCheck = handleSubmit(async ({ phone }) => {
+    track('locate_submitted', 'Lead');
     try {
       const client = await api();
-      setFacts(
-        await client.get<PhoneInfo>(
-          `/other/location/info/${encodeURIComponent(phone)}`,
-          country ? { country: country.code } : {},
-        ),
+      const info = await client.get<PhoneInfo>(
+        `/other/location/info/${encodeURIComponent(phone)}`,
+        country ? { country: country.code } : {},
       );
+      track('number_identified');
+      setFacts(info);
     } catch (error) {
       setError('phone', { message: (error as Error).message });
     }
@@ -120,13 +123,13 @@ export function LocateBox() {
             />
             <span>
               {t('termsBefore')}{' '}
-              <a className="text-brand underline" href={`${prefixOf(locale)}/terms-of-use/`}>
+              <Link className="text-brand underline" href={`${prefixOf(locale)}/terms-of-use/`}>
                 {t('terms')}
-              </a>{' '}
+              </Link>{' '}
               {t('and')}{' '}
-              <a className="text-brand underline" href={`${prefixOf(locale)}/privacy-policy/`}>
+              <Link className="text-brand underline" href={`${prefixOf(locale)}/privacy-policy/`}>
                 {t('privacy')}
-              </a>
+              </Link>
               .
             </span>
           </label>
@@ -135,6 +138,7 @@ export function LocateBox() {
         {!facts && (
           <button
             type="submit"
+            data-btn-id="locate_check"
             disabled={isSubmitting}
             className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
           >

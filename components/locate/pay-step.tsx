@@ -1,6 +1,7 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
+import { track } from '@/lib/tracking/track';
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '@/lib/api/client';
 import type { OfferView, OrderView } from '@/lib/api/types';
@@ -84,6 +85,7 @@ export function PayStep({ email, phone, api }: { email: string; phone: string; a
   const trial = running ? plan.trialText : plan.listTrialText;
 
   const onPay = async () => {
+    track('checkout_started', 'InitiateCheckout');
     setBusy(true);
     setError(null);
     try {
@@ -154,6 +156,7 @@ export function PayStep({ email, phone, api }: { email: string; phone: string; a
       )}
       <button
         type="button"
+        data-btn-id="pay"
         onClick={onPay}
         disabled={busy}
         className="w-full rounded-lg bg-brand px-4 py-3 text-base font-semibold text-white hover:bg-brand-dark disabled:opacity-60"

@@ -7,6 +7,21 @@ import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
 import { OrderFacts } from './order-facts';
+import { Link } from '@/components/ui/link';
+import { trackAd } from '@/lib/tracking/track';
+
+/**
+ * The ad conversion `Purchase` for a paid order, once per order in this browser tab (a reload or the poll seeing
+ * `paid` again sends nothing more). The `paid` funnel event itself is written by the server at fulfilment.
+ */
+function purchased(code: string): void {
+  const key = `purchase:${code}`;
+  try {
+    if (sessionStorage.getItem(key)) return;
+    sessionStorage.setItem(key, '1');
+  } catch {}
+  trackAd('Purchase');
+}
 
 type View = { order: OrderView; signedIn: boolean } | 'loading' | 'missing';
 
@@ -41,6 +56,7 @@ export function PayStatus() {
             () => true,
             () => false,
           ));
+        if (order.status === 'paid') purchased(order.code);
         if (active()) setView({ order, signedIn });
         return order.status === 'pending' || order.status === 'created';
       } catch {
@@ -89,9 +105,9 @@ export function PayStatus() {
             <button type="button" className={secondary} onClick={() => setTick((n) => n + 1)}>
               {t('completed')}
             </button>
-            <a href={home} className={secondary}>
+            <Link href={home} className={secondary}>
               {t('home')}
-            </a>
+            </Link>
           </div>
         </>
       )}
@@ -100,12 +116,12 @@ export function PayStatus() {
           <h1 className="text-2xl font-bold text-green-800">{t('successTitle')}</h1>
           <p className="mt-3 text-slate-700">{t('successText', { email: order.email, phone: order.phone })}</p>
           <div className="mt-6 flex flex-wrap gap-3">
-            <a href={`${prefix}/dashboard/locations/`} className={button}>
+            <Link href={`${prefix}/dashboard/locations/`} className={button}>
               {t('enterDashboard')}
-            </a>
-            <a href={login} className={secondary}>
+            </Link>
+            <Link href={login} className={secondary}>
               {t('login')}
-            </a>
+            </Link>
           </div>
         </>
       )}
@@ -113,27 +129,27 @@ export function PayStatus() {
         <>
           <h1 className="text-2xl font-bold text-green-800">{t('authTitle')}</h1>
           <p className="mt-3 text-slate-700">{t('authText', { email: order.email })}</p>
-          <a href={login} className={`mt-6 ${button}`}>
+          <Link href={login} className={`mt-6 ${button}`}>
             {t('login')}
-          </a>
+          </Link>
         </>
       )}
       {order.status === 'failed' && (
         <div role="alert">
           <h1 className="text-2xl font-bold text-red-800">{t('failedTitle')}</h1>
           <p className="mt-3 text-slate-700">{tApi('declined')}</p>
-          <a href={`${prefix}/checkout/?order=${encodeURIComponent(order.code)}`} className={`mt-6 ${button}`}>
+          <Link href={`${prefix}/checkout/?order=${encodeURIComponent(order.code)}`} className={`mt-6 ${button}`}>
             {t('retry')}
-          </a>
+          </Link>
         </div>
       )}
       {order.status === 'canceled' && (
         <>
           <h1 className="text-2xl font-bold">{t('canceledTitle')}</h1>
           <p className="mt-3 text-slate-700">{t('canceledText')}</p>
-          <a href={home} className={`mt-6 ${button}`}>
+          <Link href={home} className={`mt-6 ${button}`}>
             {t('startAgain')}
-          </a>
+          </Link>
         </>
       )}
       {order.status === 'refunded' && <h1 className="text-2xl font-bold">{t('refundedTitle')}</h1>}

@@ -11,6 +11,7 @@ import { cardFormSchema, type CardFormValues } from '@/lib/validation/schemas';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { OrderFacts } from './order-facts';
+import { Link } from '@/components/ui/link';
 
 type Phase =
   | { kind: 'loading' }
@@ -105,9 +106,9 @@ export function SandboxCheckout() {
         <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-800">
           <p className="font-semibold">{t('canceledTitle')}</p>
           <p className="text-sm">{phase.message}</p>
-          <a href={`${prefix}/`} className="mt-3 inline-block font-semibold text-brand underline">
+          <Link href={`${prefix}/`} className="mt-3 inline-block font-semibold text-brand underline">
             {t('startAgain')}
-          </a>
+          </Link>
         </div>
       ) : phase.kind === '3ds' ? (
         <div className="mt-4 rounded-lg border border-slate-300 p-4" data-testid="three-ds">

@@ -8,6 +8,7 @@ import { shouldSendFix } from '@/lib/geo';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
+import { Link } from '@/components/ui/link';
 
 type GpsState = 'idle' | 'waiting' | 'ok' | 'denied';
 type Dialog = 'stop' | 'report' | null;
@@ -173,15 +174,16 @@ export function ConsentPanel() {
             <button
               type="button"
               disabled={busy}
+              data-btn-id="consent_share"
               onClick={() => act('share')}
               className={`${button} border-brand text-brand`}
             >
               {status === 'stopped' ? t('shareAgain') : t('share')}
             </button>
             {status === 'stopped' ? (
-              <a href={`${prefix}/`} className={`${button} border-slate-700 text-center text-slate-800`}>
+              <Link href={`${prefix}/`} className={`${button} border-slate-700 text-center text-slate-800`}>
                 {t('visitWebsite')}
-              </a>
+              </Link>
             ) : (
               <button
                 type="button"

@@ -1,5 +1,7 @@
 'use client';
 import { useState, useSyncExternalStore } from 'react';
+import { COOKIE_CHOICE_EVENT } from '@/lib/tracking/state';
+import { Link } from '@/components/ui/link';
 
 /** The visitor's choice about optional cookies (SPEC §3 `acceptCookie`): '1' accepted, '0' declined, null not asked. */
 export function readCookieChoice(): '1' | '0' | null {
@@ -10,7 +12,7 @@ export function readCookieChoice(): '1' | '0' | null {
   return value === '1' || value === '0' ? value : null;
 }
 
-/** Whether non-essential tracking may run (the visitor pressed Accept). Issue 7's trackers must ask this first. */
+/** Whether non-essential tracking may run (the visitor pressed Accept). Ad events and third-party services ask this. */
 export function trackingAllowed(): boolean {
   return readCookieChoice() === '1';
 }
@@ -19,7 +21,8 @@ const noSubscribe = () => () => {};
 
 /**
  * The cookie banner (issue 6 item 3): shown until the visitor chooses; Accept sets `acceptCookie=1`, Decline `0`, for a
- * year (path /, SameSite=Lax). Essential cookies (session, language) need no consent. Nothing optional is set before.
+ * year (path /, SameSite=Lax), and announces it with the `cookiechoice` window event (ad events waiting for the answer
+ * are then sent or dropped). Essential cookies (session, language) need no consent. Nothing optional is set before.
  */
 export function CookieBanner({
   labels,
@@ -35,6 +38,7 @@ export function CookieBanner({
     const secure = location.protocol === 'https:' ? '; Secure' : '';
     document.cookie = `acceptCookie=${value}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`;
     setChosen(true);
+    dispatchEvent(new Event(COOKIE_CHOICE_EVENT));
   };
   return (
     <section
@@ -45,9 +49,9 @@ export function CookieBanner({
       <div className="mx-auto flex max-w-5xl flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-slate-700">
           {labels.text}{' '}
-          <a href={policyHref} className="text-brand underline">
+          <Link href={policyHref} className="text-brand underline">
             {labels.more}
-          </a>
+          </Link>
         </p>
         <div className="flex shrink-0 gap-3">
           <button

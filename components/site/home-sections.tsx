@@ -4,6 +4,7 @@ import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import consentShot from '@/public/demo/consent.png';
 import mapShot from '@/public/demo/map.png';
 import { FaqList } from './faq-list';
+import { Link } from '@/components/ui/link';
 
 const section = 'scroll-mt-20 py-12';
 const h2 = 'text-2xl font-bold text-slate-900 sm:text-3xl';
@@ -124,12 +125,12 @@ export async function FaqAndContactSections() {
           {t('contactTitle')}
         </h2>
         <p className="mt-3 text-slate-700">{t('contactText')}</p>
-        <a
+        <Link
           href={`${prefix}/contact-us/`}
           className="mt-4 inline-block rounded-lg bg-brand px-5 py-3 font-semibold text-white hover:bg-brand-dark"
         >
           {t('contactLink')}
-        </a>
+        </Link>
       </section>
     </>
   );

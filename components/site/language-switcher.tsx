@@ -1,6 +1,7 @@
 'use client';
 import { useSyncExternalStore } from 'react';
 import { prefixOf, splitLocale, type AppLocale } from '@/lib/routing/rules';
+import { Link } from '@/components/ui/link';
 
 const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
 const noSubscribe = () => () => {};
@@ -38,7 +39,7 @@ export function LanguageSwitcher({
       <ul className="absolute right-0 z-20 mt-2 w-52 rounded-xl bg-white p-2 shadow-lg ring-1 ring-slate-200">
         {LOCALES.map((l) => (
           <li key={l}>
-            <a
+            <Link
               href={`${prefixOf(l)}${suffix}`}
               hrefLang={l}
               lang={l}
@@ -46,7 +47,7 @@ export function LanguageSwitcher({
               className="block rounded-lg px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 aria-[current]:font-semibold"
             >
               {names[l]}
-            </a>
+            </Link>
           </li>
         ))}
       </ul>

@@ -6,6 +6,7 @@ import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { PhoneFacts } from '../locate/phone-facts';
 import { useApi } from '../ui/use-api';
 import { LookupForm } from './lookup-form';
+import { Link } from '@/components/ui/link';
 
 /**
  * The free reverse phone lookup of `/phone-finder` (SPEC §1): any number's numbering-plan facts from
@@ -51,9 +52,9 @@ export function PhoneLookup() {
       {facts && (
         <div className="space-y-4" data-testid="lookup-result">
           <PhoneFacts info={facts} />
-          <a href={`${prefixOf(locale)}/#top`} className="inline-block font-semibold text-brand underline">
+          <Link href={`${prefixOf(locale)}/#top`} className="inline-block font-semibold text-brand underline">
             {t('locateCta')}
-          </a>
+          </Link>
         </div>
       )}
     </div>

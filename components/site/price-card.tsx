@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
 import type { PricePlan } from '@/lib/api/types';
+import { Link } from '@/components/ui/link';
 
 /** The decimal separator of `lang` ('.' in en, ',' in es and id). */
 function decimalSeparator(lang: string): string {
@@ -79,12 +80,13 @@ export default function PriceCard({ labels, lang, ctaHref }: { labels: Labels; l
           </li>
         ))}
       </ul>
-      <a
+      <Link
         href={ctaHref}
+        data-btn-id="price_cta"
         className="mt-8 block rounded-lg bg-brand px-5 py-3 text-center font-semibold text-white hover:bg-brand-dark"
       >
         {labels.cta}
-      </a>
+      </Link>
       {jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd) }} />}
     </div>
   );

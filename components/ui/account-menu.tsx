@@ -1,5 +1,6 @@
 'use client';
 import { useSyncExternalStore } from 'react';
+import { Link } from '@/components/ui/link';
 
 type Labels = { signIn: string; account: string; dashboard: string; signOut: string; network: string };
 
@@ -34,9 +35,13 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
 
   if (!email) {
     return (
-      <a href={`${prefix}/login/`} className="text-sm font-medium text-slate-700 hover:text-brand">
+      <Link
+        href={`${prefix}/login/`}
+        data-btn-id="header_sign_in"
+        className="text-sm font-medium text-slate-700 hover:text-brand"
+      >
         {labels.signIn}
-      </a>
+      </Link>
     );
   }
   const signOut = async () => {
@@ -46,12 +51,12 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
   };
   return (
     <div className="flex items-center gap-4 text-sm font-medium text-slate-700">
-      <a href={`${prefix}/dashboard/locations/`} className="hover:text-brand">
+      <Link href={`${prefix}/dashboard/locations/`} className="hover:text-brand">
         {labels.dashboard}
-      </a>
-      <a href={`${prefix}/dashboard/account/`} className="hover:text-brand" title={email}>
+      </Link>
+      <Link href={`${prefix}/dashboard/account/`} className="hover:text-brand" title={email}>
         {labels.account}
-      </a>
+      </Link>
       <button type="button" onClick={signOut} className="hover:text-brand">
         {labels.signOut}
       </button>

@@ -1,6 +1,7 @@
 import { getLocale, getTranslations } from 'next-intl/server';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { CookieBanner } from '../site/cookie-banner';
+import { Link } from '@/components/ui/link';
 
 const LINKS = [
   ['/about-us/', 'about'],
@@ -29,12 +30,12 @@ export async function SiteFooter({ company }: { company: string }) {
           <ul className="grid grid-cols-2 gap-x-6 gap-y-2 sm:grid-cols-3 lg:grid-cols-5">
             {LINKS.map(([path, key]) => (
               <li key={key}>
-                <a
+                <Link
                   href={`${prefix}${path}`}
                   className="text-slate-700 underline-offset-2 hover:text-brand hover:underline"
                 >
                   {t(`Footer.${key}`)}
-                </a>
+                </Link>
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { LanguageSwitcher } from '../site/language-switcher';
 import { AccountMenu } from './account-menu';
+import { Link } from '@/components/ui/link';
 
 /** The home page's sections the header links to (SPEC §2 header), in order. */
 const ANCHORS = [
@@ -28,20 +29,23 @@ export async function SiteHeader({ product }: { product: string }) {
   const prefix = prefixOf(locale);
   const links = ANCHORS.map(([id, key]) => (
     <li key={id}>
-      <a href={`${prefix}/#${id}`} className="block px-3 py-2 text-sm text-slate-700 hover:text-brand lg:px-0 lg:py-0">
+      <Link
+        href={`${prefix}/#${id}`}
+        className="block px-3 py-2 text-sm text-slate-700 hover:text-brand lg:px-0 lg:py-0"
+      >
         {t(`Nav.${key}`)}
-      </a>
+      </Link>
     </li>
   ));
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <a href="#main" className="sr-only focus:not-sr-only">
+      <Link href="#main" className="sr-only focus:not-sr-only">
         {t('Nav.skip')}
-      </a>
+      </Link>
       <nav className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-3">
-        <a href={`${prefix}/`} className="text-lg font-bold text-brand">
+        <Link href={`${prefix}/`} className="text-lg font-bold text-brand">
           {product}
-        </a>
+        </Link>
         <ul className="hidden items-center gap-5 lg:flex">{links}</ul>
         <div className="flex items-center gap-3">
           <details className="relative lg:hidden">

@@ -1,3 +1,5 @@
+import { detectEnv, phoneOs } from '../tracking/device';
+import { browserState } from '../tracking/state';
 import { createApiClient, type ApiClient } from './client';
 
 const clients = new Map<string, ApiClient>();
@@ -9,23 +11,33 @@ const clients = new Map<string, ApiClient>();
 export function browserApi(locale: string, networkMessage: string): ApiClient {
   let client = clients.get(locale);
   if (!client) {
-    client = createApiClient({ language: locale, networkMessage, tracking: browserTracking });
+    client = createApiClient({
+      language: locale,
+      networkMessage,
+      tracking: browserTracking,
+      headers: () => ({ track_id: browserState().eventToken }),
+    });
     clients.set(locale, client);
   }
   return client;
 }
 
-/** Tracking fields sent with every call (SPEC §7): os/phoneOs 3 on mobile, else 2; gclid, wbraid, keyword. */
-function browserTracking(): Record<string, string | number | undefined> {
-  const mobile = /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent);
-  const params = new URLSearchParams(location.search);
+/**
+ * Tracking fields sent with every call (SPEC §7), from the stored browser state (lib/tracking/state), so they
+ * survive navigation: os/phoneOs 3 on mobile else 2, gclid, wbraid, keyword (utm_term), apkChannel (default SEO),
+ * gaCid from the `_ga` cookie.
+ */
+export function browserTracking(): Record<string, string | number | undefined> {
+  const state = browserState();
+  const os = phoneOs(detectEnv(navigator.userAgent, state.isPackage));
   return {
-    os: mobile ? 3 : 2,
-    phoneOs: mobile ? 3 : 2,
-    gclid: params.get('gclid') ?? undefined,
-    wbraid: params.get('wbraid') ?? undefined,
-    keyword: params.get('utm_term') ?? params.get('keyword') ?? undefined,
-    apkChannel: params.get('channel') ?? 'SEO',
+    os,
+    phoneOs: os,
+    gclid: state.gclid,
+    wbraid: state.wbraid,
+    keyword: state.keyword,
+    apkChannel: state.channel,
+    gaCid: state.gaCid,
   };
 }
 

@@ -13,6 +13,8 @@ export type ApiClientOptions = {
   language?: string;
   token?: () => string | null | undefined;
   tracking?: () => Record<string, string | number | undefined>;
+  /** Extra headers of every request, e.g. `track_id` (the event token, SPEC §3); empty values are not sent. */
+  headers?: () => Record<string, string | undefined>;
   networkMessage?: string;
   adapter?: AxiosRequestConfig['adapter'];
 };
@@ -56,6 +58,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
   http.interceptors.request.use((config) => {
     const token = options.token?.();
     if (token) config.headers.set('_chamspy_token', token);
+    for (const [name, value] of Object.entries(options.headers?.() ?? {})) {
+      if (value && !config.headers.has(name)) config.headers.set(name, value);
+    }
     const tracking = Object.fromEntries(
       Object.entries(options.tracking?.() ?? {}).filter(([, v]) => v !== undefined && v !== ''),
     );
@@ -94,9 +99,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** GET `path` with `params` as query; resolves to the unwrapped payload (`whole`: the envelope, e.g. for `msg`). */
     get: <T>(path: string, params?: Record<string, unknown>, whole = false) =>
       request<T>({ method: 'get', url: path, params }, whole),
-    /** POST `data` form-encoded; `whole` resolves to the whole envelope (order creation, SPEC §4). */
-    post: <T>(path: string, data?: Record<string, unknown>, whole = false) =>
-      request<T>({ method: 'post', url: path, data }, whole),
+    /**
+     * POST `data` form-encoded; `whole` resolves to the whole envelope (order creation, SPEC §4); `headers` are added
+     * to this request (the operation log's, SPEC §3).
+     */
+    post: <T>(path: string, data?: Record<string, unknown>, whole = false, headers?: Record<string, string>) =>
+      request<T>({ method: 'post', url: path, data, headers }, whole),
     /** PUT `data` form-encoded. */
     put: <T>(path: string, data?: Record<string, unknown>, whole = false) =>
       request<T>({ method: 'put', url: path, data }, whole),

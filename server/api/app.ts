@@ -18,6 +18,7 @@ import { webhooksApi } from './routes/webhooks';
 import { sandboxPayApi } from './routes/sandbox-pay';
 import { cancelApi } from './routes/cancel';
 import { contactApi } from './routes/contact';
+import { trackingApi } from './routes/tracking';
 import { validationHook } from './validation';
 import { AccountError } from '../services/accounts';
 import { RateLimitedError } from '../services/rate-limit';
@@ -73,6 +74,7 @@ export function createApp() {
   app.route('/', sandboxPayApi);
   app.route('/', cancelApi);
   app.route('/', contactApi);
+  app.route('/', trackingApi);
   app.route('/', accountsApi);
   app.route('/', billingApi);
   app.route('/', webhooksApi);

@@ -36,11 +36,13 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
 /**
  * Mutating calls must carry the `website_type` header (SPEC §3, ARCHITECTURE §6): a cross-site HTML form cannot set
  * it, so this blocks CSRF with the session cookie. 403 otherwise. Provider webhooks are exempt: they carry no
- * session and prove themselves by their signature.
+ * session and prove themselves by their signature. So is the button-click tracker (`/operationLog/protal`): it may
+ * be called from another origin (TRACKER_ORIGIN) as a simple CORS request, reads no session and stores no person.
  */
 export const requireWebsiteType: MiddlewareHandler<AppEnv> = async (c, next) => {
   const webhook = c.req.path.startsWith('/api_f/v1/webhooks/');
-  if (!webhook && !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method) && !c.req.header('website_type')) {
+  const clicks = /^\/api_f\/v1\/operationLog\/protal\/?$/.test(c.req.path);
+  if (!webhook && !clicks && !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method) && !c.req.header('website_type')) {
     throw new ApiError(403, ErrorCode.forbidden, 'Api.forbidden');
   }
   await next();

@@ -2,6 +2,7 @@ import 'server-only';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { LIMITS } from '../../lib/validation/schemas';
+import type { Attribution } from '../db/schema/tracking';
 import { ApiError, ErrorCode } from './errors';
 
 /**
@@ -65,3 +66,37 @@ export const emailBody = z
 
 /** The page language a request names (`locale`), for texts rendered later (e-mails, SMS). */
 export const localeBody = z.enum(['en', 'id', 'es', 'en-PH']).default('en');
+
+/** A tracked field of SPEC §7 (keyword, apkChannel, gclid, wbraid, gaCid): optional, trimmed, at most 500 characters. */
+const trackedField = z.string().trim().max(500).optional();
+
+/** The tracking fields the browser client merges into every body (SPEC §7), to spread into a body schema. */
+export const trackingFields = {
+  keyword: trackedField,
+  apkChannel: trackedField,
+  gclid: trackedField,
+  wbraid: trackedField,
+  gaCid: trackedField,
+};
+
+/** The `track_id` header (SPEC §3): the browser's 64-hex event token, or undefined when absent or malformed. */
+export function trackIdOf(c: Context): string | undefined {
+  const value = c.req.header('track_id');
+  return value && /^[0-9a-f]{64}$/.test(value) ? value : undefined;
+}
+
+/** An order's attribution (issue 7) from the tracking fields of its body and the `track_id` header. Empty values dropped. */
+export function attributionOf(
+  c: Context,
+  body: { keyword?: string; apkChannel?: string; gclid?: string; wbraid?: string; gaCid?: string },
+): Attribution {
+  const entries = Object.entries({
+    trackId: trackIdOf(c),
+    keyword: body.keyword,
+    channel: body.apkChannel,
+    gclid: body.gclid,
+    wbraid: body.wbraid,
+    gaCid: body.gaCid,
+  }).filter(([, v]) => !!v);
+  return Object.fromEntries(entries) as Attribution;
+}

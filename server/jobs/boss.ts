@@ -7,6 +7,7 @@ import { isShutdownError } from '../db/client';
 import { env } from '../env';
 import { runLocateMaintenance } from '../services/locate';
 import { runBillingCycle } from '../services/subscriptions';
+import { forwardAdEvent } from '../services/ad-events';
 import { MAX_DELIVERY_ATTEMPTS, deliverOutboxMessage } from '../services/outbox';
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
@@ -17,6 +18,9 @@ const SWEEP_QUEUE = 'outbox-sweep';
 const LOCATE_QUEUE = 'locate-maintenance';
 /** Cron queue of sandbox renewals, retries of failed renewals and trial reminders (services/subscriptions.ts). */
 const BILLING_QUEUE = 'billing-cycle';
+
+/** Queue of ad events to forward to the Meta Conversions API; payload `{ id }` of an `ad_events` row. */
+export const AD_FORWARD_QUEUE = 'ad-forward';
 
 const key = Symbol.for('app.boss');
 const store = globalThis as unknown as { [key]?: Promise<PgBoss> };
@@ -34,6 +38,7 @@ export function getBoss(): Promise<PgBoss> {
     await boss.createQueue(SWEEP_QUEUE);
     await boss.createQueue(LOCATE_QUEUE);
     await boss.createQueue(BILLING_QUEUE);
+    await boss.createQueue(AD_FORWARD_QUEUE);
     return boss;
   })().catch((error: unknown) => {
     delete store[key];
@@ -66,10 +71,19 @@ export function enqueueAfterCommit(ids: string[]): Promise<void> {
   return enqueueOutbox(ids).catch((error: unknown) => console.error('[outbox] enqueue failed', error));
 }
 
+/** Queues forwarding of an ad event; failures only reach the log (the row stays `queued`). 3 tries, backing off. */
+export function enqueueAdForward(id: string): Promise<void> {
+  return getBoss()
+    .then((boss) => boss.send(AD_FORWARD_QUEUE, { id }, { retryLimit: 3, retryDelay: 30, retryBackoff: true }))
+    .then(() => undefined)
+    .catch((error: unknown) => console.error('[ad-forward] enqueue failed', error));
+}
+
 /**
  * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second), a
  * once-a-minute sweep of rows queued for over a minute, the once-a-minute location-request upkeep, and the
- * once-a-minute billing cycle (sandbox renewals due, retries of failed renewals on the next settlement day, reminders).
+ * once-a-minute billing cycle (sandbox renewals due, retries of failed renewals on the next settlement day, reminders),
+ * and ad-event forwarding to Meta.
  */
 export async function startWorkers(): Promise<void> {
   const boss = await getBoss();
@@ -93,6 +107,9 @@ export async function startWorkers(): Promise<void> {
   await boss.schedule(LOCATE_QUEUE, '* * * * *');
   await boss.work(LOCATE_QUEUE, async () => {
     await runLocateMaintenance(db, env().POSITION_RETENTION_DAYS);
+  });
+  await boss.work<{ id: string }>(AD_FORWARD_QUEUE, async ([job]) => {
+    if (job) await forwardAdEvent(db, job.data.id);
   });
   await boss.schedule(BILLING_QUEUE, '* * * * *');
   await boss.work(BILLING_QUEUE, async () => {

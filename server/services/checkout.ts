@@ -1,6 +1,8 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
+import { FUNNEL } from '../../lib/tracking/funnel';
+import { recordOrderEvent } from './events';
 import { domainEvents, orders, payments, priceSetups, subscriptions, users, type Order } from '../db/schema';
 import { env } from '../env';
 import { sandboxCharge } from '../providers/sandbox-payments';
@@ -171,6 +173,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
     aggregateId: order.id,
     payload: { userId: user.id, phone: order.phoneE164, subscriptionId: sub.id },
   });
+  await recordOrderEvent(tx, FUNNEL.paid, order.id);
   const session = await createSession(tx, user.id, meta);
   const { smsId } = await createLocationRequest(tx, { userId: user.id, e164: order.phoneE164, orderId: order.id });
   const emailId = await queueEmail(tx, {

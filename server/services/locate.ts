@@ -4,6 +4,8 @@ import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import type { Db, Tx } from '../db/client';
 import { consents, locationRequests, optOuts, orders, positions, users, type LocationRequest } from '../db/schema';
 import { env } from '../env';
+import { FUNNEL } from '../../lib/tracking/funnel';
+import { recordRequestEvent } from './events';
 import { lookupIp } from './geoip';
 import { queueEmail } from './outbox-queue';
 import { consume } from './rate-limit';
@@ -47,7 +49,14 @@ export async function consentView(db: Db, code: string) {
   if (!row) return null;
   let status = await expireIfDue(db, row.request);
   if (status === 'queued' || status === 'sms_sent') {
-    await db.update(locationRequests).set({ status: 'opened' }).where(eq(locationRequests.id, row.request.id));
+    await db.transaction(async (tx) => {
+      const moved = await tx
+        .update(locationRequests)
+        .set({ status: 'opened' })
+        .where(and(eq(locationRequests.id, row.request.id), inArray(locationRequests.status, ['queued', 'sms_sent'])))
+        .returning({ id: locationRequests.id });
+      if (moved.length) await recordRequestEvent(tx, FUNNEL.consentOpened, row.request.id);
+    });
     status = 'opened';
   }
   return {
@@ -146,6 +155,7 @@ export async function answerConsent(
         label: [ipLocation.city, ipLocation.region, ipLocation.countryCode].filter(Boolean).join(', '),
       });
     }
+    if (!request.firstSharedAt) await recordRequestEvent(tx, FUNNEL.shared, id);
     const outboxIds = request.firstSharedAt ? [] : [await notifyBuyer(tx, request)];
     return { status: 'sharing', outboxIds };
   });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { orders, priceOffers, priceSetups, type Order } from '../db/schema';
+import { orders, priceOffers, priceSetups, type Attribution, type Order } from '../db/schema';
 import { env } from '../env';
 import { paymentProvider } from '../providers/payments';
 import { ApiError, ErrorCode } from '../errors';
@@ -24,6 +24,8 @@ export type OrderInput = {
   offer?: string;
   /** The client's idempotency key: the same key returns the same order. */
   idempotencyKey?: string;
+  /** Where the buyer came from (tracking fields and event token, issue 7). */
+  attribution?: Attribution;
 };
 
 /**
@@ -71,6 +73,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
       paymentMethod: input.method,
       offerId: input.offer ?? null,
       idempotencyKey: input.idempotencyKey ?? null,
+      attribution: input.attribution ?? {},
       status: 'pending',
     })
     .onConflictDoNothing({ target: orders.idempotencyKey })

@@ -12,7 +12,7 @@ import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, emailBody, formBoolean, localeBody, readBody } from '../validation';
+import { attributionOf, bodyOf, emailBody, formBoolean, localeBody, readBody, trackingFields } from '../validation';
 
 const email = emailBody;
 const phone = z
@@ -38,6 +38,7 @@ const orderBody = z.object({
   method: z.enum(['card', 'wallet']).default('card'),
   offer: uuid.optional(),
   idempotencyKey: z.string().min(8).max(100).optional(),
+  ...trackingFields,
 });
 
 const plan = z.object({
@@ -188,7 +189,10 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
     const body = readBody(c, orderBody);
     await consume('ordersPerIp', c.get('clientIp') ?? 'unknown');
     const idempotencyKey = c.req.header('idempotency-key') ?? body.idempotencyKey;
-    const { order, next } = await createOrder(await getDb(), { ...body, idempotencyKey }).catch(phoneError);
+    const attribution = attributionOf(c, body);
+    const { order, next } = await createOrder(await getDb(), { ...body, idempotencyKey, attribution }).catch(
+      phoneError,
+    );
     return created(c, { ...(await viewOf(order.code, c.get('lang'))), next });
   })
   .openapi(getOrderRoute, async (c) => ok(c, await viewOf(c.req.valid('param').code, c.get('lang'))))

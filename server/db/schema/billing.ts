@@ -13,6 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { id, timestamps } from './columns';
 import { users } from './accounts';
+import type { Attribution } from './tracking';
 
 /** Prices per currency, in integer minor units (ARCHITECTURE §4); seeded by a migration, editable. */
 export const priceSetups = pgTable('price_setups', {
@@ -91,6 +92,8 @@ export const orders = pgTable(
     providerSessionId: text('provider_session_id'),
     providerPaymentId: text('provider_payment_id'),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /** Where the buyer came from (issue 7): keyword, channel, click ids and the browser's event token. */
+    attribution: jsonb('attribution').$type<Attribution>().notNull().default({}),
     ...timestamps(),
   },
   (t) => [

@@ -2,3 +2,4 @@ export * from './accounts';
 export * from './billing';
 export * from './locate';
 export * from './messages';
+export * from './tracking';

@@ -1,0 +1,32 @@
+'use client';
+import { useEffect, useSyncExternalStore } from 'react';
+import { onlineStatus } from '@/lib/tracking/device';
+
+/**
+ * The page's tracking island (issue 7), in the layout: starts lib/tracking/page once the browser is idle (at most
+ * 2 s after hydration), and shows a notice while the browser is offline (SPEC §4 online/offline status), since
+ * forms cannot reach the server then.
+ */
+export function Tracker({ offline }: { offline: string }) {
+  useEffect(() => {
+    const start = () =>
+      void import('@/lib/tracking/page')
+        .then((m) => m.startPageTracking())
+        .catch((error: unknown) => console.error('[tracking]', error));
+    const id = 'requestIdleCallback' in window ? requestIdleCallback(start, { timeout: 2000 }) : setTimeout(start, 300);
+    return () => {
+      if ('cancelIdleCallback' in window) cancelIdleCallback(id as number);
+    };
+  }, []);
+  const online = useSyncExternalStore(onlineStatus.subscribe, onlineStatus.isOnline, () => true);
+  if (online) return null;
+  return (
+    <div
+      role="status"
+      className="fixed inset-x-0 top-0 z-40 bg-amber-100 px-4 py-2 text-center text-sm text-amber-900 shadow"
+      data-testid="offline-notice"
+    >
+      {offline}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+'use client';
+import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import { linkKind, withTrackedParams } from '@/lib/routing/links';
+
+const noSubscribe = () => () => {};
+
+/**
+ * The site's one link (SPEC §2, issue 7 item 2). `href` is a path under the page's locale prefix, a `#id`, or an
+ * external URL.
+ * - `disabled`: rendered without `href`, `aria-disabled`, and a click does nothing.
+ * - External http(s)/ftp/mailto (SPEC §5 check): opens directly; with `target` in that window, `rel=noopener`.
+ * - `#id` or this page's path with `#id`: scrolls smoothly to the element (instantly under reduced motion), moves
+ *   focus there and records the fragment in history.
+ * - Anything else navigates inside the site, carrying the tracked parameters of the current address (gclid,
+ *   utm_term, …): the `href` gains them once the page is interactive, so a new tab or a copied link keeps them too.
+ *   The server HTML has the plain `href` (canonical for crawlers).
+ */
+export function Link({
+  href,
+  disabled = false,
+  children,
+  onClick,
+  target,
+  rel,
+  ...rest
+}: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { href: string; disabled?: boolean; children: ReactNode }) {
+  const carried = useSyncExternalStore(
+    noSubscribe,
+    () =>
+      linkKind(href, location.pathname, disabled) === 'internal' ? withTrackedParams(href, location.search) : href,
+    () => href,
+  );
+  const kind = useSyncExternalStore(
+    noSubscribe,
+    () => linkKind(href, location.pathname, disabled),
+    () => linkKind(href, '', disabled),
+  );
+
+  if (kind === 'disabled') {
+    return (
+      <a {...rest} aria-disabled="true" role="link" onClick={(e) => e.preventDefault()}>
+        {children}
+      </a>
+    );
+  }
+
+  const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (event.defaultPrevented || kind !== 'hash') return;
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const id = decodeURIComponent(href.slice(href.indexOf('#') + 1));
+    const element = id ? document.getElementById(id) : document.body;
+    if (!element) return;
+    event.preventDefault();
+    const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    element.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
+    if (!element.hasAttribute('tabindex') && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(element.tagName)) {
+      element.setAttribute('tabindex', '-1');
+    }
+    element.focus({ preventScroll: true });
+    history.pushState(history.state, '', `${location.pathname}${location.search}#${id}`);
+  };
+
+  const external = kind === 'external';
+  return (
+    <a
+      {...rest}
+      href={carried}
+      target={target}
+      rel={external && target ? (rel ?? 'noopener noreferrer') : rel}
+      onClick={handleClick}
+    >
+      {children}
+    </a>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * Environment detection and the native-app bridge (SPEC §4, issue 7 item 4). Detection is by user agent, pure and
+ * tested with real user-agent strings; the bridge and the WebP probe take their window/canvas as arguments.
+ */
+
+/** What the page runs in. `inApp`: a WebView inside another app (Facebook, Instagram, WeChat, QQ, …) or ours. */
+export type BrowserEnv = {
+  inApp: boolean;
+  android: boolean;
+  ios: boolean;
+  wechat: boolean;
+  qq: boolean;
+  mobile: boolean;
+};
+
+/** User-agent marks of in-app browsers: Facebook, Messenger, Instagram, WeChat, QQ, LINE, TikTok, Snapchat, X. */
+const IN_APP =
+  /FBAN|FBAV|FB_IAB|FBIOS|Instagram|MicroMessenger|\bQQ\/|\bLine\/|musical_ly|BytedanceWebview|TikTok|Snapchat|Twitter/i;
+
+/**
+ * Detects the environment from a user agent. `isPackage` (our app's `?package=` flag, lib/tracking/state) marks the
+ * page as in-app too. An Android WebView says `; wv)`; an iOS WebView has AppleWebKit but no `Safari/` token.
+ */
+export function detectEnv(ua: string, isPackage = false): BrowserEnv {
+  const android = /Android/i.test(ua);
+  const ios = /iPhone|iPad|iPod/i.test(ua) || (/Macintosh/.test(ua) && /Mobile\//.test(ua));
+  const wechat = /MicroMessenger/i.test(ua);
+  const qq = /\bQQ\//i.test(ua);
+  const mobile = android || ios || /Mobi|Windows Phone|BlackBerry|Opera Mini/i.test(ua);
+  const androidWebView = android && /; wv\)/.test(ua);
+  const iosWebView = ios && /AppleWebKit/.test(ua) && !/Safari\//.test(ua) && !/CriOS|FxiOS|EdgiOS/.test(ua);
+  const inApp = isPackage || IN_APP.test(ua) || androidWebView || iosWebView;
+  return { inApp, android, ios, wechat, qq, mobile };
+}
+
+/** `phone_os` / `phoneOs` / `os` of API calls and the operation log (SPEC §3, §7): 3 on mobile, else 2. */
+export function phoneOs(env: BrowserEnv): 2 | 3 {
+  return env.mobile ? 3 : 2;
+}
+
+/** `os` of a button-click record (SPEC §3): 2 desktop; on mobile 1 iOS, 0 otherwise. */
+export function buttonOs(env: BrowserEnv): 0 | 1 | 2 {
+  if (!env.mobile) return 2;
+  return env.ios ? 1 : 0;
+}
+
+/** Names of the native bridges; NEXT_PUBLIC_IOS_BRIDGE / NEXT_PUBLIC_ANDROID_BRIDGE override them at build time. */
+export const BRIDGE_NAMES = {
+  ios: process.env.NEXT_PUBLIC_IOS_BRIDGE || 'N8WebView',
+  android: process.env.NEXT_PUBLIC_ANDROID_BRIDGE || 'AndroidBridge',
+};
+
+type BridgeWindow = {
+  webkit?: { messageHandlers?: Record<string, { postMessage(message: unknown): void } | undefined> };
+} & Record<string, unknown>;
+
+/**
+ * Posts `message` to the native app hosting the page (SPEC §4): iOS through
+ * `webkit.messageHandlers[names.ios].postMessage(message)` (WKWebView structured clone), Android through
+ * `window[names.android].postMessage(JSON string)` (a JavascriptInterface takes strings). Returns which bridge
+ * took it, or null outside our app. A bridge that throws is reported on the console only.
+ */
+export function postToNative(
+  message: Record<string, unknown>,
+  win: BridgeWindow = globalThis as unknown as BridgeWindow,
+  names = BRIDGE_NAMES,
+): 'ios' | 'android' | null {
+  try {
+    const ios = win.webkit?.messageHandlers?.[names.ios];
+    if (ios) {
+      ios.postMessage(message);
+      return 'ios';
+    }
+    const android = win[names.android] as { postMessage?: (json: string) => void } | undefined;
+    if (android && typeof android.postMessage === 'function') {
+      android.postMessage(JSON.stringify(message));
+      return 'android';
+    }
+  } catch (error) {
+    console.error('native bridge', error);
+  }
+  return null;
+}
+
+/**
+ * WebP support (SPEC §4), probed once with a 1×1 canvas and kept under `webp` in `store` ('1' or '0'), so later
+ * pages read it without drawing. `canvas` makes the probe canvas (document.createElement in the browser).
+ */
+export function detectWebp(
+  store: Pick<Storage, 'getItem' | 'setItem'>,
+  canvas: () => { width: number; height: number; toDataURL(type: string): string } = () =>
+    document.createElement('canvas'),
+): boolean {
+  const known = store.getItem('webp');
+  if (known === '1' || known === '0') return known === '1';
+  let supported = false;
+  try {
+    const c = canvas();
+    c.width = c.height = 1;
+    supported = c.toDataURL('image/webp').startsWith('data:image/webp');
+  } catch {
+    supported = false;
+  }
+  store.setItem('webp', supported ? '1' : '0');
+  return supported;
+}
+
+/**
+ * Online/offline status (SPEC §4) for `useSyncExternalStore`: `subscribe` listens to the window's `online` and
+ * `offline` events; `isOnline` reads `navigator.onLine`.
+ */
+export const onlineStatus = {
+  subscribe(onChange: () => void): () => void {
+    addEventListener('online', onChange);
+    addEventListener('offline', onChange);
+    return () => {
+      removeEventListener('online', onChange);
+      removeEventListener('offline', onChange);
+    };
+  },
+  isOnline: (): boolean => navigator.onLine,
+};

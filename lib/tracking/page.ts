@@ -1,0 +1,61 @@
+import { browserApi } from '../api/browser';
+import { isLandingPath, splitLocale } from '../routing/rules';
+import { detectWebp } from './device';
+import { logEvent, sendAdEvent, startEventService, trackClick } from './events';
+import { helpChatAdapter } from './help-chat';
+import { browserState, browserStore, parseCookies } from './state';
+
+let started = false;
+
+/**
+ * Everything a page view starts once the page is interactive (issue 7), loaded as its own chunk so it costs the first
+ * load nothing: captures the address into the tracking state, detects WebP once, logs `landing_view` on the
+ * landing pages (SPEC §2) and `page_view` elsewhere (with an ad `PageView` on landing pages, sent only after
+ * cookies are accepted), records clicks on elements marked `data-btn-id`, starts the third-party event service
+ * when allowed, and the help chat last.
+ */
+export function startPageTracking(): void {
+  if (started) return;
+  started = true;
+  browserState();
+  detectWebp(browserStore());
+  const landing = isLandingPath(splitLocale(location.pathname).rest);
+  void logEvent(landing ? 'landing_view' : 'page_view');
+  if (landing) sendAdEvent('PageView');
+  startEventService();
+  document.addEventListener('click', (event) => {
+    const target = (event.target as Element | null)?.closest?.('[data-btn-id]');
+    const id = target?.getAttribute('data-btn-id');
+    if (id) void trackClick(id);
+  });
+  void startHelpChat();
+}
+
+/** The help chat of NEXT_PUBLIC_HELP_CHAT, told who is visiting; nothing when the setting is `none`. */
+async function startHelpChat(): Promise<void> {
+  const adapter = helpChatAdapter(process.env.NEXT_PUBLIC_HELP_CHAT, {
+    crispWebsiteId: process.env.NEXT_PUBLIC_CRISP_WEBSITE_ID,
+  });
+  if (!adapter) return;
+  adapter.load();
+  let email: string | undefined;
+  try {
+    const info = JSON.parse(parseCookies(document.cookie).userInfo ?? 'null') as { email?: unknown } | null;
+    if (typeof info?.email === 'string') email = info.email;
+  } catch {}
+  if (!email) {
+    adapter.identify({ signedIn: false });
+    return;
+  }
+  try {
+    const locale = document.documentElement.lang || 'en';
+    const property = await browserApi(locale, 'network').get<Record<string, string | number | null>>(
+      '/other/user/property',
+    );
+    adapter.identify({ signedIn: true, email, property });
+  } catch (error) {
+    // A stale userInfo cookie (session ended): the visitor is anonymous to the chat.
+    console.error('[help chat]', error);
+    adapter.identify({ signedIn: false });
+  }
+}
