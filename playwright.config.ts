@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_PG_PORT } from './e2e/db';
 
 /**
  * Playwright against the production build (`npm start` = scripts/start.mjs after `npm run build`), in Debian's
@@ -44,6 +45,10 @@ export default defineConfig({
       SMS_MAX_PER_TARGET_PER_DAY: '100',
       SMS_MAX_PER_BUYER_PER_DAY: '100',
       ORDERS_PER_IP_PER_HOUR: '1000',
+      // Every page view logs events from the one test IP.
+      TRACKING_PER_IP_PER_HOUR: '100000',
+      // A fixed port, so specs can check rows in the database (e2e/db.ts).
+      EMBEDDED_PG_PORT: String(E2E_PG_PORT),
     },
     timeout: 120_000,
     reuseExistingServer: false,

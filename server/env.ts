@@ -101,6 +101,8 @@ const trackingSchema = z.object({
   META_CAPI_TOKEN: z.string().min(10).optional(),
   /** Graph API base with its version; another host for tests. */
   META_GRAPH_URL: z.url().default('https://graph.facebook.com/v21.0'),
+  /** Tracking calls (operation log, button clicks, ad events) accepted per client IP per hour; a visit makes a few. */
+  TRACKING_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(600),
 });
 
 const envSchema = databaseSchema

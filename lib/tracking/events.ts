@@ -15,6 +15,10 @@ export const TRACKER_ORIGIN = process.env.NEXT_PUBLIC_TRACKER_ORIGIN ?? '';
 /** The `{hash}` of `POST /api_{hash}` (NEXT_PUBLIC_AD_EVENTS_HASH, the server reads the same setting). */
 export const AD_EVENTS_HASH = process.env.NEXT_PUBLIC_AD_EVENTS_HASH || 'e7c4a91d';
 
+/** Set when the page is being left: a call cut short by the navigation is not an error worth logging. */
+let leaving = false;
+if (typeof window !== 'undefined') addEventListener('pagehide', () => (leaving = true));
+
 function envNow() {
   return detectEnv(navigator.userAgent, browserState().isPackage);
 }
@@ -44,7 +48,7 @@ export async function logEvent(eventCode: BrowserEvent): Promise<void> {
       { apk_version_code: APP_VERSION, version: APP_VERSION, phone_os: String(os), track_id: state.eventToken ?? '' },
     );
   } catch (error) {
-    console.error('[operationLog]', error);
+    if (!leaving) console.error('[operationLog]', error);
   }
 }
 
@@ -67,7 +71,7 @@ export async function trackClick(btnId: string): Promise<void> {
     });
     if (!res.ok) console.error('[button click]', res.status);
   } catch (error) {
-    console.error('[button click]', error);
+    if (!leaving) console.error('[button click]', error);
   }
 }
 
@@ -126,7 +130,7 @@ async function postAdEvent(eventName: string): Promise<void> {
     });
     if (!res.ok) console.error('[ad event]', res.status);
   } catch (error) {
-    console.error('[ad event]', error);
+    if (!leaving) console.error('[ad event]', error);
   }
 }
 

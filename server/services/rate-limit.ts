@@ -28,11 +28,13 @@ export const LIMITS = {
   contactPerIp: { points: 5, duration: 3600 },
   /** Discount offers shown per client IP (each is a row). */
   offersPerIp: { points: 120, duration: 3600 },
-  /** Operation-log events, button clicks and ad events per client IP (each is a row; a visit makes a handful). */
-  trackingPerIp: { points: 600, duration: 3600 },
   /** Orders created per client IP (each one may lead to an SMS); ORDERS_PER_IP_PER_HOUR. */
   get ordersPerIp() {
     return { points: env().ORDERS_PER_IP_PER_HOUR, duration: 3600 };
+  },
+  /** Operation-log events, button clicks and ad events per client IP (each is a row); TRACKING_PER_IP_PER_HOUR. */
+  get trackingPerIp() {
+    return { points: env().TRACKING_PER_IP_PER_HOUR, duration: 3600 };
   },
 } as const;
 

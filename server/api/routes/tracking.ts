@@ -28,7 +28,7 @@ const logRoute = createRoute({
   method: 'post',
   path: '/operationLog',
   summary:
-    'Operation log (SPEC §3): stores a browser event (currDocument, domain, eventCode, eventType 1) with the headers track_id (event token), phone_os (3 mobile, else 2) and version. Browsers may send landing_view, locate_submitted, number_identified, checkout_started and page_view; paid, consent_opened and shared are written by the server. 600 tracking calls per IP per hour.',
+    'Operation log (SPEC §3): stores a browser event (currDocument, domain, eventCode, eventType 1) with the headers track_id (event token), phone_os (3 mobile, else 2) and version. Browsers may send landing_view, locate_submitted, number_identified, checkout_started and page_view; paid, consent_opened and shared are written by the server. TRACKING_PER_IP_PER_HOUR (600) tracking calls per IP per hour.',
   request: { body: bodyOf(logBody) },
   responses: { 200: stored, ...errorResponses },
 });
