@@ -1,21 +1,7 @@
 'use client';
 import { useState, useSyncExternalStore } from 'react';
-import { COOKIE_CHOICE_EVENT } from '@/lib/tracking/state';
+import { COOKIE_CHOICE_EVENT, readCookieChoice } from '@/lib/tracking/cookie-choice';
 import { Link } from '@/components/ui/link';
-
-/** The visitor's choice about optional cookies (SPEC §3 `acceptCookie`): '1' accepted, '0' declined, null not asked. */
-export function readCookieChoice(): '1' | '0' | null {
-  const value = document.cookie
-    .split('; ')
-    .find((c) => c.startsWith('acceptCookie='))
-    ?.slice('acceptCookie='.length);
-  return value === '1' || value === '0' ? value : null;
-}
-
-/** Whether non-essential tracking may run (the visitor pressed Accept). Ad events and third-party services ask this. */
-export function trackingAllowed(): boolean {
-  return readCookieChoice() === '1';
-}
 
 const noSubscribe = () => () => {};
 

@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useSyncExternalStore } from 'react';
-import { onlineStatus } from '@/lib/tracking/device';
+import { onlineStatus } from '@/lib/tracking/online';
 
 /**
  * The page's tracking island (issue 7), in the layout: starts lib/tracking/page once the browser is idle (at most

@@ -1,4 +1,4 @@
-import { TRACKING_PARAMS } from './rules';
+import { TRACKING_PARAMS } from './tracking-params';
 
 /**
  * Link rules of SPEC §2 and the external-link check of SPEC §5, as pure functions used by `components/ui/link.tsx`.

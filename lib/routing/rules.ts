@@ -1,3 +1,5 @@
+import { TRACKING_PARAMS } from './tracking-params';
+
 /**
  * Routing rules of SPEC §2 as plain functions; proxy.ts only wires them to requests.
  * Paths here are pathnames; `search` is the raw query string including its leading '?', or ''.
@@ -55,24 +57,8 @@ export const PAGE_PATHS = new Set([
 /** Public paths served from another app folder (Next reserves a `404` route segment). */
 const INTERNAL_PATHS: Record<string, string> = { '/404/': '/page-not-found/' };
 
-/** Tracking parameters carried over by redirects and in-app links (SPEC §2). */
-export const TRACKING_PARAMS = [
-  'utm_source',
-  'utm_term',
-  'gclid',
-  'wbraid',
-  'gbraid',
-  'campaignid',
-  'adgroupid',
-  'feeditemid',
-  'targetid',
-  'device',
-  'creative',
-  'keyword',
-  'channel',
-  'fbclid',
-  'ttclid',
-] as const;
+/** Tracking parameters carried over by redirects and in-app links (SPEC §2), from their own small module. */
+export { TRACKING_PARAMS };
 
 /** Splits a pathname into its locale, URL prefix and the rest (always starting with '/'). */
 export function splitLocale(pathname: string): { locale: AppLocale; prefix: string; rest: string } {

@@ -104,19 +104,3 @@ export function detectWebp(
   store.setItem('webp', supported ? '1' : '0');
   return supported;
 }
-
-/**
- * Online/offline status (SPEC §4) for `useSyncExternalStore`: `subscribe` listens to the window's `online` and
- * `offline` events; `isOnline` reads `navigator.onLine`.
- */
-export const onlineStatus = {
-  subscribe(onChange: () => void): () => void {
-    addEventListener('online', onChange);
-    addEventListener('offline', onChange);
-    return () => {
-      removeEventListener('online', onChange);
-      removeEventListener('offline', onChange);
-    };
-  },
-  isOnline: (): boolean => navigator.onLine,
-};

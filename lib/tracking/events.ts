@@ -1,7 +1,8 @@
 import { browserApi } from '../api/browser';
 import { buttonOs, detectEnv, phoneOs, postToNative } from './device';
 import type { BrowserEvent } from './funnel';
-import { COOKIE_CHOICE_EVENT, browserState, browserStore, parseCookies } from './state';
+import { COOKIE_CHOICE_EVENT, trackingAllowed } from './cookie-choice';
+import { browserState, browserStore, parseCookies } from './state';
 
 /**
  * The browser's three tracking calls (SPEC §3, §7; issue 7 item 3). Every error is written to the console only:
@@ -144,7 +145,7 @@ const GA_ID = process.env.NEXT_PUBLIC_GA_MEASUREMENT_ID || '';
  * whether it runs.
  */
 export function startEventService(win: GtagWindow & Window = window as GtagWindow & Window): boolean {
-  if (EVENT_SERVICE !== 'gtag' || !GA_ID || !browserState().acceptCookie) return false;
+  if (EVENT_SERVICE !== 'gtag' || !GA_ID || !trackingAllowed()) return false;
   if (win.gtag) return true;
   win.dataLayer = win.dataLayer ?? [];
   win.gtag = function gtag() {

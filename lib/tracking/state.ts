@@ -26,8 +26,6 @@ export const STORAGE_KEYS = {
 export const DEFAULT_CHANNEL = 'SEO';
 /** The `website_type` cookie and header value (SPEC §3). */
 export const WEBSITE_TYPE = 7;
-/** Window event dispatched when the visitor answers the cookie banner; waiting ad events listen for it. */
-export const COOKIE_CHOICE_EVENT = 'cookiechoice';
 /** The longest value kept from an address parameter (longer values are cut, never rejected). */
 const MAX_VALUE = 200;
 

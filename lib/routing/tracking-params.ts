@@ -1,0 +1,18 @@
+/** Tracking parameters carried over by redirects and in-app links (SPEC §2). */
+export const TRACKING_PARAMS = [
+  'utm_source',
+  'utm_term',
+  'gclid',
+  'wbraid',
+  'gbraid',
+  'campaignid',
+  'adgroupid',
+  'feeditemid',
+  'targetid',
+  'device',
+  'creative',
+  'keyword',
+  'channel',
+  'fbclid',
+  'ttclid',
+] as const;
