@@ -1,8 +1,11 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClientError, createApiClient, NETWORK_ERROR, SESSION_INVALID } from '@/lib/api/client';
 import type { OrderView, PhoneInfo } from '@/lib/api/types';
+import { getDb } from '@/server/db/client';
+import { operationLogs } from '@/server/db/schema';
 import { app } from './support/api';
 
 /** lib/api against the real API served over HTTP on a loopback port. */
@@ -76,6 +79,29 @@ describe('lib/api client', () => {
     expect(seen[0].params).toEqual({ gclid: 'G-1', phoneOs: 3, a: 1 });
     expect(seen[0].headers).toMatchObject({ website_type: '7', 'Accept-Language': 'en-PH,en;q=0.9' });
     expect(String(seen[1].data)).toBe('gclid=G-1&os=3&phoneOs=3&b=2');
+  });
+
+  it('sends the operation log through the client: headers of SPEC §3, tracking fields in the body, stored', async () => {
+    const trackId = 'c'.repeat(64);
+    const api = createApiClient({
+      baseURL,
+      language: 'id',
+      tracking: () => ({ keyword: 'lacak hp', gclid: 'G-LOG', apkChannel: 'client-test', os: 3, phoneOs: 3 }),
+      headers: () => ({ track_id: trackId }),
+    });
+    const headers = { apk_version_code: 'fmp1.3', version: 'fmp1.3', phone_os: '3' };
+    const body = { currDocument: '/id/gps-locator/', domain: 'example.com', eventCode: 'landing_view', eventType: 1 };
+    expect(await api.post('/operationLog', body, false, headers)).toEqual({ stored: true });
+    const [row] = await (await getDb()).select().from(operationLogs).where(eq(operationLogs.trackId, trackId));
+    expect(row).toMatchObject({
+      eventCode: 'landing_view',
+      locale: 'id',
+      channel: 'client-test',
+      keyword: 'lacak hp',
+      gclid: 'G-LOG',
+      phoneOs: 3,
+      appVersion: 'fmp1.3',
+    });
   });
 
   it('keeps code 20012 on an invalid session and sends the token header', async () => {
