@@ -103,6 +103,8 @@ const trackingSchema = z.object({
   META_GRAPH_URL: z.url().default('https://graph.facebook.com/v21.0'),
   /** Tracking calls (operation log, button clicks, ad events) accepted per client IP per hour; a visit makes a few. */
   TRACKING_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(600),
+  /** Days tracking rows (operation log, button clicks, ad events with IP and user agent) are kept. */
+  TRACKING_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 const envSchema = databaseSchema

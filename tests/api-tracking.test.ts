@@ -2,12 +2,12 @@ import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { adEvents, buttonClicks, locationRequests, operationLogs, orders, outboundMessages } from '@/server/db/schema';
 import { forwardAdEvent, metaConfigured } from '@/server/services/ad-events';
-import { formatFunnel, funnelReport } from '@/server/services/events';
+import { formatFunnel, funnelReport, pruneTracking } from '@/server/services/events';
 import { parseEnv } from '@/server/env';
 import { call } from './support/accounts';
 import { API, app } from './support/api';
@@ -166,6 +166,30 @@ describe('ad conversion events (SPEC §3, §7)', () => {
   it('is not forwarded without both Meta settings', () => {
     expect(metaConfigured(parseEnv({}))).toBe(false);
     expect(metaConfigured(parseEnv({ META_PIXEL_ID: '1' }))).toBe(false);
+  });
+});
+
+describe('tracking retention', () => {
+  it('deletes tracking rows older than the retention, keeps newer ones', async () => {
+    const db = await getDb();
+    const old = new Date(Date.now() - 100 * 86_400_000);
+    await db.insert(buttonClicks).values({ btnId: 'retention_old', os: 2, createdAt: old });
+    await db.insert(buttonClicks).values({ btnId: 'retention_new', os: 2 });
+    await db
+      .insert(operationLogs)
+      .values({ eventCode: 'page_view', currDocument: '/', domain: 'x', trackId: token(99), createdAt: old });
+    expect(await pruneTracking(db, 90)).toBeGreaterThanOrEqual(2);
+    const left = await db
+      .select({ btnId: buttonClicks.btnId })
+      .from(buttonClicks)
+      .where(like(buttonClicks.btnId, 'retention_%'));
+    expect(left).toEqual([{ btnId: 'retention_new' }]);
+    expect(
+      await db
+        .select()
+        .from(operationLogs)
+        .where(eq(operationLogs.trackId, token(99))),
+    ).toEqual([]);
   });
 });
 

@@ -8,6 +8,7 @@ import { env } from '../env';
 import { runLocateMaintenance } from '../services/locate';
 import { runBillingCycle } from '../services/subscriptions';
 import { forwardAdEvent } from '../services/ad-events';
+import { pruneTracking } from '../services/events';
 import { MAX_DELIVERY_ATTEMPTS, deliverOutboxMessage } from '../services/outbox';
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
@@ -19,6 +20,8 @@ const LOCATE_QUEUE = 'locate-maintenance';
 /** Cron queue of sandbox renewals, retries of failed renewals and trial reminders (services/subscriptions.ts). */
 const BILLING_QUEUE = 'billing-cycle';
 
+/** Daily cron queue deleting tracking rows older than TRACKING_RETENTION_DAYS. */
+const TRACKING_RETENTION_QUEUE = 'tracking-retention';
 /** Queue of ad events to forward to the Meta Conversions API; payload `{ id }` of an `ad_events` row. */
 export const AD_FORWARD_QUEUE = 'ad-forward';
 
@@ -39,6 +42,7 @@ export function getBoss(): Promise<PgBoss> {
     await boss.createQueue(LOCATE_QUEUE);
     await boss.createQueue(BILLING_QUEUE);
     await boss.createQueue(AD_FORWARD_QUEUE);
+    await boss.createQueue(TRACKING_RETENTION_QUEUE);
     return boss;
   })().catch((error: unknown) => {
     delete store[key];
@@ -83,7 +87,7 @@ export function enqueueAdForward(id: string): Promise<void> {
  * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second), a
  * once-a-minute sweep of rows queued for over a minute, the once-a-minute location-request upkeep, and the
  * once-a-minute billing cycle (sandbox renewals due, retries of failed renewals on the next settlement day, reminders),
- * and ad-event forwarding to Meta.
+ * ad-event forwarding to Meta, and the daily deletion of old tracking rows.
  */
 export async function startWorkers(): Promise<void> {
   const boss = await getBoss();
@@ -110,6 +114,10 @@ export async function startWorkers(): Promise<void> {
   });
   await boss.work<{ id: string }>(AD_FORWARD_QUEUE, async ([job]) => {
     if (job) await forwardAdEvent(db, job.data.id);
+  });
+  await boss.schedule(TRACKING_RETENTION_QUEUE, '17 3 * * *');
+  await boss.work(TRACKING_RETENTION_QUEUE, async () => {
+    await pruneTracking(db, env().TRACKING_RETENTION_DAYS);
   });
   await boss.schedule(BILLING_QUEUE, '* * * * *');
   await boss.work(BILLING_QUEUE, async () => {

@@ -1,9 +1,9 @@
 import 'server-only';
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { FUNNEL, type FunnelEvent } from '../../lib/tracking/funnel';
 import { splitLocale } from '../../lib/routing/rules';
 import type { Db, Tx } from '../db/client';
-import { locationRequests, operationLogs, orders, type Attribution } from '../db/schema';
+import { adEvents, buttonClicks, locationRequests, operationLogs, orders, type Attribution } from '../db/schema';
 import { env } from '../env';
 
 /** A browser event as `POST /operationLog` received it (SPEC §3), after validation. */
@@ -74,6 +74,20 @@ export async function recordRequestEvent(tx: Tx | Db, eventCode: FunnelEvent, re
     orderId = latest?.id ?? null;
   }
   await recordOrderEvent(tx, eventCode, orderId);
+}
+
+/**
+ * Deletes tracking rows older than `days` (TRACKING_RETENTION_DAYS): operation-log events, button clicks, and ad
+ * events, which hold the visitor's IP address and user agent. Orders keep their attribution. Returns rows deleted.
+ */
+export async function pruneTracking(db: Db, days: number, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - days * 86_400_000);
+  const deleted = await Promise.all([
+    db.delete(operationLogs).where(lt(operationLogs.createdAt, before)).returning({ id: operationLogs.id }),
+    db.delete(buttonClicks).where(lt(buttonClicks.createdAt, before)).returning({ id: buttonClicks.id }),
+    db.delete(adEvents).where(lt(adEvents.createdAt, before)).returning({ id: adEvents.id }),
+  ]);
+  return deleted.reduce((sum, rows) => sum + rows.length, 0);
 }
 
 /** The stages of the funnel report, in order (issue 7 item 6). */
