@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq, lt } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import { getDbState } from '../db/client';
-import { outboundMessages } from '../db/schema';
+import { adEvents, outboundMessages } from '../db/schema';
 import { isShutdownError } from '../db/client';
 import { env } from '../env';
 import { runLocateMaintenance } from '../services/locate';
@@ -13,7 +13,7 @@ import { MAX_DELIVERY_ATTEMPTS, deliverOutboxMessage } from '../services/outbox'
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
 export const OUTBOX_QUEUE = 'outbox-deliver';
-/** Cron queue that re-enqueues rows left `queued` (e.g. a crash between commit and enqueue). */
+/** Cron queue that re-enqueues outbox rows and ad events left `queued` (e.g. a crash between commit and enqueue). */
 const SWEEP_QUEUE = 'outbox-sweep';
 /** Cron queue of the location-request upkeep: expiry, end of sharing windows, position retention. */
 const LOCATE_QUEUE = 'locate-maintenance';
@@ -75,10 +75,15 @@ export function enqueueAfterCommit(ids: string[]): Promise<void> {
   return enqueueOutbox(ids).catch((error: unknown) => console.error('[outbox] enqueue failed', error));
 }
 
-/** Queues forwarding of an ad event; failures only reach the log (the row stays `queued`). 3 tries, backing off. */
+/**
+ * Queues forwarding of an ad event (3 tries, backing off). A failure to enqueue only reaches the log: the row stays
+ * `queued` and the minute sweep finds it.
+ */
 export function enqueueAdForward(id: string): Promise<void> {
   return getBoss()
-    .then((boss) => boss.send(AD_FORWARD_QUEUE, { id }, { retryLimit: 3, retryDelay: 30, retryBackoff: true }))
+    .then((boss) =>
+      boss.send(AD_FORWARD_QUEUE, { id }, { singletonKey: id, retryLimit: 3, retryDelay: 30, retryBackoff: true }),
+    )
     .then(() => undefined)
     .catch((error: unknown) => console.error('[ad-forward] enqueue failed', error));
 }
@@ -107,6 +112,19 @@ export async function startWorkers(): Promise<void> {
       .where(and(eq(outboundMessages.status, 'queued'), lt(outboundMessages.createdAt, new Date(Date.now() - 60_000))))
       .limit(100);
     await enqueueOutbox(stale.map((r) => r.id));
+    // Ad events never tried a few minutes after they arrived (their enqueue failed).
+    const unsent = await db
+      .select({ id: adEvents.id })
+      .from(adEvents)
+      .where(
+        and(
+          eq(adEvents.forwardStatus, 'queued'),
+          eq(adEvents.forwardAttempts, 0),
+          lt(adEvents.createdAt, new Date(Date.now() - 5 * 60_000)),
+        ),
+      )
+      .limit(100);
+    for (const { id } of unsent) await enqueueAdForward(id);
   });
   await boss.schedule(LOCATE_QUEUE, '* * * * *');
   await boss.work(LOCATE_QUEUE, async () => {
