@@ -3,19 +3,26 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { onlineStatus } from '@/lib/tracking/online';
 
 /**
- * The page's tracking island (issue 7), in the layout: starts lib/tracking/page once the browser is idle (at most
- * 2 s after hydration), and shows a notice while the browser is offline (SPEC §4 online/offline status), since
+ * The page's tracking island (issue 7), in the layout: starts lib/tracking/page once the page has loaded and the
+ * browser is idle (so it adds nothing to the load's main-thread work), and shows a notice while the browser is offline (SPEC §4 online/offline status), since
  * forms cannot reach the server then.
  */
 export function Tracker({ offline }: { offline: string }) {
   useEffect(() => {
+    let idle = 0;
     const start = () =>
       void import('@/lib/tracking/page')
         .then((m) => m.startPageTracking())
         .catch((error: unknown) => console.error('[tracking]', error));
-    const id = 'requestIdleCallback' in window ? requestIdleCallback(start, { timeout: 2000 }) : setTimeout(start, 300);
+    const whenIdle = () => {
+      idle =
+        'requestIdleCallback' in window ? requestIdleCallback(start) : (setTimeout(start, 300) as unknown as number);
+    };
+    if (document.readyState === 'complete') whenIdle();
+    else addEventListener('load', whenIdle, { once: true });
     return () => {
-      if ('cancelIdleCallback' in window) cancelIdleCallback(id as number);
+      removeEventListener('load', whenIdle);
+      if ('cancelIdleCallback' in window) cancelIdleCallback(idle);
     };
   }, []);
   const online = useSyncExternalStore(onlineStatus.subscribe, onlineStatus.isOnline, () => true);
