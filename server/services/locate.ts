@@ -1,13 +1,11 @@
 import 'server-only';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
-import type { Db, Tx } from '../db/client';
-import { consents, locationRequests, optOuts, orders, positions, users, type LocationRequest } from '../db/schema';
-import { env } from '../env';
+import type { Db } from '../db/client';
 import { FUNNEL } from '../../lib/tracking/funnel';
+import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
 import { recordRequestEvent } from './events';
 import { lookupIp } from './geoip';
-import { queueEmail } from './outbox-queue';
+import { emailSharingStarted } from './notifications';
 import { consume } from './rate-limit';
 import { optOut } from './sms-guards';
 import { maskEmail, sha256 } from './tokens';
@@ -156,24 +154,8 @@ export async function answerConsent(
       });
     }
     if (!request.firstSharedAt) await recordRequestEvent(tx, FUNNEL.shared, id);
-    const outboxIds = request.firstSharedAt ? [] : [await notifyBuyer(tx, request)];
+    const outboxIds = request.firstSharedAt ? [] : [await emailSharingStarted(tx, request)];
     return { status: 'sharing', outboxIds };
-  });
-}
-
-/** E-mails the buyer that the owner started sharing, with the map link, in the buyer's order language. */
-async function notifyBuyer(tx: Tx, request: LocationRequest): Promise<string> {
-  const [buyer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, request.userId));
-  const [order] = request.orderId
-    ? await tx.select({ locale: orders.locale }).from(orders).where(eq(orders.id, request.orderId))
-    : [];
-  const locale = order?.locale ?? 'en';
-  const link = `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/map/?id=${request.id}`;
-  return queueEmail(tx, {
-    to: buyer.email,
-    template: 'sharing-started',
-    locale,
-    params: { phone: request.targetE164, link },
   });
 }
 
