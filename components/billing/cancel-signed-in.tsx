@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
 import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
-import { readUserInfo } from '../ui/account-menu';
+import { readUserInfo } from '@/lib/user-info';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
 

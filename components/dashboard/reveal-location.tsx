@@ -4,7 +4,7 @@ import { useCallback, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
 import type { Page, RequestStatus } from '@/lib/api/types';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
-import { readUserInfo } from '../ui/account-menu';
+import { readUserInfo } from '@/lib/user-info';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
 import { Link } from '@/components/ui/link';

@@ -1,23 +1,9 @@
 'use client';
 import { useSyncExternalStore } from 'react';
 import { Link } from '@/components/ui/link';
+import { readUserInfo } from '@/lib/user-info';
 
 type Labels = { signIn: string; account: string; dashboard: string; signOut: string; network: string };
-
-/** The `userInfo` cookie (SPEC §3: e-mail and paymentCount), or null when absent or unreadable. */
-export function readUserInfo(): { email: string } | null {
-  const raw = document.cookie
-    .split('; ')
-    .find((c) => c.startsWith('userInfo='))
-    ?.slice('userInfo='.length);
-  if (!raw) return null;
-  try {
-    const info = JSON.parse(decodeURIComponent(raw)) as { email?: unknown };
-    return typeof info.email === 'string' ? { email: info.email } : null;
-  } catch {
-    return null;
-  }
-}
 
 const noSubscribe = () => () => {};
 

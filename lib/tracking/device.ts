@@ -1,3 +1,5 @@
+import { STORAGE_KEYS } from './state';
+
 /**
  * Environment detection and the native-app bridge (SPEC §4, issue 7 item 4). Detection is by user agent, pure and
  * tested with real user-agent strings; the bridge and the WebP probe take their window/canvas as arguments.
@@ -91,7 +93,7 @@ export function detectWebp(
   canvas: () => { width: number; height: number; toDataURL(type: string): string } = () =>
     document.createElement('canvas'),
 ): boolean {
-  const known = store.getItem('webp');
+  const known = store.getItem(STORAGE_KEYS.webp);
   if (known === '1' || known === '0') return known === '1';
   let supported = false;
   try {
@@ -101,6 +103,6 @@ export function detectWebp(
   } catch {
     supported = false;
   }
-  store.setItem('webp', supported ? '1' : '0');
+  store.setItem(STORAGE_KEYS.webp, supported ? '1' : '0');
   return supported;
 }

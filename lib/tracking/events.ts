@@ -31,7 +31,6 @@ function envNow() {
  * once cookies are accepted. Resolves when sent or failed.
  */
 export async function logEvent(eventCode: BrowserEvent): Promise<void> {
-  const state = browserState();
   const os = phoneOs(envNow());
   postToNative({ type: 'event', eventCode, path: location.pathname });
   forwardToEventService(eventCode);
@@ -46,7 +45,8 @@ export async function logEvent(eventCode: BrowserEvent): Promise<void> {
         eventType: 1,
       },
       false,
-      { apk_version_code: APP_VERSION, version: APP_VERSION, phone_os: String(os), track_id: state.eventToken ?? '' },
+      // track_id (the event token) is added to every call by the client (lib/api/browser).
+      { apk_version_code: APP_VERSION, version: APP_VERSION, phone_os: String(os) },
     );
   } catch (error) {
     if (!leaving) console.error('[operationLog]', error);

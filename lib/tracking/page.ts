@@ -3,7 +3,8 @@ import { isLandingPath, splitLocale } from '../routing/rules';
 import { detectWebp } from './device';
 import { logEvent, sendAdEvent, startEventService, trackClick } from './events';
 import { helpChatAdapter } from './help-chat';
-import { browserState, browserStore, parseCookies } from './state';
+import { readUserInfo } from '../user-info';
+import { browserState, browserStore } from './state';
 
 let started = false;
 
@@ -38,11 +39,7 @@ async function startHelpChat(): Promise<void> {
   });
   if (!adapter) return;
   adapter.load();
-  let email: string | undefined;
-  try {
-    const info = JSON.parse(parseCookies(document.cookie).userInfo ?? 'null') as { email?: unknown } | null;
-    if (typeof info?.email === 'string') email = info.email;
-  } catch {}
+  const email = readUserInfo()?.email;
   if (!email) {
     adapter.identify({ signedIn: false });
     return;
