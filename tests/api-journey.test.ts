@@ -5,6 +5,7 @@ import { consents, locationRequests, orders, outboundMessages, positions, sessio
 import { deliverOutboxMessage } from '@/server/services/outbox';
 import { sha256 } from '@/server/services/tokens';
 import { API, app, clientHeaders, form } from './support/api';
+import { nextIp } from './support/accounts';
 
 const formHeaders = { ...clientHeaders, 'content-type': 'application/x-www-form-urlencoded' };
 const card = (cardNumber: string) => ({ cardNumber, expiry: '12/34', cvc: '123', zip: '94107' });
@@ -12,7 +13,7 @@ const card = (cardNumber: string) => ({ cardNumber, expiry: '12/34', cvc: '123',
 async function createOrder(email: string, phone = '+14155552671') {
   const res = await app.request(`${API}/portal/order`, {
     method: 'POST',
-    headers: formHeaders,
+    headers: { ...formHeaders, 'x-peer-ip': nextIp() },
     body: form({ email, phone, terms: true }),
   });
   expect(res.status).toBe(201);

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
-import { orders, subscriptions, users, webhookEvents } from '@/server/db/schema';
+import { orders, sessions, subscriptions, users, webhookEvents } from '@/server/db/schema';
 import { API, app } from './support/api';
 import { call } from './support/accounts';
 import { emailsTo, placeOrder } from './support/billing';
@@ -101,6 +101,30 @@ describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
     expect(await emailsTo(email, 'order-credentials')).toHaveLength(1);
     const [order] = await (await getDb()).select().from(orders).where(eq(orders.code, code));
     expect(order).toMatchObject({ status: 'paid', providerPaymentId: 'pi_test_1' });
+  });
+
+  it('an order whose e-mail became an account before Stripe confirmed it opens no session and issues no password (issue 12 §1)', async () => {
+    const first = await stripeOrder();
+    const second = await stripeOrder(first.email);
+    const complete = async (o: typeof first, tag: string) => {
+      fake.subscription(`sub_${tag}_${o.code}`, 'trialing', Date.now() + 86_400_000);
+      fake.pay(o.sessionId, `sub_${tag}_${o.code}`);
+      const payload = event('checkout.session.completed', { id: o.sessionId, object: 'checkout.session' });
+      expect((await deliver(payload)).status).toBe(200);
+    };
+    await complete(first, 'owner');
+    const [account] = await accountsOf(first.email);
+    const ret = await call('GET', `/portal/user/checkRegister/${second.code}`);
+    expect(ret.headers.get('set-cookie')).toBeNull();
+    await complete(second, 'late');
+    const db = await getDb();
+    const [order] = await db.select().from(orders).where(eq(orders.code, second.code));
+    expect(order).toMatchObject({ status: 'paid', userId: account.id });
+    expect(await db.select().from(sessions).where(eq(sessions.userId, account.id))).toHaveLength(0);
+    const mails = await emailsTo(first.email, 'order-credentials');
+    expect(mails).toHaveLength(2);
+    expect(mails.filter((m) => /Temporary password/.test(m.body))).toHaveLength(1);
+    expect((await accountsOf(first.email))[0].paymentCount).toBe(2);
   });
 
   it('return page before the webhook, after it, or at the same time: one account, one e-mail', async () => {

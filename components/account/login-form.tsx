@@ -16,7 +16,11 @@ import { useServerErrors } from './use-server-errors';
 import { Link } from '@/components/ui/link';
 
 /** Where `?redirect=` may lead after sign-in (a fixed list, so the parameter cannot send users off-site). */
-const REDIRECTS: Record<string, string> = { billing: '/dashboard/billing/', locations: '/dashboard/locations/' };
+const REDIRECTS: Record<string, string> = {
+  billing: '/dashboard/billing/',
+  locations: '/dashboard/locations/',
+  getLocation: '/getLocation/',
+};
 
 /**
  * `/login` (SPEC §2): e-mail and password (`POST /admin/userSession`). A temporary password leads to the account
@@ -28,7 +32,11 @@ export function LoginForm() {
   const locale = useLocale() as AppLocale;
   const prefix = prefixOf(locale);
   const api = useApi();
-  const redirect = REDIRECTS[useSearchParams().get('redirect') ?? ''] ?? '/dashboard/locations/';
+  const params = useSearchParams();
+  // `phone` (digits, spaces, +) rides along to New request: a buyer sent here by the pay step continues there.
+  const phone = (params.get('phone') ?? '').replace(/[^\d +]/g, '').slice(0, 40);
+  const target = REDIRECTS[params.get('redirect') ?? ''] ?? '/dashboard/locations/';
+  const redirect = target === '/getLocation/' && phone ? `${target}?phone=${encodeURIComponent(phone)}` : target;
   const [notice, setNotice] = useState<string | null>(null);
   const {
     register,

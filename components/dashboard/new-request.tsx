@@ -1,6 +1,7 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
+import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod/mini';
@@ -36,6 +37,7 @@ export function NewRequest() {
   const [texts, setTexts] = useState<SmsText[]>([]);
   const [created, setCreated] = useState<{ id: string; link: string } | null>(null);
   const [copied, setCopied] = useState(false);
+  const initialPhone = (useSearchParams().get('phone') ?? '').replace(/[^\d +]/g, '').slice(0, 40);
   const {
     register,
     handleSubmit,
@@ -44,7 +46,8 @@ export function NewRequest() {
     formState: { errors, isSubmitting },
   } = useForm<Values>({
     resolver: zodResolver(schema),
-    defaultValues: { phone: '', text: 'standard', locale: '' },
+    // A buyer sent here from the pay step after signing in (issue 12 §1) continues with the number they typed.
+    defaultValues: { phone: initialPhone, text: 'standard', locale: '' },
   });
   const { alert, setAlert, report } = useServerErrors(setError, ['phone']);
   const chosenLocale = useWatch({ control, name: 'locale' });

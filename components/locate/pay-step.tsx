@@ -5,7 +5,8 @@ import { track } from '@/lib/tracking/track';
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '@/lib/api/client';
 import type { OfferView, OrderView } from '@/lib/api/types';
-import { trackingQuery, type AppLocale } from '@/lib/routing/rules';
+import { prefixOf, trackingQuery, type AppLocale } from '@/lib/routing/rules';
+import { Link } from '@/components/ui/link';
 
 /** A random idempotency key (hex), made once per pay step: a double click creates one order. */
 function newKey(): string {
@@ -27,7 +28,8 @@ function clock(ms: number): string {
  * size as the price, the trial price, its 24 hours, the monthly price it converts to, that it renews until cancelled
  * and how to cancel; the card-statement descriptor; card or wallet; and Pay, which creates the order
  * (`POST /portal/order` with an idempotency key) and goes where the answer's `next` says. If the offer ended on the
- * server first (409), the regular price is shown with the server's message.
+ * server first (409), the regular price is shown with the server's message. An e-mail that already has an account
+ * (409, reason `email_registered`, issue 12 §1) gets a sign-in link that returns to New request with this number.
  */
 export function PayStep({ email, phone, api }: { email: string; phone: string; api: () => Promise<ApiClient> }) {
   const t = useTranslations('Pay');
@@ -41,6 +43,7 @@ export function PayStep({ email, phone, api }: { email: string; phone: string; a
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [forcedEnd, setForcedEnd] = useState(false);
+  const [registered, setRegistered] = useState(false);
 
   useEffect(() => {
     let cancelled = false;
@@ -108,7 +111,9 @@ export function PayStep({ email, phone, api }: { email: string; phone: string; a
       if (/^https?:\/\//.test(next)) window.location.assign(next);
       else router.push(`${next}${trackingQuery(location.search).replace(/^\?/, '&')}`);
     } catch (e) {
-      if ((e as { status?: number }).status === 409) setForcedEnd(true);
+      const reason = (e as { detail?: { reason?: unknown } }).detail?.reason;
+      if (reason === 'email_registered') setRegistered(true);
+      else if ((e as { status?: number }).status === 409) setForcedEnd(true);
       setError((e as Error).message);
       setBusy(false);
     }
@@ -151,7 +156,15 @@ export function PayStep({ email, phone, api }: { email: string; phone: string; a
       <p className="text-sm text-slate-600">{t('descriptor', { descriptor: view.billingDescriptor })}</p>
       {error && (
         <p role="alert" className="text-sm text-red-700">
-          {error}
+          {error}{' '}
+          {registered && (
+            <Link
+              href={`${prefixOf(locale)}/login/?redirect=getLocation&phone=${encodeURIComponent(phone)}`}
+              className="font-semibold underline"
+            >
+              {t('signInToContinue')}
+            </Link>
+          )}
         </p>
       )}
       <button

@@ -17,10 +17,12 @@ import { TEMP_PASSWORD_TTL_MS, hashPassword } from './passwords';
 export type ClientMeta = { ip: string | null; userAgent: string | null };
 
 export type PayResult =
-  | { kind: 'paid'; token: string; email: string; phone: string; paymentCount: number; outboxIds: string[] }
+  /** `token`: the new account's session; null when the order was paid into an account that already existed. */
+  | { kind: 'paid'; token: string | null; email: string; phone: string; paymentCount: number; outboxIds: string[] }
   | { kind: 'requires_action' }
   | { kind: 'declined'; reason: string; status: 'failed' | 'canceled' }
   | { kind: 'not_payable' }
+  | { kind: 'email_registered' }
   | { kind: 'not_found' };
 
 /** How the first payment was made, for the subscription's later renewals. */
@@ -29,13 +31,25 @@ export type Fulfilment = {
   cardLast4?: string;
   providerSubscription?: { id: string; status: 'trialing' | 'active'; currentPeriodEnd: Date };
   providerPaymentId?: string;
+  /** The payer is on our own page and can receive the new account's session cookie (the sandbox routes). */
+  signIn?: boolean;
 };
 
-/** Locks a payable order (`pending` or `failed`) of `code`, or says why it cannot be paid. */
-async function lockPayable(tx: Tx, code: string): Promise<Order | { kind: 'not_found' } | { kind: 'not_payable' }> {
+type Unpayable = { kind: 'not_found' } | { kind: 'not_payable' } | { kind: 'email_registered' };
+
+/**
+ * Locks a payable order (`pending` or `failed`) of `code`, or says why it cannot be paid. An order made by a visitor
+ * whose e-mail has since become an account is not charged (`email_registered`): the check made when the order was
+ * created must still hold where the money moves (issue 12 §1).
+ */
+async function lockPayable(tx: Tx, code: string): Promise<Order | Unpayable> {
   const [order] = await tx.select().from(orders).where(eq(orders.code, code)).for('update').limit(1);
   if (!order) return { kind: 'not_found' };
   if (order.status !== 'pending' && order.status !== 'failed') return { kind: 'not_payable' };
+  if (!order.userId) {
+    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.email, order.email)).limit(1);
+    if (owner) return { kind: 'email_registered' };
+  }
   return order;
 }
 
@@ -59,7 +73,7 @@ export async function paySandboxCard(db: Db, code: string, cardNumber: string, m
         .where(eq(orders.id, order.id));
       return { kind: 'requires_action' } as const;
     }
-    return fulfilOrder(tx, order, meta, { sandboxRenewal: charge.renewals, cardLast4: last4 });
+    return fulfilOrder(tx, order, meta, { sandboxRenewal: charge.renewals, cardLast4: last4, signIn: true });
   });
 }
 
@@ -73,6 +87,7 @@ export async function completeSandbox3ds(db: Db, code: string, approve: boolean,
     return fulfilOrder(tx, order, meta, {
       sandboxRenewal: order.sandboxRenewal ?? 'fails',
       cardLast4: order.cardLast4 ?? undefined,
+      signIn: true,
     });
   });
 }
@@ -95,7 +110,7 @@ export async function completeSandboxWallet(
         .where(eq(orders.id, order.id));
       return { kind: 'declined', reason: 'wallet_canceled', status: 'canceled' } as const;
     }
-    return fulfilOrder(tx, order, meta, { sandboxRenewal: 'succeeds' });
+    return fulfilOrder(tx, order, meta, { sandboxRenewal: 'succeeds', signIn: true });
   });
 }
 
@@ -114,18 +129,26 @@ async function decline(tx: Tx, order: Order, reason: string): Promise<PayResult>
 }
 
 /**
- * What a paid order causes, in one transaction (issue 4 item 4): the order turns `paid`; the account is created (or
- * found) with the e-mail as login and a generated temporary password (argon2id hash stored, valid 7 days); a trialing
- * subscription; a `payments` row; an `order.paid` domain event; a session; the location request with its consent code
- * (stored hashed); and two outbox rows: the buyer's credentials e-mail and the consent SMS. Call with the order row
- * locked and payable, so the webhook and the return page completing it at once make one account and one e-mail.
+ * The account a paid order belongs to (issue 12 §1). An order made while signed in names its account: the payment is
+ * added to it. Otherwise a new account is created with a generated temporary password (argon2id hash stored, valid 7
+ * days) and `password` is returned to e-mail. If the e-mail became an account after the order was made (only possible
+ * for a provider that charges before we see it, such as Stripe Checkout), the payment is added to that account but
+ * nobody is signed in and no password is issued: the account's owner reads the e-mail.
  */
-export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: Fulfilment): Promise<PayResult> {
-  const e = env();
-  const now = new Date();
-  const [price] = await tx.select().from(priceSetups).where(eq(priceSetups.id, order.priceSetupId));
+async function payingAccount(tx: Tx, order: Order, now: Date) {
+  const counted = { id: users.id, paymentCount: users.paymentCount };
+  const addPayment = (where: ReturnType<typeof eq>) =>
+    tx
+      .update(users)
+      .set({ paymentCount: sql`${users.paymentCount} + 1` })
+      .where(where)
+      .returning(counted);
+  if (order.userId) {
+    const [user] = await addPayment(eq(users.id, order.userId));
+    return { ...user, password: null };
+  }
   const password = generatePassword(16);
-  const [user] = await tx
+  const [created] = await tx
     .insert(users)
     .values({
       email: order.email,
@@ -133,8 +156,27 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
       tempPasswordExpiresAt: new Date(now.getTime() + TEMP_PASSWORD_TTL_MS),
       paymentCount: 1,
     })
-    .onConflictDoUpdate({ target: users.email, set: { paymentCount: sql`${users.paymentCount} + 1` } })
-    .returning({ id: users.id, paymentCount: users.paymentCount, isNewUser: sql<boolean>`(xmax = 0)` });
+    .onConflictDoNothing({ target: users.email })
+    .returning(counted);
+  if (created) return { ...created, password };
+  const [existing] = await addPayment(eq(users.email, order.email));
+  return { ...existing, password: null };
+}
+
+/**
+ * What a paid order causes, in one transaction (issue 4 item 4): the order turns `paid`; the account it belongs to
+ * (`payingAccount`: a new one, or the signed-in buyer's); a trialing subscription; a `payments` row; an `order.paid`
+ * domain event; the location request with its consent code (stored hashed); and two outbox rows: the buyer's
+ * credentials e-mail and the consent SMS. Only a newly created account, paid on our own page (`how.signIn`), gets a
+ * session (`token`); a payment never
+ * signs anyone in to an account that existed before it (issue 12 §1). Call with the order row locked and payable, so
+ * the webhook and the return page completing it at once make one account and one e-mail.
+ */
+export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: Fulfilment): Promise<PayResult> {
+  const e = env();
+  const now = new Date();
+  const [price] = await tx.select().from(priceSetups).where(eq(priceSetups.id, order.priceSetupId));
+  const user = await payingAccount(tx, order, now);
   await tx
     .update(orders)
     .set({
@@ -174,7 +216,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
     payload: { userId: user.id, phone: order.phoneE164, subscriptionId: sub.id },
   });
   await recordOrderEvent(tx, FUNNEL.paid, order.id);
-  const session = await createSession(tx, user.id, meta);
+  const session = user.password && how.signIn ? await createSession(tx, user.id, meta) : null;
   const { smsId } = await createLocationRequest(tx, { userId: user.id, e164: order.phoneE164, orderId: order.id });
   const emailId = await queueEmail(tx, {
     to: order.email,
@@ -182,7 +224,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
     locale: order.locale,
     params: {
       email: order.email,
-      ...(user.isNewUser ? { password } : {}),
+      ...(user.password ? { password: user.password } : {}),
       order: order.code,
       phone: order.phoneE164,
       amount: formatMoney(order.amountMinor, order.currency, order.locale),
@@ -193,7 +235,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
   });
   return {
     kind: 'paid',
-    token: session.token,
+    token: session?.token ?? null,
     email: order.email,
     phone: order.phoneE164,
     paymentCount: user.paymentCount,

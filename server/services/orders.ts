@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { orders, priceOffers, priceSetups, type Attribution, type Order } from '../db/schema';
+import { orders, priceOffers, priceSetups, users, type Attribution, type Order } from '../db/schema';
 import { env } from '../env';
 import { paymentProvider } from '../providers/payments';
 import { ApiError, ErrorCode } from '../errors';
@@ -26,6 +26,8 @@ export type OrderInput = {
   idempotencyKey?: string;
   /** Where the buyer came from (tracking fields and event token, issue 7). */
   attribution?: Attribution;
+  /** The caller's account when signed in with a full session; only its own e-mail may be ordered for (issue 12). */
+  buyer?: { id: string } | null;
 };
 
 /**
@@ -33,7 +35,12 @@ export type OrderInput = {
  * the configured provider (SPEC §7 `POST /portal/order`). The amount comes from `price_setups` (never the client):
  * the trial price, discounted only while the buyer's offer runs. Status `pending`.
  *
- * Errors: PhoneParseError (bad number); ApiError 403/429 when the consent SMS could not be sent to the number
+ * An e-mail that already has an account is refused (409 `Api.emailRegistered`, detail `reason: 'email_registered'`)
+ * unless the caller is signed in as that account; then the order is attached to it (`userId`), and paying it adds to
+ * that account without opening a session (issue 12 §1: a payment never signs anyone in to an account that existed
+ * before it).
+ *
+ * Errors: PhoneParseError (bad number); ApiError 409 `Api.emailRegistered`; 403/429 when the consent SMS could not be sent to the number
  * (sms-guards, checked before anyone pays); 409 `Api.offerExpired` when the offer has ended (the price reverted);
  * 409 `Api.idempotencyMismatch` when the key was used for another buyer or number; 404 for an unknown plan.
  */
@@ -44,6 +51,8 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
     const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey));
     if (existing) return replay(db, existing, email, number.number);
   }
+  const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+  if (owner && owner.id !== input.buyer?.id) throw emailRegistered();
   // Refuse before payment what could not be sent after it: opted-out numbers, countries, daily caps.
   const refusal = await smsRefusal(db, number.number);
   if (refusal) throw refusalError(refusal);
@@ -74,6 +83,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
       offerId: input.offer ?? null,
       idempotencyKey: input.idempotencyKey ?? null,
       attribution: input.attribution ?? {},
+      userId: owner?.id ?? null,
       status: 'pending',
     })
     .onConflictDoNothing({ target: orders.idempotencyKey })
@@ -88,6 +98,14 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
     await db.update(orders).set({ providerSessionId: checkout.sessionId }).where(eq(orders.id, inserted.id));
   }
   return { order: inserted, next: checkout.url };
+}
+
+/**
+ * 409 for an order naming an e-mail that has an account the caller is not signed in to (SPEC §8 'The email address you
+ * entered is already registered!'); `reason` lets the pay step offer a sign-in link.
+ */
+export function emailRegistered(): ApiError {
+  return new ApiError(409, ErrorCode.conflict, 'Api.emailRegistered', {}, { reason: 'email_registered' });
 }
 
 /** The answer for a repeated idempotency key: the same order and checkout, if it is the same buyer and number. */

@@ -4,11 +4,20 @@ import { getDb } from '@/server/db/client';
 import { outboundMessages } from '@/server/db/schema';
 import { API, app, clientHeaders, form } from './api';
 
+/** This test file's own block of the IPv6 documentation range, so files sharing the database share no limits. */
+const ipBlock = Math.floor(Math.random() * 0xffff).toString(16);
 let ipCounter = 0;
 /** A fresh documentation-range client IP per call, so per-IP limits of one test do not leak into another. */
 export function nextIp(): string {
   ipCounter += 1;
-  return `198.51.100.${ipCounter % 250}`;
+  return `2001:db8:${ipBlock}::${ipCounter.toString(16)}`;
+}
+
+let phoneCounter = Math.floor(Math.random() * 7000);
+/** A distinct valid US number per call, so per-number SMS caps of one test do not touch another. */
+export function nextPhone(): string {
+  phoneCounter += 1;
+  return `+1415555${String(2000 + (phoneCounter % 7000)).padStart(4, '0')}`;
 }
 
 /** Calls the API as a browser page would (form body, website_type, a peer IP). */
@@ -53,7 +62,7 @@ export async function latestEmail(to: string) {
  * token and the temporary password read from the credentials e-mail.
  */
 export async function buyAccount(email: string) {
-  const order = await call('POST', '/portal/order', { body: { email, phone: '+14155552671', terms: true } });
+  const order = await call('POST', '/portal/order', { body: { email, phone: nextPhone(), terms: true } });
   const { obj } = await order.json();
   const pay = await call('POST', `/portal/order/${obj.code}/sandboxPay`, {
     body: { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123', zip: '10001' },

@@ -2,14 +2,9 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { orders, outboundMessages, subscriptions } from '@/server/db/schema';
-import { call, tokenOf } from './accounts';
+import { call, nextPhone, tokenOf } from './accounts';
 
-let phoneCounter = 0;
-/** A distinct valid US number per call, so per-number SMS caps of one test do not touch another. */
-export function nextPhone(): string {
-  phoneCounter += 1;
-  return `+1415555${String(2000 + (phoneCounter % 7000)).padStart(4, '0')}`;
-}
+export { nextPhone } from './accounts';
 
 /** `POST /portal/order` as the pay step sends it; returns the response and its parsed body. */
 export async function placeOrder(

@@ -114,7 +114,7 @@ const createOrderRoute = createRoute({
   method: 'post',
   path: '/portal/order',
   summary:
-    'Create an order (e-mail, phone, 18+ and terms, plan, method card|wallet, optional offer and idempotency key). The price comes from price_setups; the answer names `next`, where the payer goes to pay.',
+    'Create an order (e-mail, phone, 18+ and terms, plan, method card|wallet, optional offer and idempotency key). The price comes from price_setups; the answer names `next`, where the payer goes to pay. An e-mail that has an account answers 409 (reason email_registered) unless the caller is signed in as that account; then the order is attached to it.',
   request: { body: bodyOf(orderBody) },
   responses: {
     201: jsonResponse(envelope(orderView_.extend({ next: z.string() })), 'Order created'),
@@ -190,7 +190,9 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
     await consume('ordersPerIp', c.get('clientIp') ?? 'unknown');
     const idempotencyKey = c.req.header('idempotency-key') ?? body.idempotencyKey;
     const attribution = attributionOf(c, body);
-    const { order, next } = await createOrder(await getDb(), { ...body, idempotencyKey, attribution }).catch(
+    const user = c.get('user');
+    const buyer = user && !user.restricted ? user : null;
+    const { order, next } = await createOrder(await getDb(), { ...body, idempotencyKey, attribution, buyer }).catch(
       phoneError,
     );
     return created(c, { ...(await viewOf(order.code, c.get('lang'))), next });

@@ -12,7 +12,7 @@ import {
   type ClientMeta,
   type PayResult,
 } from '../../services/checkout';
-import { findOrder } from '../../services/orders';
+import { emailRegistered, findOrder } from '../../services/orders';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { setSessionCookies } from '../session-cookies';
@@ -89,9 +89,14 @@ function meta(c: Context<AppEnv>): ClientMeta {
   return { ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null };
 }
 
-/** The HTTP answer for a payment outcome; a success signs the payer in (session cookies). */
+/**
+ * The HTTP answer for a payment outcome. A payment that created the account signs the payer in (session cookies); one
+ * added to an existing account (the signed-in buyer's) sets no cookie (issue 12 §1). 409 `Api.emailRegistered` when
+ * the e-mail became an account after the order was made (nothing is charged).
+ */
 async function answer(c: Context<AppEnv>, result: PayResult, orderCode: string) {
   if (result.kind === 'not_found') throw notFound();
+  if (result.kind === 'email_registered') throw emailRegistered();
   if (result.kind === 'not_payable') throw new ApiError(409, ErrorCode.conflict, 'Api.orderNotPayable');
   if (result.kind === 'declined') {
     const key = result.reason === 'wallet_canceled' ? 'Api.walletCanceled' : 'Api.declined';
@@ -101,7 +106,7 @@ async function answer(c: Context<AppEnv>, result: PayResult, orderCode: string) 
     const row = (await findOrder(await getDb(), orderCode))!;
     return ok(c, { status: 'requires_action' as const, email: row.order.email, phone: row.order.phoneE164 });
   }
-  setSessionCookies(c, result.token, { email: result.email, paymentCount: result.paymentCount });
+  if (result.token) setSessionCookies(c, result.token, { email: result.email, paymentCount: result.paymentCount });
   await enqueueAfterCommit(result.outboxIds);
   return ok(c, { status: 'paid' as const, email: result.email, phone: result.phone });
 }
