@@ -95,25 +95,21 @@ describe('temporary passwords', () => {
     vi.setSystemTime(Date.now() + 7 * 24 * 3600 * 1000 + 60_000);
     const res = await signIn(bought.email, bought.temporaryPassword);
     expect(res.status).toBe(401);
-    expect((await res.json()).msg).toBe('Your temporary password has expired. Ask for a new one on the sign-in page.');
+    expect((await res.json()).msg).toBe(
+      'Your temporary password has expired. Ask for a code on the sign-in page to choose your own password.',
+    );
   });
 
-  it('a fresh temporary password is sent only to accounts that still have one', async () => {
+  it('recovering access e-mails a code and never replaces the working temporary password (issue 12 §8)', async () => {
     const bought = await buyAccount(`tempnew.${Date.now()}@example.com`);
     const res = await call('PUT', `/admin/userSession/restPassword/${bought.email}`);
     expect(res.status).toBe(200);
     const mail = await latestEmail(bought.email);
-    expect(mail.template).toBe('temporary-password');
-    const fresh = /temporary password is (\S+)\./.exec(mail.body)![1];
-    expect((await signIn(bought.email, fresh)).status).toBe(200);
-    expect((await signIn(bought.email, bought.temporaryPassword)).status).toBe(401);
-
-    const full = await account('tempfull');
-    const before = await latestEmail(full.email);
-    const again = await call('PUT', `/admin/userSession/restPassword/${full.email}`);
-    expect((await again.json()).msg).toBe((await res.clone().json()).msg);
-    expect((await latestEmail(full.email)).id).toBe(before.id);
-    expect((await signIn(full.email, full.password)).status).toBe(200);
+    expect(mail.template).toBe('reset-code');
+    // Anyone may ask; the temporary password the owner has keeps working.
+    expect((await signIn(bought.email, bought.temporaryPassword)).status).toBe(200);
+    const unknown = await call('PUT', `/admin/userSession/restPassword/nobody.${Date.now()}@example.com`);
+    expect(await unknown.json()).toEqual(await res.clone().json());
   });
 });
 

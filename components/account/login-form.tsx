@@ -25,7 +25,8 @@ const REDIRECTS: Record<string, string> = {
 /**
  * `/login` (SPEC §2): e-mail and password (`POST /admin/userSession`). A temporary password leads to the account
  * page to choose a password; otherwise to `?redirect=` (billing → the billing page) or the dashboard. Also offers the
- * forgotten-password page and a fresh temporary password for buyers who lost their credentials e-mail.
+ * forgotten-password page and, for buyers who lost their credentials e-mail, a code to choose their own password
+ * (`restPassword`; it never replaces the temporary password, issue 12 §8) with a link to enter it on `/reset`.
  */
 export function LoginForm() {
   const t = useTranslations('Auth');
@@ -105,6 +106,14 @@ export function LoginForm() {
           </button>
         </p>
         <FormAlert message={notice} tone="success" />
+        {notice && (
+          <Link
+            href={`${prefix}/reset/?email=${encodeURIComponent(getValues('email'))}`}
+            className="block text-brand underline"
+          >
+            {t('enterCode')}
+          </Link>
+        )}
       </div>
     </FormCard>
   );

@@ -5,10 +5,10 @@ import type { Db } from '../db/client';
 import { passwordResetCodes, sessions, users } from '../db/schema';
 import { env } from '../env';
 import { queueEmail } from './outbox-queue';
-import { TEMP_PASSWORD_TTL_MS, hashPassword, passwordProblem, verifyPassword } from './passwords';
-import { consume, resetLimit } from './rate-limit';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords';
+import { assertNotLimited, consume, resetLimit } from './rate-limit';
 import { createSession, revokeOtherSessions, type SessionUser } from './sessions';
-import { generatePassword, sha256 } from './tokens';
+import { sha256 } from './tokens';
 
 /** Reset codes: 6 digits, valid 15 minutes, burnt by the 5th wrong guess (ISSUE 3). */
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
@@ -43,20 +43,32 @@ export async function isRegistered(db: Db, email: string): Promise<boolean> {
   return (await findUser(db, email)) !== null;
 }
 
+/** The key of per-address limits: the SHA-256 of the normalized e-mail, the same whether or not it has an account. */
+const emailKey = (email: string) => sha256(`email:${normalize(email)}`);
+
 /**
- * Signs in. Unknown e-mail and wrong password fail alike (same error, same timing). Rate limited per IP and, for
- * failures, per account. A temporary password past its 7 days fails with `temporary_expired`; a correct temporary
- * password opens a restricted session that may only change the password.
+ * Signs in. Unknown e-mail and wrong password fail alike (same error, same timing, same limits). Throttled without
+ * locking the owner out (issue 12 §8): attempts per IP; failures per address and IP (an attacker elsewhere does not
+ * use up the owner's tries); and a higher ceiling of failures per address from everywhere. Limits are keyed by the
+ * address's hash, so a 429 says nothing about whether it is registered. A temporary password past its 7 days fails
+ * with `temporary_expired`; a correct temporary password opens a restricted session that may only change it.
  */
 export async function login(db: Db, email: string, password: string, meta: Meta) {
+  const address = emailKey(email);
+  const pair = `${address}:${meta.ip ?? 'unknown'}`;
   await consume('loginPerIp', meta.ip ?? 'unknown');
+  await assertNotLimited('loginFailuresPerAccountIp', pair);
+  await assertNotLimited('loginFailuresPerAccount', address);
   const user = await findUser(db, email);
-  if (user) await consume('loginPerAccount', user.id);
   const ok = await verifyPassword(user?.passwordHash ?? null, password);
-  if (!user || !ok) throw new AccountError('login_failed');
+  if (!user || !ok) {
+    await consume('loginFailuresPerAccountIp', pair);
+    await consume('loginFailuresPerAccount', address);
+    throw new AccountError('login_failed');
+  }
   const temporary = user.tempPasswordExpiresAt !== null;
   if (temporary && user.tempPasswordExpiresAt!.getTime() < Date.now()) throw new AccountError('temporary_expired');
-  await resetLimit('loginPerAccount', user.id);
+  await resetLimit('loginFailuresPerAccountIp', pair);
   const session = await createSession(db, user.id, { ...meta, restricted: temporary });
   return {
     token: session.token,
@@ -66,11 +78,15 @@ export async function login(db: Db, email: string, password: string, meta: Meta)
 
 /**
  * Changes the signed-in user's password after checking the current one and the policy. Clears a temporary password,
- * lifts the session's restriction, revokes every other session and e-mails a notice, in one transaction.
+ * lifts the session's restriction, revokes every other session and e-mails a notice, in one transaction. Each check
+ * of the current password spends a point of `passwordChecksPerAccount` first (atomic in PostgreSQL, so guesses sent
+ * at once are counted too; issue 12 §2); a success gives them back. Throws RateLimitedError past the limit.
  */
 export async function changePassword(db: Db, session: SessionUser, current: string, next: string, locale: string) {
   const [user] = await db.select().from(users).where(eq(users.id, session.id));
+  await consume('passwordChecksPerAccount', user.id);
   if (!(await verifyPassword(user.passwordHash, current))) throw new AccountError('current_password_wrong');
+  await resetLimit('passwordChecksPerAccount', user.id);
   const problem = passwordProblem(next);
   if (problem) throw new AccountError('policy', problem);
   const passwordHash = await hashPassword(next);
@@ -96,13 +112,14 @@ function queueChangedNotice(tx: Parameters<typeof queueEmail>[0], email: string,
 
 /**
  * E-mails a 6-digit reset code to `email` when an account exists (a new code voids the previous one); answers the
- * same either way, so the call does not reveal who has an account. Limited per account per hour. Returns the outbox
- * ids to enqueue.
+ * same either way, so the call does not reveal who has an account: the limits (per address hash and per IP, issue 12
+ * §8) are spent before the look-up, registered or not. Returns the outbox ids to enqueue.
  */
-export async function sendResetCode(db: Db, email: string, locale: string): Promise<string[]> {
+export async function sendResetCode(db: Db, email: string, locale: string, ip: string | null): Promise<string[]> {
+  await consume('codesPerIp', ip ?? 'unknown');
+  await consume('codesPerAccount', emailKey(email));
   const user = await findUser(db, email);
   if (!user) return [];
-  await consume('codesPerAccount', user.id);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   return db.transaction(async (tx) => {
     await tx
@@ -119,34 +136,37 @@ export async function sendResetCode(db: Db, email: string, locale: string): Prom
 }
 
 /**
- * Resets the password of `email` with its newest code. A wrong code counts a failure and the 5th burns the code; an
- * expired, used, voided or foreign code fails alike (`code_invalid`). On success: the code is used, the password set
- * (temporary one cleared), every session revoked and a notice e-mailed, in one transaction.
+ * Resets the password of `email` with its newest code. The code row is locked while it is checked, so guesses sent at
+ * once are counted one after another (issue 12 §2): a wrong code counts a failure and the 5th burns the code, however
+ * the guesses arrive; an expired, used, voided or foreign code fails alike (`code_invalid`). The route also limits
+ * attempts per IP. The new password's policy is checked first (no guess is spent on a weak password). On success: the
+ * code is used, the password set (temporary one cleared), every session revoked and a notice e-mailed, in one
+ * transaction.
  */
 export async function resetPassword(db: Db, email: string, code: string, next: string, locale: string) {
-  const user = await findUser(db, email);
-  const [pending] = user
-    ? await db
-        .select()
-        .from(passwordResetCodes)
-        .where(and(eq(passwordResetCodes.userId, user.id), isNull(passwordResetCodes.consumedAt)))
-        .orderBy(desc(passwordResetCodes.createdAt))
-        .limit(1)
-    : [];
-  if (!user || !pending || pending.expiresAt.getTime() < Date.now()) throw new AccountError('code_invalid');
-  const given = Buffer.from(sha256(`${user.id}:${code}`));
-  if (!timingSafeEqual(given, Buffer.from(pending.codeHash))) {
-    const failures = pending.failedAttempts + 1;
-    await db
-      .update(passwordResetCodes)
-      .set({ failedAttempts: failures, consumedAt: failures >= RESET_CODE_MAX_FAILURES ? new Date() : null })
-      .where(eq(passwordResetCodes.id, pending.id));
-    throw new AccountError('code_invalid');
-  }
   const problem = passwordProblem(next);
   if (problem) throw new AccountError('policy', problem);
+  const user = await findUser(db, email);
+  if (!user) throw new AccountError('code_invalid');
   const passwordHash = await hashPassword(next);
-  return db.transaction(async (tx) => {
+  const given = Buffer.from(sha256(`${user.id}:${code}`));
+  const outcome = await db.transaction(async (tx) => {
+    const [pending] = await tx
+      .select()
+      .from(passwordResetCodes)
+      .where(and(eq(passwordResetCodes.userId, user.id), isNull(passwordResetCodes.consumedAt)))
+      .orderBy(desc(passwordResetCodes.createdAt))
+      .limit(1)
+      .for('update');
+    if (!pending || pending.expiresAt.getTime() < Date.now()) return null;
+    if (!timingSafeEqual(given, Buffer.from(pending.codeHash))) {
+      const failures = pending.failedAttempts + 1;
+      await tx
+        .update(passwordResetCodes)
+        .set({ failedAttempts: failures, consumedAt: failures >= RESET_CODE_MAX_FAILURES ? new Date() : null })
+        .where(eq(passwordResetCodes.id, pending.id));
+      return null;
+    }
     await tx.update(passwordResetCodes).set({ consumedAt: new Date() }).where(eq(passwordResetCodes.id, pending.id));
     await tx
       .update(users)
@@ -155,31 +175,7 @@ export async function resetPassword(db: Db, email: string, code: string, next: s
     await revokeOtherSessions(tx, user.id);
     return [await queueChangedNotice(tx, user.email, locale)];
   });
-}
-
-/**
- * E-mails a fresh temporary password (for buyers who lost the credentials e-mail). Only an account that still has a
- * temporary password gets one: a password the user chose is never replaced this way, so nobody can lock another
- * user out. Answers the same whether or not anything was sent. Limited per account per hour.
- */
-export async function sendTemporaryPassword(db: Db, email: string, locale: string): Promise<string[]> {
-  const user = await findUser(db, email);
-  if (!user || user.tempPasswordExpiresAt === null) return [];
-  await consume('codesPerAccount', user.id);
-  const password = generatePassword(16);
-  const passwordHash = await hashPassword(password);
-  return db.transaction(async (tx) => {
-    await tx
-      .update(users)
-      .set({ passwordHash, tempPasswordExpiresAt: new Date(Date.now() + TEMP_PASSWORD_TTL_MS) })
-      .where(eq(users.id, user.id));
-    return [
-      await queueEmail(tx, {
-        to: user.email,
-        template: 'temporary-password',
-        locale,
-        params: { password, link: `${env().APP_ORIGIN}/login/` },
-      }),
-    ];
-  });
+  // Thrown after the commit, so the counted failure is kept.
+  if (!outcome) throw new AccountError('code_invalid');
+  return outcome;
 }

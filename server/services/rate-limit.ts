@@ -10,10 +10,18 @@ import { env } from '../env';
 export const LIMITS = {
   /** Sign-in attempts per client IP. */
   loginPerIp: { points: 30, duration: 15 * 60 },
-  /** Failed sign-ins per account. */
-  loginPerAccount: { points: 10, duration: 15 * 60 },
-  /** Reset codes and temporary passwords e-mailed per account. */
+  /** Failed sign-ins per e-mail address (hash) and client IP: slows a guesser without touching the owner elsewhere. */
+  loginFailuresPerAccountIp: { points: 10, duration: 15 * 60 },
+  /** Failed sign-ins per e-mail address (hash) from everywhere: a ceiling for guessers spread over many IPs. */
+  loginFailuresPerAccount: { points: 100, duration: 3600 },
+  /** Reset codes e-mailed per e-mail address (hash), registered or not. */
   codesPerAccount: { points: 5, duration: 3600 },
+  /** Reset-code requests per client IP. */
+  codesPerIp: { points: 20, duration: 3600 },
+  /** Password resets tried per client IP (each checks a code). */
+  resetsPerIp: { points: 20, duration: 15 * 60 },
+  /** Current-password checks per account when changing the password. */
+  passwordChecksPerAccount: { points: 10, duration: 15 * 60 },
   /** E-mail availability checks per client IP. */
   checkEmailPerIp: { points: 20, duration: 10 * 60 },
   /** Unknown consent codes tried per client IP (guessing). */

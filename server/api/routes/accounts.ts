@@ -3,14 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { translate } from '../../i18n';
-import {
-  changePassword,
-  isRegistered,
-  login,
-  resetPassword,
-  sendResetCode,
-  sendTemporaryPassword,
-} from '../../services/accounts';
+import { changePassword, isRegistered, login, resetPassword, sendResetCode } from '../../services/accounts';
 import { consume } from '../../services/rate-limit';
 import { revokeSession } from '../../services/sessions';
 import type { AppEnv } from '../context';
@@ -117,16 +110,18 @@ const forgotRoute = createRoute({
 const resetRoute = createRoute({
   method: 'put',
   path: '/admin/userSession/forgetPassword/{email}',
-  summary: "Reset with code + new password ('Successfully modified'); every session is revoked",
+  summary:
+    "Reset with code + new password ('Successfully modified'); every session is revoked. The 5th wrong code burns it; attempts are limited per IP (429).",
   request: { params: emailParam, body: bodyOf(z.object({ code, newPassword: password })) },
-  responses: { 200: jsonResponse(messageOnly, 'Reset'), ...errorResponses },
+  responses: { 200: jsonResponse(messageOnly, 'Reset'), ...limited, ...errorResponses },
 });
 
-// PUT /api_f/v1/admin/userSession/restPassword/{email} - e-mail a fresh temporary password
+// PUT /api_f/v1/admin/userSession/restPassword/{email} - recover access: e-mail a code to choose a password
 const temporaryRoute = createRoute({
   method: 'put',
   path: '/admin/userSession/restPassword/{email}',
-  summary: 'E-mail a fresh temporary password to an account that still has one; answers the same either way',
+  summary:
+    'Recover access (SPEC §7): e-mails a 6-digit code to choose a password (as forgetPassword); never replaces the working temporary password; answers the same either way',
   request: { params: emailParam },
   responses: { 200: jsonResponse(messageOnly, 'Accepted'), ...limited, ...errorResponses },
 });
@@ -193,12 +188,13 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     return ok(c, null, translate(c.get('lang'), 'Api.modified'));
   })
   .openapi(forgotRoute, async (c) => {
-    const ids = await sendResetCode(await getDb(), c.req.valid('param').email, c.get('lang'));
+    const ids = await sendResetCode(await getDb(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
     await enqueueAfterCommit(ids);
     return ok(c, null, translate(c.get('lang'), 'Api.codeSent'));
   })
   .openapi(resetRoute, async (c) => {
     const body = readBody(c, z.object({ code, newPassword: password }));
+    await consume('resetsPerIp', c.get('clientIp') ?? 'unknown');
     const ids = await resetPassword(
       await getDb(),
       c.req.valid('param').email,
@@ -210,7 +206,8 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     return ok(c, null, translate(c.get('lang'), 'Api.modified'));
   })
   .openapi(temporaryRoute, async (c) => {
-    const ids = await sendTemporaryPassword(await getDb(), c.req.valid('param').email, c.get('lang'));
+    // Never replaces a working temporary password (issue 12 §8): the owner gets a code to choose their own.
+    const ids = await sendResetCode(await getDb(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
     await enqueueAfterCommit(ids);
     return ok(c, null, translate(c.get('lang'), 'Api.temporarySent'));
   })
