@@ -91,7 +91,11 @@ try {
     );
     const requestId = rows[0].id as string;
     const consent = /\?c=([A-Za-z0-9_-]+)/.exec(rows[0].body)![1];
-    await post(`/spyContent/phoneLocation/${consent}`, { action: 'share', minutes: '15' }, 'PUT');
+    await post(
+      `/spyContent/phoneLocation/${consent}`,
+      { action: 'share', minutes: '15', latitude: '48.8584', longitude: '2.2945', accuracy: '12' },
+      'PUT',
+    );
     const seen = async () => {
       const res = await fetch(`${base}/gpsTrace/phoneLocation/${requestId}`, { headers: { cookie: b.cookie } });
       const json = (await res.json()) as { obj: { positions: { source: string }[] } };

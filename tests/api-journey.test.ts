@@ -147,7 +147,7 @@ describe('the journey through the API', () => {
     });
 
     const share = await put(
-      { action: 'share', minutes: 60 },
+      { action: 'share', minutes: 60, latitude: 48.8584, longitude: 2.2945, accuracy: 12 },
       { 'x-peer-ip': '81.2.69.142', 'user-agent': 'OwnerPhone/1.0' },
     );
     expect((await share.json()).obj).toEqual({ status: 'sharing' });
@@ -173,7 +173,15 @@ describe('the journey through the API', () => {
     const { obj } = await trace.json();
     expect(obj.status).toBe('sharing');
     expect(obj.positions[0]).toMatchObject({ source: 'gps', latitude: 40.4168, longitude: -3.7038, accuracy: 8.5 });
-    expect(obj.positions[1]).toMatchObject({ source: 'ip', label: 'London, England, GB' });
+    // The share carried the first fix; the IP area was stored with it, in the same transaction (issue 12 §3).
+    expect(obj.positions.map((p: { source: string }) => p.source).sort()).toEqual(['gps', 'gps', 'ip']);
+    expect(obj.positions.find((p: { source: string }) => p.source === 'ip')).toMatchObject({
+      label: 'London, England, GB',
+    });
+    expect(obj.positions.find((p: { latitude: number }) => p.latitude === 48.8584)).toMatchObject({
+      source: 'gps',
+      accuracy: 12,
+    });
 
     const stop = await put({ action: 'stop' });
     expect((await stop.json()).obj).toEqual({ status: 'stopped' });

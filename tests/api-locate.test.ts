@@ -105,7 +105,9 @@ describe('location requests by subscribers', () => {
       .from(outboundMessages)
       .where(eq(outboundMessages.recipient, phone));
     expect(smsAfter[0].n).toBe(smsBefore[0].n);
-    const share = await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 60 } });
+    const share = await call('PUT', `/spyContent/phoneLocation/${code}`, {
+      body: { action: 'share', minutes: 60, latitude: 48.8584, longitude: 2.2945, accuracy: 12 },
+    });
     expect(share.status).toBe(409);
   });
 
@@ -127,7 +129,9 @@ describe('location requests by subscribers', () => {
     const bob = await buyAccount(`clear-b.${Date.now()}@example.com`);
     const { obj } = await (await newRequest(alice.token, freshPhone())).json();
     const code = await codeOf(obj.id);
-    await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 15 } });
+    await call('PUT', `/spyContent/phoneLocation/${code}`, {
+      body: { action: 'share', minutes: 15, latitude: 48.8584, longitude: 2.2945, accuracy: 12 },
+    });
     await call('PUT', `/spyContent/phoneLocation/${code}`, {
       body: { action: 'position', latitude: 1, longitude: 2, accuracy: 3 },
     });
@@ -135,7 +139,8 @@ describe('location requests by subscribers', () => {
       (await call('POST', `/spyContent/clear/${obj.id}`, { headers: { cookie: `token=${bob.token}` } })).status,
     ).toBe(404);
     const cleared = await call('POST', `/spyContent/clear/${obj.id}`, { headers: { cookie: `token=${alice.token}` } });
-    expect((await cleared.json()).obj).toEqual({ deleted: 1 });
+    // The share's own first fix and the later position.
+    expect((await cleared.json()).obj).toEqual({ deleted: 2 });
     const db = await getDb();
     expect(await db.select().from(positions).where(eq(positions.requestId, obj.id))).toHaveLength(0);
   });
@@ -149,16 +154,19 @@ describe('location requests by subscribers', () => {
     expect((await list()).notificationsTotal).toBe(0);
     const { obj } = await (await newRequest(buyer.token, freshPhone())).json();
     const code = await codeOf(obj.id);
-    await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 15 } });
+    await call('PUT', `/spyContent/phoneLocation/${code}`, {
+      body: { action: 'share', minutes: 15, latitude: 48.8584, longitude: 2.2945, accuracy: 12 },
+    });
     await call('PUT', `/spyContent/phoneLocation/${code}`, {
       body: { action: 'position', latitude: 1, longitude: 2, accuracy: 3 },
     });
     const page = await list();
-    expect(page.notificationsTotal).toBe(2);
+    // The status change and two positions (the share's first fix and the later one).
+    expect(page.notificationsTotal).toBe(3);
     expect(page.list.find((r: { id: string }) => r.id === obj.id)).toMatchObject({
       status: 'sharing',
       smsStatus: 'queued',
-      positions: 1,
+      positions: 2,
     });
   });
 
@@ -187,7 +195,9 @@ describe('the consent link', () => {
     const code = await codeOf(obj.id);
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
-        call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 60 } }),
+        call('PUT', `/spyContent/phoneLocation/${code}`, {
+          body: { action: 'share', minutes: 60, latitude: 48.8584, longitude: 2.2945, accuracy: 12 },
+        }),
       ),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
@@ -206,7 +216,9 @@ describe('the consent link', () => {
     const buyer = await buyAccount(`window.${Date.now()}@example.com`);
     const { obj } = await (await newRequest(buyer.token, freshPhone())).json();
     const code = await codeOf(obj.id);
-    await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 15 } });
+    await call('PUT', `/spyContent/phoneLocation/${code}`, {
+      body: { action: 'share', minutes: 15, latitude: 48.8584, longitude: 2.2945, accuracy: 12 },
+    });
     const put = (body: Record<string, string | number>) =>
       call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'position', ...body } });
     expect((await put({ latitude: 'NaN', longitude: 2, accuracy: 5 })).status).toBe(422);
@@ -229,7 +241,9 @@ describe('location upkeep', () => {
     const quiet = (await (await newRequest(buyer.token, freshPhone())).json()).obj.id as string;
     const sharing = (await (await newRequest(buyer.token, freshPhone())).json()).obj.id as string;
     const code = await codeOf(sharing);
-    await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 15 } });
+    await call('PUT', `/spyContent/phoneLocation/${code}`, {
+      body: { action: 'share', minutes: 15, latitude: 48.8584, longitude: 2.2945, accuracy: 12 },
+    });
     await call('PUT', `/spyContent/phoneLocation/${code}`, {
       body: { action: 'position', latitude: 1, longitude: 2, accuracy: 3 },
     });
@@ -245,7 +259,7 @@ describe('location upkeep', () => {
       [quiet]: 'expired',
       [sharing]: 'stopped',
     });
-    expect(await db.select().from(positions).where(eq(positions.requestId, sharing))).toHaveLength(1);
+    expect(await db.select().from(positions).where(eq(positions.requestId, sharing))).toHaveLength(2);
 
     vi.setSystemTime(Date.now() + 31 * 24 * 3600 * 1000);
     const result = await runLocateMaintenance(db, 30);

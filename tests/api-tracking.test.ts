@@ -229,7 +229,11 @@ describe('funnel report (issue 7 item 6)', () => {
     expect((await call('GET', `/spyContent/consent/${code}`)).status).toBe(200);
     expect((await call('GET', `/spyContent/consent/${code}`)).status).toBe(200);
     expect(
-      (await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'share', minutes: 15 } })).status,
+      (
+        await call('PUT', `/spyContent/phoneLocation/${code}`, {
+          body: { action: 'share', minutes: 15, latitude: 48.8584, longitude: 2.2945, accuracy: 12 },
+        })
+      ).status,
     ).toBe(200);
 
     const rows = await funnelReport(db, 7);

@@ -10,16 +10,21 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
 
-type GpsState = 'idle' | 'waiting' | 'ok' | 'denied';
+type GpsState = 'idle' | 'waiting' | 'ok' | 'denied' | 'lost';
+
+/** Geolocation options: a fresh, high-accuracy fix; the prompt and the first fix may take a while (ms). */
+const GPS_OPTIONS: PositionOptions = { enableHighAccuracy: true, maximumAge: 0, timeout: 60_000 };
 type Dialog = 'stop' | 'report' | null;
 
 /**
  * The phone owner's consent page (ARCHITECTURE §1, §6, §8; ISSUE 5): says who asks (the service and the requester's
  * masked e-mail), what is shared (GPS position with its accuracy, an approximate IP location), for how long, and how
  * to stop. Share and Decline are equally prominent; Report abuse ends the request and stops all SMS to the number.
- * Only after Share is the consent recorded and the browser asked for its position (`watchPosition`, high accuracy);
- * fixes go to `PUT /spyContent/phoneLocation/{code}` at most every 10 s unless the phone moved over 25 m. Then the
- * thank-you screen: Stop sharing (confirm dialog) → stopped → Share again or Visit website.
+ * Tapping Share asks the browser first (issue 12 §3): only when it gives a fix is the share sent, carrying that fix,
+ * and only then does the server record the consent and store anything. A refused or unavailable location stores
+ * nothing (`denied` tells the buyer "location not allowed"), explains how to allow it and offers Share again. While
+ * sharing, `watchPosition` sends fixes to `PUT /spyContent/phoneLocation/{code}` at most every 10 s unless the phone
+ * moved over 25 m. Then the thank-you screen: Stop sharing (confirm dialog) → stopped → Share again or Visit website.
  */
 export function ConsentPanel() {
   const t = useTranslations('Consent');
@@ -45,8 +50,7 @@ export function ConsentPanel() {
   };
 
   const startWatch = useCallback(() => {
-    if (!('geolocation' in navigator)) return setGps('denied');
-    setGps('waiting');
+    if (!('geolocation' in navigator)) return setGps('lost');
     watchId.current = navigator.geolocation.watchPosition(
       (pos) => {
         setGps('ok');
@@ -61,10 +65,50 @@ export function ConsentPanel() {
           },
         );
       },
-      () => setGps('denied'),
-      { enableHighAccuracy: true, maximumAge: 0, timeout: 60_000 },
+      () => setGps('lost'),
+      GPS_OPTIONS,
     );
   }, [api, path]);
+
+  /** Share: the browser's permission and first fix come first; the consent is sent with that fix. */
+  const share = () => {
+    setBusy(true);
+    setError(null);
+    const refused = () => {
+      setGps('denied');
+      setBusy(false);
+      // Nothing is stored; the buyer only learns that the location was not allowed.
+      api.put(path, { action: 'denied' }).catch(() => undefined);
+    };
+    if (!('geolocation' in navigator)) return refused();
+    setGps('waiting');
+    navigator.geolocation.getCurrentPosition(
+      async (pos) => {
+        const fix = { latitude: pos.coords.latitude, longitude: pos.coords.longitude };
+        try {
+          const result = await api.put<{ status: RequestStatus }>(path, {
+            action: 'share',
+            minutes,
+            ...fix,
+            accuracy: pos.coords.accuracy,
+          });
+          setStatus(result.status);
+          setGps('ok');
+          setAccuracy(Math.round(pos.coords.accuracy));
+          setSharingUntil(new Date(Date.now() + minutes * 60_000).toISOString());
+          lastSent.current = { ...fix, at: Date.now() };
+          startWatch();
+        } catch (e) {
+          setGps('idle');
+          setError((e as Error).message);
+        } finally {
+          setBusy(false);
+        }
+      },
+      refused,
+      GPS_OPTIONS,
+    );
+  };
 
   useEffect(() => {
     if (!code) return;
@@ -74,26 +118,20 @@ export function ConsentPanel() {
         setStatus(v.status);
         setSharingUntil(v.sharingUntil);
         if (v.status === 'sharing') startWatch();
+        else if (v.locationDenied) setGps('denied');
       },
       () => setView('invalid'),
     );
     return stopWatch;
   }, [api, code, startWatch]);
 
-  const act = async (action: 'share' | 'decline' | 'stop' | 'report') => {
+  const act = async (action: 'decline' | 'stop' | 'report') => {
     setBusy(true);
     setError(null);
     try {
-      const result = await api.put<{ status: RequestStatus }>(
-        path,
-        action === 'share' ? { action, minutes } : { action },
-      );
+      const result = await api.put<{ status: RequestStatus }>(path, { action });
       setStatus(action === 'report' ? 'reported' : result.status);
-      if (action === 'share') {
-        setSharingUntil(new Date(Date.now() + minutes * 60_000).toISOString());
-        lastSent.current = null;
-        startWatch();
-      } else stopWatch();
+      stopWatch();
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -127,7 +165,7 @@ export function ConsentPanel() {
 
       {status === 'expired' && (
         <p role="status" className="mt-6 font-semibold">
-          {t('expired')}
+          {view.withdrawn ? t('withdrawn') : t('expired')}
         </p>
       )}
       {status === 'declined' && (
@@ -170,15 +208,26 @@ export function ConsentPanel() {
             </div>
           </fieldset>
           <p className="mt-3 text-sm text-slate-600">{t('stopHow')}</p>
+          {gps === 'waiting' && (
+            <p role="status" className="mt-4">
+              {t('waitingGps')}
+            </p>
+          )}
+          {gps === 'denied' && (
+            <div role="alert" className="mt-4 rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="location-denied">
+              <p className="font-semibold">{t('gpsDenied')}</p>
+              <p className="mt-1 text-sm">{t('deniedHelp')}</p>
+            </div>
+          )}
           <div className="mt-6 flex gap-3">
             <button
               type="button"
               disabled={busy}
               data-btn-id="consent_share"
-              onClick={() => act('share')}
+              onClick={share}
               className={`${button} border-brand text-brand`}
             >
-              {status === 'stopped' ? t('shareAgain') : t('share')}
+              {gps === 'denied' ? t('tryAgain') : status === 'stopped' ? t('shareAgain') : t('share')}
             </button>
             {status === 'stopped' ? (
               <Link href={`${prefix}/`} className={`${button} border-slate-700 text-center text-slate-800`}>
@@ -202,10 +251,9 @@ export function ConsentPanel() {
         <div className="mt-6 space-y-3" role="status">
           <p className="font-semibold text-green-800">{t('sharing')}</p>
           {sharingUntil && <p>{t('until', { time: formatDate(sharingUntil, 'H:M') })}</p>}
-          {gps === 'waiting' && <p>{t('waitingGps')}</p>}
-          {gps === 'denied' && (
+          {gps === 'lost' && (
             <>
-              <p>{t('gpsDenied')}</p>
+              <p>{t('gpsLost')}</p>
               <p className="text-sm text-slate-700">{t('deniedHelp')}</p>
             </>
           )}

@@ -109,6 +109,10 @@ export type ConsentView = {
   product: string;
   requester: string;
   status: RequestStatus;
+  /** The buyer's subscription ended and the request with it (issue 12 §5). */
+  withdrawn: boolean;
+  /** The browser refused the location when the owner last tapped Share (nothing was stored). */
+  locationDenied: boolean;
   expiresAt: string;
   sharingUntil: string | null;
   presets: number[];

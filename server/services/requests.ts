@@ -51,13 +51,8 @@ export function refusalError(refusal: SmsRefusal): ApiError {
   return new ApiError(429, ErrorCode.rateLimited, 'Api.smsLimit', {}, { reason: refusal });
 }
 
-/**
- * The subscriber's live subscription and how much of its quota is used. A request counts unless it was declined or
- * expired without ever sharing (its credit comes back). The period starts at the subscription's start or 30 days
- * before its current period end, whichever is later. Null without access (subscription-machine `hasAccess`:
- * trialing or active and inside the period; `past_due` suspends access).
- */
-export async function quotaOf(db: Db | Tx, userId: string) {
+/** The subscriber's newest trialing or active subscription with its quota, or null when none gives access now. */
+async function liveSubscription(db: Db | Tx, userId: string) {
   const [sub] = await db
     .select({ sub: subscriptions, quota: priceSetups.geolocationsPerPeriod })
     .from(subscriptions)
@@ -66,7 +61,46 @@ export async function quotaOf(db: Db | Tx, userId: string) {
     .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['trialing', 'active'])))
     .orderBy(desc(subscriptions.currentPeriodEnd))
     .limit(1);
-  if (!sub || !hasAccess(sub.sub, new Date())) return null;
+  return sub && hasAccess(sub.sub, new Date()) ? sub : null;
+}
+
+/**
+ * Whether `userId` may locate now (subscription-machine `hasAccess`): checked where a consent is recorded and where
+ * each position is stored, so no position reaches a buyer without access (issue 12 §5).
+ */
+export async function buyerHasAccess(db: Db | Tx, userId: string): Promise<boolean> {
+  return (await liveSubscription(db, userId)) !== null;
+}
+
+/**
+ * Ends the open requests of `userId` when their subscription has ended (refund, cancellation at period end, failed
+ * renewals; issue 12 §5) and no other subscription gives access: `expired` with `withdrawnAt`, so the owner's page
+ * says the request was withdrawn and the link accepts no share. Returns how many requests were ended.
+ */
+export async function withdrawRequests(tx: Tx, userId: string): Promise<number> {
+  if (await buyerHasAccess(tx, userId)) return 0;
+  const ended = await tx
+    .update(locationRequests)
+    .set({ status: 'expired', withdrawnAt: new Date(), sharingUntil: null })
+    .where(
+      and(
+        eq(locationRequests.userId, userId),
+        inArray(locationRequests.status, ['queued', 'sms_sent', 'opened', 'sharing', 'stopped']),
+      ),
+    )
+    .returning({ id: locationRequests.id });
+  return ended.length;
+}
+
+/**
+ * The subscriber's live subscription and how much of its quota is used. A request counts unless it was declined or
+ * expired without ever sharing (its credit comes back). The period starts at the subscription's start or 30 days
+ * before its current period end, whichever is later. Null without access (subscription-machine `hasAccess`:
+ * trialing or active and inside the period; `past_due` suspends access).
+ */
+export async function quotaOf(db: Db | Tx, userId: string) {
+  const sub = await liveSubscription(db, userId);
+  if (!sub) return null;
   const periodStart = new Date(
     Math.max(sub.sub.createdAt.getTime(), sub.sub.currentPeriodEnd.getTime() - 30 * 24 * 3600_000),
   );

@@ -7,11 +7,14 @@ import { env } from '../env';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
+import { withdrawRequests } from './requests';
 import { isDue, transition, type SubscriptionEvent, type SubscriptionState } from './subscription-machine';
 
 /**
  * Applies `event` to subscription `id` inside `tx` (row locked), writes the change and a `subscription.<event>`
- * domain event. Returns the new row, or null when the event changes nothing (see `transition`).
+ * domain event. A subscription that ends (`canceled`: refund, cancellation at period end, failed renewals) withdraws
+ * the buyer's open requests unless another subscription still gives access (issue 12 §5). Returns the new row, or
+ * null when the event changes nothing (see `transition`).
  */
 export async function applySubscriptionEvent(tx: Tx, id: string, event: SubscriptionEvent) {
   const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update');
@@ -24,6 +27,7 @@ export async function applySubscriptionEvent(tx: Tx, id: string, event: Subscrip
     aggregateId: id,
     payload: { from: row.status, to: next.status, at: event.at.toISOString() },
   });
+  if (updated.status === 'canceled' && row.status !== 'canceled') await withdrawRequests(tx, updated.userId);
   return updated;
 }
 

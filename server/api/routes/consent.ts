@@ -4,7 +4,7 @@ import { getDb } from '../../db/client';
 import { env } from '../../env';
 import { translate } from '../../i18n';
 import { enqueueAfterCommit } from '../../jobs/boss';
-import { SHARE_PRESETS, answerConsent, consentView, savePosition, type AnswerResult } from '../../services/locate';
+import { SHARE_PRESETS, answerConsent, consentView, savePosition, type AnswerResult } from '../../services/consent';
 import { assertNotLimited, consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
@@ -29,6 +29,8 @@ const consentRoute = createRoute({
           product: z.string(),
           requester: z.string(),
           status,
+          withdrawn: z.boolean().openapi({ description: "the buyer's subscription ended; the request is over" }),
+          locationDenied: z.boolean().openapi({ description: 'the browser refused the location last time' }),
           expiresAt: z.string(),
           sharingUntil: z.string().nullable(),
           presets: z.array(z.number()),
@@ -40,6 +42,36 @@ const consentRoute = createRoute({
   },
 });
 
+/**
+ * A coordinate or accuracy: a finite decimal number, as JSON number or as a form string like `-33.8688` or `1e2`
+ * (issue 12 §10). `null`, `""`, booleans, arrays and hexadecimal strings are refused (422), never coerced.
+ */
+const decimal = (min: number, max: number) =>
+  z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/)
+          .transform(Number),
+      ],
+      {
+        error: 'Validation.coordinates',
+      },
+    )
+    .pipe(
+      z.number().finite('Validation.coordinates').min(min, 'Validation.coordinates').max(max, 'Validation.coordinates'),
+    );
+
+/** A browser fix: latitude and longitude in degrees, accuracy radius in metres (Geolocation API `coords`). */
+const fix = {
+  latitude: decimal(-90, 90),
+  longitude: decimal(-180, 180),
+  accuracy: decimal(0, 1_000_000),
+};
+
 const answerBody = z.discriminatedUnion('action', [
   z.object({
     action: z.literal('share'),
@@ -48,16 +80,13 @@ const answerBody = z.discriminatedUnion('action', [
       .int()
       .refine((m) => (SHARE_PRESETS as readonly number[]).includes(m), 'Validation.invalid')
       .default(60),
+    ...fix,
   }),
+  z.object({ action: z.literal('denied') }),
   z.object({ action: z.literal('decline') }),
   z.object({ action: z.literal('stop') }),
   z.object({ action: z.literal('report') }),
-  z.object({
-    action: z.literal('position'),
-    latitude: z.coerce.number().min(-90, 'Validation.coordinates').max(90, 'Validation.coordinates'),
-    longitude: z.coerce.number().min(-180, 'Validation.coordinates').max(180, 'Validation.coordinates'),
-    accuracy: z.coerce.number().min(0, 'Validation.coordinates').max(1_000_000, 'Validation.coordinates'),
-  }),
+  z.object({ action: z.literal('position'), ...fix }),
 ]);
 
 // PUT /api_f/v1/spyContent/phoneLocation/{id} - the owner's answer or a position, by consent code
@@ -65,7 +94,7 @@ const answerRoute = createRoute({
   method: 'put',
   path: '/spyContent/phoneLocation/{id}',
   summary:
-    'Consent page actions by consent code: share (records consent + IP location), decline, stop, report (no more SMS to this number), position (lat/lng degrees, accuracy metres; only while sharing). Unknown codes answer 404 and are rate limited per IP.',
+    'Consent page actions by consent code: share (sent after the browser gave its first fix, which it carries: records consent, stores that fix and the IP area), denied (the browser refused the location: nothing stored, the buyer sees it), decline, stop, report (no more SMS to this number), position (lat/lng degrees, accuracy metres; only while sharing). Unknown codes answer 404 and are rate limited per IP; a request withdrawn (subscription ended) answers 410.',
   request: { params: codeParam, body: bodyOf(answerBody) },
   responses: {
     200: jsonResponse(envelope(z.object({ status })), 'New status'),
@@ -83,6 +112,8 @@ function unwrap(result: AnswerResult) {
       throw notFound();
     case 'expired':
       throw new ApiError(410, ErrorCode.conflict, 'Api.linkExpired');
+    case 'withdrawn':
+      throw new ApiError(410, ErrorCode.gone, 'Api.requestWithdrawn');
     case 'answered':
       throw new ApiError(409, ErrorCode.conflict, 'Api.alreadyAnswered');
     case 'not_sharing':
@@ -115,7 +146,14 @@ export const consentApi = new OpenAPIHono<AppEnv>()
       c.get('clientIp'),
       async (): Promise<(AnswerResult & { outboxIds?: string[] }) | null> => {
         const answer =
-          body.action === 'position' ? await savePosition(db, id, body) : await answerConsent(db, id, body, meta);
+          body.action === 'position'
+            ? await savePosition(db, id, body)
+            : await answerConsent(
+                db,
+                id,
+                body.action === 'share' ? { action: 'share', minutes: body.minutes, fix: body } : body,
+                meta,
+              );
         return 'error' in answer && answer.error === 'not_found' ? null : answer;
       },
     );

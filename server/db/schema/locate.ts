@@ -45,6 +45,13 @@ export const locationRequests = pgTable(
     sharingUntil: timestamp('sharing_until', { withTimezone: true }),
     /** When the consent link stops working (CONSENT_LINK_TTL_HOURS after creation). */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /**
+     * When the owner tapped Share but the browser's location was refused or unavailable (issue 12 §3): nothing was
+     * stored and the request stays `opened`; the buyer sees "opened, location not allowed". Cleared by a share.
+     */
+    locationDeniedAt: timestamp('location_denied_at', { withTimezone: true }),
+    /** When the request was withdrawn because the buyer's subscription ended (issue 12 §5); status `expired`. */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     ...timestamps(),
   },
   (t) => [
@@ -53,15 +60,22 @@ export const locationRequests = pgTable(
   ],
 );
 
-/** The owner's answer on the consent page: when, from where, and a hash of the text they were shown. */
+/** The owner's decisions on the consent page (issue 12 §11): each one is its own append-only record. */
+export const CONSENT_DECISIONS = ['shared', 'shared_again', 'stopped', 'declined', 'reported'] as const;
+
+/**
+ * The owner's decisions on the consent page: when, from where, and a hash of the text they were shown. Append-only:
+ * a database trigger refuses UPDATE, and DELETE except the retention purge (CONSENT_RETENTION_DAYS after the
+ * request's positions are deleted). No foreign key: the record outlives its request.
+ */
 export const consents = pgTable(
   'consents',
   {
     id: id(),
-    requestId: uuid('request_id')
-      .notNull()
-      .references(() => locationRequests.id, { onDelete: 'cascade' }),
-    decision: text('decision', { enum: ['shared', 'declined'] }).notNull(),
+    requestId: uuid('request_id').notNull(),
+    /** The number the request was for (E.164), so the record stands on its own. */
+    targetE164: text('target_e164'),
+    decision: text('decision', { enum: CONSENT_DECISIONS }).notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),
     textHash: text('text_hash').notNull(),

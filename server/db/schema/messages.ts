@@ -29,6 +29,10 @@ export const outboundMessages = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** When the provider was last asked for this SMS's status (the status job, issue 12 §11). */
+    statusCheckedAt: timestamp('status_checked_at', { withTimezone: true }),
+    /** When the secret parts of `body`/`html` (passwords, codes, links) were blanked (issue 12 §7). */
+    redactedAt: timestamp('redacted_at', { withTimezone: true }),
     ...timestamps(),
   },
   (t) => [index('outbound_messages_status_idx').on(t.status, t.createdAt)],

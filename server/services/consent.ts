@@ -1,0 +1,215 @@
+import 'server-only';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { FUNNEL } from '../../lib/tracking/funnel';
+import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
+import { recordRequestEvent } from './events';
+import { lookupIp } from './geoip';
+import { emailSharingStarted } from './notifications';
+import { consume } from './rate-limit';
+import { buyerHasAccess } from './requests';
+import { optOut } from './sms-guards';
+import { maskEmail, sha256 } from './tokens';
+
+// The phone owner's side of a location request, reached with the consent code of the SMS link (ARCHITECTURE §1, §6).
+
+/** Sharing durations the owner may choose (minutes); default 60 (ISSUE 5). */
+export const SHARE_PRESETS = [15, 60, 480] as const;
+
+export const OPEN_STATES = ['queued', 'sms_sent', 'opened'] as const;
+
+/** A browser position: degrees (WGS 84) and the accuracy radius in metres (Geolocation API `coords`). */
+export type Fix = { latitude: number; longitude: number; accuracy: number };
+
+/** Marks a request `expired` when its link has passed `expiresAt` before any answer; returns the current status. */
+export async function expireIfDue(db: Db | Tx, request: LocationRequest): Promise<LocationRequest['status']> {
+  if ((OPEN_STATES as readonly string[]).includes(request.status) && request.expiresAt.getTime() < Date.now()) {
+    await db.update(locationRequests).set({ status: 'expired' }).where(eq(locationRequests.id, request.id));
+    return 'expired';
+  }
+  if (request.status === 'sharing' && request.sharingUntil && request.sharingUntil.getTime() < Date.now()) {
+    await db.update(locationRequests).set({ status: 'stopped' }).where(eq(locationRequests.id, request.id));
+    return 'stopped';
+  }
+  return request.status;
+}
+
+async function byConsentCode(db: Db, code: string) {
+  const [row] = await db
+    .select({ request: locationRequests, buyerEmail: users.email })
+    .from(locationRequests)
+    .innerJoin(users, eq(users.id, locationRequests.userId))
+    .where(eq(locationRequests.consentCodeHash, sha256(code)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * What the consent page shows for `code`: the requester's masked e-mail, the status, the link's expiry, whether the
+ * request was withdrawn (the buyer's subscription ended, issue 12 §5) and whether the browser refused the location
+ * last time. The first view moves the request to `opened`. Null for an unknown code.
+ */
+export async function consentView(db: Db, code: string) {
+  const row = await byConsentCode(db, code);
+  if (!row) return null;
+  let status = await expireIfDue(db, row.request);
+  if (status === 'queued' || status === 'sms_sent') {
+    await db.transaction(async (tx) => {
+      const moved = await tx
+        .update(locationRequests)
+        .set({ status: 'opened' })
+        .where(and(eq(locationRequests.id, row.request.id), inArray(locationRequests.status, ['queued', 'sms_sent'])))
+        .returning({ id: locationRequests.id });
+      if (moved.length) await recordRequestEvent(tx, FUNNEL.consentOpened, row.request.id);
+    });
+    status = 'opened';
+  }
+  return {
+    requester: maskEmail(row.buyerEmail),
+    status,
+    withdrawn: row.request.withdrawnAt !== null,
+    locationDenied: row.request.locationDeniedAt !== null,
+    expiresAt: row.request.expiresAt.toISOString(),
+    sharingUntil: row.request.sharingUntil?.toISOString() ?? null,
+  };
+}
+
+/** Who answered, and the text they were shown (built from the requester's masked e-mail, hashed into the record). */
+export type ConsentMeta = { ip: string | null; userAgent: string | null; shownText: (requester: string) => string };
+
+export type AnswerResult =
+  { status: LocationRequest['status'] } | { error: 'not_found' | 'expired' | 'withdrawn' | 'answered' | 'not_sharing' };
+
+export type ConsentAction =
+  | { action: 'share'; minutes: number; fix: Fix }
+  | { action: 'denied' }
+  | { action: 'decline' }
+  | { action: 'stop' }
+  | { action: 'report' };
+
+/**
+ * The owner's answer through the consent link (ARCHITECTURE §4, §6), in one transaction with the request row locked,
+ * so the same answer sent many times at once is recorded once. Every decision is its own append-only consent record
+ * (UTC time, IP, user agent, SHA-256 of the text shown; issue 12 §11):
+ * - `share` (issue 12 §3): sent only after the browser gave its first fix, which it carries. Records the consent
+ *   (`shared`, or `shared_again` after a stop) with the duration, opens the window of `minutes`, and stores that fix
+ *   together with the IP-based area. The first share e-mails the buyer a link to the map. Refused (`withdrawn`) when
+ *   the buyer no longer has access;
+ * - `denied`: the browser refused or could not give a position: nothing is stored, no consent is recorded, the
+ *   request keeps its status and is marked so the buyer sees "location not allowed";
+ * - `decline`: records the refusal; nothing about the phone's position is stored;
+ * - `stop`: ends sharing (recorded); the owner may share again;
+ * - `report`: puts the number on the opt-out list (no more SMS to it) and ends the request (recorded).
+ * Returns the new status and outbox ids to enqueue, or the reason it was refused.
+ */
+export async function answerConsent(
+  db: Db,
+  code: string,
+  action: ConsentAction,
+  meta: ConsentMeta,
+): Promise<AnswerResult & { outboxIds?: string[] }> {
+  const found = await byConsentCode(db, code);
+  if (!found) return { error: 'not_found' };
+  await expireIfDue(db, found.request);
+  const ipLocation = action.action === 'share' && meta.ip ? await lookupIp(meta.ip) : null;
+  return db.transaction(async (tx) => {
+    const [request] = await tx
+      .select()
+      .from(locationRequests)
+      .where(eq(locationRequests.id, found.request.id))
+      .for('update');
+    const { id, status } = request;
+    const textHash = sha256(meta.shownText(maskEmail(found.buyerEmail)));
+    const base = { requestId: id, targetE164: request.targetE164, ip: meta.ip, userAgent: meta.userAgent, textHash };
+    const record = (decision: (typeof consents.$inferInsert)['decision'], durationMinutes?: number) =>
+      tx.insert(consents).values({ ...base, decision, durationMinutes });
+    const open = (OPEN_STATES as readonly string[]).includes(status);
+
+    if (action.action === 'report') {
+      await optOut(tx, request.targetE164, 'report', id);
+      const next = status === 'sharing' || status === 'stopped' ? 'stopped' : open ? 'declined' : status;
+      await record('reported');
+      await tx.update(locationRequests).set({ status: next, sharingUntil: null }).where(eq(locationRequests.id, id));
+      return { status: next };
+    }
+    if (status === 'expired') return { error: request.withdrawnAt ? 'withdrawn' : 'expired' };
+    if (action.action === 'decline') {
+      if (status === 'declined') return { status };
+      if (!open) return { error: 'answered' };
+      await record('declined');
+      await tx.update(locationRequests).set({ status: 'declined' }).where(eq(locationRequests.id, id));
+      return { status: 'declined' };
+    }
+    if (action.action === 'stop') {
+      if (status === 'stopped') return { status };
+      if (status !== 'sharing') return { error: 'not_sharing' };
+      await record('stopped');
+      await tx
+        .update(locationRequests)
+        .set({ status: 'stopped', sharingUntil: new Date() })
+        .where(eq(locationRequests.id, id));
+      return { status: 'stopped' };
+    }
+    if (status === 'declined') return { error: 'answered' };
+    if (action.action === 'denied') {
+      if (status === 'sharing') return { status };
+      await tx.update(locationRequests).set({ locationDeniedAt: new Date() }).where(eq(locationRequests.id, id));
+      return { status };
+    }
+    if (status === 'sharing') return { status };
+    const [optedOut] = await tx.select().from(optOuts).where(eq(optOuts.phoneE164, request.targetE164));
+    if (optedOut) return { error: 'answered' };
+    if (!(await buyerHasAccess(tx, request.userId))) return { error: 'withdrawn' };
+    await record(status === 'stopped' ? 'shared_again' : 'shared', action.minutes);
+    await tx
+      .update(locationRequests)
+      .set({
+        status: 'sharing',
+        sharingUntil: new Date(Date.now() + action.minutes * 60_000),
+        firstSharedAt: request.firstSharedAt ?? new Date(),
+        locationDeniedAt: null,
+      })
+      .where(eq(locationRequests.id, id));
+    if (ipLocation?.status === 'found' && ipLocation.latitude != null && ipLocation.longitude != null) {
+      await tx.insert(positions).values({
+        requestId: id,
+        source: 'ip',
+        latitude: ipLocation.latitude,
+        longitude: ipLocation.longitude,
+        accuracyM: ipLocation.accuracyRadiusKm != null ? ipLocation.accuracyRadiusKm * 1000 : null,
+        label: [ipLocation.city, ipLocation.region, ipLocation.countryCode].filter(Boolean).join(', '),
+      });
+    }
+    await tx.insert(positions).values({ requestId: id, source: 'gps', ...gpsColumns(action.fix) });
+    if (!request.firstSharedAt) await recordRequestEvent(tx, FUNNEL.shared, id);
+    const outboxIds = request.firstSharedAt ? [] : [await emailSharingStarted(tx, request)];
+    return { status: 'sharing', outboxIds };
+  });
+}
+
+const gpsColumns = (fix: Fix) => ({ latitude: fix.latitude, longitude: fix.longitude, accuracyM: fix.accuracy });
+
+/**
+ * Stores a browser GPS position for the request of `code`. Accepted only in the transaction that sees the request
+ * still `sharing`, inside its window, and its buyer still with access (issue 12 §4, §5): the request row is locked
+ * `FOR SHARE`, so a concurrent Stop (which locks it `FOR UPDATE`) waits for positions already being written and every
+ * later one sees `stopped`. Limited per request (positionsPerRequest).
+ */
+export async function savePosition(db: Db, code: string, fix: Fix): Promise<AnswerResult> {
+  const row = await byConsentCode(db, code);
+  if (!row) return { error: 'not_found' };
+  const status = await expireIfDue(db, row.request);
+  if (status !== 'sharing') return { error: 'not_sharing' };
+  await consume('positionsPerRequest', row.request.id);
+  return db.transaction(async (tx) => {
+    const [request] = await tx
+      .select({ status: locationRequests.status, userId: locationRequests.userId })
+      .from(locationRequests)
+      .where(and(eq(locationRequests.id, row.request.id), sql`${locationRequests.sharingUntil} > now()`))
+      .for('share');
+    if (request?.status !== 'sharing') return { error: 'not_sharing' } as const;
+    if (!(await buyerHasAccess(tx, request.userId))) return { error: 'withdrawn' } as const;
+    await tx.insert(positions).values({ requestId: row.request.id, source: 'gps', ...gpsColumns(fix) });
+    return { status: 'sharing' } as const;
+  });
+}
