@@ -7,6 +7,7 @@ import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
+import { SmsFailedActions } from './sms-failed-actions';
 
 type Row = {
   id: string;
@@ -15,12 +16,21 @@ type Row = {
   createdAt: string;
   positions: number;
   smsStatus: string | null;
+  locationDenied: boolean;
+  withdrawn: boolean;
 };
 type ListPage = Page<Row> & { quota: { used: number; total: number } | null; notificationsTotal: number };
-type Badge = RequestStatus | 'delivered';
+type Badge = RequestStatus | 'delivered' | 'smsFailed' | 'locationDenied' | 'withdrawn';
 
-/** The badge of a row: a request whose SMS the carrier confirmed shows 'delivered' until the owner opens it. */
+/**
+ * The badge of a row: a request whose SMS the carrier confirmed shows 'delivered' until the owner opens it; one whose
+ * SMS was refused or not delivered shows 'SMS not delivered' (issue 12 §11); an owner whose browser refused the
+ * location shows 'opened, location not allowed' (§3); a request ended with the subscription shows 'withdrawn' (§5).
+ */
 function badgeOf(row: Row): Badge {
+  if ((row.status === 'queued' || row.status === 'sms_sent') && row.smsStatus === 'failed') return 'smsFailed';
+  if (row.status === 'opened' && row.locationDenied) return 'locationDenied';
+  if (row.status === 'expired' && row.withdrawn) return 'withdrawn';
   return row.status === 'sms_sent' && row.smsStatus === 'delivered' ? 'delivered' : row.status;
 }
 
@@ -34,6 +44,9 @@ const BADGE: Record<Badge, string> = {
   stopped: 'bg-amber-100 text-amber-900',
   declined: 'bg-red-100 text-red-900',
   expired: 'bg-slate-200 text-slate-700',
+  smsFailed: 'bg-red-100 text-red-900',
+  locationDenied: 'bg-amber-100 text-amber-900',
+  withdrawn: 'bg-slate-200 text-slate-700',
 };
 
 /**
@@ -128,6 +141,7 @@ export function LocationList() {
               >
                 {t('openMap')}
               </Link>
+              {badgeOf(r) === 'smsFailed' && <SmsFailedActions requestId={r.id} />}
             </li>
           ))}
         </ul>

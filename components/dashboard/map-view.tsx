@@ -75,9 +75,13 @@ export function MapView() {
         <p role="status" className="rounded-lg bg-slate-100 p-4">
           {trace.status === 'declined'
             ? t('declined')
-            : trace.status === 'expired' || trace.status === 'stopped'
-              ? t('noPosition')
-              : t('waiting')}
+            : trace.withdrawn
+              ? t('withdrawn')
+              : trace.status === 'expired' || trace.status === 'stopped'
+                ? t('noPosition')
+                : trace.locationDenied
+                  ? t('locationDenied')
+                  : t('waiting')}
         </p>
       )}
       {(latest || ip) && <LeafletMap latest={latest} track={[...gps].reverse()} ip={ip} ipLabel={ipLabel} />}

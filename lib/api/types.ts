@@ -52,6 +52,8 @@ export type OrderView = {
   supportEmail: string;
   productName: string;
   offerEndsAt: string | null;
+  /** The consent SMS: `failed` when refused by a cap or not delivered (issue 12 §6); null before payment. */
+  smsStatus?: 'queued' | 'sent' | 'delivered' | 'failed' | null;
 };
 
 /** The price plan of SPEC §3 (`GET /portal/priceSetup`): minor units, major-unit strings and formatted texts. */
@@ -100,6 +102,10 @@ export type LocationTrace = {
   id: string;
   phone: string;
   status: RequestStatus;
+  /** The owner tapped Share but the browser refused the location (issue 12 §3). */
+  locationDenied: boolean;
+  /** Ended with the subscription (issue 12 §5). */
+  withdrawn: boolean;
   createdAt: string;
   sharingUntil: string | null;
   positions: Position[];

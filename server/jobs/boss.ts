@@ -9,7 +9,7 @@ import { runLocateMaintenance } from '../services/locate';
 import { runBillingCycle } from '../services/subscriptions';
 import { forwardAdEvent } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
-import { MAX_DELIVERY_ATTEMPTS, deliverOutboxMessage } from '../services/outbox';
+import { MAX_DELIVERY_ATTEMPTS, deliverOutboxMessage, redactHandedOver } from '../services/outbox';
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
 export const OUTBOX_QUEUE = 'outbox-deliver';
@@ -112,6 +112,8 @@ export async function startWorkers(): Promise<void> {
       .where(and(eq(outboundMessages.status, 'queued'), lt(outboundMessages.createdAt, new Date(Date.now() - 60_000))))
       .limit(100);
     await enqueueOutbox(stale.map((r) => r.id));
+    // Secrets of handed-over messages, once /dev/outbox is off (issue 12 §7).
+    await redactHandedOver(db);
     // Ad events never tried a few minutes after they arrived (their enqueue failed).
     const unsent = await db
       .select({ id: adEvents.id })

@@ -217,7 +217,14 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
   });
   await recordOrderEvent(tx, FUNNEL.paid, order.id);
   const session = user.password && how.signIn ? await createSession(tx, user.id, meta) : null;
-  const { smsId } = await createLocationRequest(tx, { userId: user.id, e164: order.phoneE164, orderId: order.id });
+  // The SMS guards are checked again where the SMS is queued; a refusal is recorded on the request's SMS, not thrown:
+  // the payment has happened, and the buyer can share the link themselves (issue 12 §6).
+  const { smsId, refusal } = await createLocationRequest(tx, {
+    userId: user.id,
+    e164: order.phoneE164,
+    orderId: order.id,
+    onRefusal: 'record',
+  });
   const emailId = await queueEmail(tx, {
     to: order.email,
     template: 'order-credentials',
@@ -225,6 +232,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
     params: {
       email: order.email,
       ...(user.password ? { password: user.password } : {}),
+      ...(refusal ? { smsRefused: 1 } : {}),
       order: order.code,
       phone: order.phoneE164,
       amount: formatMoney(order.amountMinor, order.currency, order.locale),
@@ -239,6 +247,6 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
     email: order.email,
     phone: order.phoneE164,
     paymentCount: user.paymentCount,
-    outboxIds: [emailId, smsId],
+    outboxIds: smsId ? [emailId, smsId] : [emailId],
   };
 }

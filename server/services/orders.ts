@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { orders, priceOffers, priceSetups, users, type Attribution, type Order } from '../db/schema';
 import { env } from '../env';
@@ -122,7 +122,15 @@ async function replay(db: Db, order: Order, email: string, e164: string) {
 /** An order with its price setup and offer, by public code; null when unknown. */
 export async function findOrder(db: Db, code: string) {
   const [row] = await db
-    .select({ order: orders, price: priceSetups, offer: priceOffers })
+    .select({
+      order: orders,
+      price: priceSetups,
+      offer: priceOffers,
+      // The consent SMS of the order's request: `failed` when it was refused or not delivered (issue 12 §6, §11).
+      smsStatus: sql<
+        'queued' | 'sent' | 'delivered' | 'failed' | null
+      >`(select m.status from outbound_messages m join location_requests r on r.id = m.location_request_id where r.order_id = ${orders.id} order by m.created_at desc limit 1)`,
+    })
     .from(orders)
     .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
     .leftJoin(priceOffers, eq(priceOffers.id, orders.offerId))
@@ -133,7 +141,8 @@ export async function findOrder(db: Db, code: string) {
 
 /**
  * What the pay page, pay status and e-mails show about an order (SPEC §3 payment texts): phone, e-mail, support
- * e-mail, product name, price, trial price, payment method, card (last four digits), billing descriptor, order id.
+ * e-mail, product name, price, trial price, payment method, card (last four digits), billing descriptor, order id;
+ * and the consent SMS's status (`smsStatus`: null before payment, `failed` when refused or undelivered).
  */
 export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>>, lang: string) {
   const { order, price } = row;
@@ -161,6 +170,7 @@ export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>
     productName: e.NEXT_PUBLIC_PRODUCT_NAME,
     offerEndsAt: row.offer?.expiresAt.toISOString() ?? null,
     paidAt: order.paidAt?.toISOString() ?? null,
+    smsStatus: row.smsStatus,
   };
 }
 

@@ -10,21 +10,46 @@ import { parsePhone } from './phone-info';
 import { smsRefusal, type SmsRefusal } from './sms-guards';
 import { randomToken, sha256 } from './tokens';
 
+/** Serializes the SMS guards' check and the SMS row it allows, across every process (issue 12 §6). */
+async function lockSmsQueue(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
+}
+
 /**
  * Creates a location request for `e164` inside `tx` (ARCHITECTURE §4: `queued`): a consent code of 128 random bits
  * (stored as SHA-256), the SMS in the target's language (guessed from the number's country unless `locale` is given)
- * with the buyer's chosen text, and the SMS as an outbox row. Returns the request id, the outbox row id and the
- * consent link (shown once to the buyer to copy; only its hash is kept).
+ * with the buyer's chosen text, and the SMS as an outbox row.
+ *
+ * The SMS guards (opt-out, number type, country, daily caps) are checked here, where the SMS is queued, under one
+ * advisory lock held until the transaction commits, so requests at once cannot pass a cap together (issue 12 §6). A
+ * refusal throws the guard's ApiError when `onRefusal` is `throw` (a new request: nothing is written); with `record`
+ * (a paid order, whose payment cannot be undone here) the request is created and its SMS row is written `failed`
+ * with the reason, so the buyer is shown "SMS not sent" and can share the link themselves.
+ *
+ * The request keeps the SMS text with the code masked; the outbox row keeps the full text only until it is handed
+ * over (`redacted`, issue 12 §7). Returns the request id, the outbox row id (null when refused) and the consent link
+ * (shown once to the buyer to copy; only its hash is kept).
  */
 export async function createLocationRequest(
   tx: Tx,
-  input: { userId: string; e164: string; orderId?: string; locale?: string; text?: SmsTextId },
-): Promise<{ requestId: string; smsId: string; link: string }> {
+  input: {
+    userId: string;
+    e164: string;
+    orderId?: string;
+    locale?: string;
+    text?: SmsTextId;
+    onRefusal?: 'throw' | 'record';
+  },
+): Promise<{ requestId: string; smsId: string | null; link: string; refusal: SmsRefusal | null }> {
   const e = env();
+  await lockSmsQueue(tx);
+  const refusal = await smsRefusal(tx, input.e164, input.userId);
+  if (refusal && input.onRefusal !== 'record') throw refusalError(refusal);
   const consentCode = randomToken(16);
   const locale = input.locale ?? localeForCountry(parsePhone(input.e164).country ?? null);
   const link = consentLink(e.APP_ORIGIN, locale, consentCode);
   const smsText = consentSmsText(locale, e.NEXT_PUBLIC_PRODUCT_NAME, link, input.text);
+  const maskedText = smsText.replace(consentCode, MASKED_CODE);
   const [request] = await tx
     .insert(locationRequests)
     .values({
@@ -33,20 +58,90 @@ export async function createLocationRequest(
       targetE164: input.e164,
       locale,
       consentCodeHash: sha256(consentCode),
-      smsText,
+      smsText: maskedText,
       expiresAt: new Date(Date.now() + e.CONSENT_LINK_TTL_HOURS * 3600_000),
     })
     .returning({ id: locationRequests.id });
   const [sms] = await tx
     .insert(outboundMessages)
-    .values({ channel: 'sms', recipient: input.e164, locale, body: smsText, locationRequestId: request.id })
+    .values({
+      channel: 'sms',
+      recipient: input.e164,
+      locale,
+      locationRequestId: request.id,
+      ...(refusal
+        ? { body: maskedText, status: 'failed' as const, lastError: `refused: ${refusal}`, redactedAt: new Date() }
+        : { body: smsText, redacted: { body: maskedText, html: null } }),
+    })
     .returning({ id: outboundMessages.id });
-  return { requestId: request.id, smsId: sms.id, link };
+  return { requestId: request.id, smsId: refusal ? null : sms.id, link, refusal };
 }
 
-/** The refusal of an SMS guard as an API error: 403 for a number or country that may not be asked, 429 for caps. */
+/**
+ * A new consent link for one of `userId`'s requests that has not been answered yet (issue 12 §6, §11): when its SMS
+ * was refused or not delivered, the buyer copies the link to send it themselves, or (`send`) has the SMS sent again,
+ * under the same guards as a new request. The code is replaced (only its hash is stored), so the previous link stops
+ * working. Returns the link (shown once) and the new SMS row to enqueue; null when the request is not the caller's.
+ * Errors: 409 `Api.linkUnavailable` once the request was answered, expired or withdrawn; the SMS guards' errors.
+ */
+export async function renewConsentLink(
+  db: Db,
+  userId: string,
+  id: string,
+  send: boolean,
+): Promise<{ link: string; smsId: string | null } | null> {
+  const e = env();
+  return db.transaction(async (tx) => {
+    const [request] = await tx
+      .select()
+      .from(locationRequests)
+      .where(and(eq(locationRequests.id, id), eq(locationRequests.userId, userId)))
+      .for('update');
+    if (!request) return null;
+    const unanswered = ['queued', 'sms_sent', 'opened'].includes(request.status);
+    if (!unanswered || request.expiresAt.getTime() < Date.now() || !(await buyerHasAccess(tx, userId))) {
+      throw new ApiError(409, ErrorCode.conflict, 'Api.linkUnavailable');
+    }
+    if (send) {
+      await lockSmsQueue(tx);
+      const refusal = await smsRefusal(tx, request.targetE164, userId);
+      if (refusal) throw refusalError(refusal);
+    }
+    const consentCode = randomToken(16);
+    const link = consentLink(e.APP_ORIGIN, request.locale, consentCode);
+    await tx
+      .update(locationRequests)
+      .set({ consentCodeHash: sha256(consentCode) })
+      .where(eq(locationRequests.id, id));
+    if (!send) return { link, smsId: null };
+    const body = request.smsText.replace(MASKED_CODE, consentCode);
+    const [sms] = await tx
+      .insert(outboundMessages)
+      .values({
+        channel: 'sms',
+        recipient: request.targetE164,
+        locale: request.locale,
+        locationRequestId: id,
+        body,
+        redacted: { body: request.smsText, html: null },
+      })
+      .returning({ id: outboundMessages.id });
+    return { link, smsId: sms.id };
+  });
+}
+
+/** What stands for the consent code in stored SMS texts. */
+export const MASKED_CODE = '[code]';
+
+/**
+ * The refusal of an SMS guard as an API error: 403 for a number or country that may not be asked, 422 for a number
+ * that cannot receive SMS (premium rate, satellite, landline…), 429 for caps.
+ */
 export function refusalError(refusal: SmsRefusal): ApiError {
   if (refusal === 'opted_out') return new ApiError(403, ErrorCode.forbidden, 'Api.optedOut');
+  if (refusal === 'not_mobile') {
+    return new ApiError(422, ErrorCode.validation, 'Api.notMobile', {}, { field: 'phone', reason: refusal });
+  }
   if (refusal === 'country_not_allowed') return new ApiError(403, ErrorCode.forbidden, 'Api.countryNotAllowed');
   return new ApiError(429, ErrorCode.rateLimited, 'Api.smsLimit', {}, { reason: refusal });
 }
@@ -135,8 +230,7 @@ export async function requestLocation(
     if (!quota) throw new ApiError(403, ErrorCode.forbidden, 'Api.expiredSubscription');
     if (quota.used >= quota.quota)
       throw new ApiError(403, ErrorCode.forbidden, 'Api.quotaUsed', { quota: quota.quota });
-    const refusal = await smsRefusal(tx, e164, userId);
-    if (refusal) throw refusalError(refusal);
-    return createLocationRequest(tx, { userId, e164, text: input.text, locale: input.locale });
+    const created = await createLocationRequest(tx, { userId, e164, text: input.text, locale: input.locale });
+    return { requestId: created.requestId, smsId: created.smsId!, link: created.link };
   });
 }

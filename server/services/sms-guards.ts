@@ -6,19 +6,32 @@ import { env } from '../env';
 import { parsePhone } from './phone-info';
 
 /** Why a consent SMS may not be sent (ARCHITECTURE §6, ISSUE 5); each maps to 403 or 429 without a provider call. */
-export type SmsRefusal = 'opted_out' | 'country_not_allowed' | 'target_daily' | 'buyer_daily' | 'global_daily';
+export type SmsRefusal =
+  'opted_out' | 'not_mobile' | 'country_not_allowed' | 'target_daily' | 'buyer_daily' | 'global_daily';
+
+/**
+ * Whether `e164` can receive our SMS: libphonenumber's type is mobile or fixed-line-or-mobile, and the number belongs
+ * to a country (satellite and other international networks such as +881, +882 and +870 do not). Premium-rate,
+ * shared-cost, toll-free, VoIP, pager and unknown numbers are refused (toll fraud, issue 12 §6).
+ */
+export function canReceiveSms(e164: string): boolean {
+  const number = parsePhone(e164);
+  const type = number.getType();
+  return !!number.country && (type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE');
+}
 
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * Checks the abuse guards for a consent SMS to `e164` (settings SMS_*): the opt-out list, the country allowlist, the
- * per-target and global daily caps, and, when `buyerId` is given, the per-buyer daily cap. Counts the SMS written in
+ * Checks the abuse guards for a consent SMS to `e164` (settings SMS_*): the opt-out list, the number type
+ * (`canReceiveSms`), the country allowlist, the per-target and global daily caps, and, when `buyerId` is given, the per-buyer daily cap. Counts the SMS written in
  * the last 24 hours. Returns the first refusal, or null when the SMS may go.
  */
 export async function smsRefusal(db: Db | Tx, e164: string, buyerId?: string): Promise<SmsRefusal | null> {
   const e = env();
   const [optedOut] = await db.select().from(optOuts).where(eq(optOuts.phoneE164, e164)).limit(1);
   if (optedOut) return 'opted_out';
+  if (!canReceiveSms(e164)) return 'not_mobile';
   const country = parsePhone(e164).country;
   if (e.SMS_COUNTRY_ALLOWLIST.length && (!country || !e.SMS_COUNTRY_ALLOWLIST.includes(country))) {
     return 'country_not_allowed';

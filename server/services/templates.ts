@@ -33,7 +33,7 @@ const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
     p.password ? 'Email.credentialsLogin' : 'Email.credentialsExisting',
     ...(p.password ? ['Email.credentialsPassword'] : []),
     'Email.credentialsOrder',
-    'Email.credentialsConsent',
+    p.smsRefused ? 'Email.credentialsSmsRefused' : 'Email.credentialsConsent',
     'Email.credentialsLink',
   ],
   'reset-code': () => ['Email.resetBody'],

@@ -7,12 +7,12 @@ import { SMS_TEXTS, consentSmsText } from '../../services/consent-sms';
 import { clearPositions, listRequests, requestWithPositions } from '../../services/locate';
 import { PhoneParseError } from '../../services/phone-info';
 import { markNotificationsSeen, notificationsTotal } from '../../services/notifications';
-import { quotaOf, requestLocation } from '../../services/requests';
+import { quotaOf, renewConsentLink, requestLocation } from '../../services/requests';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { requireUser } from '../middleware';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok, okPage } from '../respond';
-import { bodyOf, readBody } from '../validation';
+import { bodyOf, formBoolean, readBody } from '../validation';
 
 // The subscriber's side of location requests: every route needs a session and reads only the caller's rows.
 
@@ -53,6 +53,8 @@ const listRoute = createRoute({
               id: z.string(),
               phone: z.string(),
               status,
+              locationDenied: z.boolean().openapi({ description: "the owner's browser refused the location" }),
+              withdrawn: z.boolean().openapi({ description: 'ended with the subscription' }),
               createdAt: z.string(),
               positions: z.number(),
               smsStatus: z.string().nullable(),
@@ -97,6 +99,8 @@ const traceRoute = createRoute({
           id: z.string(),
           phone: z.string(),
           status,
+          locationDenied: z.boolean(),
+          withdrawn: z.boolean(),
           createdAt: z.string(),
           sharingUntil: z.string().nullable(),
           positions: z.array(position),
@@ -151,6 +155,23 @@ const textsRoute = createRoute({
   summary: 'The consent SMS texts per language; {link} stands for the consent link',
   responses: {
     200: jsonResponse(envelope(z.array(z.object({ id: z.string(), locale: z.string(), text: z.string() }))), 'Texts'),
+  },
+});
+
+// POST /api_f/v1/spyContent/phoneLocation/{id}/link - a new consent link for an unanswered own request
+const linkRoute = createRoute({
+  method: 'post',
+  path: '/spyContent/phoneLocation/{id}/link',
+  summary:
+    'A new consent link (shown once; the previous one stops working) for an own request not answered yet, e.g. when its SMS was refused or not delivered; send=true also sends the SMS again under the usual guards (403/422/429). 409 once the request has ended.',
+  middleware: [requireUser] as const,
+  request: { params: uuidParam, body: bodyOf(z.object({ send: formBoolean.default(false) })) },
+  responses: {
+    200: jsonResponse(envelope(z.object({ link: z.string(), smsQueued: z.boolean() })), 'New link'),
+    401: jsonResponse(errorEnvelope, 'Not signed in'),
+    404: jsonResponse(errorEnvelope, 'Not found or not yours'),
+    409: jsonResponse(errorEnvelope, 'The request has ended'),
+    ...errorResponses,
   },
 });
 
@@ -218,6 +239,13 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
       ),
     ),
   )
+  .openapi(linkRoute, async (c) => {
+    const { send } = readBody(c, z.object({ send: formBoolean.default(false) }));
+    const renewed = await renewConsentLink(await getDb(), c.get('user')!.id, c.req.valid('param').id, send);
+    if (!renewed) throw notFound();
+    if (renewed.smsId) await enqueueAfterCommit([renewed.smsId]);
+    return ok(c, { link: renewed.link, smsQueued: renewed.smsId !== null });
+  })
   .openapi(clearRoute, async (c) => {
     const cleared = await clearPositions(await getDb(), c.get('user')!.id, c.req.valid('param').id);
     if (cleared === null) throw notFound();

@@ -31,7 +31,12 @@ export const outboundMessages = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     /** When the provider was last asked for this SMS's status (the status job, issue 12 §11). */
     statusCheckedAt: timestamp('status_checked_at', { withTimezone: true }),
-    /** When the secret parts of `body`/`html` (passwords, codes, links) were blanked (issue 12 §7). */
+    /**
+     * `body`/`html` with their secret parts (temporary password, reset code, cancel or consent link) removed, written
+     * with the row; they replace the originals once delivery no longer needs them (issue 12 §7). Null: no secret.
+     */
+    redacted: jsonb('redacted').$type<{ body: string; html: string | null }>(),
+    /** When `redacted` replaced the secret-bearing texts. */
     redactedAt: timestamp('redacted_at', { withTimezone: true }),
     ...timestamps(),
   },
