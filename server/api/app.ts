@@ -20,6 +20,7 @@ import { cancelApi } from './routes/cancel';
 import { contactApi } from './routes/contact';
 import { trackingApi } from './routes/tracking';
 import { validationHook } from './validation';
+import { inputHygiene } from './input-hygiene';
 import { AccountError } from '../services/accounts';
 import { RateLimitedError } from '../services/rate-limit';
 
@@ -45,6 +46,18 @@ function accountError(error: AccountError): ApiError {
   }
 }
 
+/**
+ * A log line for an unexpected error without personal data: its name, the database's error code and message, and for
+ * a failed query only the SQL text (Drizzle's message also lists the bound parameters, which may hold e-mails,
+ * numbers or codes).
+ */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error;
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  const first = error.message.split('\nparams:')[0].slice(0, 300);
+  return [error.name, first, cause?.code, cause?.message].filter(Boolean).join(' | ');
+}
+
 /** Largest accepted request body (bytes); larger answers 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -66,6 +79,7 @@ export function createApp() {
     }),
   );
   app.use(requireWebsiteType);
+  app.use(inputHygiene);
   app.use(requestContext);
 
   app.route('/', health);
@@ -109,7 +123,8 @@ export function createApp() {
     else if (error instanceof HTTPException && error.status < 500)
       apiError = new ApiError(400, ErrorCode.badRequest, 'Api.badBody');
     else {
-      console.error('[api]', c.req.method, c.req.path, error);
+      // The route's pattern, never the path, query or body: they may hold e-mails, numbers and codes (issue 12 §9).
+      console.error('[api]', c.req.method, c.req.routePath, describeError(error));
       apiError = new ApiError(500, ErrorCode.internal, 'Api.internal');
     }
     return c.json(
