@@ -75,12 +75,9 @@ const orderView_ = z.object({
   method: z.string(),
   billingDescriptor: z.string(),
   offerEndsAt: z.string().nullable(),
-  smsStatus: z
-    .enum(['queued', 'sent', 'delivered', 'failed'])
-    .nullable()
-    .openapi({
-      description: 'the consent SMS: failed when it was refused (caps) or not delivered; null before it exists',
-    }),
+  smsStatus: z.enum(['queued', 'sent', 'delivered', 'failed']).nullable().openapi({
+    description: 'the consent SMS: failed when it was refused (caps) or not delivered; null before it exists',
+  }),
 });
 
 // GET /api_f/v1/portal/priceSetup - the price plan (SPEC §3)
