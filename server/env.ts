@@ -74,6 +74,8 @@ const providersSchema = z.object({
   GEOIP_MMDB_DIR: z.string().optional(),
   CONSENT_LINK_TTL_HOURS: z.coerce.number().positive().max(168).default(24),
   POSITION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Days the append-only consent records are kept after their request's positions are deleted (issue 12 §11). */
+  CONSENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   SMS_MAX_PER_BUYER_PER_DAY: z.coerce.number().int().min(0).default(10),
   SMS_MAX_PER_TARGET_PER_DAY: z.coerce.number().int().min(0).default(3),
   SMS_GLOBAL_DAILY_CAP: z.coerce.number().int().min(0).default(1000),

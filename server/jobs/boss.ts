@@ -10,6 +10,8 @@ import { runBillingCycle } from '../services/subscriptions';
 import { forwardAdEvent } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
 import { MAX_DELIVERY_ATTEMPTS, deliverOutboxMessage, redactHandedOver } from '../services/outbox';
+import { pollSmsStatuses } from '../services/sms-status';
+import { smsProvider } from '../providers/sms';
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
 export const OUTBOX_QUEUE = 'outbox-deliver';
@@ -114,6 +116,8 @@ export async function startWorkers(): Promise<void> {
     await enqueueOutbox(stale.map((r) => r.id));
     // Secrets of handed-over messages, once /dev/outbox is off (issue 12 §7).
     await redactHandedOver(db);
+    // SMS whose status callback never came (issue 12 §11).
+    await pollSmsStatuses(db, smsProvider());
     // Ad events never tried a few minutes after they arrived (their enqueue failed).
     const unsent = await db
       .select({ id: adEvents.id })
@@ -130,7 +134,7 @@ export async function startWorkers(): Promise<void> {
   });
   await boss.schedule(LOCATE_QUEUE, '* * * * *');
   await boss.work(LOCATE_QUEUE, async () => {
-    await runLocateMaintenance(db, env().POSITION_RETENTION_DAYS);
+    await runLocateMaintenance(db, env().POSITION_RETENTION_DAYS, env().CONSENT_RETENTION_DAYS);
   });
   await boss.work<{ id: string }>(AD_FORWARD_QUEUE, async ([job]) => {
     if (job) await forwardAdEvent(db, job.data.id);

@@ -5,8 +5,15 @@ import { env } from '../env';
 /** An SMS ready to send; `statusCallback` is where the provider reports delivery (Twilio status callbacks). */
 export type OutgoingSms = { to: string; body: string; statusCallback?: string };
 
-/** Sends SMS; resolves to the provider's message id (null when it has none); rejects on failure. */
-export type SmsProvider = { name: string; send(message: OutgoingSms): Promise<string | null> };
+/**
+ * Sends SMS; resolves to the provider's message id (null when it has none); rejects on failure. `status`, when the
+ * provider has one, reads a sent message's current status in the provider's words (e.g. Twilio `delivered`).
+ */
+export type SmsProvider = {
+  name: string;
+  send(message: OutgoingSms): Promise<string | null>;
+  status?(messageId: string): Promise<string>;
+};
 
 /** The `outbox` provider: the row in `outbound_messages` is the delivery (readable at /dev/outbox). */
 export const outboxSmsProvider: SmsProvider = { name: 'outbox', send: async () => null };
@@ -20,6 +27,9 @@ export function createTwilioProvider(accountSid: string, authToken: string, from
       const sender = from.startsWith('MG') ? { messagingServiceSid: from } : { from };
       const message = await client.messages.create({ to, body, statusCallback, ...sender });
       return message.sid;
+    },
+    async status(sid) {
+      return (await client.messages(sid).fetch()).status;
     },
   };
 }

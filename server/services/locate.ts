@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { locationRequests, positions } from '../db/schema';
+import { consents, locationRequests, positions } from '../db/schema';
 import { OPEN_STATES, expireIfDue } from './consent';
 
 // The subscriber's side of location requests: every function takes the caller's id and reads only their rows.
@@ -89,9 +89,10 @@ export async function clearPositions(db: Db, userId: string, id: string): Promis
 /**
  * Periodic upkeep (a pg-boss cron job, every minute): requests whose link passed its expiry unanswered become
  * `expired`; sharing windows that ended become `stopped`; positions of requests that ended more than
- * `retentionDays` ago are deleted (POSITION_RETENTION_DAYS). Returns how many rows each step touched.
+ * `retentionDays` ago are deleted (POSITION_RETENTION_DAYS); consent records are deleted `consentDays` after that
+ * (CONSENT_RETENTION_DAYS, issue 12 §11). Returns how many rows each step touched.
  */
-export async function runLocateMaintenance(db: Db, retentionDays: number) {
+export async function runLocateMaintenance(db: Db, retentionDays: number, consentDays = 365) {
   const now = new Date();
   const expired = await db
     .update(locationRequests)
@@ -111,5 +112,27 @@ export async function runLocateMaintenance(db: Db, retentionDays: number) {
       and(inArray(locationRequests.status, ['stopped', 'declined', 'expired']), lt(locationRequests.updatedAt, cutoff)),
     );
   const purged = await db.delete(positions).where(inArray(positions.requestId, ended)).returning({ id: positions.id });
-  return { expired: expired.length, stopped: stopped.length, purgedPositions: purged.length };
+  const purgedConsents = await purgeConsents(db, new Date(cutoff.getTime() - consentDays * 24 * 3600_000));
+  return { expired: expired.length, stopped: stopped.length, purgedPositions: purged.length, purgedConsents };
+}
+
+/**
+ * Deletes consent records older than `before` whose request has ended before it too (or no longer exists). The
+ * records are append-only: the trigger lets only this transaction delete, by `SET LOCAL app.consent_purge`.
+ */
+async function purgeConsents(db: Db, before: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local app.consent_purge = 'on'`);
+    const rows = await tx
+      .delete(consents)
+      .where(
+        and(
+          lt(consents.createdAt, before),
+          sql`not exists (select 1 from ${locationRequests} r where r.id = ${consents.requestId}
+            and (r.status in ('queued', 'sms_sent', 'opened', 'sharing') or r.updated_at >= ${before}))`,
+        ),
+      )
+      .returning({ id: consents.id });
+    return rows.length;
+  });
 }

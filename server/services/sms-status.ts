@@ -1,5 +1,6 @@
 import 'server-only';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import type { SmsProvider } from '../providers/sms';
 import type { Db } from '../db/client';
 import { outboundMessages } from '../db/schema';
 import { optOut } from './sms-guards';
@@ -45,6 +46,46 @@ export async function applyTwilioStatus(db: Db, messageSid: string, twilioStatus
       .where(eq(outboundMessages.id, row.id));
     return next;
   });
+}
+
+/** How long after handing an SMS over its final status is awaited before the provider is asked (issue 12 §11). */
+export const STATUS_CHECK_AFTER_MS = 10 * 60_000;
+/** How long a message is still asked about; older ones keep their last known status. */
+const STATUS_CHECK_UNTIL_MS = 3 * 24 * 3600_000;
+
+/**
+ * Asks the SMS provider for messages that were handed over more than 10 minutes ago and never reached a final status
+ * (their status callback was lost): each is asked at most every 10 minutes, for up to 3 days, 50 per run, and the
+ * answer goes through `applyTwilioStatus` (forward only). A failed message then shows "SMS not delivered" to the
+ * buyer. Providers without a status call (the demo outbox) are skipped. Returns how many were asked.
+ */
+export async function pollSmsStatuses(db: Db, provider: SmsProvider, now = new Date()): Promise<number> {
+  if (!provider.status) return 0;
+  const due = new Date(now.getTime() - STATUS_CHECK_AFTER_MS);
+  const rows = await db
+    .select({ id: outboundMessages.id, sid: outboundMessages.providerMessageId })
+    .from(outboundMessages)
+    .where(
+      and(
+        eq(outboundMessages.channel, 'sms'),
+        eq(outboundMessages.status, 'sent'),
+        eq(outboundMessages.provider, provider.name),
+        lt(outboundMessages.sentAt, due),
+        gt(outboundMessages.sentAt, new Date(now.getTime() - STATUS_CHECK_UNTIL_MS)),
+        or(isNull(outboundMessages.statusCheckedAt), lt(outboundMessages.statusCheckedAt, due)),
+      ),
+    )
+    .limit(50);
+  for (const row of rows) {
+    if (!row.sid) continue;
+    try {
+      await applyTwilioStatus(db, row.sid, await provider.status(row.sid));
+    } catch (error) {
+      console.error('[sms-status] lookup failed', (error as Error).name);
+    }
+    await db.update(outboundMessages).set({ statusCheckedAt: now }).where(eq(outboundMessages.id, row.id));
+  }
+  return rows.length;
 }
 
 /** Opt-out keywords Twilio and carriers recognise (Twilio "Advanced Opt-Out" docs). */
