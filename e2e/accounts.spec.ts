@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { buyThroughApi, uniqueEmail } from './helpers';
+import { buyThroughApi, checkNumber, startPayment, uniqueEmail } from './helpers';
 
 /** Reads the newest e-mail to `email` from /dev/outbox. */
 async function latestMail(page: Page, email: string): Promise<string> {
@@ -113,4 +113,34 @@ test('/login?redirect=billing lands on the billing page with the trial and the p
   await expect(page.getByTestId('subscription')).toContainText('Trial');
   await expect(page.getByTestId('order')).toContainText('$0.99');
   await expect(page.getByTestId('order')).toContainText('Paid');
+});
+
+test('an order for a registered e-mail is refused before payment, with a sign-in link that returns to the number (issue 12 §1)', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('registered');
+  const token = await buyThroughApi(request, '+14155552671', email);
+  const temporary = /Temporary password: (\S+)/.exec(await latestMail(page, email))![1];
+  const changed = await request.put('/api_f/v1/admin/user/password', {
+    headers: { website_type: '7', cookie: `token=${token}` },
+    form: { password: temporary, newPassword: 'purple elephants dance' },
+  });
+  expect(changed.status()).toBe(200);
+
+  // A stranger (no session) types that e-mail into the locate box.
+  await checkNumber(page, '+1 415 555 2672', email);
+  await startPayment(page);
+  const alert = page.getByTestId('pay-step').getByRole('alert');
+  await expect(alert).toContainText('The email address you entered is already registered!');
+  await expect(page).not.toHaveURL(/checkout/);
+  await alert.getByRole('link', { name: 'Sign in to continue with this number' }).click();
+  await expect(page).toHaveURL(/\/login\/\?redirect=getLocation&phone=/);
+
+  // The account's owner signs in and continues with the number in New request.
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('purple elephants dance');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/getLocation\/\?phone=/);
+  await expect(page.getByLabel('Phone number')).toHaveValue('+14155552672');
 });

@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
+import { query } from './db';
 import { buyThroughApi, consentLinkFromOutbox, uniqueEmail } from './helpers';
 
 /** A buyer (signed in through the payment's session) and the consent link sent to `phone`. */
@@ -60,7 +61,7 @@ test('a second fix moves the marker; Stop asks first and ends sharing; Share aga
 });
 
 test('Report abuse stops every further request to the number', async ({ browser, baseURL }) => {
-  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+44 7700 900456', '+447700900456');
+  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+44 7400 123457', '+447400123457');
   const owner = await ownerAt(browser, 51.5, -0.12);
   const ownerPage = await owner.newPage();
   await ownerPage.goto(link);
@@ -69,7 +70,7 @@ test('Report abuse stops every further request to the number', async ({ browser,
   await expect(ownerPage.getByText('This number will receive no more location requests from us.')).toBeVisible();
 
   await page.goto('/getLocation/');
-  await page.getByLabel('Phone number').fill('+44 7700 900456');
+  await page.getByLabel('Phone number').fill('+44 7400 123457');
   await page.getByRole('button', { name: 'Send the consent SMS' }).click();
   await expect(
     page.getByRole('alert').filter({ hasText: 'This number does not accept location requests.' }),
@@ -78,26 +79,50 @@ test('Report abuse stops every further request to the number', async ({ browser,
   await buyer.close();
 });
 
-test('permission denied: the owner is told how to allow it and no GPS position is stored', async ({
+test('permission denied: nothing is stored, the owner can try again, the buyer sees "location not allowed" (issue 12 §3)', async ({
   browser,
   baseURL,
 }) => {
   const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+63 917 123 4567', '+639171234567');
+  const code = new URL(link).searchParams.get('c')!;
   const owner = await browser.newContext({ permissions: [] });
   const ownerPage = await owner.newPage();
   await ownerPage.goto(link);
   await ownerPage.getByRole('button', { name: 'Share my location' }).click();
-  await expect(ownerPage.getByText('Your browser did not allow location.')).toBeVisible();
-  await expect(ownerPage.getByText('allow location for this site in your browser settings')).toBeVisible();
-  await page.goto('/reveal-location/');
-  await expect(page.getByText('The owner is sharing the location')).toHaveAttribute('data-done', 'true');
+  const denied = ownerPage.getByTestId('location-denied');
+  await expect(denied).toContainText('Your browser did not allow location, so nothing has been shared.');
+  await expect(denied).toContainText('allow location for this site in your browser settings');
+  await expect(ownerPage.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect(ownerPage.getByText('You are sharing your location.')).toHaveCount(0);
+
+  // Nothing stored: no position, no consent record, the request still `opened`, no "is sharing" e-mail.
+  const [request] = await query<{ id: string; status: string; location_denied_at: Date | null }>(
+    `select id, status, location_denied_at from location_requests where consent_code_hash = encode(sha256($1::bytea), 'hex')`,
+    [code],
+  );
+  expect(request).toMatchObject({ status: 'opened' });
+  expect(request.location_denied_at).not.toBeNull();
+  expect(await query('select 1 from positions where request_id = $1', [request.id])).toHaveLength(0);
+  expect(await query('select 1 from consents where request_id = $1', [request.id])).toHaveLength(0);
+  expect(
+    await query(`select 1 from outbound_messages where template = 'sharing-started' and payload->>'phone' = $1`, [
+      '+639171234567',
+    ]),
+  ).toHaveLength(0);
 
   await page.goto('/dashboard/locations/');
   const row = page.getByTestId('location-row').first();
-  await expect(row.getByTestId('location-status')).toHaveText('Sharing');
+  await expect(row.getByTestId('location-status')).toHaveText('Opened, location not allowed');
   await row.getByRole('link', { name: 'Open map' }).click();
-  await expect(page.getByText('Waiting for the owner to open the link and agree to share.')).toBeVisible();
+  await expect(page.getByText('their browser did not allow location. Nothing has been shared')).toBeVisible();
   await expect(page.getByTestId('coordinates')).toHaveCount(0);
+
+  // Allowing it afterwards and trying again shares.
+  await owner.grantPermissions(['geolocation']);
+  await owner.setGeolocation({ latitude: 14.59951, longitude: 120.98422, accuracy: 20 });
+  await ownerPage.getByRole('button', { name: 'Try again' }).click();
+  await expect(ownerPage.getByText('You are sharing your location.')).toBeVisible();
+  await expect(page.getByTestId('coordinates')).toHaveText('14.59951, 120.98422', { timeout: 8000 });
   await owner.close();
   await buyer.close();
 });

@@ -65,10 +65,10 @@ const cases = [
     lng: -122.41942,
   },
   {
-    input: '+44 7700 900123',
-    e164: '+447700900123',
+    input: '+44 7400 123456',
+    e164: '+447400123456',
     country: 'United Kingdom',
-    carrier: 'O2',
+    carrier: 'Three',
     lang: 'en' as const,
     lat: 51.50735,
     lng: -0.12776,
@@ -119,11 +119,11 @@ for (const c of cases) {
 
 test('Decline stores no location and the buyer sees the refusal', async ({ page, browser, request }) => {
   const email = uniqueEmail('decline');
-  await checkNumber(page, '+44 7700 900123', email);
+  await checkNumber(page, '+44 7400 123456', email);
   await startPayment(page);
   await payWithCard(page, '4242424242424242');
   await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
-  const link = await consentLinkFromOutbox(page, '+447700900123');
+  const link = await consentLinkFromOutbox(page, '+447400123456');
 
   const owner = await browser.newContext({ geolocation: { latitude: 1, longitude: 2 }, permissions: ['geolocation'] });
   const ownerPage = await owner.newPage();
