@@ -149,3 +149,30 @@ test('a new request from the dashboard shows a consent link to copy, which opens
   await owner.close();
   await buyer.close();
 });
+
+test('an undelivered SMS shows "SMS not delivered" and a consent link the buyer can send (issue 12 §11)', async ({
+  browser,
+  baseURL,
+}) => {
+  const { buyer, page } = await buyerWithLink(browser, baseURL!, '+34 612 34 56 79', '+34612345679');
+  await query(
+    `update outbound_messages set status = 'failed', last_error = 'twilio 30003'
+      where channel = 'sms' and location_request_id = (
+        select id from location_requests where target_e164 = $1 order by created_at desc limit 1)`,
+    ['+34612345679'],
+  );
+  await page.goto('/dashboard/locations/');
+  const row = page.getByTestId('location-row').filter({ hasText: '+34612345679' });
+  await expect(row.getByTestId('location-status')).toHaveText('SMS not delivered');
+  await expect(row.getByText('The consent SMS did not reach this number.')).toBeVisible();
+  await row.getByRole('button', { name: 'Get the consent link' }).click();
+  const link = await row.getByRole('textbox', { name: 'Copy link' }).inputValue();
+  expect(link).toMatch(/\/es\/location\/\?c=[A-Za-z0-9_-]{22}$/);
+
+  const owner = await browser.newContext();
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto(link);
+  await expect(ownerPage.getByRole('button', { name: 'Compartir mi ubicación' })).toBeVisible();
+  await owner.close();
+  await buyer.close();
+});
