@@ -92,7 +92,7 @@ test('permission denied: nothing is stored, the owner can try again, the buyer s
   const denied = ownerPage.getByTestId('location-denied');
   await expect(denied).toContainText('Your browser did not allow location, so nothing has been shared.');
   await expect(denied).toContainText('allow location for this site in your browser settings');
-  await expect(ownerPage.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect(ownerPage.getByRole('button', { name: 'Share again' })).toBeVisible();
   await expect(ownerPage.getByText('You are sharing your location.')).toHaveCount(0);
 
   // Nothing stored: no position, no consent record, the request still `opened`, no "is sharing" e-mail.
@@ -120,7 +120,7 @@ test('permission denied: nothing is stored, the owner can try again, the buyer s
   // Allowing it afterwards and trying again shares.
   await owner.grantPermissions(['geolocation']);
   await owner.setGeolocation({ latitude: 14.59951, longitude: 120.98422, accuracy: 20 });
-  await ownerPage.getByRole('button', { name: 'Try again' }).click();
+  await ownerPage.getByRole('button', { name: 'Share again' }).click();
   await expect(ownerPage.getByText('You are sharing your location.')).toBeVisible();
   await expect(page.getByTestId('coordinates')).toHaveText('14.59951, 120.98422', { timeout: 8000 });
   await owner.close();

@@ -227,7 +227,7 @@ export function ConsentPanel() {
               onClick={share}
               className={`${button} border-brand text-brand`}
             >
-              {gps === 'denied' ? t('tryAgain') : status === 'stopped' ? t('shareAgain') : t('share')}
+              {gps === 'denied' || status === 'stopped' ? t('shareAgain') : t('share')}
             </button>
             {status === 'stopped' ? (
               <Link href={`${prefix}/`} className={`${button} border-slate-700 text-center text-slate-800`}>
