@@ -16,6 +16,7 @@ import { maskEmail, sha256 } from './tokens';
 /** Sharing durations the owner may choose (minutes); default 60 (ISSUE 5). */
 export const SHARE_PRESETS = [15, 60, 480] as const;
 
+/** Request statuses before the owner's first answer: the link is open (ARCHITECTURE §4). */
 export const OPEN_STATES = ['queued', 'sms_sent', 'opened'] as const;
 
 /** A browser position: degrees (WGS 84) and the accuracy radius in metres (Geolocation API `coords`). */

@@ -4,6 +4,7 @@ import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
 import { consume } from '../../services/rate-limit';
+import { sha256 } from '../../services/tokens';
 import type { AppEnv } from '../context';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { bodyOf, emailBody, localeBody, readBody } from '../validation';
@@ -42,7 +43,8 @@ export const cancelApi = new OpenAPIHono<AppEnv>()
   .openapi(requestRoute, async (c) => {
     const body = readBody(c, requestBody);
     await consume('cancelLinksPerIp', c.get('clientIp') ?? 'unknown');
-    await consume('cancelLinksPerEmail', body.email.toLowerCase());
+    // Keyed by the address's hash, registered or not: the same answers either way, and no address in the table.
+    await consume('cancelLinksPerEmail', sha256(`email:${body.email.trim().toLowerCase()}`));
     await enqueueAfterCommit(await requestCancelLink(await getDb(), body.email, body.locale));
     return ok(c, { sent: true as const });
   })
