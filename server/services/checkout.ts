@@ -168,9 +168,9 @@ async function payingAccount(tx: Tx, order: Order, now: Date) {
  * (`payingAccount`: a new one, or the signed-in buyer's); a trialing subscription; a `payments` row; an `order.paid`
  * domain event; the location request with its consent code (stored hashed); and two outbox rows: the buyer's
  * credentials e-mail and the consent SMS. Only a newly created account, paid on our own page (`how.signIn`), gets a
- * session (`token`); a payment never
- * signs anyone in to an account that existed before it (issue 12 §1). Call with the order row locked and payable, so
- * the webhook and the return page completing it at once make one account and one e-mail.
+ * session (`token`); a payment never signs anyone in to an account that existed before it (issue 12 §1). Call with
+ * the order row locked and payable, so the webhook and the return page completing it at once make one account and
+ * one e-mail.
  */
 export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: Fulfilment): Promise<PayResult> {
   const e = env();

@@ -24,8 +24,9 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * Checks the abuse guards for a consent SMS to `e164` (settings SMS_*): the opt-out list, the number type
- * (`canReceiveSms`), the country allowlist, the per-target and global daily caps, and, when `buyerId` is given, the per-buyer daily cap. Counts the SMS written in
- * the last 24 hours. Returns the first refusal, or null when the SMS may go.
+ * (`canReceiveSms`), the country allowlist, the per-target and global daily caps, and, when `buyerId` is given, the
+ * per-buyer daily cap. Counts the SMS written in the last 24 hours. Returns the first refusal, or null when the SMS
+ * may go.
  */
 export async function smsRefusal(db: Db | Tx, e164: string, buyerId?: string): Promise<SmsRefusal | null> {
   const e = env();

@@ -1,0 +1,55 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { migrateOnce, type Db } from '@/server/db/client';
+import { startEmbeddedPostgres } from '@/server/db/embedded';
+
+// Issue 16 §2: the app never uses a database it does not own, and instances starting at once migrate once.
+
+describe('embedded PostgreSQL ownership', () => {
+  it('refuses a port held by another server, naming the settings', async () => {
+    const other = net.createServer((socket) => socket.end()).listen(0, '127.0.0.1');
+    await new Promise((resolve) => other.once('listening', resolve));
+    const port = (other.address() as net.AddressInfo).port;
+    const dir = mkdtempSync(path.join(tmpdir(), 'pg-owner-'));
+    try {
+      await expect(startEmbeddedPostgres(path.join(dir, 'pg'), port)).rejects.toThrow(
+        /Port \d+ is taken[\s\S]*EMBEDDED_PG_PORT[\s\S]*DATABASE_URL/,
+      );
+      // Nothing was initialised in our directory.
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('migrations', () => {
+  it('three instances starting at once apply each migration once', async () => {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const name = `mig_${Date.now()}`;
+    await admin.query(`create database ${name}`);
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const pools = Array.from({ length: 3 }, () => new pg.Pool({ connectionString: url.toString(), max: 3 }));
+    // Dropping the database at the end ends their connections (57P01); that is expected here.
+    for (const pool of pools) pool.on('error', () => undefined);
+    try {
+      await Promise.all(pools.map((pool) => migrateOnce(drizzle(pool) as unknown as Db, pool)));
+      const { rows } = await pools[0].query('select hash from drizzle.__drizzle_migrations');
+      const files = readdirSync(path.join(process.cwd(), 'drizzle')).filter((f) => f.endsWith('.sql'));
+      expect(rows).toHaveLength(files.length);
+      expect(new Set(rows.map((r) => r.hash)).size).toBe(files.length);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+      await admin.query(`drop database ${name} with (force)`);
+      await admin.end();
+    }
+  });
+});
