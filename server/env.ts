@@ -16,7 +16,8 @@ const databaseSchema = z.object({
 });
 
 const siteSchema = z.object({
-  APP_ORIGIN: z.url().default('http://localhost:3000'),
+  /** Where links in SMS and e-mails point; `http://localhost:${PORT}` when unset (issue 16 §1). */
+  APP_ORIGIN: z.url(),
   NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default(SITE_DEFAULTS.product),
   SUPPORT_EMAIL: z.email().default(SITE_DEFAULTS.support),
   NEXT_PUBLIC_COMPANY_NAME: z.string().min(1).default(SITE_DEFAULTS.company),
@@ -131,9 +132,13 @@ const envSchema = databaseSchema
 
 export type Env = z.infer<typeof envSchema>;
 
-/** Parses `source` into typed settings; throws an Error naming every bad setting. */
+/**
+ * Parses `source` into typed settings; throws an Error naming every bad setting. `APP_ORIGIN` defaults to
+ * `http://localhost:${PORT}` (3000 when PORT is unset), so a server started on another port sends working links.
+ */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  cleaned.APP_ORIGIN ??= `http://localhost:${cleaned.PORT ?? 3000}`;
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

@@ -1,6 +1,6 @@
 import 'server-only';
 import { getDbState } from './db/client';
-import { env } from './env';
+import { env, type Env } from './env';
 import { getBoss, startWorkers } from './jobs/boss';
 
 /**
@@ -10,7 +10,8 @@ import { getBoss, startWorkers } from './jobs/boss';
 export async function startServer(): Promise<void> {
   try {
     const settings = env();
-    await getDbState();
+    const { url } = await getDbState();
+    console.log(startupSummary(settings, url));
     if (settings.JOBS_IN_PROCESS) await startWorkers();
     onShutdown(async () => {
       if (settings.JOBS_IN_PROCESS) await (await getBoss()).stop({ graceful: false, wait: true, close: true });
@@ -19,6 +20,24 @@ export async function startServer(): Promise<void> {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
+}
+
+/**
+ * The block printed at start-up (issue 16 §1): the origin every SMS and e-mail link uses, the database in use (its
+ * password hidden) and the providers, so a newcomer sees at once what the server will do.
+ */
+export function startupSummary(settings: Env, databaseUrl: string): string {
+  const db = new URL(databaseUrl);
+  const where = `${db.hostname}:${db.port || 5432}${db.pathname}`;
+  const database = settings.DATABASE_URL
+    ? `PostgreSQL at ${where} (DATABASE_URL)`
+    : `embedded PostgreSQL, data in ${settings.EMBEDDED_PG_DIR}, port ${settings.EMBEDDED_PG_PORT}`;
+  return [
+    `links use  ${settings.APP_ORIGIN} (APP_ORIGIN)`,
+    `database   ${database}`,
+    `providers  payments ${settings.PAYMENT_PROVIDER}, SMS ${settings.SMS_PROVIDER}, e-mail ${settings.EMAIL_PROVIDER}`,
+    `jobs       ${settings.JOBS_IN_PROCESS ? 'in this process' : 'in a separate worker (npm run worker)'}`,
+  ].join('\n');
 }
 
 /**
