@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
+import { isDemoMode } from './lib/site';
 
 // Messages are precompiled at build time (next-intl's catalog loader), so the ICU parser stays out of the browser.
 const withNextIntl = createNextIntlPlugin({
@@ -97,6 +98,15 @@ const securityHeaders = [
 ];
 
 const nextConfig: NextConfig = {
+  // Demo mode is decided by the provider settings at build time (static pages show its ribbon); lib/site.ts.
+  env: {
+    NEXT_PUBLIC_DEMO_MODE: isDemoMode({
+      PAYMENT_PROVIDER: process.env.PAYMENT_PROVIDER,
+      SMS_PROVIDER: process.env.SMS_PROVIDER,
+    })
+      ? '1'
+      : '0',
+  },
   trailingSlash: true,
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,

@@ -180,3 +180,15 @@ test('screenshots at 375×812 and 1280×800 of home, a landing page, the price c
     await page.getByTestId('price-card').screenshot({ path: info.outputPath(`price-card-${w}.png`) });
   }
 });
+
+test('demo mode says so on every page, in the page language (issue 16 §1)', async ({ page }) => {
+  for (const [path, text] of [
+    ['/', 'Demo: no real payment or SMS is made.'],
+    ['/es/faq/', 'Demo: no se realiza ningún pago ni SMS real.'],
+    ['/id/login/', 'Demo: tidak ada pembayaran atau SMS sungguhan.'],
+    ['/ph/contact-us/', 'Demo: no real payment or SMS is made.'],
+  ]) {
+    await page.goto(path);
+    await expect(page.getByTestId('demo-ribbon')).toHaveText(text);
+  }
+});

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { SITE_DEFAULTS } from '../lib/site';
+import { SITE_DEFAULTS, isDemoMode } from '../lib/site';
 
 /**
  * Settings, read once from `process.env` and validated with zod (ARCHITECTURE §3). A missing or malformed setting
@@ -21,7 +21,7 @@ const siteSchema = z.object({
   NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default(SITE_DEFAULTS.product),
   SUPPORT_EMAIL: z.email().default(SITE_DEFAULTS.support),
   NEXT_PUBLIC_COMPANY_NAME: z.string().min(1).default(SITE_DEFAULTS.company),
-  BILLING_DESCRIPTOR: z.string().min(1).max(22).default('CHAMSPY DEMO'),
+  BILLING_DESCRIPTOR: z.string().min(1).max(22).default(SITE_DEFAULTS.descriptor),
   TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -126,6 +126,21 @@ const envSchema = databaseSchema
     if (e.SMS_PROVIDER === 'twilio') {
       for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
         if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=twilio' });
+      }
+    }
+    // Live mode (issue 16 §1): real payments and real SMS may not go out under the demo identity.
+    if (!isDemoMode(e)) {
+      const placeholders = {
+        NEXT_PUBLIC_COMPANY_NAME: e.NEXT_PUBLIC_COMPANY_NAME === SITE_DEFAULTS.company,
+        SUPPORT_EMAIL: e.SUPPORT_EMAIL === SITE_DEFAULTS.support || e.SUPPORT_EMAIL.endsWith('@example.com'),
+        BILLING_DESCRIPTOR: e.BILLING_DESCRIPTOR === SITE_DEFAULTS.descriptor,
+      };
+      for (const [key, left] of Object.entries(placeholders)) {
+        if (left) ctx.addIssue({ code: 'custom', path: [key], message: 'still the demo placeholder (live mode)' });
+      }
+      const origin = new URL(e.APP_ORIGIN);
+      if (origin.protocol !== 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(origin.hostname)) {
+        ctx.addIssue({ code: 'custom', path: ['APP_ORIGIN'], message: 'must be the public https origin (live mode)' });
       }
     }
   });

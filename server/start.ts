@@ -1,6 +1,7 @@
 import 'server-only';
 import { getDbState } from './db/client';
 import { env, type Env } from './env';
+import { isDemoMode } from '../lib/site';
 import { getBoss, startWorkers } from './jobs/boss';
 
 /**
@@ -10,6 +11,14 @@ import { getBoss, startWorkers } from './jobs/boss';
 export async function startServer(): Promise<void> {
   try {
     const settings = env();
+    // Pages are static: the build's mode must be the mode these settings run in (issue 16 §1).
+    const built = process.env.NEXT_PUBLIC_DEMO_MODE;
+    if (built !== undefined && (built === '1') !== isDemoMode(settings)) {
+      throw new Error(
+        `This build was made in ${built === '1' ? 'demo' : 'live'} mode, but the settings are for ` +
+          `${isDemoMode(settings) ? 'demo' : 'live'} mode. Run npm run build with the same PAYMENT_PROVIDER and SMS_PROVIDER.`,
+      );
+    }
     const { url } = await getDbState();
     console.log(startupSummary(settings, url));
     if (settings.JOBS_IN_PROCESS) await startWorkers();
@@ -37,6 +46,7 @@ export function startupSummary(settings: Env, databaseUrl: string): string {
     `database   ${database}`,
     `providers  payments ${settings.PAYMENT_PROVIDER}, SMS ${settings.SMS_PROVIDER}, e-mail ${settings.EMAIL_PROVIDER}`,
     `jobs       ${settings.JOBS_IN_PROCESS ? 'in this process' : 'in a separate worker (npm run worker)'}`,
+    `mode       ${isDemoMode(settings) ? 'demo: no real payment or SMS is made' : 'live'}`,
   ].join('\n');
 }
 

@@ -49,3 +49,39 @@ describe('start-up summary (issue 16 §1)', () => {
     expect(text).toMatch(/payments sandbox, SMS outbox, e-mail outbox/);
   });
 });
+
+describe('live mode (issue 16 §1)', () => {
+  const live = {
+    PAYMENT_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_live_abc123',
+    STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+    TWILIO_AUTH_TOKEN: 'token-0123456789',
+    TWILIO_FROM: '+15005550006',
+  };
+
+  it('refuses to start with any demo placeholder left, naming each setting', () => {
+    expect(() => parseEnv(live)).toThrow(
+      /NEXT_PUBLIC_COMPANY_NAME[\s\S]*placeholder[\s\S]*SUPPORT_EMAIL[\s\S]*BILLING_DESCRIPTOR[\s\S]*APP_ORIGIN/,
+    );
+    expect(() => parseEnv({ ...live, APP_ORIGIN: 'http://chamspy.example' })).toThrow(
+      /APP_ORIGIN: must be the public https/,
+    );
+  });
+
+  it('starts with a real identity; demo mode keeps its placeholders', () => {
+    const e = parseEnv({
+      ...live,
+      NEXT_PUBLIC_COMPANY_NAME: 'Chamspy Ltd',
+      SUPPORT_EMAIL: 'help@chamspy.example',
+      BILLING_DESCRIPTOR: 'CHAMSPY',
+      APP_ORIGIN: 'https://chamspy.example',
+    });
+    expect(e.APP_ORIGIN).toBe('https://chamspy.example');
+    expect(
+      parseEnv({ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })
+        .BILLING_DESCRIPTOR,
+    ).toBe('CHAMSPY DEMO');
+  });
+});

@@ -50,6 +50,15 @@ export default async function LocaleLayout({
         <script dangerouslySetInnerHTML={{ __html: CHUNK_RELOAD_SCRIPT }} />
       </head>
       <body className="flex min-h-screen flex-col">
+        {site.demo && (
+          <aside
+            aria-label={t('demoLabel')}
+            className="bg-amber-100 px-4 py-1 text-center text-xs text-amber-950"
+            data-testid="demo-ribbon"
+          >
+            {t('demoRibbon')}
+          </aside>
+        )}
         <SiteHeader product={site.product} />
         <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
           {children}
