@@ -53,7 +53,7 @@ export type OrderView = {
   productName: string;
   offerEndsAt: string | null;
   /** The consent SMS: `failed` when refused by a cap or not delivered (issue 12 §6); null before payment. */
-  smsStatus?: 'queued' | 'sent' | 'delivered' | 'failed' | null;
+  smsStatus?: 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | null;
 };
 
 /** The price plan of SPEC §3 (`GET /portal/priceSetup`): minor units, major-unit strings and formatted texts. */

@@ -2,20 +2,20 @@ import 'server-only';
 import { and, eq, lt } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import { getDbState } from '../db/client';
-import { adEvents, outboundMessages } from '../db/schema';
+import { adEvents } from '../db/schema';
 import { isShutdownError } from '../db/client';
 import { env } from '../env';
 import { runLocateMaintenance } from '../services/locate';
 import { runBillingCycle } from '../services/subscriptions';
 import { forwardAdEvent } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
-import { MAX_DELIVERY_ATTEMPTS, deliverOutboxMessage, redactHandedOver } from '../services/outbox';
+import { deliverOutboxMessage, dueOutboxIds, redactHandedOver } from '../services/outbox';
 import { pollSmsStatuses } from '../services/sms-status';
 import { smsProvider } from '../providers/sms';
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
 export const OUTBOX_QUEUE = 'outbox-deliver';
-/** Cron queue that re-enqueues outbox rows and ad events left `queued` (e.g. a crash between commit and enqueue). */
+/** Cron queue that enqueues outbox rows due again (retries, lost enqueues, expired leases) and stranded ad events. */
 const SWEEP_QUEUE = 'outbox-sweep';
 /** Cron queue of the location-request upkeep: expiry, end of sharing windows, position retention. */
 const LOCATE_QUEUE = 'locate-maintenance';
@@ -53,20 +53,16 @@ export function getBoss(): Promise<PgBoss> {
   return store[key];
 }
 
-/** Enqueues delivery of outbox rows (call after the transaction that wrote them commits). */
+/**
+ * Enqueues delivery of outbox rows (call after the transaction that wrote them commits). Retries are not pg-boss's:
+ * a failed attempt puts its row back to `queued` with its next time (services/outbox.ts) and the minute sweep
+ * enqueues it then. A second job for the same row is harmless: only one can claim the row's lease. A job of a
+ * crashed worker expires after a minute.
+ */
 export async function enqueueOutbox(ids: string[]): Promise<void> {
   if (!ids.length) return;
   const boss = await getBoss();
-  // singletonKey: a row already waiting or running is not queued twice (the sweep may find it too).
-  await Promise.all(
-    ids.map((id) =>
-      boss.send(
-        OUTBOX_QUEUE,
-        { id },
-        { singletonKey: id, retryLimit: MAX_DELIVERY_ATTEMPTS, retryDelay: 5, retryBackoff: true },
-      ),
-    ),
-  );
+  await Promise.all(ids.map((id) => boss.send(OUTBOX_QUEUE, { id }, { singletonKey: id, expireInSeconds: 60 })));
 }
 
 /**
@@ -99,21 +95,18 @@ export function enqueueAdForward(id: string): Promise<void> {
 export async function startWorkers(): Promise<void> {
   const boss = await getBoss();
   const { db } = await getDbState();
-  // Up to 20 rows a fetch, delivered side by side. If one fails the batch is retried: delivery is idempotent, so the
-  // rows already sent are skipped.
-  await boss.work<{ id: string }>(OUTBOX_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 20 }, async (jobs) => {
+  // Up to 8 rows a fetch, delivered side by side: below the pool's 10 connections, and a delivery holds none while
+  // its provider call runs, so web requests always find one. A failed provider call is scheduled again by the row
+  // itself (no rethrow); only a database error fails the job.
+  await boss.work<{ id: string }>(OUTBOX_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 8 }, async (jobs) => {
     const results = await Promise.allSettled(jobs.map((job) => deliverOutboxMessage(db, job.data.id)));
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
   });
   await boss.schedule(SWEEP_QUEUE, '* * * * *');
   await boss.work(SWEEP_QUEUE, async () => {
-    const stale = await db
-      .select({ id: outboundMessages.id })
-      .from(outboundMessages)
-      .where(and(eq(outboundMessages.status, 'queued'), lt(outboundMessages.createdAt, new Date(Date.now() - 60_000))))
-      .limit(100);
-    await enqueueOutbox(stale.map((r) => r.id));
+    // Retries whose time has come, first attempts whose enqueue was lost, and deliveries of a crashed worker.
+    await enqueueOutbox(await dueOutboxIds(db));
     // Secrets of handed-over messages, once /dev/outbox is off (issue 12 §7).
     await redactHandedOver(db);
     // SMS whose status callback never came (issue 12 §11).

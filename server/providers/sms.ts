@@ -18,9 +18,12 @@ export type SmsProvider = {
 /** The `outbox` provider: the row in `outbound_messages` is the delivery (readable at /dev/outbox). */
 export const outboxSmsProvider: SmsProvider = { name: 'outbox', send: async () => null };
 
-/** Twilio Programmable Messaging through the official SDK; `from` is a Messaging Service SID or an E.164 number. */
+/**
+ * Twilio Programmable Messaging through the official SDK; `from` is a Messaging Service SID or an E.164 number. Each
+ * HTTP call gives up after 10 s (issue 16 §6), so a stalled API cannot hold the workers.
+ */
 export function createTwilioProvider(accountSid: string, authToken: string, from: string): SmsProvider {
-  const client = twilio(accountSid, authToken);
+  const client = twilio(accountSid, authToken, { timeout: 10_000 });
   return {
     name: 'twilio',
     async send({ to, body, statusCallback }) {

@@ -128,7 +128,7 @@ export async function findOrder(db: Db, code: string) {
       offer: priceOffers,
       // The consent SMS of the order's request: `failed` when it was refused or not delivered (issue 12 §6, §11).
       smsStatus: sql<
-        'queued' | 'sent' | 'delivered' | 'failed' | null
+        'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | null
       >`(select m.status from outbound_messages m join location_requests r on r.id = m.location_request_id where r.order_id = ${orders.id} order by m.created_at desc limit 1)`,
     })
     .from(orders)

@@ -1,13 +1,13 @@
 import 'server-only';
-import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { locationRequests, outboundMessages } from '../db/schema';
 import { emailProvider, type EmailProvider } from '../providers/email';
 import { smsProvider, type SmsProvider } from '../providers/sms';
 import { devOutboxEnabled, env } from '../env';
 
-/** Deliveries tried per message before it is marked `failed` (pg-boss retries with jittered exponential backoff). */
-export const MAX_DELIVERY_ATTEMPTS = 6;
+/** Deliveries tried per message before it is marked `failed`: the first and one per RETRY_SCHEDULE_MS step. */
+export const MAX_DELIVERY_ATTEMPTS = 8;
 
 /**
  * The columns that replace a message's secret-bearing texts by their redacted rendering (issue 12 §7). Applied when
@@ -41,11 +41,32 @@ export async function redactHandedOver(db: Db): Promise<number> {
 }
 
 /**
- * Delivers one outbox row through its provider (ARCHITECTURE §4: `queued -> sent -> delivered | failed`). The row is
- * locked while sending, and a row that is not `queued` is left alone, so a message is sent once even when its job
- * runs twice. A provider failure counts an attempt, records the error and rethrows (the job is retried); the last
- * allowed attempt marks the row `failed`. A delivered consent SMS moves its request `queued -> sms_sent`. Secrets in
- * the texts are redacted once handed over or finally failed (`redaction`).
+ * Waits before the retries of a failed delivery (ms), spread over more than 24 hours so a provider outage of minutes
+ * or hours loses nothing (issue 16 §6): 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, each ±20 % (jitter).
+ */
+export const RETRY_SCHEDULE_MS = [1, 5, 30, 120, 360, 720, 1440].map((minutes) => minutes * 60_000);
+
+/** How long a worker owns a message it is sending; a crashed delivery is tried again after it (ms). */
+export const LEASE_MS = 2 * 60_000;
+
+/** When attempt `attempts` (1-based) failed at `now`, the next one may start at the returned time. */
+export function nextAttemptAfter(attempts: number, now: Date, random = Math.random): Date {
+  const wait = RETRY_SCHEDULE_MS[Math.min(attempts, RETRY_SCHEDULE_MS.length) - 1];
+  return new Date(now.getTime() + wait * (0.8 + 0.4 * random()));
+}
+
+/**
+ * Delivers one outbox row through its provider (ARCHITECTURE §4: `queued -> sent -> delivered | failed`), in three
+ * steps so that no database transaction or pooled connection is held during the provider call (issue 16 §6):
+ * 1. claim: one conditional UPDATE moves a due `queued` row (or a `sending` row whose lease has run out) to `sending`
+ *    with a lease of LEASE_MS and counts the attempt; a row another job holds, or not yet due, is left alone, so a
+ *    message is sent once however many jobs run for it;
+ * 2. the provider call (providers have connection and socket timeouts of a few seconds); e-mails carry a stable
+ *    Message-ID made from the row id, so a retry after an unknown outcome can be recognised downstream;
+ * 3. record: `sent` (secrets redacted, a consent SMS moves its request `queued -> sms_sent`), or back to `queued` with
+ *    `nextAttemptAt` from RETRY_SCHEDULE_MS, or `failed` after MAX_DELIVERY_ATTEMPTS (secrets redacted).
+ * The minute sweep enqueues rows that are due again. Delivery is at least once: a crash between the provider's
+ * acceptance and step 3 sends the message again after the lease (with the same Message-ID).
  * Returns the row's status afterwards, or null when the row does not exist.
  */
 export async function deliverOutboxMessage(
@@ -53,47 +74,78 @@ export async function deliverOutboxMessage(
   id: string,
   providers: { email?: EmailProvider; sms?: SmsProvider } = {},
 ): Promise<string | null> {
-  const outcome = await db.transaction(async (tx): Promise<{ status: string | null; error?: unknown }> => {
-    const [row] = await tx.select().from(outboundMessages).where(eq(outboundMessages.id, id)).for('update').limit(1);
-    if (!row) return { status: null };
-    if (row.status !== 'queued') return { status: row.status };
-    const attempts = row.attempts + 1;
-    const email = providers.email ?? emailProvider();
-    const sms = providers.sms ?? smsProvider();
-    const provider = row.channel === 'email' ? email.name : sms.name;
-    let providerMessageId: string | null;
-    try {
-      providerMessageId =
-        row.channel === 'email'
-          ? await email.send({ to: row.recipient, subject: row.subject ?? '', text: row.body, html: row.html })
-          : await sms.send({
-              to: row.recipient,
-              body: row.body,
-              statusCallback: `${env().APP_ORIGIN}/api_f/v1/webhooks/twilio`,
-            });
-    } catch (error) {
-      const failed = attempts >= MAX_DELIVERY_ATTEMPTS;
-      await tx
-        .update(outboundMessages)
-        .set({
-          attempts,
-          provider,
-          lastError: String((error as Error).message ?? error).slice(0, 500),
-          status: failed ? 'failed' : 'queued',
-          ...(failed ? redaction : {}),
-        })
-        .where(eq(outboundMessages.id, id));
-      // The failure is committed (attempt counted); the caller rethrows so the job is retried.
-      return { status: failed ? 'failed' : 'queued', error: failed ? undefined : error };
-    }
+  const now = new Date();
+  const email = providers.email ?? emailProvider();
+  const sms = providers.sms ?? smsProvider();
+  const [row] = await db
+    .update(outboundMessages)
+    .set({
+      status: 'sending',
+      attempts: sql`${outboundMessages.attempts} + 1`,
+      leaseUntil: new Date(now.getTime() + LEASE_MS),
+    })
+    .where(
+      and(
+        eq(outboundMessages.id, id),
+        or(
+          and(
+            eq(outboundMessages.status, 'queued'),
+            or(isNull(outboundMessages.nextAttemptAt), lte(outboundMessages.nextAttemptAt, now)),
+          ),
+          and(eq(outboundMessages.status, 'sending'), lt(outboundMessages.leaseUntil, now)),
+        ),
+      ),
+    )
+    .returning();
+  if (!row) {
+    const [current] = await db
+      .select({ status: outboundMessages.status })
+      .from(outboundMessages)
+      .where(eq(outboundMessages.id, id));
+    return current?.status ?? null;
+  }
+  const provider = row.channel === 'email' ? email.name : sms.name;
+  let providerMessageId: string | null;
+  try {
+    providerMessageId =
+      row.channel === 'email'
+        ? await email.send({
+            to: row.recipient,
+            subject: row.subject ?? '',
+            text: row.body,
+            html: row.html,
+            messageId: messageIdOf(row.id),
+          })
+        : await sms.send({
+            to: row.recipient,
+            body: row.body,
+            statusCallback: `${env().APP_ORIGIN}/api_f/v1/webhooks/twilio`,
+          });
+  } catch (error) {
+    const failed = row.attempts >= MAX_DELIVERY_ATTEMPTS;
+    await db
+      .update(outboundMessages)
+      .set({
+        provider,
+        lastError: String((error as Error).message ?? error).slice(0, 500),
+        status: failed ? 'failed' : 'queued',
+        leaseUntil: null,
+        nextAttemptAt: failed ? null : nextAttemptAfter(row.attempts, new Date()),
+        ...(failed ? redaction : {}),
+      })
+      .where(and(eq(outboundMessages.id, id), eq(outboundMessages.status, 'sending')));
+    return failed ? 'failed' : 'queued';
+  }
+  await db.transaction(async (tx) => {
     await tx
       .update(outboundMessages)
       .set({
         status: 'sent',
         provider,
-        attempts,
         providerMessageId,
         lastError: null,
+        leaseUntil: null,
+        nextAttemptAt: null,
         sentAt: new Date(),
         ...(keepsSecrets(provider) ? {} : redaction),
       })
@@ -104,8 +156,38 @@ export async function deliverOutboxMessage(
         .set({ status: 'sms_sent' })
         .where(and(eq(locationRequests.id, row.locationRequestId), eq(locationRequests.status, 'queued')));
     }
-    return { status: 'sent' };
   });
-  if (outcome.error) throw outcome.error;
-  return outcome.status;
+  return 'sent';
+}
+
+/** The e-mail Message-ID of outbox row `id` (RFC 5322): the same on every attempt, so duplicates are recognisable. */
+export function messageIdOf(id: string): string {
+  return `<${id}@${new URL(env().APP_ORIGIN).hostname}>`;
+}
+
+/**
+ * Outbox rows to (re)enqueue (the minute sweep): `queued` rows that are due (a retry whose time has come, or a first
+ * attempt waiting over a minute, e.g. its enqueue was lost) and `sending` rows whose lease ran out (a crashed worker).
+ */
+export async function dueOutboxIds(db: Db, now = new Date(), limit = 100): Promise<string[]> {
+  const rows = await db
+    .select({ id: outboundMessages.id })
+    .from(outboundMessages)
+    .where(
+      or(
+        and(
+          eq(outboundMessages.status, 'queued'),
+          or(
+            lte(outboundMessages.nextAttemptAt, now),
+            and(
+              isNull(outboundMessages.nextAttemptAt),
+              lt(outboundMessages.createdAt, new Date(now.getTime() - 60_000)),
+            ),
+          ),
+        ),
+        and(eq(outboundMessages.status, 'sending'), lt(outboundMessages.leaseUntil, now)),
+      ),
+    )
+    .limit(limit);
+  return rows.map((r) => r.id);
 }

@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { outboundMessages } from '../db/schema';
 import { optOut } from './sms-guards';
 
-type Status = 'queued' | 'sent' | 'delivered' | 'failed';
+type Status = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
 
 /** Twilio MessageStatus → our message status (Twilio "Track the message status" docs). */
 const TWILIO_STATUS: Record<string, Status> = {
@@ -22,7 +22,7 @@ const TWILIO_STATUS: Record<string, Status> = {
 };
 
 /** Order of statuses: a callback may only move a message forward (callbacks can arrive late or twice). */
-const RANK: Record<Status, number> = { queued: 0, sent: 1, delivered: 2, failed: 2 };
+const RANK: Record<Status, number> = { queued: 0, sending: 0, sent: 1, delivered: 2, failed: 2 };
 
 /**
  * Applies a Twilio status callback to the outbox row with that MessageSid. Moves only forward (a late `sent` after

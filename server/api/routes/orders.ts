@@ -75,7 +75,7 @@ const orderView_ = z.object({
   method: z.string(),
   billingDescriptor: z.string(),
   offerEndsAt: z.string().nullable(),
-  smsStatus: z.enum(['queued', 'sent', 'delivered', 'failed']).nullable().openapi({
+  smsStatus: z.enum(['queued', 'sending', 'sent', 'delivered', 'failed']).nullable().openapi({
     description: 'the consent SMS: failed when it was refused (caps) or not delivered; null before it exists',
   }),
 });

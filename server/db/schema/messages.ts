@@ -1,8 +1,11 @@
 import { index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { id, timestamps } from './columns';
 
-/** ARCHITECTURE §4: `queued -> sent -> delivered | failed`. */
-export const messageStatus = pgEnum('message_status', ['queued', 'sent', 'delivered', 'failed']);
+/**
+ * ARCHITECTURE §4: `queued -> sent -> delivered | failed`; `sending` while a worker holds the message's lease and
+ * its provider call is under way (issue 16 §6).
+ */
+export const messageStatus = pgEnum('message_status', ['queued', 'sent', 'delivered', 'failed', 'sending']);
 
 /** The outbox: every e-mail and SMS is written here in the transaction that causes it, then delivered by a job. */
 export const outboundMessages = pgTable(
@@ -27,6 +30,10 @@ export const outboundMessages = pgTable(
     status: messageStatus('status').notNull().default('queued'),
     provider: text('provider'),
     attempts: integer('attempts').notNull().default(0),
+    /** While `sending`: until when the worker that claimed it owns the message; past it, another may try again. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** When a failed attempt may be retried (the retry schedule in services/outbox.ts); null: at once. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     lastError: text('last_error'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     /** When the provider was last asked for this SMS's status (the status job, issue 12 §11). */
