@@ -2,10 +2,11 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { migrateOnce, type Db } from '@/server/db/client';
+import { getDbState, migrateOnce, type Db } from '@/server/db/client';
 import { startEmbeddedPostgres } from '@/server/db/embedded';
 
 // Issue 16 §2: the app never uses a database it does not own, and instances starting at once migrate once.
@@ -51,5 +52,19 @@ describe('migrations', () => {
       await admin.query(`drop database ${name} with (force)`);
       await admin.end();
     }
+  });
+});
+
+describe('a connection the server ends (issue 16 §6)', () => {
+  it('does not end the process: the checked-out client reports it and the pool carries on', async () => {
+    const { pool, db } = await getDbState();
+    const client = await pool.connect();
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    // As a restart or failover would, end that backend while the client is checked out and idle.
+    await pool.query('select pg_terminate_backend($1)', [rows[0].pid]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    client.release(true);
+    const [{ ok }] = (await db.execute<{ ok: number }>(sql`select 1 as ok`)).rows;
+    expect(ok).toBe(1);
   });
 });

@@ -39,10 +39,13 @@ async function open(): Promise<DbState> {
   const embedded = e.DATABASE_URL ? undefined : await startEmbeddedPostgres(e.EMBEDDED_PG_DIR, e.EMBEDDED_PG_PORT);
   const url = e.DATABASE_URL ?? embedded!.url;
   const pool = new Pool({ connectionString: url, max: 10 });
-  // An idle client whose server goes away emits 'error'; unhandled, it would end the process.
-  pool.on('error', (error) => {
+  // A client whose server goes away (a restart, a failover) emits 'error', idle in the pool or checked out between two
+  // queries; unhandled, it would end the process. The pool replaces broken clients on the next checkout.
+  const logError = (error: Error) => {
     if (!isShutdownError(error)) console.error('[db]', error.message);
-  });
+  };
+  pool.on('error', logError);
+  pool.on('connect', (client) => client.on('error', logError));
   const db = drizzle(pool, { schema, casing: 'snake_case' }) as Db;
   await migrateOnce(db, pool);
   const close = async () => {
