@@ -114,7 +114,11 @@ export async function renewConsentLink(
       .set({ consentCodeHash: sha256(consentCode) })
       .where(eq(locationRequests.id, id));
     if (!send) return { link, smsId: null };
-    const body = request.smsText.replace(MASKED_CODE, consentCode);
+    // Requests from before codes were masked kept no placeholder: their SMS is written anew in the standard text.
+    const body = request.smsText.includes(MASKED_CODE)
+      ? request.smsText.replace(MASKED_CODE, consentCode)
+      : consentSmsText(request.locale, e.NEXT_PUBLIC_PRODUCT_NAME, link);
+    const redactedBody = body.replace(consentCode, MASKED_CODE);
     const [sms] = await tx
       .insert(outboundMessages)
       .values({
@@ -123,7 +127,7 @@ export async function renewConsentLink(
         locale: request.locale,
         locationRequestId: id,
         body,
-        redacted: { body: request.smsText, html: null },
+        redacted: { body: redactedBody, html: null },
       })
       .returning({ id: outboundMessages.id });
     return { link, smsId: sms.id };
