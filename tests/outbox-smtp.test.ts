@@ -80,10 +80,10 @@ describe('outbox delivery over SMTP', () => {
     // Not due yet: nothing is sent and no attempt is spent.
     expect(await deliverOutboxMessage(db, id, { email })).toBe('queued');
     expect(received).toHaveLength(0);
-    expect(await dueOutboxIds(db)).not.toContain(id);
+    expect(await dueOutboxIds(db, new Date(), 100_000)).not.toContain(id);
 
     later(90_000);
-    expect(await dueOutboxIds(db)).toContain(id);
+    expect(await dueOutboxIds(db, new Date(), 100_000)).toContain(id);
     expect(await deliverOutboxMessage(db, id, { email })).toBe('sent');
     expect(await deliverOutboxMessage(db, id, { email })).toBe('sent');
     [row] = await db.select().from(outboundMessages).where(eq(outboundMessages.id, id));
@@ -157,7 +157,7 @@ describe('outbox delivery over SMTP', () => {
     expect(await deliverOutboxMessage(db, id, { email })).toBe('sending');
     expect(received).toHaveLength(0);
     later(LEASE_MS + 1000);
-    expect(await dueOutboxIds(db)).toContain(id);
+    expect(await dueOutboxIds(db, new Date(), 100_000)).toContain(id);
     expect(await deliverOutboxMessage(db, id, { email })).toBe('sent');
     expect(received).toHaveLength(1);
   });

@@ -188,6 +188,8 @@ export async function dueOutboxIds(db: Db, now = new Date(), limit = 100): Promi
         and(eq(outboundMessages.status, 'sending'), lt(outboundMessages.leaseUntil, now)),
       ),
     )
+    // Oldest first, so a backlog is worked off in order and none waits behind newer rows for ever.
+    .orderBy(outboundMessages.createdAt)
     .limit(limit);
   return rows.map((r) => r.id);
 }
