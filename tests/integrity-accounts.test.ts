@@ -2,11 +2,9 @@ import { and, desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { passwordResetCodes, users } from '@/server/db/schema';
-import { account, buyAccount, call, latestEmail, nextIp, signIn, tokenOf } from './support/accounts';
+import { account, buyAccount, call, latestEmail, nextIp, signIn, tokenOf, uniqueEmail } from './support/accounts';
 
 // Issue 12 §2 and §8: guesses sent at once are all counted; limits do not reveal accounts nor lock owners out.
-
-const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 
 async function requestCode(email: string, ip = nextIp()) {
   const res = await call('GET', `/admin/userSession/forgetPassword/${email}`, { ip });
@@ -23,7 +21,7 @@ function reset(email: string, code: string, ip = nextIp()) {
 
 describe('reset codes under concurrent guesses (issue 12 §2)', () => {
   it('40 wrong guesses at once burn the code: the counter reaches 5 and the right code no longer works', async () => {
-    const a = await buyAccount(unique('burst'));
+    const a = await buyAccount(uniqueEmail('burst'));
     const code = await requestCode(a.email);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     const answers = await Promise.all(Array.from({ length: 40 }, () => reset(a.email, wrong)));
@@ -45,7 +43,7 @@ describe('reset codes under concurrent guesses (issue 12 §2)', () => {
 
   it('limits reset attempts per IP', async () => {
     const ip = nextIp();
-    const answers = await Promise.all(Array.from({ length: 25 }, () => reset(unique('ipreset'), '123456', ip)));
+    const answers = await Promise.all(Array.from({ length: 25 }, () => reset(uniqueEmail('ipreset'), '123456', ip)));
     expect(answers.filter((r) => r.status === 429)).toHaveLength(5);
     expect(answers.find((r) => r.status === 429)!.headers.get('retry-after')).toBeTruthy();
   });
@@ -67,8 +65,8 @@ describe('reset codes under concurrent guesses (issue 12 §2)', () => {
 
 describe('account enumeration and lock-out (issue 12 §8)', () => {
   it('the 6th reset-code request in an hour answers 429 for registered and unknown addresses alike', async () => {
-    const known = (await buyAccount(unique('known'))).email;
-    const unknown = unique('unknown');
+    const known = (await buyAccount(uniqueEmail('known'))).email;
+    const unknown = uniqueEmail('unknown');
     for (const email of [known, unknown]) {
       const answers = [];
       for (let i = 0; i < 6; i++) answers.push(await call('GET', `/admin/userSession/forgetPassword/${email}`));
@@ -78,7 +76,7 @@ describe('account enumeration and lock-out (issue 12 §8)', () => {
 
   it('failed sign-ins answer 429 alike for unknown and registered addresses', async () => {
     const known = (await account('enum')).email;
-    const unknown = unique('enum-unknown');
+    const unknown = uniqueEmail('enum-unknown');
     for (const email of [known, unknown]) {
       const ip = nextIp();
       const statuses = [];

@@ -2,19 +2,18 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { consents, locationRequests, outboundMessages, positions } from '@/server/db/schema';
-import { call } from './support/accounts';
+import { call, uniqueEmail } from './support/accounts';
 import { API, app, clientHeaders } from './support/api';
 import { subscribe } from './support/billing';
 
 // Issue 12 §3, §4, §5, §10, §11: consent only with the browser's fix, no position after Stop or without access,
 // strict coordinates, and an append-only consent record.
 
-const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 const FIX = { latitude: 52.52, longitude: 13.405, accuracy: 15 };
 
 /** A paid trial and its first request's id and consent code (read from the stored SMS). */
 async function requestOf(tag: string) {
-  const bought = await subscribe(unique(tag));
+  const bought = await subscribe(uniqueEmail(tag));
   const db = await getDb();
   const [request] = await db.select().from(locationRequests).where(eq(locationRequests.orderId, bought.order.id));
   const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, request.id));

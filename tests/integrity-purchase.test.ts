@@ -2,12 +2,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { orders, sessions, users } from '@/server/db/schema';
-import { buyAccount, call, latestEmail } from './support/accounts';
+import { buyAccount, call, latestEmail, uniqueEmail } from './support/accounts';
 import { payCard, placeOrder } from './support/billing';
 
 // Issue 12 §1: a purchase never signs anyone in to an account that existed before it.
-
-const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 
 async function sessionCount(email: string) {
   const db = await getDb();
@@ -17,7 +15,7 @@ async function sessionCount(email: string) {
 
 describe('purchases and existing accounts (issue 12 §1)', () => {
   it('refuses an order for a registered e-mail from a visitor, with SPEC §8 wording and a reason for the sign-in link', async () => {
-    const victim = await buyAccount(unique('victim'));
+    const victim = await buyAccount(uniqueEmail('victim'));
     for (const locale of ['en', 'es']) {
       const { res, body } = await placeOrder(
         { email: victim.email.toUpperCase(), locale },
@@ -34,7 +32,7 @@ describe('purchases and existing accounts (issue 12 §1)', () => {
   });
 
   it('does not charge, nor sign in, an order whose e-mail became an account after it was made (card, 3-D Secure, wallet)', async () => {
-    const email = unique('late');
+    const email = uniqueEmail('late');
     const card = await placeOrder({ email });
     const threeDs = await placeOrder({ email });
     const wallet = await placeOrder({ email, method: 'wallet' });
@@ -65,7 +63,7 @@ describe('purchases and existing accounts (issue 12 §1)', () => {
   });
 
   it('attaches a signed-in subscriber’s order to their account and opens no new session', async () => {
-    const buyer = await buyAccount(unique('again'));
+    const buyer = await buyAccount(uniqueEmail('again'));
     const cookie = `token=${buyer.token}`;
     const before = await sessionCount(buyer.email);
     const { res, body } = await placeOrder({ email: buyer.email }, { cookie });
@@ -88,8 +86,8 @@ describe('purchases and existing accounts (issue 12 §1)', () => {
   });
 
   it('a session of another account does not unlock an order for a registered e-mail', async () => {
-    const victim = await buyAccount(unique('victim2'));
-    const attacker = await buyAccount(unique('attacker'));
+    const victim = await buyAccount(uniqueEmail('victim2'));
+    const attacker = await buyAccount(uniqueEmail('attacker'));
     const { res } = await placeOrder({ email: victim.email }, { cookie: `token=${attacker.token}` });
     expect(res.status).toBe(409);
   });

@@ -6,17 +6,16 @@ import { consents, locationRequests, outboundMessages } from '@/server/db/schema
 import type { SmsProvider } from '@/server/providers/sms';
 import { runLocateMaintenance } from '@/server/services/locate';
 import { pollSmsStatuses } from '@/server/services/sms-status';
-import { call } from './support/accounts';
+import { call, uniqueEmail } from './support/accounts';
 import { subscribe } from './support/billing';
 
 // Issue 12 §11: an undelivered SMS is found out and shown; consent records are kept for a set period, then purged.
 
-const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 const MINUTE = 60_000;
 
 describe('SMS without a final status (issue 12 §11)', () => {
   it('asks the provider about messages silent for 10 minutes, and the dashboard shows "SMS not delivered"', async () => {
-    const { order, cookie } = await subscribe(unique('silent'));
+    const { order, cookie } = await subscribe(uniqueEmail('silent'));
     const db = await getDb();
     const [request] = await db.select().from(locationRequests).where(eq(locationRequests.orderId, order.id));
     const now = Date.now();

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { locationRequests, orders, outboundMessages } from '@/server/db/schema';
 import { deliverOutboxMessage, redactHandedOver } from '@/server/services/outbox';
-import { call, latestEmail } from './support/accounts';
+import { call, latestEmail, uniqueEmail } from './support/accounts';
 import { payCard, placeOrder, subscribe } from './support/billing';
 
 // Issue 12 §6 (SMS caps where the SMS is queued, SMS-capable numbers only) and §7 (no secret kept past delivery).
@@ -13,7 +13,6 @@ vi.hoisted(() => {
   process.env.DEV_OUTBOX = 'off';
 });
 
-const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 let counter = 0;
 /** A fresh Spanish mobile number. */
 const mobile = () => `+34622${String((Date.now() + ++counter * 7919) % 1_000_000).padStart(6, '0')}`;
@@ -22,7 +21,7 @@ describe('SMS caps hold where the SMS is queued (issue 12 §6)', () => {
   it('6 orders for one number, created first and paid at once, send 3 SMS; the others are paid with "SMS not sent"', async () => {
     const phone = mobile();
     const placed = [];
-    for (let i = 0; i < 6; i++) placed.push(await placeOrder({ email: unique('cap'), phone }));
+    for (let i = 0; i < 6; i++) placed.push(await placeOrder({ email: uniqueEmail('cap'), phone }));
     expect(placed.every((p) => p.res.status === 201)).toBe(true);
     const paid = await Promise.all(placed.map((p) => payCard(p.body.obj.code, '4242424242424242')));
     expect(paid.every((r) => r.status === 200)).toBe(true);
@@ -75,7 +74,7 @@ describe('SMS caps hold where the SMS is queued (issue 12 §6)', () => {
     ['international network', '+882 1234 5678'],
     ['Swiss landline', '+41 44 668 18 00'],
   ])('refuses a %s number before payment, with a clear error', async (_name, phone) => {
-    const { res, body } = await placeOrder({ email: unique('premium'), phone });
+    const { res, body } = await placeOrder({ email: uniqueEmail('premium'), phone });
     expect(res.status).toBe(422);
     expect(body.msg).toMatch(/cannot receive our SMS/);
     const db = await getDb();
@@ -89,7 +88,7 @@ describe('SMS caps hold where the SMS is queued (issue 12 §6)', () => {
 });
 
 async function subscribeFor(phone: string, beforePay: () => Promise<unknown>) {
-  const { body } = await placeOrder({ email: unique('renew'), phone });
+  const { body } = await placeOrder({ email: uniqueEmail('renew'), phone });
   await beforePay();
   const pay = await payCard(body.obj.code, '4242424242424242');
   expect(pay.status).toBe(200);
@@ -100,7 +99,7 @@ async function subscribeFor(phone: string, beforePay: () => Promise<unknown>) {
 
 describe('secrets at rest (issue 12 §7)', () => {
   it('the request keeps the SMS text without the code', async () => {
-    const { order } = await subscribe(unique('masked'));
+    const { order } = await subscribe(uniqueEmail('masked'));
     const [request] = await (
       await getDb()
     )
@@ -111,7 +110,7 @@ describe('secrets at rest (issue 12 §7)', () => {
   });
 
   it('passwords, codes and links are removed from the outbox once handed to a provider', async () => {
-    const email = unique('secrets');
+    const email = uniqueEmail('secrets');
     const { order } = await subscribe(email);
     await call('GET', `/admin/userSession/forgetPassword/${email}`);
     await call('POST', '/portal/cancel/request', { body: { email } });
@@ -159,7 +158,7 @@ describe('secrets at rest (issue 12 §7)', () => {
   });
 
   it('the demo outbox keeps secrets only while /dev/outbox is on', async () => {
-    const email = unique('demo');
+    const email = uniqueEmail('demo');
     await subscribe(email);
     const db = await getDb();
     const mail = await latestEmail(email);

@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { passwordResetCodes, sessions, users } from '../db/schema';
 import { env } from '../env';
 import { queueEmail } from './outbox-queue';
@@ -29,7 +29,7 @@ export class AccountError extends Error {
 
 const normalize = (email: string) => email.trim().toLowerCase();
 
-async function findUser(db: Db, email: string) {
+async function findUser(db: Db | Tx, email: string) {
   const [user] = await db
     .select()
     .from(users)
@@ -43,8 +43,13 @@ export async function isRegistered(db: Db, email: string): Promise<boolean> {
   return (await findUser(db, email)) !== null;
 }
 
+/** The id of the account whose login is `email` (normalized), or null (issue 12 §1: orders for existing accounts). */
+export async function accountIdOf(db: Db | Tx, email: string): Promise<string | null> {
+  return (await findUser(db, email))?.id ?? null;
+}
+
 /** The key of per-address limits: the SHA-256 of the normalized e-mail, the same whether or not it has an account. */
-const emailKey = (email: string) => sha256(`email:${normalize(email)}`);
+export const emailKey = (email: string) => sha256(`email:${normalize(email)}`);
 
 /**
  * Signs in. Unknown e-mail and wrong password fail alike (same error, same timing, same limits). Throttled without

@@ -7,6 +7,7 @@ import { domainEvents, orders, payments, priceSetups, subscriptions, users, type
 import { env } from '../env';
 import { sandboxCharge } from '../providers/sandbox-payments';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { accountIdOf } from './accounts';
 import { createSession } from './sessions';
 import { generatePassword } from './tokens';
 import { formatMoney } from './money';
@@ -46,10 +47,7 @@ async function lockPayable(tx: Tx, code: string): Promise<Order | Unpayable> {
   const [order] = await tx.select().from(orders).where(eq(orders.code, code)).for('update').limit(1);
   if (!order) return { kind: 'not_found' };
   if (order.status !== 'pending' && order.status !== 'failed') return { kind: 'not_payable' };
-  if (!order.userId) {
-    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.email, order.email)).limit(1);
-    if (owner) return { kind: 'email_registered' };
-  }
+  if (!order.userId && (await accountIdOf(tx, order.email))) return { kind: 'email_registered' };
   return order;
 }
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { FUNNEL } from '../../lib/tracking/funnel';
-import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
+import { OPEN_STATES, consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
 import { recordRequestEvent } from './events';
 import { lookupIp } from './geoip';
 import { emailSharingStarted } from './notifications';
@@ -15,9 +15,6 @@ import { maskEmail, sha256 } from './tokens';
 
 /** Sharing durations the owner may choose (minutes); default 60 (ISSUE 5). */
 export const SHARE_PRESETS = [15, 60, 480] as const;
-
-/** Request statuses before the owner's first answer: the link is open (ARCHITECTURE §4). */
-export const OPEN_STATES = ['queued', 'sms_sent', 'opened'] as const;
 
 /** A browser position: degrees (WGS 84) and the accuracy radius in metres (Geolocation API `coords`). */
 export type Fix = { latitude: number; longitude: number; accuracy: number };

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { consents, locationRequests, positions } from '../db/schema';
-import { OPEN_STATES, expireIfDue } from './consent';
+import { OPEN_STATES, consents, locationRequests, positions } from '../db/schema';
+import { expireIfDue } from './consent';
 
 // The subscriber's side of location requests: every function takes the caller's id and reads only their rows.
 

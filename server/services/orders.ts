@@ -1,7 +1,8 @@
 import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { orders, priceOffers, priceSetups, users, type Attribution, type Order } from '../db/schema';
+import { orders, priceOffers, priceSetups, type Attribution, type Order } from '../db/schema';
+import { accountIdOf } from './accounts';
 import { env } from '../env';
 import { paymentProvider } from '../providers/payments';
 import { ApiError, ErrorCode } from '../errors';
@@ -51,8 +52,8 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
     const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey));
     if (existing) return replay(db, existing, email, number.number);
   }
-  const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  if (owner && owner.id !== input.buyer?.id) throw emailRegistered();
+  const ownerId = await accountIdOf(db, email);
+  if (ownerId && ownerId !== input.buyer?.id) throw emailRegistered();
   // Refuse before payment what could not be sent after it: opted-out numbers, countries, daily caps.
   const refusal = await smsRefusal(db, number.number);
   if (refusal) throw refusalError(refusal);
@@ -83,7 +84,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
       offerId: input.offer ?? null,
       idempotencyKey: input.idempotencyKey ?? null,
       attribution: input.attribution ?? {},
-      userId: owner?.id ?? null,
+      userId: ownerId,
       status: 'pending',
     })
     .onConflictDoNothing({ target: orders.idempotencyKey })

@@ -2,7 +2,7 @@ import 'server-only';
 import { hasAccess } from './subscription-machine';
 import { and, count, desc, eq, gte, inArray, isNull, not, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../db/schema';
+import { OPEN_STATES, locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode } from '../errors';
 import { consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
@@ -10,9 +10,38 @@ import { parsePhone } from './phone-info';
 import { smsRefusal, type SmsRefusal } from './sms-guards';
 import { randomToken, sha256 } from './tokens';
 
-/** Serializes the SMS guards' check and the SMS row it allows, across every process (issue 12 §6). */
-async function lockSmsQueue(tx: Tx): Promise<void> {
+/**
+ * The SMS guards' refusal for `e164`, checked under an advisory lock held until `tx` commits, so the check and the SMS
+ * row it allows are one step across every process: requests at once cannot pass a cap together (issue 12 §6).
+ */
+async function lockedSmsRefusal(tx: Tx, e164: string, userId: string): Promise<SmsRefusal | null> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
+  return smsRefusal(tx, e164, userId);
+}
+
+/**
+ * Writes the consent SMS of request `requestId` to the outbox: the full `body` to deliver, with `code` masked in the
+ * rendering that replaces it once handed over (issue 12 §7). A refused SMS (`refusal`) is written `failed` with the
+ * reason and only the masked text. Returns the row id.
+ */
+async function queueConsentSms(
+  tx: Tx,
+  sms: { requestId: string; to: string; locale: string; body: string; code: string; refusal?: SmsRefusal | null },
+): Promise<string> {
+  const masked = sms.body.replace(sms.code, MASKED_CODE);
+  const [row] = await tx
+    .insert(outboundMessages)
+    .values({
+      channel: 'sms',
+      recipient: sms.to,
+      locale: sms.locale,
+      locationRequestId: sms.requestId,
+      ...(sms.refusal
+        ? { body: masked, status: 'failed' as const, lastError: `refused: ${sms.refusal}`, redactedAt: new Date() }
+        : { body: sms.body, redacted: { body: masked, html: null } }),
+    })
+    .returning({ id: outboundMessages.id });
+  return row.id;
 }
 
 /**
@@ -42,14 +71,12 @@ export async function createLocationRequest(
   },
 ): Promise<{ requestId: string; smsId: string | null; link: string; refusal: SmsRefusal | null }> {
   const e = env();
-  await lockSmsQueue(tx);
-  const refusal = await smsRefusal(tx, input.e164, input.userId);
+  const refusal = await lockedSmsRefusal(tx, input.e164, input.userId);
   if (refusal && input.onRefusal !== 'record') throw refusalError(refusal);
   const consentCode = randomToken(16);
   const locale = input.locale ?? localeForCountry(parsePhone(input.e164).country ?? null);
   const link = consentLink(e.APP_ORIGIN, locale, consentCode);
   const smsText = consentSmsText(locale, e.NEXT_PUBLIC_PRODUCT_NAME, link, input.text);
-  const maskedText = smsText.replace(consentCode, MASKED_CODE);
   const [request] = await tx
     .insert(locationRequests)
     .values({
@@ -58,23 +85,19 @@ export async function createLocationRequest(
       targetE164: input.e164,
       locale,
       consentCodeHash: sha256(consentCode),
-      smsText: maskedText,
+      smsText: smsText.replace(consentCode, MASKED_CODE),
       expiresAt: new Date(Date.now() + e.CONSENT_LINK_TTL_HOURS * 3600_000),
     })
     .returning({ id: locationRequests.id });
-  const [sms] = await tx
-    .insert(outboundMessages)
-    .values({
-      channel: 'sms',
-      recipient: input.e164,
-      locale,
-      locationRequestId: request.id,
-      ...(refusal
-        ? { body: maskedText, status: 'failed' as const, lastError: `refused: ${refusal}`, redactedAt: new Date() }
-        : { body: smsText, redacted: { body: maskedText, html: null } }),
-    })
-    .returning({ id: outboundMessages.id });
-  return { requestId: request.id, smsId: refusal ? null : sms.id, link, refusal };
+  const smsId = await queueConsentSms(tx, {
+    requestId: request.id,
+    to: input.e164,
+    locale,
+    body: smsText,
+    code: consentCode,
+    refusal,
+  });
+  return { requestId: request.id, smsId: refusal ? null : smsId, link, refusal };
 }
 
 /**
@@ -98,15 +121,12 @@ export async function renewConsentLink(
       .where(and(eq(locationRequests.id, id), eq(locationRequests.userId, userId)))
       .for('update');
     if (!request) return null;
-    const unanswered = ['queued', 'sms_sent', 'opened'].includes(request.status);
+    const unanswered = (OPEN_STATES as readonly string[]).includes(request.status);
     if (!unanswered || request.expiresAt.getTime() < Date.now() || !(await buyerHasAccess(tx, userId))) {
       throw new ApiError(409, ErrorCode.conflict, 'Api.linkUnavailable');
     }
-    if (send) {
-      await lockSmsQueue(tx);
-      const refusal = await smsRefusal(tx, request.targetE164, userId);
-      if (refusal) throw refusalError(refusal);
-    }
+    const refusal = send ? await lockedSmsRefusal(tx, request.targetE164, userId) : null;
+    if (refusal) throw refusalError(refusal);
     const consentCode = randomToken(16);
     const link = consentLink(e.APP_ORIGIN, request.locale, consentCode);
     await tx
@@ -118,19 +138,14 @@ export async function renewConsentLink(
     const body = request.smsText.includes(MASKED_CODE)
       ? request.smsText.replace(MASKED_CODE, consentCode)
       : consentSmsText(request.locale, e.NEXT_PUBLIC_PRODUCT_NAME, link);
-    const redactedBody = body.replace(consentCode, MASKED_CODE);
-    const [sms] = await tx
-      .insert(outboundMessages)
-      .values({
-        channel: 'sms',
-        recipient: request.targetE164,
-        locale: request.locale,
-        locationRequestId: id,
-        body,
-        redacted: { body: redactedBody, html: null },
-      })
-      .returning({ id: outboundMessages.id });
-    return { link, smsId: sms.id };
+    const smsId = await queueConsentSms(tx, {
+      requestId: id,
+      to: request.targetE164,
+      locale: request.locale,
+      body,
+      code: consentCode,
+    });
+    return { link, smsId };
   });
 }
 
@@ -184,7 +199,7 @@ export async function withdrawRequests(tx: Tx, userId: string): Promise<number> 
     .where(
       and(
         eq(locationRequests.userId, userId),
-        inArray(locationRequests.status, ['queued', 'sms_sent', 'opened', 'sharing', 'stopped']),
+        inArray(locationRequests.status, [...OPEN_STATES, 'sharing', 'stopped']),
       ),
     )
     .returning({ id: locationRequests.id });

@@ -4,6 +4,11 @@ import { getDb } from '@/server/db/client';
 import { outboundMessages } from '@/server/db/schema';
 import { API, app, clientHeaders, form } from './api';
 
+/** A unique e-mail address for one test (`tag` names the test in the outbox). */
+export function uniqueEmail(tag: string): string {
+  return `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
+}
+
 /** This test file's own block of the IPv6 documentation range, so files sharing the database share no limits. */
 const ipBlock = Math.floor(Math.random() * 0xffff).toString(16);
 let ipCounter = 0;

@@ -2,9 +2,9 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
+import { emailKey } from '../../services/accounts';
 import { confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
 import { consume } from '../../services/rate-limit';
-import { sha256 } from '../../services/tokens';
 import type { AppEnv } from '../context';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { bodyOf, emailBody, localeBody, readBody } from '../validation';
@@ -44,7 +44,7 @@ export const cancelApi = new OpenAPIHono<AppEnv>()
     const body = readBody(c, requestBody);
     await consume('cancelLinksPerIp', c.get('clientIp') ?? 'unknown');
     // Keyed by the address's hash, registered or not: the same answers either way, and no address in the table.
-    await consume('cancelLinksPerEmail', sha256(`email:${body.email.trim().toLowerCase()}`));
+    await consume('cancelLinksPerEmail', emailKey(body.email));
     await enqueueAfterCommit(await requestCancelLink(await getDb(), body.email, body.locale));
     return ok(c, { sent: true as const });
   })

@@ -25,6 +25,9 @@ export const locationRequestStatus = pgEnum('location_request_status', [
   'expired',
 ]);
 
+/** Statuses before the owner's first answer: the consent link is open. */
+export const OPEN_STATES = ['queued', 'sms_sent', 'opened'] as const;
+
 /** A request to locate one number; the consent link carries a separate code, stored only as its SHA-256 hash. */
 export const locationRequests = pgTable(
   'location_requests',
