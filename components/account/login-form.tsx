@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { fullLoad } from '@/lib/api/browser';
 import type { Envelope } from '@/lib/api/client';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
-import { loginSchema, type LoginValues } from '@/lib/validation/schemas';
+import { loginSchema, phoneFromQuery, type LoginValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
 import { TextField } from '../ui/text-field';
@@ -35,7 +35,7 @@ export function LoginForm() {
   const api = useApi();
   const params = useSearchParams();
   // `phone` (digits, spaces, +) rides along to New request: a buyer sent here by the pay step continues there.
-  const phone = (params.get('phone') ?? '').replace(/[^\d +]/g, '').slice(0, 40);
+  const phone = phoneFromQuery(params.get('phone'));
   const target = REDIRECTS[params.get('redirect') ?? ''] ?? '/dashboard/locations/';
   const redirect = target === '/getLocation/' && phone ? `${target}?phone=${encodeURIComponent(phone)}` : target;
   const [notice, setNotice] = useState<string | null>(null);

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
-import { phoneField } from '@/lib/validation/schemas';
+import { phoneField, phoneFromQuery } from '@/lib/validation/schemas';
 import { useServerErrors } from '../account/use-server-errors';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
@@ -37,7 +37,7 @@ export function NewRequest() {
   const [texts, setTexts] = useState<SmsText[]>([]);
   const [created, setCreated] = useState<{ id: string; link: string } | null>(null);
   const [copied, setCopied] = useState(false);
-  const initialPhone = (useSearchParams().get('phone') ?? '').replace(/[^\d +]/g, '').slice(0, 40);
+  const initialPhone = phoneFromQuery(useSearchParams().get('phone'));
   const {
     register,
     handleSubmit,

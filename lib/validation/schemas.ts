@@ -95,3 +95,11 @@ export const contactSchema = z.object({
     ),
 });
 export type ContactValues = z.infer<typeof contactSchema>;
+
+/**
+ * A phone number carried in a query string (`?phone=`, the pay step's sign-in link back to New request; issue 12 §1):
+ * digits, spaces and `+` only, at most 40 characters; anything else is dropped. '' when absent.
+ */
+export function phoneFromQuery(value: string | null): string {
+  return (value ?? '').replace(/[^\d +]/g, '').slice(0, 40);
+}

@@ -49,6 +49,9 @@ export const RETRY_SCHEDULE_MS = [1, 5, 30, 120, 360, 720, 1440].map((minutes) =
 /** How long a worker owns a message it is sending; a crashed delivery is tried again after it (ms). */
 export const LEASE_MS = 2 * 60_000;
 
+/** A `sending` row whose worker's lease ran out at `now` (the worker crashed): another may take it. */
+const leaseExpired = (now: Date) => and(eq(outboundMessages.status, 'sending'), lt(outboundMessages.leaseUntil, now));
+
 /** When attempt `attempts` (1-based) failed at `now`, the next one may start at the returned time. */
 export function nextAttemptAfter(attempts: number, now: Date, random = Math.random): Date {
   const wait = RETRY_SCHEDULE_MS[Math.min(attempts, RETRY_SCHEDULE_MS.length) - 1];
@@ -92,7 +95,7 @@ export async function deliverOutboxMessage(
             eq(outboundMessages.status, 'queued'),
             or(isNull(outboundMessages.nextAttemptAt), lte(outboundMessages.nextAttemptAt, now)),
           ),
-          and(eq(outboundMessages.status, 'sending'), lt(outboundMessages.leaseUntil, now)),
+          leaseExpired(now),
         ),
       ),
     )
@@ -185,7 +188,7 @@ export async function dueOutboxIds(db: Db, now = new Date(), limit = 100): Promi
             ),
           ),
         ),
-        and(eq(outboundMessages.status, 'sending'), lt(outboundMessages.leaseUntil, now)),
+        leaseExpired(now),
       ),
     )
     // Oldest first, so a backlog is worked off in order and none waits behind newer rows for ever.
