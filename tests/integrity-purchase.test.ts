@@ -91,4 +91,22 @@ describe('purchases and existing accounts (issue 12 §1)', () => {
     const { res } = await placeOrder({ email: victim.email }, { cookie: `token=${attacker.token}` });
     expect(res.status).toBe(409);
   });
+
+  it('20 orders for one new e-mail paid at once: one account, one session, and no payment signs in another payer', async () => {
+    const email = uniqueEmail('together');
+    const placed = [];
+    for (let i = 0; i < 20; i++) placed.push(await placeOrder({ email }));
+    expect(placed.every((p) => p.res.status === 201)).toBe(true);
+    const paid = await Promise.all(placed.map((p) => payCard(p.body.obj.code, '4242424242424242')));
+    // Each payment either went through or, when the account already existed at its turn, was refused uncharged.
+    const statuses = paid.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    // Only the payment that created the account signs its payer in.
+    expect(paid.filter((r) => r.headers.get('set-cookie')?.includes('token='))).toHaveLength(1);
+    const { user, count } = await sessionCount(email);
+    expect(count).toBe(1);
+    expect(user.paymentCount).toBe(statuses.filter((s) => s === 200).length);
+    const accounts = await (await getDb()).select().from(users).where(eq(users.email, email));
+    expect(accounts).toHaveLength(1);
+  });
 });

@@ -18,19 +18,19 @@ let counter = 0;
 const mobile = () => `+34622${String((Date.now() + ++counter * 7919) % 1_000_000).padStart(6, '0')}`;
 
 describe('SMS caps hold where the SMS is queued (issue 12 §6)', () => {
-  it('6 orders for one number, created first and paid at once, send 3 SMS; the others are paid with "SMS not sent"', async () => {
+  it('20 orders for one number, created first and paid at once, send 3 SMS; the others are paid with "SMS not sent"', async () => {
     const phone = mobile();
     const placed = [];
-    for (let i = 0; i < 6; i++) placed.push(await placeOrder({ email: uniqueEmail('cap'), phone }));
+    for (let i = 0; i < 20; i++) placed.push(await placeOrder({ email: uniqueEmail('cap'), phone }));
     expect(placed.every((p) => p.res.status === 201)).toBe(true);
     const paid = await Promise.all(placed.map((p) => payCard(p.body.obj.code, '4242424242424242')));
     expect(paid.every((r) => r.status === 200)).toBe(true);
     const db = await getDb();
     const sms = await db.select().from(outboundMessages).where(eq(outboundMessages.recipient, phone));
-    expect(sms).toHaveLength(6);
+    expect(sms).toHaveLength(20);
     expect(sms.filter((m) => m.status === 'queued')).toHaveLength(3);
     const refused = sms.filter((m) => m.status === 'failed');
-    expect(refused).toHaveLength(3);
+    expect(refused).toHaveLength(17);
     expect(refused.every((m) => m.lastError === 'refused: target_daily' && !/\?c=[A-Za-z0-9_-]{22}/.test(m.body))).toBe(
       true,
     );
@@ -38,7 +38,7 @@ describe('SMS caps hold where the SMS is queued (issue 12 §6)', () => {
     const views = await Promise.all(
       placed.map(async (p) => (await (await call('GET', `/portal/user/checkRegister/${p.body.obj.code}`)).json()).obj),
     );
-    expect(views.filter((v) => v.smsStatus === 'failed')).toHaveLength(3);
+    expect(views.filter((v) => v.smsStatus === 'failed')).toHaveLength(17);
     const refusedOrder = placed[views.findIndex((v) => v.smsStatus === 'failed')];
     const mail = await latestEmail(refusedOrder.body.obj.email);
     expect(mail.body).toContain('We could not send the consent SMS');
