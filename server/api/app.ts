@@ -19,6 +19,7 @@ import { sandboxPayApi } from './routes/sandbox-pay';
 import { cancelApi } from './routes/cancel';
 import { contactApi } from './routes/contact';
 import { trackingApi } from './routes/tracking';
+import { opsApi } from './routes/ops';
 import { validationHook } from './validation';
 import { inputHygiene } from './input-hygiene';
 import { AccountError } from '../services/accounts';
@@ -95,6 +96,8 @@ export function createApp() {
   app.route('/', locationsApi);
   app.route('/', consentApi);
   app.route('/', devApi);
+  // Kept out of the OpenAPI document: the operator console is not advertised (issue 16 §3).
+  app.route('/', opsApi);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

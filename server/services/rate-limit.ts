@@ -34,6 +34,10 @@ export const LIMITS = {
   cancelLinksPerIp: { points: 20, duration: 3600 },
   /** Contact-form messages per client IP. */
   contactPerIp: { points: 5, duration: 3600 },
+  /** Operator console sign-in attempts per client IP (issue 16 §3). */
+  opsLoginPerIp: { points: 20, duration: 15 * 60 },
+  /** Failed operator sign-ins per operator e-mail (hash), from everywhere. */
+  opsLoginFailuresPerEmail: { points: 5, duration: 15 * 60 },
   /** Discount offers shown per client IP (each is a row). */
   offersPerIp: { points: 120, duration: 3600 },
   /** Orders created per client IP (each one may lead to an SMS); ORDERS_PER_IP_PER_HOUR. */

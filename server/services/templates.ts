@@ -15,7 +15,8 @@ export type EmailTemplate =
   | 'subscription-canceled'
   | 'cancel-link'
   | 'refund-issued'
-  | 'contact-message';
+  | 'contact-message'
+  | 'support-reply';
 
 type Params = Record<string, string | number>;
 
@@ -47,6 +48,7 @@ const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
   'cancel-link': () => ['Email.cancelLinkBody'],
   'refund-issued': () => ['Email.refundBody'],
   'contact-message': () => ['Email.contactBody'],
+  'support-reply': () => ['Email.supportReplyBody'],
 };
 
 const SUBJECT: Record<EmailTemplate, string> = {
@@ -62,6 +64,7 @@ const SUBJECT: Record<EmailTemplate, string> = {
   'cancel-link': 'Email.cancelLinkSubject',
   'refund-issued': 'Email.refundSubject',
   'contact-message': 'Email.contactSubject',
+  'support-reply': 'Email.supportReplySubject',
 };
 
 /**
@@ -76,7 +79,10 @@ export function renderEmail(template: EmailTemplate, locale: string, params: Par
   const paragraphs = keys.map((key) => translate(lang, key, all));
   const escaped = Object.fromEntries(Object.entries(all).map(([k, v]) => [k, escapeHtml(String(v))]));
   const htmlParagraphs = keys.map(
-    (key) => `<p>${translate(lang, key, escaped).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')}</p>`,
+    (key) =>
+      `<p>${translate(lang, key, escaped)
+        .replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')
+        .replace(/\n/g, '<br>')}</p>`,
   );
   return {
     subject: translate(lang, SUBJECT[template], all),

@@ -3,3 +3,4 @@ export * from './billing';
 export * from './locate';
 export * from './messages';
 export * from './tracking';
+export * from './ops';

@@ -108,10 +108,15 @@ export const positions = pgTable(
   (t) => [index('positions_request_id_idx').on(t.requestId, t.recordedAt)],
 );
 
-/** Numbers that receive no more consent SMS: the owner reported abuse on the consent page or answered STOP. */
+/**
+ * Numbers that receive no more consent SMS: the owner reported abuse on the consent page or answered STOP, or an
+ * operator added the number (`operator`, with a note; issue 16 §3).
+ */
 export const optOuts = pgTable('opt_outs', {
   phoneE164: text('phone_e164').primaryKey(),
-  reason: text('reason', { enum: ['report', 'stop'] }).notNull(),
+  reason: text('reason', { enum: ['report', 'stop', 'operator'] }).notNull(),
+  /** An operator's reason for adding the number. */
+  note: text('note'),
   /** The request whose page the report came from, when there is one. */
   requestId: uuid('request_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -64,6 +64,8 @@ export const supportMessages = pgTable(
     locale: text('locale').notNull().default('en'),
     ip: text('ip'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When an operator last replied by e-mail from the console (issue 16 §3). */
+    repliedAt: timestamp('replied_at', { withTimezone: true }),
   },
   (t) => [index('support_messages_email_idx').on(t.email)],
 );
