@@ -44,7 +44,7 @@ async function checkSession(request: NextRequest, token: string): Promise<'live'
 }
 
 export const config = {
-  // Everything except the API (`/api_f/…` and the ad-event path `/api_{hash}`), Next's assets and files with an
-  // extension (favicon.ico, robots.txt, images).
-  matcher: ['/((?!api_|_next|.*\\..*).*)'],
+  // Everything except the API (`/api_f/…` and the ad-event path `/api_{hash}`), Next's assets, the operator console
+  // (`/ops/`, outside the locale prefixes) and files with an extension (favicon.ico, robots.txt, images).
+  matcher: ['/((?!api_|_next|ops(?:/|$)|.*\\..*).*)'],
 };
