@@ -23,6 +23,9 @@ export default defineConfig({
       SMS_MAX_PER_BUYER_PER_DAY: '50',
       SMS_GLOBAL_DAILY_CAP: '100000',
       TWILIO_AUTH_TOKEN: 'test-auth-token-0123456789',
+      // One JSON line per request would bury the test report; errors still show.
+      LOG_LEVEL: 'warn',
+      METRICS_TOKEN: 'test-metrics-token-0123456789',
     },
     hookTimeout: 60_000,
   },

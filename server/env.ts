@@ -33,6 +33,12 @@ const siteSchema = z.object({
     ),
   DEV_OUTBOX: z.enum(['auto', 'on', 'off']).default('auto'),
   JOBS_IN_PROCESS: bool.default(true),
+  /** Level of the JSON logs on stdout (pino): fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Bearer token of the Prometheus endpoint `/api_f/v1/metrics`; unset: the endpoint answers 404. */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /** Port on which `npm run worker` serves its own metrics (same token); unset: none. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
 
 const providersSchema = z.object({

@@ -5,7 +5,15 @@ describe('API envelope, errors and validation', () => {
   it('answers health with the database checked', async () => {
     const res = await app.request(`${API}/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ success: 1, msg: '', obj: { status: 'ok', database: 'ok' } });
+    expect(await res.json()).toEqual({
+      success: 1,
+      msg: '',
+      obj: {
+        status: 'ok',
+        database: 'ok',
+        queue: { depth: expect.any(Number), oldestJobAgeSeconds: expect.any(Number), active: expect.any(Number) },
+      },
+    });
   });
 
   it('answers unknown routes 404 in the envelope, localized', async () => {

@@ -7,6 +7,7 @@ import { API, app } from './support/api';
 import { call } from './support/accounts';
 import { emailsTo, placeOrder } from './support/billing';
 import { FakeStripe } from './support/fake-stripe';
+import { log } from '@/server/observability/log';
 
 // The Stripe provider, pointed at the fake Stripe API (settings are read on first use, after this).
 const PORT = vi.hoisted(() => {
@@ -185,10 +186,14 @@ describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
     fake.pay(sessionId, `sub_retry_${code}`);
     const payload = event('checkout.session.completed', { id: sessionId, object: 'checkout.session' });
     fake.failNext = 2; // the SDK retries once
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    // The unexpected error reaches the JSON log (pino), without the payload.
+    const logged = vi.spyOn(log(), 'error').mockImplementation(() => {});
     const first = await deliver(payload);
     expect(first.status).toBe(500);
-    expect(logged).toHaveBeenCalled();
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ route: '/api_f/v1/webhooks/stripe' }),
+      'unexpected error',
+    );
     logged.mockRestore();
     expect(await accountsOf(email)).toHaveLength(0);
     const retry = await deliver(payload);

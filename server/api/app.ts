@@ -5,9 +5,11 @@ import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './context';
 import { ApiError, ErrorCode } from './errors';
 import { pickLanguage, translate } from '../i18n';
-import { requestContext, requireWebsiteType } from './middleware';
+import { requestContext, requestLog, requireWebsiteType } from './middleware';
+import { log } from '../observability/log';
+import { describeError } from '../observability/describe-error';
 import { devApi } from './routes/dev';
-import { health } from './routes/health';
+import { health, metricsApi } from './routes/health';
 import { consentApi } from './routes/consent';
 import { locationsApi } from './routes/locations';
 import { lookups } from './routes/lookups';
@@ -47,17 +49,7 @@ function accountError(error: AccountError): ApiError {
   }
 }
 
-/**
- * A log line for an unexpected error without personal data: its name, the database's error code and message, and for
- * a failed query only the SQL text (Drizzle's message also lists the bound parameters, which may hold e-mails,
- * numbers or codes).
- */
-export function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return typeof error;
-  const cause = error.cause as { code?: string; message?: string } | undefined;
-  const first = error.message.split('\nparams:')[0].slice(0, 300);
-  return [error.name, first, cause?.code, cause?.message].filter(Boolean).join(' | ');
-}
+export { describeError };
 
 /** Largest accepted request body (bytes); larger answers 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -71,6 +63,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook }).basePath('/api_f/v1');
 
+  app.use(requestLog);
   app.use(
     bodyLimit({
       maxSize: BODY_LIMIT_BYTES,
@@ -84,6 +77,7 @@ export function createApp() {
   app.use(requestContext);
 
   app.route('/', health);
+  app.route('/', metricsApi);
   app.route('/', lookups);
   app.route('/', ordersApi);
   app.route('/', sandboxPayApi);
@@ -127,7 +121,10 @@ export function createApp() {
       apiError = new ApiError(400, ErrorCode.badRequest, 'Api.badBody');
     else {
       // The route's pattern, never the path, query or body: they may hold e-mails, numbers and codes (issue 12 §9).
-      console.error('[api]', c.req.method, c.req.routePath, describeError(error));
+      log().error(
+        { reqId: c.get('requestId'), method: c.req.method, route: c.req.routePath, err: describeError(error) },
+        'unexpected error',
+      );
       apiError = new ApiError(500, ErrorCode.internal, 'Api.internal');
     }
     return c.json(

@@ -6,6 +6,8 @@ import type { SessionUser } from '../services/sessions';
 export type AppEnv = {
   Variables: {
     lang: ApiLanguage;
+    /** The request's id in logs and the `X-Request-Id` header (middleware requestLog). */
+    requestId: string;
     clientIp: string | null;
     /** The live session's user, or null (no token, a dead token, or cookie and header naming different users). */
     user: SessionUser | null;

@@ -9,6 +9,35 @@ import type { AppEnv } from './context';
 import { ApiError, ErrorCode } from './errors';
 import { pickLanguage } from '../i18n';
 import { SESSION_COOKIE } from './session-cookies';
+import { log } from '../observability/log';
+import { metrics } from '../observability/metrics';
+
+/** A request id given by a proxy (`X-Request-Id`) is kept when it is 8–64 safe characters; otherwise a new UUID. */
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/**
+ * First middleware of the API (issue 16 §4): gives the request an id (the proxy's `X-Request-Id` or a new UUID),
+ * echoes it in the `X-Request-Id` response header, and after the answer writes one JSON log line (request id,
+ * method, route pattern, status, duration in ms; never the path, query, body or IP) and counts the request in
+ * `http_requests_total` and `http_request_duration_seconds`.
+ */
+export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const given = c.req.header('x-request-id');
+  const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+  c.set('requestId', requestId);
+  const started = performance.now();
+  try {
+    await next();
+  } finally {
+    const route = c.req.routePath;
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    c.header('X-Request-Id', requestId);
+    const m = metrics();
+    m.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });
+    m.httpDuration.observe({ method: c.req.method, route }, ms / 1000);
+    log().info({ reqId: requestId, method: c.req.method, route, status: c.res.status, ms }, 'request');
+  }
+};
 
 /** The native app's token header (SPEC §6). */
 export const TOKEN_HEADER = '_chamspy_token';

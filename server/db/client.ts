@@ -5,6 +5,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { Pool } from 'pg';
 import { env } from '../env';
 import { startEmbeddedPostgres } from './embedded';
+import { log } from '../observability/log';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: Pool };
@@ -42,7 +43,7 @@ async function open(): Promise<DbState> {
   // A client whose server goes away (a restart, a failover) emits 'error', idle in the pool or checked out between two
   // queries; unhandled, it would end the process. The pool replaces broken clients on the next checkout.
   const logError = (error: Error) => {
-    if (!isShutdownError(error)) console.error('[db]', error.message);
+    if (!isShutdownError(error)) log().error({ component: 'db', err: error.message }, 'database client error');
   };
   pool.on('error', logError);
   pool.on('connect', (client) => client.on('error', logError));

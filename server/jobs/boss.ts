@@ -12,6 +12,9 @@ import { pruneTracking } from '../services/events';
 import { deliverOutboxMessage, dueOutboxIds, redactHandedOver } from '../services/outbox';
 import { pollSmsStatuses } from '../services/sms-status';
 import { smsProvider } from '../providers/sms';
+import { log } from '../observability/log';
+import { timedJob } from '../observability/metrics';
+import { describeError } from '../observability/describe-error';
 
 /** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
 export const OUTBOX_QUEUE = 'outbox-deliver';
@@ -36,10 +39,13 @@ export function getBoss(): Promise<PgBoss> {
     const { url } = await getDbState();
     const boss = new PgBoss({ connectionString: url, max: 4 });
     boss.on('error', (error) => {
-      if (!isShutdownError(error)) console.error('[pg-boss]', error);
+      if (!isShutdownError(error)) log().error({ component: 'pg-boss', err: describeError(error) }, 'job queue error');
     });
     await boss.start();
-    await boss.createQueue(OUTBOX_QUEUE);
+    // `stately`: at most one queued and one active job per outbox row (its id is the singleton key), so the sweep
+    // cannot queue a second job for a row that has one (issue 16 §6). updateQueue converts a queue made before.
+    await boss.createQueue(OUTBOX_QUEUE, { name: OUTBOX_QUEUE, policy: 'stately' });
+    await boss.updateQueue(OUTBOX_QUEUE, { name: OUTBOX_QUEUE, policy: 'stately' });
     await boss.createQueue(SWEEP_QUEUE);
     await boss.createQueue(LOCATE_QUEUE);
     await boss.createQueue(BILLING_QUEUE);
@@ -70,7 +76,9 @@ export async function enqueueOutbox(ids: string[]): Promise<void> {
  * sweep picks them up within a minute.
  */
 export function enqueueAfterCommit(ids: string[]): Promise<void> {
-  return enqueueOutbox(ids).catch((error: unknown) => console.error('[outbox] enqueue failed', error));
+  return enqueueOutbox(ids).catch((error: unknown) =>
+    log().error({ component: 'outbox', err: describeError(error) }, 'enqueue failed'),
+  );
 }
 
 /**
@@ -83,7 +91,7 @@ export function enqueueAdForward(id: string): Promise<void> {
       boss.send(AD_FORWARD_QUEUE, { id }, { singletonKey: id, retryLimit: 3, retryDelay: 30, retryBackoff: true }),
     )
     .then(() => undefined)
-    .catch((error: unknown) => console.error('[ad-forward] enqueue failed', error));
+    .catch((error: unknown) => log().error({ component: 'ad-forward', err: describeError(error) }, 'enqueue failed'));
 }
 
 /**
@@ -98,46 +106,54 @@ export async function startWorkers(): Promise<void> {
   // Up to 8 rows a fetch, delivered side by side: below the pool's 10 connections, and a delivery holds none while
   // its provider call runs, so web requests always find one. A failed provider call is scheduled again by the row
   // itself (no rethrow); only a database error fails the job.
-  await boss.work<{ id: string }>(OUTBOX_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 8 }, async (jobs) => {
-    const results = await Promise.allSettled(jobs.map((job) => deliverOutboxMessage(db, job.data.id)));
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failure) throw failure.reason;
-  });
+  await boss.work<{ id: string }>(OUTBOX_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 8 }, (jobs) =>
+    timedJob(OUTBOX_QUEUE, async () => {
+      const results = await Promise.allSettled(jobs.map((job) => deliverOutboxMessage(db, job.data.id)));
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) throw failure.reason;
+    }),
+  );
   await boss.schedule(SWEEP_QUEUE, '* * * * *');
-  await boss.work(SWEEP_QUEUE, async () => {
-    // Retries whose time has come, first attempts whose enqueue was lost, and deliveries of a crashed worker.
-    await enqueueOutbox(await dueOutboxIds(db));
-    // Secrets of handed-over messages, once /dev/outbox is off (issue 12 §7).
-    await redactHandedOver(db);
-    // SMS whose status callback never came (issue 12 §11).
-    await pollSmsStatuses(db, smsProvider());
-    // Ad events never tried a few minutes after they arrived (their enqueue failed).
-    const unsent = await db
-      .select({ id: adEvents.id })
-      .from(adEvents)
-      .where(
-        and(
-          eq(adEvents.forwardStatus, 'queued'),
-          eq(adEvents.forwardAttempts, 0),
-          lt(adEvents.createdAt, new Date(Date.now() - 5 * 60_000)),
-        ),
-      )
-      .limit(100);
-    for (const { id } of unsent) await enqueueAdForward(id);
-  });
+  await boss.work(SWEEP_QUEUE, () =>
+    timedJob(SWEEP_QUEUE, async () => {
+      // Retries whose time has come, first attempts whose enqueue was lost, and deliveries of a crashed worker.
+      await enqueueOutbox(await dueOutboxIds(db));
+      // Secrets of handed-over messages, once /dev/outbox is off (issue 12 §7).
+      await redactHandedOver(db);
+      // SMS whose status callback never came (issue 12 §11).
+      await pollSmsStatuses(db, smsProvider());
+      // Ad events never tried a few minutes after they arrived (their enqueue failed).
+      const unsent = await db
+        .select({ id: adEvents.id })
+        .from(adEvents)
+        .where(
+          and(
+            eq(adEvents.forwardStatus, 'queued'),
+            eq(adEvents.forwardAttempts, 0),
+            lt(adEvents.createdAt, new Date(Date.now() - 5 * 60_000)),
+          ),
+        )
+        .limit(100);
+      for (const { id } of unsent) await enqueueAdForward(id);
+    }),
+  );
   await boss.schedule(LOCATE_QUEUE, '* * * * *');
-  await boss.work(LOCATE_QUEUE, async () => {
-    await runLocateMaintenance(db, env().POSITION_RETENTION_DAYS, env().CONSENT_RETENTION_DAYS);
-  });
-  await boss.work<{ id: string }>(AD_FORWARD_QUEUE, async ([job]) => {
-    if (job) await forwardAdEvent(db, job.data.id);
-  });
+  await boss.work(LOCATE_QUEUE, () =>
+    timedJob(LOCATE_QUEUE, () => runLocateMaintenance(db, env().POSITION_RETENTION_DAYS, env().CONSENT_RETENTION_DAYS)),
+  );
+  await boss.work<{ id: string }>(AD_FORWARD_QUEUE, ([job]) =>
+    timedJob(AD_FORWARD_QUEUE, async () => {
+      if (job) await forwardAdEvent(db, job.data.id);
+    }),
+  );
   await boss.schedule(TRACKING_RETENTION_QUEUE, '17 3 * * *');
-  await boss.work(TRACKING_RETENTION_QUEUE, async () => {
-    await pruneTracking(db, env().TRACKING_RETENTION_DAYS);
-  });
+  await boss.work(TRACKING_RETENTION_QUEUE, () =>
+    timedJob(TRACKING_RETENTION_QUEUE, () => pruneTracking(db, env().TRACKING_RETENTION_DAYS)),
+  );
   await boss.schedule(BILLING_QUEUE, '* * * * *');
-  await boss.work(BILLING_QUEUE, async () => {
-    await enqueueOutbox(await runBillingCycle(db));
-  });
+  await boss.work(BILLING_QUEUE, () =>
+    timedJob(BILLING_QUEUE, async () => {
+      await enqueueOutbox(await runBillingCycle(db));
+    }),
+  );
 }

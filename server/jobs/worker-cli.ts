@@ -1,10 +1,29 @@
-// `npm run worker`: runs the pg-boss workers (outbox delivery and its sweep) as their own process, for deployments
-// with JOBS_IN_PROCESS=false (ARCHITECTURE §3). Stops on SIGINT/SIGTERM.
+// `npm run worker`: runs the pg-boss workers (outbox delivery and its sweep, the minute jobs) as their own process,
+// for deployments with JOBS_IN_PROCESS=false (ARCHITECTURE §3). With METRICS_PORT set it serves its Prometheus
+// metrics at http://0.0.0.0:METRICS_PORT/metrics (Bearer METRICS_TOKEN; issue 16 §4). Stops on SIGINT/SIGTERM.
+import { createServer } from 'node:http';
+import { env } from '../env';
+import { log } from '../observability/log';
+import { metrics, metricsAuthorized } from '../observability/metrics';
 import { onShutdown } from '../start';
 import { getBoss, startWorkers } from './boss';
 
+process.env.APP_ROLE ??= 'worker';
 await startWorkers();
-console.log('workers started');
+log().info('workers started');
+
+const { METRICS_PORT, METRICS_TOKEN } = env();
+const server =
+  METRICS_PORT && METRICS_TOKEN
+    ? createServer((req, res) => {
+        if (req.url !== '/metrics') return void res.writeHead(404).end();
+        if (!metricsAuthorized(req.headers.authorization, METRICS_TOKEN)) return void res.writeHead(401).end();
+        const { registry } = metrics();
+        void registry.metrics().then((body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body));
+      }).listen(METRICS_PORT)
+    : null;
+
 onShutdown(async () => {
+  server?.close();
   await (await getBoss()).stop({ graceful: true, wait: true, close: true });
 });

@@ -5,6 +5,7 @@ import { locationRequests, outboundMessages } from '../db/schema';
 import { emailProvider, type EmailProvider } from '../providers/email';
 import { smsProvider, type SmsProvider } from '../providers/sms';
 import { devOutboxEnabled, env } from '../env';
+import { metrics } from '../observability/metrics';
 
 /** Deliveries tried per message before it is marked `failed`: the first and one per RETRY_SCHEDULE_MS step. */
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -137,6 +138,7 @@ export async function deliverOutboxMessage(
         ...(failed ? redaction : {}),
       })
       .where(and(eq(outboundMessages.id, id), eq(outboundMessages.status, 'sending')));
+    metrics().deliveries.inc({ channel: row.channel, outcome: failed ? 'failed' : 'retry' });
     return failed ? 'failed' : 'queued';
   }
   await db.transaction(async (tx) => {
@@ -160,6 +162,8 @@ export async function deliverOutboxMessage(
         .where(and(eq(locationRequests.id, row.locationRequestId), eq(locationRequests.status, 'queued')));
     }
   });
+  metrics().deliveries.inc({ channel: row.channel, outcome: 'sent' });
+  metrics().deliveryLatency.observe({ channel: row.channel }, (Date.now() - row.createdAt.getTime()) / 1000);
   return 'sent';
 }
 

@@ -4,6 +4,7 @@ import type { SmsProvider } from '../providers/sms';
 import type { Db } from '../db/client';
 import { outboundMessages } from '../db/schema';
 import { optOut } from './sms-guards';
+import { log } from '../observability/log';
 
 type Status = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
 
@@ -81,7 +82,7 @@ export async function pollSmsStatuses(db: Db, provider: SmsProvider, now = new D
     try {
       await applyTwilioStatus(db, row.sid, await provider.status(row.sid));
     } catch (error) {
-      console.error('[sms-status] lookup failed', (error as Error).name);
+      log().warn({ component: 'sms-status', err: (error as Error).name }, 'status lookup failed');
     }
     await db.update(outboundMessages).set({ statusCheckedAt: now }).where(eq(outboundMessages.id, row.id));
   }
