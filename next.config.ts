@@ -107,6 +107,8 @@ const nextConfig: NextConfig = {
       ? '1'
       : '0',
   },
+  // A self-contained server in .next/standalone for the container image (Dockerfile, docs/deploy.md).
+  output: 'standalone',
   trailingSlash: true,
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,

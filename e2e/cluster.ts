@@ -247,13 +247,17 @@ export class Cluster {
   }
 }
 
+/** A parsed API answer, read field by field by the tests. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- arbitrary JSON, checked by the assertions
+type Json = Record<string, any>;
+
 /** Calls the API of `proc` as a browser page does (JSON body, website_type). */
 export async function api(
   proc: Proc,
   method: string,
   pathname: string,
   options: { body?: unknown; cookie?: string; ip?: string } = {},
-): Promise<{ status: number; body: Record<string, any>; cookie?: string }> {
+): Promise<{ status: number; body: Json; cookie?: string }> {
   const res = await fetch(`${proc.url}/api_f/v1${pathname}`, {
     method,
     headers: {
@@ -266,7 +270,7 @@ export async function api(
   });
   const token = /(?:^|, )token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
   const text = await res.text();
-  let body: Record<string, any> = {};
+  let body: Json = {};
   try {
     body = JSON.parse(text);
   } catch {

