@@ -9,13 +9,15 @@ import { dashboardLocation, isLandingPath, routeRequest } from './lib/routing/ru
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const decision = routeRequest(pathname, search);
-  if (decision.kind === 'redirect') return redirectTo(decision.location, decision.status);
+  if (decision.kind === 'redirect') {
+    return NextResponse.redirect(new URL(decision.location, request.url), decision.status);
+  }
   const target = new URL(`${decision.internalPath}${search}`, request.url);
   const token = request.cookies.get('token')?.value;
   if (token && isLandingPath(decision.rest)) {
     const session = await checkSession(request, token);
     if (session === 'live') {
-      return redirectTo(dashboardLocation(decision.prefix, search), 302);
+      return NextResponse.redirect(new URL(dashboardLocation(decision.prefix, search), request.url), 302);
     }
     if (session === 'dead') {
       const response = NextResponse.rewrite(target);
@@ -24,14 +26,6 @@ export async function proxy(request: NextRequest) {
     }
   }
   return NextResponse.rewrite(target);
-}
-
-/**
- * A redirect with a relative `Location` (RFC 9110 §10.2.2): behind a reverse proxy the request's URL is the internal
- * address (http://localhost:PORT), which an absolute Location would leak to the browser (issue 16 §6).
- */
-function redirectTo(location: string, status: number): NextResponse {
-  return new NextResponse(null, { status, headers: { Location: location } });
 }
 
 /** Asks the API whether `token` names a live session: 'live', 'dead' (401), or 'unknown' (API unreachable). */
