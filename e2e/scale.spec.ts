@@ -153,7 +153,20 @@ test('PostgreSQL restarted under load: nothing is lost, no process dies, deliver
     'consent SMS after the restart',
     async () => (await smsOf(bought.map((x) => x.code))).every((s) => s.status === 'sent'),
     90_000,
-  );
+  ).catch(async (error: Error) => {
+    const detail = await cluster.query(
+      `select o.code, o.status as order_status, r.status as request_status, m.status, m.attempts, m.last_error,
+              m.lease_until, m.next_attempt_at, m.created_at
+         from orders o left join location_requests r on r.order_id = o.id
+         left join outbound_messages m on m.location_request_id = r.id and m.channel = 'sms'
+        where o.code = any($1)`,
+      [bought.map((x) => x.code)],
+    );
+    const jobs = await cluster.query(`select name, state, count(*)::int from pgboss.job group by 1, 2 order by 1, 2`);
+    throw new Error(
+      `${error.message}\n${JSON.stringify(detail, null, 1)}\n${JSON.stringify(jobs)}\n${worker.lines.slice(-30).join('\n')}`,
+    );
+  });
   // At least once, never silently twice: a repeat (sent, then the record was lost) carries the same Message-ID.
   for (const email of emails) {
     const ids = new Set(credentialsFor([email]).map((m) => m.messageId));
@@ -162,7 +175,7 @@ test('PostgreSQL restarted under load: nothing is lost, no process dies, deliver
   expect(cluster.smtp.received.length).toBeGreaterThanOrEqual(before + 10);
 
   for (const proc of [a, b, worker]) {
-    expect(proc.child.exitCode, `${proc.name} exited`).toBeNull();
+    expect(proc.child.exitCode, `${proc.name} exited:\n${proc.lines.slice(-40).join("\n")}`).toBeNull();
     expect(proc.lines.join('\n')).not.toMatch(/uncaughtException|Unhandled 'error' event/);
   }
   // And they still serve.
@@ -185,7 +198,9 @@ test('the minute jobs run once a minute in total, with two job runners', async (
   for (const row of perMinute) expect(row.runs, row.minute).toBe(1);
 });
 
-test('SMTP down: e-mails wait for a later attempt instead of failing, the console shows them, an operator retries', async () => {
+test('SMTP down: e-mails wait for a later attempt instead of failing, the account page and the console show them, an operator retries', async ({
+  page,
+}) => {
   await cluster.smtp.stop();
   const bought = await Promise.all([buy('outage', a, b), buy('outage', b, a)]);
   const emails = bought.map((x) => x.email);
@@ -199,6 +214,17 @@ test('SMTP down: e-mails wait for a later attempt instead of failing, the consol
   });
   // Not spent: the next attempt is about a minute away (1 min ± 20 %), and the row is not failed.
   for (const row of rows) expect(row.wait_s).toBeGreaterThan(30);
+
+  // The buyer's account page says so (Spanish, on a phone), with the time of the next attempt.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page
+    .context()
+    .addCookies([{ name: 'token', value: bought[0].cookie.slice('token='.length), url: a.url!, httpOnly: true }]);
+  await page.goto(`${a.url}/es/dashboard/account/`);
+  const notice = page.getByTestId('undelivered-emails');
+  await expect(notice).toContainText('Un correo que te enviamos no ha llegado');
+  await expect(notice).toContainText('Lo intentaremos de nuevo');
+  await page.screenshot({ path: 'test-results/account-undelivered-es-390.png', fullPage: true });
 
   // The operator console lists them; after the server is back an operator retries them at once.
   const opEmail = `ops.${runId}@example.com`;

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { getDbState, migrateOnce, type Db } from '@/server/db/client';
+import { isConnectionError, retryOnConnectionLoss, getDbState, migrateOnce, type Db } from '@/server/db/client';
 import { startEmbeddedPostgres } from '@/server/db/embedded';
 
 // Issue 16 §2: the app never uses a database it does not own, and instances starting at once migrate once.
@@ -66,5 +66,41 @@ describe('a connection the server ends (issue 16 §6)', () => {
     client.release(true);
     const [{ ok }] = (await db.execute<{ ok: number }>(sql`select 1 as ok`)).rows;
     expect(ok).toBe(1);
+  });
+
+  it('a statement that meets a lost connection is tried again once the server is back; a wrong one is not', async () => {
+    const { pool } = await getDbState();
+    let calls = 0;
+    const result = await retryOnConnectionLoss(async () => {
+      calls += 1;
+      if (calls === 1) {
+        // The first try runs on a backend that is terminated under it, as a restart does.
+        const client = await pool.connect();
+        try {
+          const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+          await pool.query('select pg_terminate_backend($1)', [rows[0].pid]);
+          await client.query('select 1');
+        } finally {
+          client.release(true);
+        }
+      }
+      return (await pool.query<{ ok: number }>('select 1 as ok')).rows[0].ok;
+    }, [50, 50]);
+    expect(result).toBe(1);
+    expect(calls).toBe(2);
+
+    let wrong = 0;
+    await expect(
+      retryOnConnectionLoss(async () => {
+        wrong += 1;
+        await pool.query('select * from no_such_table');
+      }, [50, 50]),
+    ).rejects.toThrow(/no_such_table/);
+    expect(wrong).toBe(1);
+    expect(isConnectionError(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe(true);
+    expect(isConnectionError(new Error('x', { cause: Object.assign(new Error('y'), { code: 'ECONNREFUSED' }) }))).toBe(
+      true,
+    );
+    expect(isConnectionError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   });
 });

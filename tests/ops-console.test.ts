@@ -292,3 +292,31 @@ describe('operator console (issue 16 §3)', () => {
     await expect(db.execute(sql`truncate operator_audit`)).rejects.toThrow();
   });
 });
+
+describe('undelivered e-mails on the account page (issue 16 §6)', () => {
+  it("lists only the signed-in user's e-mails that failed or wait for a retry, without their text", async () => {
+    const mine = await buyAccount(uniqueEmail('undelivered-mine'));
+    const other = await buyAccount(uniqueEmail('undelivered-other'));
+    const db = await getDb();
+    const next = new Date(Date.now() + 5 * 60_000);
+    for (const who of [mine, other]) {
+      await db
+        .update(outboundMessages)
+        .set({ status: 'queued', lastError: 'connect ECONNREFUSED', nextAttemptAt: next, attempts: 2 })
+        .where(eq(outboundMessages.recipient, who.email.toLowerCase()));
+    }
+    const res = await call('GET', '/admin/user/undeliveredEmails', { headers: { cookie: `token=${mine.token}` } });
+    expect(res.status).toBe(200);
+    const { obj } = await res.json();
+    expect(obj).toEqual([
+      {
+        subject: expect.stringContaining('your account and order'),
+        createdAt: expect.any(String),
+        status: 'queued',
+        nextAttemptAt: next.toISOString(),
+      },
+    ]);
+    expect(JSON.stringify(obj)).not.toContain(mine.temporaryPassword);
+    expect((await call('GET', '/admin/user/undeliveredEmails')).status).toBe(401);
+  });
+});

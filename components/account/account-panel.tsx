@@ -1,6 +1,6 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useLocale, useTranslations } from 'next-intl';
+import { useFormatter, useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
@@ -15,6 +15,13 @@ import { useServerErrors } from './use-server-errors';
 import { Link } from '@/components/ui/link';
 
 type Me = { id: string; email: string; mustChangePassword: boolean };
+/** An e-mail to the account's address that has not arrived (GET /admin/user/undeliveredEmails). */
+type Undelivered = {
+  subject: string | null;
+  createdAt: string;
+  status: 'queued' | 'failed';
+  nextAttemptAt: string | null;
+};
 
 /**
  * `/dashboard/account`: who is signed in, the password change (`PUT /admin/user/password`), and sign-out. A session
@@ -27,6 +34,8 @@ export function AccountPanel() {
   const api = useApi();
   const [me, setMe] = useState<Me | null | 'signed-out'>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [undelivered, setUndelivered] = useState<Undelivered[]>([]);
+  const format = useFormatter();
   const {
     register,
     handleSubmit,
@@ -40,7 +49,17 @@ export function AccountPanel() {
     api
       .get<Me>('/admin/userSession/current')
       .then(setMe, (e: ApiClientError) => setMe(e.code === SESSION_INVALID ? 'signed-out' : null));
+    // Mail that has not arrived (a temporary password, a reset code): said here rather than left to guesswork.
+    api.get<Undelivered[]>('/admin/user/undeliveredEmails').then(setUndelivered, () => setUndelivered([]));
   }, [api]);
+  const when = (iso: string) =>
+    format.dateTime(new Date(iso), {
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
 
   if (me === 'signed-out') {
     return (
@@ -72,6 +91,28 @@ export function AccountPanel() {
         <h1 className="text-2xl font-bold">{t('accountTitle')}</h1>
         <p className="mt-1 text-slate-700">{t('signedInAs', { email: me.email })}</p>
       </div>
+      {undelivered.length > 0 && (
+        <div
+          role="status"
+          data-testid="undelivered-emails"
+          className="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-300"
+        >
+          <p className="font-semibold">{t('undeliveredTitle')}</p>
+          <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-800">
+            {undelivered.map((m) => (
+              <li key={m.createdAt}>
+                {m.status === 'queued' && m.nextAttemptAt
+                  ? t('undeliveredRetry', {
+                      subject: m.subject ?? '',
+                      date: when(m.createdAt),
+                      next: when(m.nextAttemptAt),
+                    })
+                  : t('undeliveredFailed', { subject: m.subject ?? '', date: when(m.createdAt) })}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {me.mustChangePassword && <FormAlert message={t('mustChange')} />}
       <form noValidate onSubmit={onSubmit} className="space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
         <TextField

@@ -95,3 +95,45 @@ export async function migrateOnce(db: Db, pool: Pool): Promise<void> {
 export function isShutdownError(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === '57P01';
 }
+
+/**
+ * True for an error that means the connection to PostgreSQL was lost rather than that the statement was wrong: the
+ * server shutting down or restarting (57P01–57P03), a connection failure (class 08), a refused or reset socket, or
+ * node-postgres's "Connection terminated". Such a statement may succeed once the server is back.
+ */
+export function isConnectionError(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (
+    let e = error as { code?: string; message?: string; cause?: unknown } | null;
+    e && !seen.has(e);
+    e = e.cause as typeof e
+  ) {
+    seen.add(e);
+    const code = e.code ?? '';
+    if (/^57P0[123]$/.test(code) || code.startsWith('08') || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE'].includes(code)) {
+      return true;
+    }
+    if (/Connection terminated|Client has encountered a connection error|connection timeout/i.test(e.message ?? '')) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Runs `fn` again while it fails with a lost connection (isConnectionError), waiting 0.5, 1, 2, 4 and 8 s: enough for
+ * a PostgreSQL restart or failover (issue 16 §6). Any other error, or the sixth failure, is thrown.
+ */
+export async function retryOnConnectionLoss<T>(
+  fn: () => Promise<T>,
+  waitsMs = [500, 1000, 2000, 4000, 8000],
+): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt >= waitsMs.length || !isConnectionError(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, waitsMs[attempt]));
+    }
+  }
+}

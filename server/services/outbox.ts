@@ -1,6 +1,6 @@
 import 'server-only';
-import { and, eq, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { and, desc, eq, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { retryOnConnectionLoss, type Db } from '../db/client';
 import { locationRequests, outboundMessages } from '../db/schema';
 import { emailProvider, type EmailProvider } from '../providers/email';
 import { smsProvider, type SmsProvider } from '../providers/sms';
@@ -127,44 +127,80 @@ export async function deliverOutboxMessage(
           });
   } catch (error) {
     const failed = row.attempts >= MAX_DELIVERY_ATTEMPTS;
-    await db
-      .update(outboundMessages)
-      .set({
-        provider,
-        lastError: String((error as Error).message ?? error).slice(0, 500),
-        status: failed ? 'failed' : 'queued',
-        leaseUntil: null,
-        nextAttemptAt: failed ? null : nextAttemptAfter(row.attempts, new Date()),
-        ...(failed ? redaction : {}),
-      })
-      .where(and(eq(outboundMessages.id, id), eq(outboundMessages.status, 'sending')));
+    // The outcome is recorded even across a database restart: the write is tried again while the connection is lost.
+    await retryOnConnectionLoss(() =>
+      db
+        .update(outboundMessages)
+        .set({
+          provider,
+          lastError: String((error as Error).message ?? error).slice(0, 500),
+          status: failed ? 'failed' : 'queued',
+          leaseUntil: null,
+          nextAttemptAt: failed ? null : nextAttemptAfter(row.attempts, new Date()),
+          ...(failed ? redaction : {}),
+        })
+        .where(and(eq(outboundMessages.id, id), eq(outboundMessages.status, 'sending'))),
+    );
     metrics().deliveries.inc({ channel: row.channel, outcome: failed ? 'failed' : 'retry' });
     return failed ? 'failed' : 'queued';
   }
-  await db.transaction(async (tx) => {
-    await tx
-      .update(outboundMessages)
-      .set({
-        status: 'sent',
-        provider,
-        providerMessageId,
-        lastError: null,
-        leaseUntil: null,
-        nextAttemptAt: null,
-        sentAt: new Date(),
-        ...(keepsSecrets(provider) ? {} : redaction),
-      })
-      .where(eq(outboundMessages.id, id));
-    if (row.locationRequestId) {
+  // Recorded even across a database restart (the provider already has the message; without this the row would wait
+  // for its lease to run out and be sent a second time).
+  await retryOnConnectionLoss(() =>
+    db.transaction(async (tx) => {
       await tx
-        .update(locationRequests)
-        .set({ status: 'sms_sent' })
-        .where(and(eq(locationRequests.id, row.locationRequestId), eq(locationRequests.status, 'queued')));
-    }
-  });
+        .update(outboundMessages)
+        .set({
+          status: 'sent',
+          provider,
+          providerMessageId,
+          lastError: null,
+          leaseUntil: null,
+          nextAttemptAt: null,
+          sentAt: new Date(),
+          ...(keepsSecrets(provider) ? {} : redaction),
+        })
+        .where(eq(outboundMessages.id, id));
+      if (row.locationRequestId) {
+        await tx
+          .update(locationRequests)
+          .set({ status: 'sms_sent' })
+          .where(and(eq(locationRequests.id, row.locationRequestId), eq(locationRequests.status, 'queued')));
+      }
+    }),
+  );
   metrics().deliveries.inc({ channel: row.channel, outcome: 'sent' });
   metrics().deliveryLatency.observe({ channel: row.channel }, (Date.now() - row.createdAt.getTime()) / 1000);
   return 'sent';
+}
+
+/**
+ * E-mails to `address` that have not arrived (issue 16 §6): `failed` ones, and `queued` ones whose last attempt
+ * failed (they will be tried again at `nextAttemptAt`), from the last 30 days, newest first, at most 10.
+ */
+export async function undeliveredEmailsTo(db: Db, address: string) {
+  const rows = await db
+    .select({
+      subject: outboundMessages.subject,
+      createdAt: outboundMessages.createdAt,
+      status: outboundMessages.status,
+      nextAttemptAt: outboundMessages.nextAttemptAt,
+    })
+    .from(outboundMessages)
+    .where(
+      and(
+        eq(outboundMessages.channel, 'email'),
+        eq(outboundMessages.recipient, address.toLowerCase()),
+        sql`${outboundMessages.createdAt} > now() - interval '30 days'`,
+        or(
+          eq(outboundMessages.status, 'failed'),
+          and(eq(outboundMessages.status, 'queued'), isNotNull(outboundMessages.lastError)),
+        ),
+      ),
+    )
+    .orderBy(desc(outboundMessages.createdAt))
+    .limit(10);
+  return rows as (Omit<(typeof rows)[number], 'status'> & { status: 'queued' | 'failed' })[];
 }
 
 /** The e-mail Message-ID of outbox row `id` (RFC 5322): the same on every attempt, so duplicates are recognisable. */

@@ -4,6 +4,7 @@ import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { translate } from '../../i18n';
 import { changePassword, isRegistered, login, resetPassword, sendResetCode } from '../../services/accounts';
+import { undeliveredEmailsTo } from '../../services/outbox';
 import { consume } from '../../services/rate-limit';
 import { revokeSession } from '../../services/sessions';
 import type { AppEnv } from '../context';
@@ -80,6 +81,31 @@ const userRoute = createRoute({
     200: jsonResponse(envelope(userInfo), 'User'),
     401: jsonResponse(errorEnvelope, 'No live session'),
     404: jsonResponse(errorEnvelope, 'Not yours'),
+  },
+});
+
+// GET /api_f/v1/admin/user/undeliveredEmails - e-mails to the account's address that have not arrived
+const undeliveredRoute = createRoute({
+  method: 'get',
+  path: '/admin/user/undeliveredEmails',
+  summary:
+    "E-mails to the signed-in user's address that failed or wait for a retry (issue 16 §6): subject, when written, status (`queued` = will be tried again at `nextAttemptAt`; `failed` = gave up). Never the text.",
+  middleware: [requireSession] as const,
+  responses: {
+    200: jsonResponse(
+      envelope(
+        z.array(
+          z.object({
+            subject: z.string().nullable(),
+            createdAt: z.string(),
+            status: z.enum(['queued', 'failed']),
+            nextAttemptAt: z.string().nullable(),
+          }),
+        ),
+      ),
+      'Undelivered e-mails, newest first',
+    ),
+    401: jsonResponse(errorEnvelope, 'No live session'),
   },
 });
 
@@ -180,6 +206,18 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
       paymentCount: user.paymentCount,
       mustChangePassword: user.restricted,
     });
+  })
+  .openapi(undeliveredRoute, async (c) => {
+    const rows = await undeliveredEmailsTo(await getDb(), c.get('user')!.email);
+    return ok(
+      c,
+      rows.map((r) => ({
+        subject: r.subject,
+        createdAt: r.createdAt.toISOString(),
+        status: r.status,
+        nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
+      })),
+    );
   })
   .openapi(changeRoute, async (c) => {
     const body = readBody(c, z.object({ password, newPassword: password }));
