@@ -49,6 +49,8 @@ export default defineConfig({
       TRACKING_PER_IP_PER_HOUR: '100000',
       // A fixed port, so specs can check rows in the database (e2e/db.ts).
       EMBEDDED_PG_PORT: String(E2E_PG_PORT),
+      // One JSON line per request would bury the test report; warnings and errors still show.
+      LOG_LEVEL: 'warn',
     },
     timeout: 120_000,
     reuseExistingServer: false,
