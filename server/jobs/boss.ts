@@ -62,8 +62,9 @@ export function getBoss(): Promise<PgBoss> {
 /**
  * Enqueues delivery of outbox rows (call after the transaction that wrote them commits). Retries are not pg-boss's:
  * a failed attempt puts its row back to `queued` with its next time (services/outbox.ts) and the minute sweep
- * enqueues it then. A second job for the same row is harmless: only one can claim the row's lease. A job of a
- * crashed worker expires after a minute.
+ * enqueues it then. The queue's `stately` policy keeps one waiting job per row (a second send while one waits is
+ * dropped), and even two running jobs would send once: only one can claim the row's lease. A job of a crashed worker
+ * expires after a minute.
  */
 export async function enqueueOutbox(ids: string[]): Promise<void> {
   if (!ids.length) return;
