@@ -102,6 +102,20 @@ describe('operator console (issue 16 §3)', () => {
     expect((await ops('GET', '/orders', cookie)).status).toBe(401);
   });
 
+  it('accepts one TOTP code once even when 20 sign-ins send it at the same moment', async () => {
+    const email = uniqueEmail('op-race');
+    const created = await createOperator(await getDb(), email);
+    const code = totpFor(created.secret).generate();
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 20 },
+        async () => (await ops('POST', '/session', undefined, { email, password: created.password, code })).status,
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.every((s) => s === 200 || s === 401 || s === 429)).toBe(true);
+  });
+
   it('answers 401 without an operator session, even with a buyer session, and 403 for a change without website_type', async () => {
     const buyer = await buyAccount(uniqueEmail('op-buyer'));
     for (const path of ['/orders', '/abuse', '/messages', '/support', '/funnel', '/audit']) {

@@ -1,6 +1,5 @@
 import 'server-only';
 import { and, desc, eq, gt, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { Secret, TOTP } from 'otpauth';
 import type { Db, Tx } from '../db/client';
 import {
@@ -23,6 +22,7 @@ import { paymentProvider } from '../providers/payments';
 import { funnelReport } from './events';
 import { queueEmail } from './outbox-queue';
 import { hashPassword, verifyPassword } from './passwords';
+import { parsePhone, PhoneParseError } from './phone-info';
 import { assertNotLimited, consume, resetLimit } from './rate-limit';
 import { refundOrder } from './refunds';
 import { cancelSubscriptions } from './subscriptions';
@@ -168,11 +168,21 @@ export async function audit(
   });
 }
 
-/** The E.164 form of a searched number, when the query reads as one (with or without `+`). */
+/** The E.164 form of `input` (international, with or without `+`) by the project's parser, or null. */
+function e164OrNull(input: string): string | null {
+  const trimmed = input.trim();
+  try {
+    return parsePhone(trimmed.startsWith('+') ? trimmed : `+${trimmed}`).number;
+  } catch (error) {
+    if (error instanceof PhoneParseError) return null;
+    throw error;
+  }
+}
+
+/** The E.164 form of a searched number, when the query reads as one (digits and separators only). */
 function phoneOf(query: string): string | null {
   const digits = query.replace(/[\s().-]/g, '');
-  if (!/^\+?\d{6,15}$/.test(digits)) return null;
-  return parsePhoneNumberFromString(digits.startsWith('+') ? digits : `+${digits}`)?.number ?? null;
+  return /^\+?\d{6,15}$/.test(digits) ? e164OrNull(digits) : null;
 }
 
 /**
@@ -299,11 +309,9 @@ export async function abuseOverview(db: Db) {
 
 /** A phone number as the opt-out list keys it (E.164), or a 422 naming the field. */
 function e164Of(phone: string): string {
-  const number = parsePhoneNumberFromString(phone.trim().startsWith('+') ? phone.trim() : `+${phone.trim()}`);
-  if (!number?.isValid()) {
-    throw new ApiError(422, ErrorCode.validation, 'Validation.phoneInvalid', {}, { field: 'phone' });
-  }
-  return number.number;
+  const e164 = e164OrNull(phone);
+  if (!e164) throw new ApiError(422, ErrorCode.validation, 'Validation.phoneInvalid', {}, { field: 'phone' });
+  return e164;
 }
 
 /**
