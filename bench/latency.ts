@@ -36,7 +36,12 @@ async function post(url: string, body: Record<string, string>, method = 'POST', 
 
 async function buy(i: number) {
   const phone = `+1415555${String(i).padStart(4, '0')}`;
-  const order = await post('/portal/order', { email: `bench${i}@example.com`, phone, terms: 'true' });
+  const order = await post('/portal/order', {
+    email: `bench${i}@example.com`,
+    phone,
+    requesterName: 'Anna (your sister)',
+    terms: 'true',
+  });
   const code = order.json.obj.code as string;
   const pay = await post(`/portal/order/${code}/sandboxPay`, {
     cardNumber: '4242424242424242',

@@ -21,6 +21,7 @@ function orderBody(): string {
   return new URLSearchParams({
     email: `load${n}.${randomBytes(3).toString('hex')}@example.com`,
     phone: `+1415555${String(n % 10000).padStart(4, '0')}`,
+    requesterName: 'Anna (your sister)',
     terms: 'true',
     method: n % 2 ? 'card' : 'wallet',
     idempotencyKey: randomBytes(16).toString('hex'),

@@ -29,6 +29,7 @@ async function load(apps: Proc[]): Promise<{ paid: number; failed: number; secon
           body: {
             email: `scale${n}.${started}@example.com`,
             phone: `+1415${String(5_550_000 + (n % 400_000)).padStart(7, '0')}`,
+            requesterName: 'Anna (your sister)',
             terms: true,
           },
         });

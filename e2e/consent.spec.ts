@@ -42,7 +42,10 @@ test('a second fix moves the marker; Stop asks first and ends sharing; Share aga
   await expect(ownerPage.getByText('You are sharing your location.')).toBeVisible();
   await ownerPage.getByRole('button', { name: 'Stop sharing' }).click();
   await ownerPage.getByRole('button', { name: 'Yes' }).click();
-  await expect(ownerPage.getByText('Sharing has stopped.')).toBeVisible();
+  await expect(ownerPage.getByTestId('owner-notice')).toContainText(
+    /^You stopped sharing at \d\d:\d\d .+\. Nothing more is being sent\.$/,
+  );
+  await expect(ownerPage.getByText('You can stop sharing at any time')).toHaveCount(0);
   await expect(ownerPage.getByRole('link', { name: 'Visit website' })).toBeVisible();
 
   const code = new URL(link).searchParams.get('c');
@@ -71,6 +74,7 @@ test('Report abuse stops every further request to the number', async ({ browser,
 
   await page.goto('/getLocation/');
   await page.getByLabel('Phone number').fill('+44 7400 123457');
+  await page.getByLabel('Your name, as the owner will see it').fill('Anna');
   await page.getByRole('button', { name: 'Send the consent SMS' }).click();
   await expect(
     page.getByRole('alert').filter({ hasText: 'This number does not accept location requests.' }),
@@ -136,7 +140,8 @@ test('a new request from the dashboard shows a consent link to copy, which opens
   await expect(page.getByTestId('quota')).toHaveText('1 of 30 location requests used this period');
   await page.getByRole('link', { name: 'New request' }).click();
   await page.getByLabel('Phone number').fill('+62 812-3456-7890');
-  await page.getByLabel(/seorang kontak|a contact wants/).check();
+  await page.getByLabel('Your name, as the owner will see it').fill('Budi (kakak)');
+  await page.getByLabel(/^Budi \(kakak\), one of your contacts, wants to see/).check();
   await page.getByRole('button', { name: 'Send the consent SMS' }).click();
   await expect(page.getByText('The consent SMS is on its way.')).toBeVisible();
   const link = await page.getByTestId('consent-link').inputValue();

@@ -5,10 +5,14 @@ export function uniqueEmail(tag: string): string {
   return `${tag}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
-/** Home → locate box: enters phone and e-mail, accepts the terms, checks the number; the facts must show. */
-export async function checkNumber(page: Page, phone: string, email: string, path = '/') {
+/**
+ * Home → locate box: enters phone, the requester name (`name`, issue 13 §2) and e-mail, accepts the terms, checks the
+ * number; the facts must show.
+ */
+export async function checkNumber(page: Page, phone: string, email: string, path = '/', name = 'Anna (your sister)') {
   await page.goto(path);
   await page.getByLabel(/phone number|número de teléfono|nomor telepon/i).fill(phone);
+  await page.getByLabel(/your name|tu nombre|nama anda/i).fill(name);
   await page.getByLabel(/e-mail|correo|email/i).fill(email);
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: /check number|comprobar número|periksa nomor/i }).click();
@@ -47,7 +51,10 @@ export async function consentLinkFromOutbox(page: Page, e164: string): Promise<s
  */
 export async function buyThroughApi(request: APIRequestContext, phone: string, email: string): Promise<string> {
   const headers = { website_type: '7' };
-  const order = await request.post('/api_f/v1/portal/order', { headers, form: { email, phone, terms: 'true' } });
+  const order = await request.post('/api_f/v1/portal/order', {
+    headers,
+    form: { email, phone, requesterName: 'Anna (your sister)', terms: 'true' },
+  });
   expect(order.status()).toBe(201);
   const { obj } = await order.json();
   const pay = await request.post(`/api_f/v1/portal/order/${obj.code}/sandboxPay`, {

@@ -4,21 +4,24 @@ import { checkNumber, consentLinkFromOutbox, payWithCard, startPayment, uniqueEm
 /** The consent page speaks the language guessed from the number's country. */
 const consentText = {
   en: {
-    onBehalf: 'on behalf of',
+    onBehalf: "Anna (your sister) asks for this phone's location via Chamspy.",
+    account: 'Asked from the account',
     share: 'Share my location',
     decline: 'Decline',
     sharing: 'You are sharing your location.',
     accuracy: 'accuracy 12 m',
   },
   es: {
-    onBehalf: 'en nombre de',
+    onBehalf: 'Anna (your sister) pide la ubicación de este teléfono a través de Chamspy.',
+    account: 'Solicitado desde la cuenta',
     share: 'Compartir mi ubicación',
     decline: 'Rechazar',
     sharing: 'Estás compartiendo tu ubicación.',
     accuracy: 'precisión 12 m',
   },
   id: {
-    onBehalf: 'atas nama',
+    onBehalf: 'Anna (your sister) meminta lokasi ponsel ini melalui Chamspy.',
+    account: 'Diminta dari akun',
     share: 'Bagikan lokasi saya',
     decline: 'Tolak',
     sharing: 'Anda sedang membagikan lokasi.',
@@ -98,7 +101,8 @@ for (const c of cases) {
     const ownerPage = await owner.newPage();
     await ownerPage.goto(link);
     const text = consentText[c.lang];
-    await expect(ownerPage.getByText(`${text.onBehalf} ${email.slice(0, 1)}•••@example.com`)).toBeVisible();
+    await expect(ownerPage.getByText(text.onBehalf)).toBeVisible();
+    await expect(ownerPage.getByText(`${text.account} ${email.slice(0, 1)}•••@example.com.`)).toBeVisible();
     await expect(ownerPage.getByRole('button', { name: text.share })).toBeVisible();
     await expect(ownerPage.getByRole('button', { name: text.decline })).toBeVisible();
     await ownerPage.getByRole('button', { name: text.share }).click();
@@ -130,6 +134,8 @@ test('Decline stores no location and the buyer sees the refusal', async ({ page,
   await ownerPage.goto(link);
   await ownerPage.getByRole('button', { name: 'Decline' }).click();
   await expect(ownerPage.getByText('You declined. No location has been shared.')).toBeVisible();
+  await expect(ownerPage.getByText('This link cannot be used again.')).toBeVisible();
+  await expect(ownerPage.getByRole('button', { name: 'Share my location' })).toHaveCount(0);
   // A position sent after declining is refused.
   const code = new URL(link).searchParams.get('c');
   const late = await request.put(`/api_f/v1/spyContent/phoneLocation/${code}`, {

@@ -65,6 +65,7 @@ test.describe('locale routing', () => {
   test('the phone error is in Spanish at /es/', async ({ page }) => {
     await page.goto('/es/');
     await page.getByLabel('Número de teléfono').fill('+999 123');
+    await page.getByLabel('Tu nombre, tal como lo verá el titular').fill('Ana');
     await page.getByLabel(/correo electrónico/).fill('alguien@example.com');
     await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Comprobar número' }).click();
@@ -78,6 +79,7 @@ test.describe('locale routing', () => {
     await page.goto('/id/');
     await page.getByRole('button', { name: 'Periksa nomor' }).click();
     await expect(page.getByText('Silakan masukkan nomor telepon')).toBeVisible();
+    await expect(page.getByText('Masukkan nama Anda agar pemilik tahu siapa yang meminta')).toBeVisible();
     await expect(page.getByText('Silakan masukkan email')).toBeVisible();
     await expect(page.getByText('Setujui ketentuan penggunaan dan kebijakan privasi untuk melanjutkan')).toBeVisible();
   });

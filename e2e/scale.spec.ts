@@ -38,7 +38,9 @@ async function buy(tag: string, orderOn: Proc, payOn: Proc, retryUntil = 0) {
     }
   };
   const order = await attempt(() =>
-    api(orderOn, 'POST', '/portal/order', { body: { email, phone: phone(), terms: true } }),
+    api(orderOn, 'POST', '/portal/order', {
+      body: { email, phone: phone(), requesterName: 'Anna (your sister)', terms: true },
+    }),
   );
   expect(order.status, JSON.stringify(order.body)).toBe(201);
   const pay = await attempt(() =>

@@ -47,7 +47,7 @@ describe('lib/api client', () => {
     });
     const body = await api.post<{ success: number; msg: string; obj: OrderView }>(
       '/portal/order',
-      { email: 'client@example.com', phone: '+14155552671', terms: true },
+      { email: 'client@example.com', phone: '+14155552671', requesterName: 'Anna (your sister)', terms: true },
       true,
     );
     expect(body.success).toBe(1);

@@ -44,7 +44,7 @@ describe('API envelope, errors and validation', () => {
   it('refuses a mutating call without the website_type header (403)', async () => {
     const res = await app.request(`${API}/portal/order`, {
       method: 'POST',
-      body: form({ email: 'a@b.co', phone: '+14155552671', terms: true }),
+      body: form({ email: 'a@b.co', phone: '+14155552671', requesterName: 'Anna (your sister)', terms: true }),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(res.status).toBe(403);
@@ -59,7 +59,7 @@ describe('API envelope, errors and validation', () => {
     const res = await app.request(`${API}/portal/order`, {
       method: 'POST',
       headers: { ...clientHeaders, 'accept-language': lang, 'content-type': 'application/x-www-form-urlencoded' },
-      body: form({ phone: '+14155552671', terms: true }),
+      body: form({ phone: '+14155552671', requesterName: 'Anna (your sister)', terms: true }),
     });
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ success: 0, code: 42200, msg, field: 'email' });
@@ -69,7 +69,12 @@ describe('API envelope, errors and validation', () => {
     const res = await app.request(`${API}/portal/order`, {
       method: 'POST',
       headers: { ...clientHeaders, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'not-an-email', phone: '+14155552671', terms: true }),
+      body: JSON.stringify({
+        email: 'not-an-email',
+        phone: '+14155552671',
+        requesterName: 'Anna (your sister)',
+        terms: true,
+      }),
     });
     expect(res.status).toBe(422);
     expect((await res.json()).msg).toBe('The email address entered is incorrect');
@@ -94,7 +99,7 @@ describe('API envelope, errors and validation', () => {
     const res = await app.request(`${API}/portal/order`, {
       method: 'POST',
       headers: { ...clientHeaders, 'content-type': 'application/x-www-form-urlencoded' },
-      body: form({ email: 'a@b.co', phone: '+14155552671', terms: false }),
+      body: form({ email: 'a@b.co', phone: '+14155552671', requesterName: 'Anna', terms: false }),
     });
     expect(res.status).toBe(422);
     expect((await res.json()).msg).toBe('Please accept the terms of use and the privacy policy to continue');

@@ -14,7 +14,7 @@ async function createOrder(email: string, phone = '+14155552671') {
   const res = await app.request(`${API}/portal/order`, {
     method: 'POST',
     headers: { ...formHeaders, 'x-peer-ip': nextIp() },
-    body: form({ email, phone, terms: true }),
+    body: form({ email, phone, requesterName: 'Anna (your sister)', terms: true }),
   });
   expect(res.status).toBe(201);
   return (await res.json()).obj as { code: string; amountMinor: number; currency: string; status: string };
@@ -56,7 +56,14 @@ describe('the journey through the API', () => {
     const res = await app.request(`${API}/portal/order`, {
       method: 'POST',
       headers: formHeaders,
-      body: form({ email: 'price@example.com', phone: '+14155552671', terms: true, amountMinor: 1, price: 0 }),
+      body: form({
+        email: 'price@example.com',
+        phone: '+14155552671',
+        requesterName: 'Anna (your sister)',
+        terms: true,
+        amountMinor: 1,
+        price: 0,
+      }),
     });
     expect((await res.json()).obj).toMatchObject({
       amountMinor: 99,

@@ -16,7 +16,7 @@ async function codeOf(requestId: string): Promise<string> {
 
 async function newRequest(token: string, phone: string, extra: Record<string, string> = {}) {
   return call('POST', '/spyContent/phoneLocation', {
-    body: { phone, ...extra },
+    body: { phone, requesterName: 'Anna (your sister)', ...extra },
     headers: { cookie: `token=${token}` },
   });
 }
@@ -40,7 +40,7 @@ describe('location requests by subscribers', () => {
     const db = await getDb();
     const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, obj.id));
     expect(request).toMatchObject({ targetE164: phone, status: 'queued', locale: 'es' });
-    expect(request.smsText).toMatch(/^Chamspy: un contacto quiere ver donde esta este telefono/);
+    expect(request.smsText).toMatch(/^Anna \(your sister\), uno de tus contactos, quiere ver dónde está este teléfono/);
     const list = await (await call('GET', '/spyContent', { headers: { cookie: `token=${buyer.token}` } })).json();
     expect(list.page.quota).toEqual({ used: 2, total: 30 });
   });
@@ -51,7 +51,7 @@ describe('location requests by subscribers', () => {
     const db = await getDb();
     const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, obj.id));
     expect(request.locale).toBe('id');
-    expect(request.smsText).toContain('ada yang meminta lokasi ponsel ini');
+    expect(request.smsText).toContain('Anna (your sister) meminta lokasi ponsel ini melalui Chamspy');
     expect(obj.link).toContain('/id/location/?c=');
   });
 
@@ -98,7 +98,9 @@ describe('location requests by subscribers', () => {
     const again = await newRequest(buyer.token, phone);
     expect(again.status).toBe(403);
     expect((await again.json()).msg).toBe('This number does not accept location requests.');
-    const order = await call('POST', '/portal/order', { body: { email: 'someone@example.com', phone, terms: true } });
+    const order = await call('POST', '/portal/order', {
+      body: { email: 'someone@example.com', phone, requesterName: 'Anna (your sister)', terms: true },
+    });
     expect(order.status).toBe(403);
     const smsAfter = await db
       .select({ n: count() })
@@ -117,7 +119,9 @@ describe('location requests by subscribers', () => {
     await db
       .insert(outboundMessages)
       .values(Array.from({ length: 50 }, () => ({ channel: 'sms' as const, recipient: phone, body: 'x' })));
-    const res = await call('POST', '/portal/order', { body: { email: 'cap@example.com', phone, terms: true } });
+    const res = await call('POST', '/portal/order', {
+      body: { email: 'cap@example.com', phone, requesterName: 'Anna (your sister)', terms: true },
+    });
     expect(res.status).toBe(429);
     expect((await res.json()).msg).toBe('Too many location requests for today. Please try again tomorrow.');
     const [{ n }] = await db.select({ n: count() }).from(outboundMessages).where(eq(outboundMessages.recipient, phone));

@@ -53,7 +53,7 @@ describe('renewals: the billing job with a fake clock (SPEC §4)', () => {
     expect(await emailsTo(email, 'renewal-failed')).toHaveLength(1);
     // Access is suspended: no new location request.
     const blocked = await call('POST', '/spyContent/phoneLocation', {
-      body: { phone: '+14155552671' },
+      body: { phone: '+14155552671', requesterName: 'Anna' },
       headers: { cookie },
     });
     expect(blocked.status).toBe(403);

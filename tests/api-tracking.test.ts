@@ -208,6 +208,7 @@ describe('funnel report (issue 7 item 6)', () => {
       body: {
         email: `${channel}@example.com`,
         phone: nextPhone(),
+        requesterName: 'Anna (your sister)',
         terms: true,
         locale: 'es',
         apkChannel: channel,

@@ -200,7 +200,13 @@ describe('the inputs that answered 500 before (issue 12 §9)', () => {
       'a lone surrogate in a tracking field',
       () =>
         send('/portal/order', {
-          json: { email: 'a@example.com', phone: '+34612345678', terms: true, keyword: 'x\uD800' },
+          json: {
+            email: 'a@example.com',
+            phone: '+34612345678',
+            requesterName: 'Anna (your sister)',
+            terms: true,
+            keyword: 'x\uD800',
+          },
         }),
     ],
     ['a malformed %-encoding in a path segment', () => send('/portal/user/checkRegister/abcdefghij%E0%A4%Aklmnop')],

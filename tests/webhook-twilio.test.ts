@@ -74,7 +74,7 @@ describe('Twilio status callbacks', () => {
     const order = await app.request(`${API}/portal/order`, {
       method: 'POST',
       headers: { website_type: '7', 'content-type': 'application/x-www-form-urlencoded' },
-      body: form({ email: 'x@example.com', phone: '+34612340099', terms: true }),
+      body: form({ email: 'x@example.com', phone: '+34612340099', requesterName: 'Anna (your sister)', terms: true }),
     });
     expect(order.status).toBe(403);
   });

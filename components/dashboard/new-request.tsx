@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
-import { phoneField, phoneFromQuery } from '@/lib/validation/schemas';
+import { phoneField, phoneFromQuery, requesterNameField } from '@/lib/validation/schemas';
 import { useServerErrors } from '../account/use-server-errors';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
@@ -14,7 +14,7 @@ import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
 
-const schema = z.object({ phone: phoneField, text: z.string(), locale: z.string() });
+const schema = z.object({ phone: phoneField, requesterName: requesterNameField, text: z.string(), locale: z.string() });
 /** SMS languages the buyer may pick; '' means the number's country decides. Names are each language's own. */
 const LANGUAGES = [
   ['en', 'English'],
@@ -25,12 +25,13 @@ type Values = z.infer<typeof schema>;
 type SmsText = { id: string; locale: string; text: string };
 
 /**
- * `/getLocation` (SPEC §2): a subscriber asks for another number's location: the number and the SMS text (previewed
- * in the page's language) → `POST /spyContent/phoneLocation`; then a link to the request's map. Quota, subscription
+ * `/getLocation` (SPEC §2): a subscriber asks for another number's location: the number, the requester name the owner
+ * will see (issue 13 §2) and the SMS text (previewed in the page's language with that name) → `POST /spyContent/phoneLocation`; then a link to the request's map. Quota, subscription
  * and SMS-guard refusals appear as the server words them.
  */
 export function NewRequest() {
   const t = useTranslations('Dashboard');
+  const tBox = useTranslations('LocateBox');
   const locale = useLocale() as AppLocale;
   const prefix = prefixOf(locale);
   const api = useApi();
@@ -47,12 +48,13 @@ export function NewRequest() {
   } = useForm<Values>({
     resolver: zodResolver(schema),
     // A buyer sent here from the pay step after signing in (issue 12 §1) continues with the number they typed.
-    defaultValues: { phone: initialPhone, text: 'standard', locale: '' },
+    defaultValues: { phone: initialPhone, requesterName: '', text: 'standard', locale: '' },
   });
-  const { alert, setAlert, report } = useServerErrors(setError, ['phone']);
+  const { alert, setAlert, report } = useServerErrors(setError, ['phone', 'requesterName']);
   const chosenLocale = useWatch({ control, name: 'locale' });
   const language = chosenLocale || locale.split('-')[0];
   const chosen = useWatch({ control, name: 'text' });
+  const requesterName = useWatch({ control, name: 'requesterName' }).trim();
 
   useEffect(() => {
     api.get<SmsText[]>('/multilingualWord/one/3/phone_text').then(setTexts, () => setTexts([]));
@@ -114,6 +116,16 @@ export function NewRequest() {
             error={errors.phone?.message}
             {...register('phone')}
           />
+          <TextField
+            id="requesterName"
+            autoComplete="name"
+            maxLength={60}
+            label={tBox('requesterLabel')}
+            placeholder={tBox('requesterPlaceholder')}
+            hint={tBox('requesterHint')}
+            error={errors.requesterName?.message}
+            {...register('requesterName')}
+          />
           <div>
             <label htmlFor="locale" className="block text-sm font-medium text-slate-800">
               {t('smsLanguage')}
@@ -141,7 +153,11 @@ export function NewRequest() {
                   className={`mt-2 flex gap-2 rounded-lg border p-3 text-sm ${chosen === x.id ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
                 >
                   <input type="radio" value={x.id} {...register('text')} />
-                  <span>{x.text.replace('{link}', `${location.origin}/location/?c=…`)}</span>
+                  <span>
+                    {x.text
+                      .replace('{requester}', requesterName || tBox('requesterPlaceholder'))
+                      .replace('{link}', `${location.origin}/location/?c=…`)}
+                  </span>
                 </label>
               ))}
           </fieldset>

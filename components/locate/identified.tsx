@@ -13,10 +13,13 @@ import { PhoneFacts } from './phone-facts';
 export default function Identified({
   facts,
   email,
+  requesterName,
   api,
 }: {
   facts: PhoneInfo;
   email: string;
+  /** Who asks, shown to the owner (issue 13 §2). */
+  requesterName: string;
   api: () => Promise<ApiClient>;
 }) {
   const t = useTranslations('LocateBox');
@@ -27,7 +30,7 @@ export default function Identified({
         <h3 className="text-lg font-semibold text-green-800">{t('identifiedTitle')}</h3>
         <p className="mt-1 text-sm text-slate-700">{t('identifiedPrompt')}</p>
       </div>
-      <PayStep email={email} phone={facts.e164} api={api} />
+      <PayStep email={email} phone={facts.e164} requesterName={requesterName} api={api} />
     </>
   );
 }

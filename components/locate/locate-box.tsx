@@ -27,7 +27,8 @@ function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
 }
 
 /**
- * The home page's locate box (SPEC §2, §5): phone, e-mail and the terms checkbox, validated with the shared zod
+ * The home page's locate box (SPEC §2, §5; issue 13 §2): phone, the requester name the owner will see (2–40
+ * characters), e-mail and the terms checkbox, validated with the shared zod
  * schema. The phone's default country is the visitor's country from `GET /other/ipInfo`, so national numbers parse.
  * Submitting shows the numbering-plan facts from `GET /other/location/info/{phone}` (the real lookup, labelled as
  * such), then 'Number identified' and the pay step (offer, price terms, card or wallet). Server errors appear under
@@ -45,7 +46,10 @@ export function LocateBox() {
     setError,
     getValues,
     formState: { errors, isSubmitting },
-  } = useForm<LocateBoxValues>({ resolver, defaultValues: { phone: '', email: '' } });
+  } = useForm<LocateBoxValues>({
+    resolver,
+    defaultValues: { phone: '', requesterName: '', email: '' },
+  });
   const api = () => loadApi(locale, tApi('network'));
   const checking = useDelayed(isSubmitting);
 
@@ -103,6 +107,17 @@ export function LocateBox() {
           {...register('phone')}
         />
         <TextField
+          id="requesterName"
+          label={t('requesterLabel')}
+          autoComplete="name"
+          maxLength={60}
+          placeholder={t('requesterPlaceholder')}
+          readOnly={!!facts}
+          error={errors.requesterName?.message}
+          hint={t('requesterHint')}
+          {...register('requesterName')}
+        />
+        <TextField
           id="email"
           label={t('emailLabel')}
           type="email"
@@ -149,7 +164,7 @@ export function LocateBox() {
       {facts && (
         <div className="mt-4 space-y-4">
           <Suspense fallback={<p aria-busy="true">…</p>}>
-            <Identified facts={facts} email={getValues('email')} api={api} />
+            <Identified facts={facts} email={getValues('email')} requesterName={getValues('requesterName')} api={api} />
           </Suspense>
           <button type="button" onClick={() => setFacts(null)} className="w-full text-sm text-slate-600 underline">
             {t('edit')}

@@ -31,7 +31,19 @@ function clock(ms: number): string {
  * server first (409), the regular price is shown with the server's message. An e-mail that already has an account
  * (409, reason `email_registered`, issue 12 §1) gets a sign-in link that returns to New request with this number.
  */
-export function PayStep({ email, phone, api }: { email: string; phone: string; api: () => Promise<ApiClient> }) {
+export function PayStep({
+  email,
+  phone,
+  requesterName,
+  api,
+}: {
+  email: string;
+  /** E.164. */
+  phone: string;
+  /** Who asks, as the owner will see it (issue 13 §2). */
+  requesterName: string;
+  api: () => Promise<ApiClient>;
+}) {
   const t = useTranslations('Pay');
   const locale = useLocale() as AppLocale;
   const router = useRouter();
@@ -98,6 +110,7 @@ export function PayStep({ email, phone, api }: { email: string; phone: string; a
         {
           email,
           phone,
+          requesterName,
           locale,
           terms: true,
           plan: plan.id,

@@ -1,198 +1,116 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ConsentView, RequestStatus } from '@/lib/api/types';
-import { formatDate } from '@/lib/format';
-import { shouldSendFix } from '@/lib/geo';
+import { useState, type ReactNode } from 'react';
+import { formatTime } from '@/lib/intl-format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
+import { useConsent, type OwnerState } from './use-consent';
 
-type GpsState = 'idle' | 'waiting' | 'ok' | 'denied' | 'lost';
-
-/** Geolocation options: a fresh, high-accuracy fix; the prompt and the first fix may take a while (ms). */
-const GPS_OPTIONS: PositionOptions = { enableHighAccuracy: true, maximumAge: 0, timeout: 60_000 };
 type Dialog = 'stop' | 'report' | null;
 
+/** States in which the owner may (still or again) share. */
+const CAN_SHARE: OwnerState[] = ['asked', 'stopped', 'ended'];
+/** States in which nothing more can happen through this link. */
+const FINAL: OwnerState[] = ['declined', 'expired', 'withdrawn', 'reported'];
+
 /**
- * The phone owner's consent page (ARCHITECTURE §1, §6, §8; ISSUE 5): says who asks (the service and the requester's
- * masked e-mail), what is shared (GPS position with its accuracy, an approximate IP location), for how long, and how
- * to stop. Share and Decline are equally prominent; Report abuse ends the request and stops all SMS to the number.
- * Tapping Share asks the browser first (issue 12 §3): only when it gives a fix is the share sent, carrying that fix,
- * and only then does the server record the consent and store anything. A refused or unavailable location stores
- * nothing (`denied` tells the buyer "location not allowed"), explains how to allow it and offers Share again. While
- * sharing, `watchPosition` sends fixes to `PUT /spyContent/phoneLocation/{code}` at most every 10 s unless the phone
- * moved over 25 m. Then the thank-you screen: Stop sharing (confirm dialog) → stopped → Share again or Visit website.
+ * The phone owner's consent page (ARCHITECTURE §1, §6, §8; ISSUE 5; issue 13 §2, §8): says who asks (the requester
+ * name the buyer gave, the service and the requester's masked e-mail), what is shared (GPS position with its accuracy,
+ * an approximate IP location), for how long, and how to stop. Share and Decline are equally prominent; Report abuse
+ * ends the request and stops all SMS to the number. Each state of `useConsent` (asked, sharing, paused, stopped,
+ * ended, declined, expired, withdrawn, reported, reconnecting) has its own wording and actions; times are shown in the
+ * owner's time zone with the zone named.
  */
 export function ConsentPanel() {
   const t = useTranslations('Consent');
-  const prefix = prefixOf(useLocale() as AppLocale);
+  const locale = useLocale() as AppLocale;
+  const prefix = prefixOf(locale);
   const api = useApi();
   const code = useSearchParams().get('c') ?? '';
-  const [view, setView] = useState<ConsentView | null | 'invalid'>(code ? null : 'invalid');
-  const [status, setStatus] = useState<RequestStatus | 'reported' | null>(null);
-  const [sharingUntil, setSharingUntil] = useState<string | null>(null);
+  const { state, view, gps, accuracy, sendFailing, error, busy, share, act } = useConsent(api, code);
   const [minutes, setMinutes] = useState(60);
-  const [gps, setGps] = useState<GpsState>('idle');
-  const [accuracy, setAccuracy] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const watchId = useRef<number | null>(null);
-  const lastSent = useRef<{ latitude: number; longitude: number; at: number } | null>(null);
-  const path = `/spyContent/phoneLocation/${encodeURIComponent(code)}`;
 
-  const stopWatch = () => {
-    if (watchId.current !== null) navigator.geolocation.clearWatch(watchId.current);
-    watchId.current = null;
-  };
-
-  const startWatch = useCallback(() => {
-    if (!('geolocation' in navigator)) return setGps('lost');
-    watchId.current = navigator.geolocation.watchPosition(
-      (pos) => {
-        setGps('ok');
-        const fix = { latitude: pos.coords.latitude, longitude: pos.coords.longitude, at: Date.now() };
-        if (!shouldSendFix(lastSent.current, fix)) return;
-        lastSent.current = fix;
-        api.put(path, { action: 'position', ...fix, accuracy: pos.coords.accuracy }).then(
-          () => setAccuracy(Math.round(pos.coords.accuracy)),
-          (e: Error) => {
-            setError(e.message);
-            stopWatch();
-          },
-        );
-      },
-      () => setGps('lost'),
-      GPS_OPTIONS,
-    );
-  }, [api, path]);
-
-  /** Share: the browser's permission and first fix come first; the consent is sent with that fix. */
-  const share = () => {
-    setBusy(true);
-    setError(null);
-    const refused = () => {
-      setGps('denied');
-      setBusy(false);
-      // Nothing is stored; the buyer only learns that the location was not allowed.
-      api.put(path, { action: 'denied' }).catch(() => undefined);
-    };
-    if (!('geolocation' in navigator)) return refused();
-    setGps('waiting');
-    navigator.geolocation.getCurrentPosition(
-      async (pos) => {
-        const fix = { latitude: pos.coords.latitude, longitude: pos.coords.longitude };
-        try {
-          const result = await api.put<{ status: RequestStatus }>(path, {
-            action: 'share',
-            minutes,
-            ...fix,
-            accuracy: pos.coords.accuracy,
-          });
-          setStatus(result.status);
-          setGps('ok');
-          setAccuracy(Math.round(pos.coords.accuracy));
-          setSharingUntil(new Date(Date.now() + minutes * 60_000).toISOString());
-          lastSent.current = { ...fix, at: Date.now() };
-          startWatch();
-        } catch (e) {
-          setGps('idle');
-          setError((e as Error).message);
-        } finally {
-          setBusy(false);
-        }
-      },
-      refused,
-      GPS_OPTIONS,
-    );
-  };
-
-  useEffect(() => {
-    if (!code) return;
-    api.get<ConsentView>(`/spyContent/consent/${encodeURIComponent(code)}`).then(
-      (v) => {
-        setView(v);
-        setStatus(v.status);
-        setSharingUntil(v.sharingUntil);
-        if (v.status === 'sharing') startWatch();
-        else if (v.locationDenied) setGps('denied');
-      },
-      () => setView('invalid'),
-    );
-    return stopWatch;
-  }, [api, code, startWatch]);
-
-  const act = async (action: 'decline' | 'stop' | 'report') => {
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await api.put<{ status: RequestStatus }>(path, { action });
-      setStatus(action === 'report' ? 'reported' : result.status);
-      stopWatch();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  if (view === null) return <p aria-busy="true">…</p>;
-  if (view === 'invalid')
-    return (
-      <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
-        <h1 className="text-2xl font-bold">{t('title')}</h1>
-        <p role="alert" className="mt-3 text-lg">
-          {t('invalid')}
-        </p>
-      </section>
-    );
-
-  const button = 'flex-1 rounded-xl border-2 px-4 py-4 text-lg font-semibold disabled:opacity-60';
-  const canAnswer = status === 'opened' || status === 'queued' || status === 'sms_sent' || status === 'stopped';
-  return (
+  const frame = (children: ReactNode) => (
     <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
-      <p className="mt-3 text-slate-800">{t('who', { product: view.product, requester: view.requester })}</p>
-      <p className="mt-3 text-slate-700">{t('what')}</p>
+      {children}
+    </section>
+  );
+  if (state === 'loading') return frame(<p aria-busy="true">…</p>);
+  if (state === 'invalid')
+    return frame(
+      <p role="alert" className="mt-3 text-lg">
+        {t('invalid')}
+      </p>,
+    );
+  if (!view)
+    return frame(
+      <p role="status" className="mt-3" data-testid="reconnecting">
+        {t('reconnecting')}
+      </p>,
+    );
+
+  const until = view.sharingUntil ? formatTime(view.sharingUntil, locale) : '';
+  const button = 'min-h-11 flex-1 rounded-xl border-2 px-4 py-3 text-lg font-semibold disabled:opacity-60';
+  const notice: Partial<Record<OwnerState, string>> = {
+    stopped: t('stoppedAt', { time: until }),
+    ended: t('endedAt', { time: until }),
+    declined: `${t('declined')} ${t('declinedNote')}`,
+    expired: t('expired'),
+    withdrawn: t('withdrawn'),
+    reported: t('reported'),
+  };
+  const visit = (
+    <Link href={`${prefix}/`} className={`${button} border-slate-700 text-center text-slate-800`}>
+      {t('visitWebsite')}
+    </Link>
+  );
+
+  return (
+    <section
+      className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200"
+      data-state={state}
+      data-testid="consent-panel"
+    >
+      <h1 className="text-2xl font-bold">{t('title')}</h1>
+      <div className="mt-3 rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200" data-testid="requester">
+        {view.requesterName ? (
+          <>
+            <p className="text-lg font-semibold text-slate-900">
+              {t('whoNamed', { name: view.requesterName, product: view.product })}
+            </p>
+            <p className="mt-1 text-sm text-slate-700">{t('account', { email: view.requester })}</p>
+          </>
+        ) : (
+          <p className="text-slate-800">{t('who', { product: view.product, requester: view.requester })}</p>
+        )}
+      </div>
+      {!FINAL.includes(state) && <p className="mt-3 text-slate-700">{t('what')}</p>}
       {error && (
         <p role="alert" className="mt-3 text-red-700">
           {error}
         </p>
       )}
+      {notice[state] && (
+        <p role="status" className="mt-6 font-semibold" data-testid="owner-notice">
+          {notice[state]}
+        </p>
+      )}
+      {(state === 'stopped' || state === 'ended') && <p className="mt-2 text-slate-700">{t('againNote')}</p>}
 
-      {status === 'expired' && (
-        <p role="status" className="mt-6 font-semibold">
-          {view.withdrawn ? t('withdrawn') : t('expired')}
-        </p>
-      )}
-      {status === 'declined' && (
-        <p role="status" className="mt-6 font-semibold">
-          {t('declined')}
-        </p>
-      )}
-      {status === 'reported' && (
-        <p role="status" className="mt-6 font-semibold">
-          {t('reported')}
-        </p>
-      )}
-
-      {canAnswer && (
+      {CAN_SHARE.includes(state) && (
         <>
-          {status === 'stopped' && (
-            <p role="status" className="mt-6 font-semibold">
-              {t('stopped')}
-            </p>
-          )}
           <fieldset className="mt-6">
             <legend className="text-sm font-medium text-slate-800">{t('duration')}</legend>
             <div className="mt-2 flex gap-2">
               {view.presets.map((m) => (
                 <label
                   key={m}
-                  className={`flex-1 cursor-pointer rounded-lg border px-3 py-2 text-center text-sm has-[:focus-visible]:ring-2 ${minutes === m ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
+                  className={`flex min-h-11 flex-1 cursor-pointer items-center justify-center rounded-lg border px-3 py-2 text-center text-sm has-[:focus-visible]:ring-2 ${minutes === m ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
                 >
                   <input
                     type="radio"
@@ -207,7 +125,7 @@ export function ConsentPanel() {
               ))}
             </div>
           </fieldset>
-          <p className="mt-3 text-sm text-slate-600">{t('stopHow')}</p>
+          {state === 'asked' && <p className="mt-3 text-sm text-slate-600">{t('stopHow')}</p>}
           {gps === 'waiting' && (
             <p role="status" className="mt-4">
               {t('waitingGps')}
@@ -224,16 +142,12 @@ export function ConsentPanel() {
               type="button"
               disabled={busy}
               data-btn-id="consent_share"
-              onClick={share}
+              onClick={() => share(minutes)}
               className={`${button} border-brand text-brand`}
             >
-              {gps === 'denied' || status === 'stopped' ? t('shareAgain') : t('share')}
+              {gps === 'denied' || state !== 'asked' ? t('shareAgain') : t('share')}
             </button>
-            {status === 'stopped' ? (
-              <Link href={`${prefix}/`} className={`${button} border-slate-700 text-center text-slate-800`}>
-                {t('visitWebsite')}
-              </Link>
-            ) : (
+            {state === 'asked' ? (
               <button
                 type="button"
                 disabled={busy}
@@ -242,23 +156,28 @@ export function ConsentPanel() {
               >
                 {t('decline')}
               </button>
+            ) : (
+              visit
             )}
           </div>
         </>
       )}
 
-      {status === 'sharing' && (
+      {(state === 'sharing' || state === 'paused') && (
         <div className="mt-6 space-y-3" role="status">
           <p className="font-semibold text-green-800">{t('sharing')}</p>
-          {sharingUntil && <p>{t('until', { time: formatDate(sharingUntil, 'H:M') })}</p>}
-          {gps === 'lost' && (
-            <>
-              <p>{t('gpsLost')}</p>
-              <p className="text-sm text-slate-700">{t('deniedHelp')}</p>
-            </>
+          {until && <p>{t('until', { time: until })}</p>}
+          {state === 'paused' ? (
+            <div className="rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="paused">
+              <p>{t('paused', { time: until })}</p>
+              {gps === 'denied' && <p className="mt-1 text-sm">{t('deniedHelp')}</p>}
+            </div>
+          ) : (
+            <p className="text-sm text-slate-600">{t('pauseNote')}</p>
           )}
           {accuracy !== null && <p data-testid="last-sent">{t('lastSent', { accuracy })}</p>}
-          <p className="text-sm text-slate-600">{t('pauseNote')}</p>
+          {sendFailing && <p className="text-sm text-amber-800">{t('reconnecting')}</p>}
+          <p className="text-sm text-slate-600">{t('stopHow')}</p>
           <button
             type="button"
             disabled={busy}
@@ -270,8 +189,14 @@ export function ConsentPanel() {
         </div>
       )}
 
-      {status !== 'reported' && status !== 'expired' && (
-        <button type="button" onClick={() => setDialog('report')} className="mt-6 text-sm text-red-700 underline">
+      {FINAL.includes(state) && <div className="mt-6 flex">{visit}</div>}
+
+      {!FINAL.includes(state) && (
+        <button
+          type="button"
+          onClick={() => setDialog('report')}
+          className="mt-6 min-h-6 text-sm text-red-700 underline"
+        >
           {t('report')}
         </button>
       )}

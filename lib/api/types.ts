@@ -113,8 +113,15 @@ export type LocationTrace = {
 
 export type ConsentView = {
   product: string;
+  /** The requester's e-mail, masked (`u•••@example.com`). */
   requester: string;
+  /** Who asks, as the buyer wrote it (issue 13 §2); null on requests from before it was asked. */
+  requesterName: string | null;
   status: RequestStatus;
+  /** The owner reported this request as abuse. */
+  reported: boolean;
+  /** For a stopped request: stopped by the owner, or the chosen duration ran out. */
+  ended: 'owner' | 'time' | null;
   /** The buyer's subscription ended and the request with it (issue 12 §5). */
   withdrawn: boolean;
   /** The browser refused the location when the owner last tapped Share (nothing was stored). */

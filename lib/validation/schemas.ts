@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { codeField, passwordField } from './password';
+import { requesterNameProblem } from './requester-name';
 
 /**
  * Form rules shared by the browser forms (zod/mini, small bundle) and the API (whose zod-openapi schemas reuse these
@@ -28,9 +29,18 @@ export const phoneField = z
   .string({ error: 'Validation.phoneRequired' })
   .check(z.trim(), z.minLength(1, 'Validation.phoneRequired'), z.maxLength(LIMITS.phoneMax, 'Validation.phoneTooLong'));
 
-/** The home page's locate box (SPEC §2): phone, e-mail and the accepted terms. */
+/** The requester name the owner is shown (issue 13 §2), checked by the rule the API applies (`requesterNameProblem`). */
+export const requesterNameField = z.string({ error: 'Validation.requesterNameRequired' }).check(
+  z.superRefine((value, ctx) => {
+    const problem = requesterNameProblem(value);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
+  }),
+);
+
+/** The home page's locate box (SPEC §2): phone, the requester name, e-mail and the accepted terms. */
 export const locateBoxSchema = z.object({
   phone: phoneField,
+  requesterName: requesterNameField,
   email: emailField,
   terms: z.literal(true, 'Validation.termsRequired'),
 });

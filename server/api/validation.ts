@@ -2,6 +2,7 @@ import 'server-only';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { LIMITS } from '../../lib/validation/schemas';
+import { normalizeRequesterName, requesterNameProblem } from '../../lib/validation/requester-name';
 import type { Attribution } from '../db/schema/tracking';
 import { ApiError, ErrorCode } from './errors';
 
@@ -63,6 +64,20 @@ export const emailBody = z
   .min(1, 'Validation.emailRequired')
   .max(LIMITS.emailMax, 'Validation.emailInvalid')
   .pipe(z.email('Validation.emailInvalid'));
+
+/**
+ * The requester name of an order or a new request (issue 13 §2): required, 2–40 characters, no links, phone numbers or
+ * control characters (`requesterNameProblem`); stored trimmed with inner whitespace collapsed. 422 with the rule's key.
+ */
+export const requesterNameBody = z
+  .string('Validation.requesterNameRequired')
+  .max(400, 'Validation.requesterNameLength')
+  .superRefine((value, ctx) => {
+    const problem = requesterNameProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform(normalizeRequesterName)
+  .describe('who asks, shown to the phone owner, 2–40 characters, e.g. "Anna (your sister)"');
 
 /** The page language a request names (`locale`), for texts rendered later (e-mails, SMS). */
 export const localeBody = z.enum(['en', 'id', 'es', 'en-PH']).default('en');

@@ -220,6 +220,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
   const { smsId, refusal } = await createLocationRequest(tx, {
     userId: user.id,
     e164: order.phoneE164,
+    requesterName: order.requesterName,
     orderId: order.id,
     onRefusal: 'record',
   });

@@ -1,4 +1,5 @@
 import 'server-only';
+import { SegmentedMessage } from 'sms-segments-calculator';
 import { pickLanguage, translate } from '../i18n';
 
 /** Locales the consent SMS is written in, and their URL prefixes (SPEC §2). */
@@ -28,10 +29,30 @@ export const SMS_TEXTS = ['standard', 'contact'] as const;
 export type SmsTextId = (typeof SMS_TEXTS)[number];
 
 /**
- * The consent SMS in `locale` (en-PH uses en): names the service, says the link shows who asks and lets the owner
- * share or decline. The texts use GSM-7 characters only, so with a link of up to ~75 characters they fit one
- * 160-character segment (tested for every text and language).
+ * The consent SMS in `locale` (en-PH uses en), naming who asks (issue 13 §2: "Anna (your sister) asks for this phone's
+ * location via Chamspy…"), the service, and the link where the owner shares or declines. Requests made before a
+ * requester name was asked (`requesterName` null) get the older wording ("someone asks"). The texts are written in each
+ * language's correct orthography (issue 13 §14): English and Indonesian fit GSM-7, Spanish accents need UCS-2;
+ * `smsSegments` tells how many parts a text is sent in (tested per text and language).
  */
-export function consentSmsText(locale: string, product: string, link: string, text: SmsTextId = 'standard'): string {
-  return translate(pickLanguage(locale), `Sms.${text}`, { product, link });
+export function consentSmsText(
+  locale: string,
+  product: string,
+  link: string,
+  text: SmsTextId = 'standard',
+  requesterName: string | null = null,
+): string {
+  const language = pickLanguage(locale);
+  return requesterName
+    ? translate(language, `Sms.${text}`, { product, link, requester: requesterName })
+    : translate(language, `Sms.${text}Unnamed`, { product, link });
+}
+
+/**
+ * The encoding and number of parts an SMS of `text` is sent in (GSM 03.38: 160 GSM-7 characters or 70 UCS-2 code
+ * units in one part, 153 / 67 per part when split), as Twilio's segment calculator counts them.
+ */
+export function smsSegments(text: string): { encoding: 'GSM-7' | 'UCS-2'; segments: number } {
+  const calc = new SegmentedMessage(text, 'auto');
+  return { encoding: calc.encodingName, segments: calc.segmentsCount };
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { FUNNEL } from '../../lib/tracking/funnel';
 import { OPEN_STATES, consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
@@ -43,9 +43,12 @@ async function byConsentCode(db: Db, code: string) {
 }
 
 /**
- * What the consent page shows for `code`: the requester's masked e-mail, the status, the link's expiry, whether the
- * request was withdrawn (the buyer's subscription ended, issue 12 §5) and whether the browser refused the location
- * last time. The first view moves the request to `opened`. Null for an unknown code.
+ * What the consent page shows for `code` (issue 13 §2, §8): who asks (the requester name the buyer gave and their
+ * masked e-mail), the status, the link's expiry and the sharing window's end, whether the request was withdrawn (the
+ * buyer's subscription ended, issue 12 §5), whether the browser refused the location last time, and how the last
+ * sharing ended (`ended`: `owner` when the owner stopped or reported, `time` when the chosen duration ran out, null
+ * otherwise) with `reported` when the owner reported the request. The first view moves the request to `opened`.
+ * Null for an unknown code.
  */
 export async function consentView(db: Db, code: string) {
   const row = await byConsentCode(db, code);
@@ -62,9 +65,20 @@ export async function consentView(db: Db, code: string) {
     });
     status = 'opened';
   }
+  const [last] = await db
+    .select({ decision: consents.decision })
+    .from(consents)
+    .where(eq(consents.requestId, row.request.id))
+    .orderBy(desc(consents.createdAt))
+    .limit(1);
+  const reported = last?.decision === 'reported';
   return {
     requester: maskEmail(row.buyerEmail),
+    requesterName: row.request.requesterName,
     status,
+    reported,
+    ended: (status === 'stopped' ? (last?.decision === 'stopped' || reported ? 'owner' : 'time') : null) as
+      'owner' | 'time' | null,
     withdrawn: row.request.withdrawnAt !== null,
     locationDenied: row.request.locationDeniedAt !== null,
     expiresAt: row.request.expiresAt.toISOString(),
@@ -72,8 +86,15 @@ export async function consentView(db: Db, code: string) {
   };
 }
 
-/** Who answered, and the text they were shown (built from the requester's masked e-mail, hashed into the record). */
-export type ConsentMeta = { ip: string | null; userAgent: string | null; shownText: (requester: string) => string };
+/**
+ * Who answered, and the text they were shown (built from the requester's name and masked e-mail, hashed into the
+ * record).
+ */
+export type ConsentMeta = {
+  ip: string | null;
+  userAgent: string | null;
+  shownText: (requester: { name: string | null; email: string }) => string;
+};
 
 export type AnswerResult =
   { status: LocationRequest['status'] } | { error: 'not_found' | 'expired' | 'withdrawn' | 'answered' | 'not_sharing' };
@@ -117,7 +138,7 @@ export async function answerConsent(
       .where(eq(locationRequests.id, found.request.id))
       .for('update');
     const { id, status } = request;
-    const textHash = sha256(meta.shownText(maskEmail(found.buyerEmail)));
+    const textHash = sha256(meta.shownText({ name: request.requesterName, email: maskEmail(found.buyerEmail) }));
     const base = { requestId: id, targetE164: request.targetE164, ip: meta.ip, userAgent: meta.userAgent, textHash };
     const record = (decision: (typeof consents.$inferInsert)['decision'], durationMinutes?: number) =>
       tx.insert(consents).values({ ...base, decision, durationMinutes });

@@ -16,6 +16,8 @@ import { formatMoney } from './money';
 export type OrderInput = {
   email: string;
   phone: string;
+  /** Who asks, validated by `requesterNameBody` (issue 13 §2); shown to the owner once the order is paid. */
+  requesterName: string;
   country?: string;
   locale: string;
   /** Price setup id; the default price when absent. */
@@ -74,6 +76,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
       code: randomToken(16),
       email,
       phoneE164: number.number,
+      requesterName: input.requesterName,
       locale: input.locale,
       priceSetupId: price.id,
       amountMinor,

@@ -64,6 +64,8 @@ export async function createLocationRequest(
   input: {
     userId: string;
     e164: string;
+    /** Who asks (issue 13 §2), named in the SMS and on the consent page; null for orders made before it was asked. */
+    requesterName: string | null;
     orderId?: string;
     locale?: string;
     text?: SmsTextId;
@@ -76,13 +78,14 @@ export async function createLocationRequest(
   const consentCode = randomToken(16);
   const locale = input.locale ?? localeForCountry(parsePhone(input.e164).country ?? null);
   const link = consentLink(e.APP_ORIGIN, locale, consentCode);
-  const smsText = consentSmsText(locale, e.NEXT_PUBLIC_PRODUCT_NAME, link, input.text);
+  const smsText = consentSmsText(locale, e.NEXT_PUBLIC_PRODUCT_NAME, link, input.text, input.requesterName);
   const [request] = await tx
     .insert(locationRequests)
     .values({
       userId: input.userId,
       orderId: input.orderId,
       targetE164: input.e164,
+      requesterName: input.requesterName,
       locale,
       consentCodeHash: sha256(consentCode),
       smsText: smsText.replace(consentCode, MASKED_CODE),
@@ -137,7 +140,7 @@ export async function renewConsentLink(
     // Requests from before codes were masked kept no placeholder: their SMS is written anew in the standard text.
     const body = request.smsText.includes(MASKED_CODE)
       ? request.smsText.replace(MASKED_CODE, consentCode)
-      : consentSmsText(request.locale, e.NEXT_PUBLIC_PRODUCT_NAME, link);
+      : consentSmsText(request.locale, e.NEXT_PUBLIC_PRODUCT_NAME, link, 'standard', request.requesterName);
     const smsId = await queueConsentSms(tx, {
       requestId: id,
       to: request.targetE164,
@@ -239,7 +242,7 @@ export async function quotaOf(db: Db | Tx, userId: string) {
 export async function requestLocation(
   db: Db,
   userId: string,
-  input: { phone: string; country?: string; text?: SmsTextId; locale?: string },
+  input: { phone: string; requesterName: string; country?: string; text?: SmsTextId; locale?: string },
 ): Promise<{ requestId: string; smsId: string; link: string }> {
   const e164 = parsePhone(input.phone, input.country).number;
   return db.transaction(async (tx) => {
@@ -249,7 +252,13 @@ export async function requestLocation(
     if (!quota) throw new ApiError(403, ErrorCode.forbidden, 'Api.expiredSubscription');
     if (quota.used >= quota.quota)
       throw new ApiError(403, ErrorCode.forbidden, 'Api.quotaUsed', { quota: quota.quota });
-    const created = await createLocationRequest(tx, { userId, e164, text: input.text, locale: input.locale });
+    const created = await createLocationRequest(tx, {
+      userId,
+      e164,
+      requesterName: input.requesterName,
+      text: input.text,
+      locale: input.locale,
+    });
     return { requestId: created.requestId, smsId: created.smsId!, link: created.link };
   });
 }

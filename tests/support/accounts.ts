@@ -67,7 +67,9 @@ export async function latestEmail(to: string) {
  * token and the temporary password read from the credentials e-mail.
  */
 export async function buyAccount(email: string) {
-  const order = await call('POST', '/portal/order', { body: { email, phone: nextPhone(), terms: true } });
+  const order = await call('POST', '/portal/order', {
+    body: { email, phone: nextPhone(), requesterName: 'Anna (your sister)', terms: true },
+  });
   const { obj } = await order.json();
   const pay = await call('POST', `/portal/order/${obj.code}/sandboxPay`, {
     body: { cardNumber: '4242424242424242', expiry: '12/34', cvc: '123', zip: '10001' },

@@ -12,7 +12,7 @@ export async function placeOrder(
   headers: Record<string, string> = {},
 ) {
   const res = await call('POST', '/portal/order', {
-    body: { phone: nextPhone(), terms: true, ...body },
+    body: { phone: nextPhone(), requesterName: 'Anna (your sister)', terms: true, ...body },
     headers,
   });
   return { res, body: await res.json() };

@@ -20,15 +20,24 @@ const codeParam = z.object({ id: z.string().min(16).max(64) });
 const consentRoute = createRoute({
   method: 'get',
   path: '/spyContent/consent/{id}',
-  summary: "Consent page data for a consent code: the service, the requester's masked e-mail, status",
+  summary:
+    "Consent page data for a consent code: the service, the requester's name and masked e-mail, status and how sharing ended",
   request: { params: codeParam },
   responses: {
     200: jsonResponse(
       envelope(
         z.object({
           product: z.string(),
-          requester: z.string(),
+          requester: z.string().openapi({ description: "the requester's e-mail, masked" }),
+          requesterName: z
+            .string()
+            .nullable()
+            .openapi({ description: 'who asks, as the buyer wrote it (issue 13 §2)' }),
           status,
+          reported: z.boolean().openapi({ description: 'the owner reported this request as abuse' }),
+          ended: z.enum(['owner', 'time']).nullable().openapi({
+            description: 'for a stopped request: stopped by the owner, or the chosen duration ran out',
+          }),
           withdrawn: z.boolean().openapi({ description: "the buyer's subscription ended; the request is over" }),
           locationDenied: z.boolean().openapi({ description: 'the browser refused the location last time' }),
           expiresAt: z.string(),
@@ -138,8 +147,13 @@ export const consentApi = new OpenAPIHono<AppEnv>()
     const meta = {
       ip: c.get('clientIp'),
       userAgent: c.req.header('user-agent') ?? null,
-      shownText: (requester: string) =>
-        [translate(lang, 'Consent.who', { product, requester }), translate(lang, 'Consent.what')].join('\n'),
+      shownText: ({ name, email }: { name: string | null; email: string }) =>
+        [
+          name
+            ? `${translate(lang, 'Consent.whoNamed', { product, name })}\n${translate(lang, 'Consent.account', { email })}`
+            : translate(lang, 'Consent.who', { product, requester: email }),
+          translate(lang, 'Consent.what'),
+        ].join('\n'),
     };
     // One lookup per call: positions arrive every 10 s while the owner shares.
     const result = await guessingGuard(

@@ -12,7 +12,7 @@ import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { requireUser } from '../middleware';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok, okPage } from '../respond';
-import { bodyOf, formBoolean, readBody } from '../validation';
+import { bodyOf, formBoolean, readBody, requesterNameBody } from '../validation';
 
 // The subscriber's side of location requests: every route needs a session and reads only the caller's rows.
 
@@ -114,6 +114,7 @@ const traceRoute = createRoute({
 });
 
 const newRequestBody = z.object({
+  requesterName: requesterNameBody,
   phone: z
     .string('Validation.phoneRequired')
     .trim()
@@ -133,7 +134,7 @@ const createRoute_ = createRoute({
   method: 'post',
   path: '/spyContent/phoneLocation',
   summary:
-    'New location request (phone, optional country for national numbers, SMS text id). Needs a trialing or active subscription (403), a quota credit (403) and the SMS guards (403 opted out or country, 429 daily caps).',
+    'New location request (phone, requester name shown to the owner (2–40 characters, no links or numbers), optional country for national numbers, SMS text id). Needs a trialing or active subscription (403), a quota credit (403) and the SMS guards (403 opted out or country, 429 daily caps).',
   middleware: [requireUser] as const,
   request: { body: bodyOf(newRequestBody) },
   responses: {
@@ -234,7 +235,7 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
         SMS_TEXTS.map((id) => ({
           id,
           locale,
-          text: consentSmsText(locale, env().NEXT_PUBLIC_PRODUCT_NAME, '{link}', id),
+          text: consentSmsText(locale, env().NEXT_PUBLIC_PRODUCT_NAME, '{link}', id, '{requester}'),
         })),
       ),
     ),

@@ -12,7 +12,16 @@ import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { attributionOf, bodyOf, emailBody, formBoolean, localeBody, readBody, trackingFields } from '../validation';
+import {
+  attributionOf,
+  bodyOf,
+  emailBody,
+  formBoolean,
+  localeBody,
+  readBody,
+  requesterNameBody,
+  trackingFields,
+} from '../validation';
 
 const email = emailBody;
 const phone = z
@@ -30,6 +39,7 @@ const code = z.object({ code: z.string().min(10).max(64) });
 const orderBody = z.object({
   email,
   phone,
+  requesterName: requesterNameBody,
   country,
   locale: localeBody,
   /** One box: "I am 18 or older and accept the terms of use and the privacy policy" (SPEC §5, §6). */
@@ -117,7 +127,7 @@ const createOrderRoute = createRoute({
   method: 'post',
   path: '/portal/order',
   summary:
-    'Create an order (e-mail, phone, 18+ and terms, plan, method card|wallet, optional offer and idempotency key). The price comes from price_setups; the answer names `next`, where the payer goes to pay. An e-mail that has an account answers 409 (reason email_registered) unless the caller is signed in as that account; then the order is attached to it.',
+    'Create an order (e-mail, phone, requester name shown to the owner (2–40 characters, no links or numbers), 18+ and terms, plan, method card|wallet, optional offer and idempotency key). The price comes from price_setups; the answer names `next`, where the payer goes to pay. An e-mail that has an account answers 409 (reason email_registered) unless the caller is signed in as that account; then the order is attached to it.',
   request: { body: bodyOf(orderBody) },
   responses: {
     201: jsonResponse(envelope(orderView_.extend({ next: z.string() })), 'Order created'),

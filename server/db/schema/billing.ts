@@ -63,6 +63,8 @@ export const orders = pgTable(
     code: text('code').notNull(),
     email: text('email').notNull(),
     phoneE164: text('phone_e164').notNull(),
+    /** Who asks, as the buyer wrote it (issue 13 §2); shown to the owner. Null on orders from before it was asked. */
+    requesterName: text('requester_name'),
     locale: text('locale').notNull().default('en'),
     userId: uuid('user_id').references(() => users.id),
     priceSetupId: uuid('price_setup_id')

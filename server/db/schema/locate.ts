@@ -38,6 +38,8 @@ export const locationRequests = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     orderId: uuid('order_id').references(() => orders.id),
     targetE164: text('target_e164').notNull(),
+    /** Who asks (issue 13 §2), shown on the consent page and in the SMS; null on requests from before it was asked. */
+    requesterName: text('requester_name'),
     locale: text('locale').notNull(),
     consentCodeHash: text('consent_code_hash').notNull(),
     smsText: text('sms_text').notNull(),

@@ -1,0 +1,212 @@
+'use client';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiClientError, type ApiClient } from '@/lib/api/client';
+import type { ConsentView, RequestStatus } from '@/lib/api/types';
+import { shouldSendFix } from '@/lib/geo';
+
+/** What the browser's location is doing: asked, giving fixes, refused, or silent (page hidden, phone locked). */
+export type GpsState = 'idle' | 'waiting' | 'ok' | 'denied' | 'lost';
+
+/**
+ * The owner's page state (issue 13 §8), taken from the server's status and end time:
+ * `loading`, `reconnecting` (no answer from the server yet: retried), `invalid` (unknown code), `asked` (not answered),
+ * `sharing`, `paused` (sharing, but the browser stopped giving positions: page hidden or phone locked), `stopped`
+ * (by the owner), `ended` (the chosen duration ran out), `declined`, `expired`, `withdrawn` (the buyer's subscription
+ * ended) and `reported`.
+ */
+export type OwnerState =
+  | 'loading'
+  | 'reconnecting'
+  | 'invalid'
+  | 'asked'
+  | 'sharing'
+  | 'paused'
+  | 'stopped'
+  | 'ended'
+  | 'declined'
+  | 'expired'
+  | 'withdrawn'
+  | 'reported';
+
+/** Geolocation options: a fresh, high-accuracy fix; the prompt and the first fix may take a while (ms). */
+const GPS_OPTIONS: PositionOptions = { enableHighAccuracy: true, maximumAge: 0, timeout: 60_000 };
+/** Waits between attempts to reach the server after a network error (ms), then every 30 s. */
+const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+
+/** True for a failure worth retrying: no answer, a 5xx or a rate limit; not a refusal the server meant. */
+function transient(error: unknown): boolean {
+  return !(error instanceof ApiClientError) || error.status === 0 || error.status >= 500 || error.status === 429;
+}
+
+/** The page state from the server's view and what the browser's location does. */
+function stateOf(view: ConsentView, now: number, gps: GpsState): OwnerState {
+  if (view.reported) return 'reported';
+  switch (view.status) {
+    case 'expired':
+      return view.withdrawn ? 'withdrawn' : 'expired';
+    case 'declined':
+      return 'declined';
+    case 'stopped':
+      return view.ended === 'time' ? 'ended' : 'stopped';
+    case 'sharing':
+      if (view.sharingUntil && Date.parse(view.sharingUntil) <= now) return 'ended';
+      return gps === 'lost' || gps === 'denied' ? 'paused' : 'sharing';
+    default:
+      return 'asked';
+  }
+}
+
+/**
+ * The consent page's state machine (ARCHITECTURE §6; issue 12 §3; issue 13 §8). Loads the view for `code` (network
+ * errors retried with backoff, shown as `reconnecting`, never as an invalid link); Share asks the browser first and
+ * sends the share with that first fix (nothing is stored before); while sharing, `watchPosition` sends fixes at most
+ * every 10 s unless the phone moved over 25 m, a failed send is retried with the next fix, and the watch restarts when
+ * the page becomes visible again. When the window ends on the device's clock the state turns `ended`; a refusal from
+ * the server (409/410) reloads the view so the page shows what the server says.
+ */
+export function useConsent(api: ApiClient, code: string) {
+  const [view, setView] = useState<ConsentView | null>(null);
+  const [failed, setFailed] = useState<'invalid' | 'reconnecting' | null>(code ? null : 'invalid');
+  const [gps, setGps] = useState<GpsState>('idle');
+  const [accuracy, setAccuracy] = useState<number | null>(null);
+  const [sendFailing, setSendFailing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [now, setNow] = useState(() => Date.now());
+  const watchId = useRef<number | null>(null);
+  const lastSent = useRef<{ latitude: number; longitude: number; at: number } | null>(null);
+  const path = `/spyContent/phoneLocation/${encodeURIComponent(code)}`;
+
+  const stopWatch = useCallback(() => {
+    if (watchId.current !== null) navigator.geolocation.clearWatch(watchId.current);
+    watchId.current = null;
+  }, []);
+
+  const load = useCallback(async (): Promise<void> => {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const v = await api.get<ConsentView>(`/spyContent/consent/${encodeURIComponent(code)}`);
+        setFailed(null);
+        setView(v);
+        if (v.locationDenied && v.status !== 'sharing') setGps('denied');
+        return;
+      } catch (e) {
+        if (!transient(e)) return setFailed('invalid');
+        setFailed('reconnecting');
+        await new Promise((r) => setTimeout(r, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
+      }
+    }
+  }, [api, code]);
+
+  const startWatch = useCallback(() => {
+    stopWatch();
+    // Reported after the effect that starts the watch, not during it.
+    if (!('geolocation' in navigator)) return void queueMicrotask(() => setGps('lost'));
+    watchId.current = navigator.geolocation.watchPosition(
+      (pos) => {
+        setGps('ok');
+        const fix = { latitude: pos.coords.latitude, longitude: pos.coords.longitude, at: Date.now() };
+        if (!shouldSendFix(lastSent.current, fix)) return;
+        const previous = lastSent.current;
+        lastSent.current = fix;
+        api.put(path, { action: 'position', ...fix, accuracy: pos.coords.accuracy }).then(
+          () => {
+            setSendFailing(false);
+            setAccuracy(Math.round(pos.coords.accuracy));
+          },
+          (e: unknown) => {
+            if (transient(e)) {
+              // Not a dead end: the next fix is sent again.
+              lastSent.current = previous;
+              setSendFailing(true);
+              return;
+            }
+            stopWatch();
+            void load();
+          },
+        );
+      },
+      (e) => setGps(e.code === e.PERMISSION_DENIED ? 'denied' : 'lost'),
+      GPS_OPTIONS,
+    );
+  }, [api, path, stopWatch, load]);
+
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- load sets state only after its first await
+    if (code) void load();
+    return stopWatch;
+  }, [code, load, stopWatch]);
+
+  const sharing = view?.status === 'sharing';
+  useEffect(() => {
+    if (!sharing) return;
+    startWatch();
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') startWatch();
+      else setGps('lost');
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    const tick = setInterval(() => setNow(Date.now()), 15_000);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisible);
+      clearInterval(tick);
+      stopWatch();
+    };
+  }, [sharing, startWatch, stopWatch]);
+
+  /** Share for `minutes`: the browser's permission and first fix come first; the consent is sent with that fix. */
+  const share = (minutes: number) => {
+    setBusy(true);
+    setError(null);
+    const refused = () => {
+      setGps('denied');
+      setBusy(false);
+      // Nothing is stored; the buyer only learns that the location was not allowed.
+      api.put(path, { action: 'denied' }).catch(() => undefined);
+    };
+    if (!('geolocation' in navigator)) return refused();
+    setGps('waiting');
+    navigator.geolocation.getCurrentPosition(
+      async (pos) => {
+        const fix = { latitude: pos.coords.latitude, longitude: pos.coords.longitude };
+        try {
+          await api.put<{ status: RequestStatus }>(path, {
+            action: 'share',
+            minutes,
+            ...fix,
+            accuracy: pos.coords.accuracy,
+          });
+          setAccuracy(Math.round(pos.coords.accuracy));
+          lastSent.current = { ...fix, at: Date.now() };
+          setGps('ok');
+          await load();
+        } catch (e) {
+          setGps('idle');
+          setError((e as Error).message);
+        } finally {
+          setBusy(false);
+        }
+      },
+      (e) => (e.code === e.PERMISSION_DENIED ? refused() : (setGps('lost'), setBusy(false))),
+      GPS_OPTIONS,
+    );
+  };
+
+  /** Decline, stop or report; the view is reloaded so the page shows the server's state. */
+  const act = async (action: 'decline' | 'stop' | 'report') => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.put<{ status: RequestStatus }>(path, { action });
+      stopWatch();
+      await load();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const state: OwnerState = failed ?? (view ? stateOf(view, now, gps) : 'loading');
+  return { state, view, gps, accuracy, sendFailing, error, busy, share, act };
+}

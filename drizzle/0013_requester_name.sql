@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "requester_name" text;--> statement-breakpoint
+ALTER TABLE "location_requests" ADD COLUMN "requester_name" text;
