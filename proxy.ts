@@ -1,13 +1,16 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { dashboardLocation, isLandingPath, routeRequest } from './lib/routing/rules';
+import { dashboardLocation, isLandingPath, rememberedLanguageRedirect, routeRequest } from './lib/routing/rules';
 
 /**
  * Next 16 proxy (formerly middleware): wires the rules of lib/routing to requests (SPEC §2). A visitor with a `token`
  * cookie asking for the home page or a landing page is checked against the API; a live session goes to the
- * dashboard, a dead one has its cookie cleared and sees the page (no loop).
+ * dashboard, a dead one has its cookie cleared and sees the page (no loop). `/` honours a language the visitor chose
+ * before (`lang` cookie, issue 13 §7).
  */
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
+  const remembered = rememberedLanguageRedirect(pathname, search, request.cookies.get('lang')?.value);
+  if (remembered) return NextResponse.redirect(new URL(remembered, request.url), 302);
   const decision = routeRequest(pathname, search);
   if (decision.kind === 'redirect') {
     return NextResponse.redirect(new URL(decision.location, request.url), decision.status);

@@ -43,12 +43,15 @@ const englishH1: Record<string, string> = {};
 for (const { prefix, lang } of LOCALES) {
   test.describe(`every route in ${lang}`, () => {
     for (const route of ROUTES) {
-      test(`${prefix}${route}: 200, title, h1 in ${lang}, no console errors, no axe violations`, async ({ page }) => {
+      const status = route === '/404/' ? 404 : 200;
+      test(`${prefix}${route}: ${status}, title, h1 in ${lang}, no console errors, no axe violations`, async ({
+        page,
+      }) => {
         const errors: string[] = [];
         page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
         page.on('pageerror', (e) => errors.push(e.message));
         const res = await page.goto(`${prefix}${route}`);
-        expect(res?.status()).toBe(200);
+        expect(res?.status()).toBe(status);
         await expect(page.locator('html')).toHaveAttribute('lang', lang);
         await expect(page).toHaveTitle(/\S/);
         const h1 = page.locator('h1').first();

@@ -1,9 +1,6 @@
 /** The `userInfo` cookie (SPEC §3: e-mail and paymentCount), or null when absent or unreadable. */
 export function readUserInfo(): { email: string } | null {
-  const raw = document.cookie
-    .split('; ')
-    .find((c) => c.startsWith('userInfo='))
-    ?.slice('userInfo='.length);
+  const raw = rawUserInfo();
   if (!raw) return null;
   try {
     const info = JSON.parse(decodeURIComponent(raw)) as { email?: unknown };
@@ -11,4 +8,34 @@ export function readUserInfo(): { email: string } | null {
   } catch {
     return null;
   }
+}
+
+const SESSION_EVENT = 'chamspy:session';
+let lastSeen: string | undefined;
+
+/** The raw `userInfo` cookie value ('' when absent). */
+function rawUserInfo(): string {
+  return (
+    document.cookie
+      .split('; ')
+      .find((c) => c.startsWith('userInfo='))
+      ?.slice('userInfo='.length) ?? ''
+  );
+}
+
+/**
+ * Tells subscribers when an API answer set or cleared the `userInfo` cookie (a payment that signed the buyer in, a
+ * sign-out), so the header shows the signed-in navigation without a reload (issue 13 §1). Cheap: one cookie read.
+ */
+export function noteUserInfoChange(): void {
+  const now = rawUserInfo();
+  if (lastSeen !== undefined && now !== lastSeen) window.dispatchEvent(new Event(SESSION_EVENT));
+  lastSeen = now;
+}
+
+/** `useSyncExternalStore` subscription to the `userInfo` cookie; returns the unsubscribe function. */
+export function subscribeUserInfo(onChange: () => void): () => void {
+  lastSeen ??= rawUserInfo();
+  window.addEventListener(SESSION_EVENT, onChange);
+  return () => window.removeEventListener(SESSION_EVENT, onChange);
 }

@@ -102,8 +102,18 @@ describe('renewals: the billing job with a fake clock (SPEC §4)', () => {
     const rows = await (await getDb()).select().from(cancelTokens);
     expect(rows.some((r) => r.tokenHash === token)).toBe(false); // only the hash is stored
 
+    const before = await call('GET', `/portal/cancel/link/${token}`);
+    expect((await before.json()).obj).toEqual({ state: 'usable', subscription: null });
     const confirm = await call('POST', '/portal/cancel/confirm', { body: { token } });
     expect((await confirm.json()).obj.cancelAt).toEqual([sub.currentPeriodEnd.toISOString()]);
+    // Issue 13 §10: the used link tells what became of the subscription instead of offering the button again.
+    const after = await call('GET', `/portal/cancel/link/${token}`);
+    expect((await after.json()).obj).toEqual({
+      state: 'used',
+      subscription: { status: 'trialing', cancelling: true, endsAt: sub.currentPeriodEnd.toISOString() },
+    });
+    const bogus = await call('GET', `/portal/cancel/link/${'x'.repeat(43)}`);
+    expect((await bogus.json()).obj).toEqual({ state: 'unknown', subscription: null });
     expect((await subscriptionById(sub.id)).cancelAt).toEqual(sub.currentPeriodEnd);
     const reused = await call('POST', '/portal/cancel/confirm', { body: { token } });
     expect(reused.status).toBe(410);

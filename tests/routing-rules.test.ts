@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  rememberedLanguageRedirect,
   dashboardLocation,
   isLandingPath,
   prefixOf,
@@ -60,5 +61,21 @@ describe('routing rules (SPEC §2)', () => {
   it('extracts exactly the tracked parameters', () => {
     expect(trackingQuery('?utm_source=a&foo=1&ttclid=t&keyword=k w')).toBe('?utm_source=a&keyword=k+w&ttclid=t');
     expect(trackingQuery('?foo=1')).toBe('');
+  });
+});
+
+describe('remembered language (SPEC §3 lang cookie, issue 13 §7)', () => {
+  it('sends / to the language the visitor chose, keeping the query', () => {
+    expect(rememberedLanguageRedirect('/', '?gclid=1', 'es')).toBe('/es/?gclid=1');
+    expect(rememberedLanguageRedirect('/', '', 'en-PH')).toBe('/ph/');
+    expect(rememberedLanguageRedirect('/', '', 'id')).toBe('/id/');
+  });
+  it('leaves English, no choice, unknown values and every other path alone', () => {
+    expect(rememberedLanguageRedirect('/', '', 'en')).toBeNull();
+    expect(rememberedLanguageRedirect('/', '', undefined)).toBeNull();
+    expect(rememberedLanguageRedirect('/', '', 'fr')).toBeNull();
+    expect(rememberedLanguageRedirect('/', '', 'ph')).toBeNull();
+    expect(rememberedLanguageRedirect('/faq/', '', 'es')).toBeNull();
+    expect(rememberedLanguageRedirect('/id/', '', 'es')).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { NewPasswordFields } from './new-password-fields';
 import { useServerErrors } from './use-server-errors';
+import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
 
 type Me = { id: string; email: string; mustChangePassword: boolean };
@@ -62,14 +63,7 @@ export function AccountPanel() {
     });
 
   if (me === 'signed-out') {
-    return (
-      <div role="alert" className="space-y-2">
-        <p>{tDash('signIn')}</p>
-        <Link href={`${prefix}/login/`} className="text-brand underline">
-          {t('signIn')}
-        </Link>
-      </div>
-    );
+    return <SignInPrompt prefix={prefix} />;
   }
   if (!me) return <p aria-busy="true">…</p>;
 
@@ -136,7 +130,7 @@ export function AccountPanel() {
       <button
         type="button"
         onClick={() => signOut(api, prefix)}
-        className="rounded-lg border border-slate-300 px-4 py-2 text-sm"
+        className="min-h-11 rounded-lg border border-slate-300 px-4 text-sm"
       >
         {t('signOut')}
       </button>

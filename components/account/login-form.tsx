@@ -23,8 +23,18 @@ const REDIRECTS: Record<string, string> = {
 };
 
 /**
+ * A `?next=` path to return to after sign-in (issue 13 §10: the page that asked for a session), kept only when it is a
+ * path of this site (`/…`, not `//host` or a scheme) and not a sign-in page; otherwise null.
+ */
+export function safeNext(value: string | null): string | null {
+  if (!value || !/^\/(?!\/)[^\s\\]*$/.test(value) || value.includes('://')) return null;
+  return /\/(login|forget|reset)\/?(\?|$)/.test(value) ? null : value;
+}
+
+/**
  * `/login` (SPEC §2): e-mail and password (`POST /admin/userSession`). A temporary password leads to the account
- * page to choose a password; otherwise to `?redirect=` (billing → the billing page) or the dashboard. Also offers the
+ * page to choose a password; otherwise to `?redirect=` (billing → the billing page), to `?next=` (the page that sent
+ * the visitor here, `safeNext`) or the dashboard. Also offers the
  * forgotten-password page and, for buyers who lost their credentials e-mail, a code to choose their own password
  * (`restPassword`; it never replaces the temporary password, issue 12 §8) with a link to enter it on `/reset`.
  */
@@ -36,8 +46,14 @@ export function LoginForm() {
   const params = useSearchParams();
   // `phone` (digits, spaces, +) rides along to New request: a buyer sent here by the pay step continues there.
   const phone = phoneFromQuery(params.get('phone'));
-  const target = REDIRECTS[params.get('redirect') ?? ''] ?? '/dashboard/locations/';
-  const redirect = target === '/getLocation/' && phone ? `${target}?phone=${encodeURIComponent(phone)}` : target;
+  const target = REDIRECTS[params.get('redirect') ?? ''];
+  const next = safeNext(params.get('next'));
+  const redirect =
+    target === '/getLocation/' && phone
+      ? `${prefix}${target}?phone=${encodeURIComponent(phone)}`
+      : target
+        ? `${prefix}${target}`
+        : (next ?? `${prefix}/dashboard/locations/`);
   const [notice, setNotice] = useState<string | null>(null);
   const {
     register,
@@ -52,7 +68,7 @@ export function LoginForm() {
     setAlert(null);
     try {
       const user = await api.post<{ mustChangePassword: boolean }>('/admin/userSession', values);
-      fullLoad(`${prefix}${user.mustChangePassword ? '/dashboard/account/' : redirect}`);
+      fullLoad(user.mustChangePassword ? `${prefix}/dashboard/account/` : redirect);
     } catch (error) {
       report(error);
     }
@@ -96,20 +112,18 @@ export function LoginForm() {
         <SubmitButton busy={isSubmitting} label={t('submit')} busyLabel={t('working')} />
       </form>
       <div className="mt-4 space-y-2 text-sm">
-        <Link href={`${prefix}/forget/`} className="block text-brand underline">
+        <Link href={`${prefix}/forget/`} className="flex min-h-6 items-center text-brand underline">
           {t('forgotLink')}
         </Link>
-        <p className="text-slate-600">
-          {t('lostTemporary')}{' '}
-          <button type="button" onClick={sendTemporary} className="text-brand underline">
-            {t('sendTemporary')}
-          </button>
-        </p>
+        <p className="text-slate-600">{t('lostTemporary')}</p>
+        <button type="button" onClick={sendTemporary} className="min-h-11 text-left text-brand underline">
+          {t('sendTemporary')}
+        </button>
         <FormAlert message={notice} tone="success" />
         {notice && (
           <Link
             href={`${prefix}/reset/?email=${encodeURIComponent(getValues('email'))}`}
-            className="block text-brand underline"
+            className="flex min-h-6 items-center text-brand underline"
           >
             {t('enterCode')}
           </Link>

@@ -2,9 +2,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { formatDate } from '@/lib/format';
+import { formatDateTime } from '@/lib/intl-format';
 import type { AppLocale } from '@/lib/routing/rules';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { TextField } from '../ui/text-field';
@@ -13,8 +13,15 @@ import { useApi } from '../ui/use-api';
 /**
  * `/cancel` without signing in (the EU withdrawal function): the e-mail of the account → a single-use link by e-mail
  * (`POST /portal/cancel/request`, same answer whether or not the address subscribes) → `/cancel?token=…` → Confirm
- * (`POST /portal/cancel/confirm`), which cancels at the next billing date exactly as the signed-in path does.
+ * (`POST /portal/cancel/confirm`), which cancels at the next billing date exactly as the signed-in path does. The link's
+ * state is read first (`GET /portal/cancel/link/{token}`, issue 13 §10): a used link says so with the subscription's
+ * state instead of offering the button again; an expired or unknown one offers the e-mail form for a new link.
  */
+type LinkState = {
+  state: 'usable' | 'used' | 'expired' | 'unknown';
+  subscription: { status: 'trialing' | 'active' | 'past_due' | 'canceled'; cancelling: boolean; endsAt: string } | null;
+};
+
 export function CancelByEmail() {
   const t = useTranslations('Cancel');
   const locale = useLocale() as AppLocale;
@@ -22,11 +29,26 @@ export function CancelByEmail() {
   const token = useSearchParams().get('token');
   const [message, setMessage] = useState<{ text: string; role: 'status' | 'alert' } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [link, setLink] = useState<LinkState | null>(null);
+
+  useEffect(() => {
+    if (!token) return;
+    api
+      .get<LinkState>(`/portal/cancel/link/${encodeURIComponent(token)}`)
+      .then(setLink, (e: Error) => setMessage({ text: e.message, role: 'alert' }));
+  }, [api, token]);
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<ForgetValues>({ resolver: zodResolver(forgetSchema), defaultValues: { email: '' } });
+
+  /** What a used link's subscription is now: cancelled with access until a date, ended, or (re)subscribed. */
+  const usedText = (sub: NonNullable<LinkState['subscription']>) => {
+    const date = formatDateTime(sub.endsAt, locale);
+    if (sub.status === 'canceled' || Date.parse(sub.endsAt) <= Date.now()) return t('usedEnded', { date });
+    return sub.cancelling ? t('usedEnds', { date }) : t('usedLive', { date });
+  };
 
   const onSend = handleSubmit(async ({ email }) => {
     try {
@@ -43,7 +65,7 @@ export function CancelByEmail() {
       const { cancelAt } = await api.post<{ cancelAt: string[] }>('/portal/cancel/confirm', { token });
       setMessage(
         cancelAt[0]
-          ? { text: t('done', { date: formatDate(cancelAt[0], 'Y-m-d H:M') }), role: 'status' }
+          ? { text: t('done', { date: formatDateTime(cancelAt[0], locale) }), role: 'status' }
           : { text: t('nothing'), role: 'status' },
       );
     } catch (e) {
@@ -56,7 +78,15 @@ export function CancelByEmail() {
     <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
       <h1 className="text-2xl font-bold">{token ? t('confirmTitle') : t('title')}</h1>
       <p className="text-slate-700">{t('lead')}</p>
-      {token ? (
+      {token && !link && !message && <p aria-busy="true">{t('checking')}</p>}
+      {token && link?.state === 'used' && (
+        <div role="status" className="space-y-1" data-testid="cancel-link-used">
+          <p className="font-semibold">{t('used')}</p>
+          {link.subscription && <p>{usedText(link.subscription)}</p>}
+        </div>
+      )}
+      {token && (link?.state === 'expired' || link?.state === 'unknown') && <p role="alert">{t(link.state)}</p>}
+      {token && link?.state === 'usable' ? (
         <>
           <p className="text-slate-700">{t('confirmText')}</p>
           {!message && (
@@ -70,7 +100,7 @@ export function CancelByEmail() {
             </button>
           )}
         </>
-      ) : (
+      ) : token && link?.state === 'used' ? null : (
         <form noValidate onSubmit={onSend} className="space-y-3">
           <p className="text-slate-700">{t('emailLead')}</p>
           <TextField

@@ -6,6 +6,7 @@ import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
+import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
 
 type Sub = {
@@ -39,8 +40,6 @@ const day = (iso: string) => formatDate(iso, 'Y-m-d H:M');
  */
 export function BillingView() {
   const t = useTranslations('Billing');
-  const tDash = useTranslations('Dashboard');
-  const tAuth = useTranslations('Auth');
   const prefix = prefixOf(useLocale() as AppLocale);
   const api = useApi();
   const [data, setData] = useState<Billing | null>(null);
@@ -95,10 +94,7 @@ export function BillingView() {
       <h1 className="text-2xl font-bold">{t('title')}</h1>
       {error && (
         <div role="alert" className="space-y-2">
-          <p>{error.signedOut ? tDash('signIn') : error.message}</p>
-          <Link href={`${prefix}/login/?redirect=billing`} className="text-brand underline">
-            {tAuth('signIn')}
-          </Link>
+          {error.signedOut ? <SignInPrompt prefix={prefix} redirect="billing" /> : <p>{error.message}</p>}
         </div>
       )}
       {notice && (
@@ -140,11 +136,14 @@ export function BillingView() {
                 <button
                   type="button"
                   onClick={() => setAsk({ kind: 'cancel', date: live.currentPeriodEnd })}
-                  className="rounded-lg border border-red-300 px-4 py-2 font-semibold text-red-800"
+                  className="min-h-11 rounded-lg border border-red-300 px-4 font-semibold text-red-800"
                 >
                   {t('cancel')}
                 </button>
-                <Link href={`${prefix}/cancel-subscription/`} className="text-sm text-brand underline">
+                <Link
+                  href={`${prefix}/cancel-subscription/`}
+                  className="inline-flex min-h-6 items-center text-sm text-brand underline"
+                >
                   {t('cancelPage')}
                 </Link>
               </div>
@@ -167,7 +166,7 @@ export function BillingView() {
                   </span>
                   <span className="font-semibold">{t(`orderStatus.${o.status}` as 'orderStatus.paid')}</span>
                   {o.status === 'paid' && (
-                    <button type="button" onClick={() => askRefund(o.code)} className="text-brand underline">
+                    <button type="button" onClick={() => askRefund(o.code)} className="min-h-11 text-brand underline">
                       {t('refund')}
                     </button>
                   )}

@@ -6,6 +6,7 @@ import type { Page, RequestStatus } from '@/lib/api/types';
 import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
+import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
 import { SmsFailedActions } from './sms-failed-actions';
 
@@ -61,7 +62,7 @@ export function LocationList() {
   const [rows, setRows] = useState<Row[] | null>(null);
   const [quota, setQuota] = useState<ListPage['quota']>(null);
   const [unseen, setUnseen] = useState(0);
-  const [error, setError] = useState<{ message: string; code: number } | null>(null);
+  const [error, setError] = useState<{ message: string; code: number; status: number } | null>(null);
 
   useEffect(() => {
     api.get<ListPage>('/spyContent', { pageNum: 1, pageSize: 50 }).then(
@@ -72,7 +73,7 @@ export function LocationList() {
         // Shown once: what is on screen now counts as seen.
         if (page.notificationsTotal > 0) api.post('/spyContent/notifications/seen').catch(() => {});
       },
-      (e: ApiClientError) => setError({ message: e.message, code: e.code }),
+      (e: ApiClientError) => setError({ message: e.message, code: e.code, status: e.status }),
     );
   }, [api]);
 
@@ -107,12 +108,12 @@ export function LocationList() {
       )}
       {error && (
         <div role="alert" className="mt-4 space-y-2">
-          <p>{error.code === SESSION_INVALID ? t('signIn') : error.message}</p>
-          {error.code === SESSION_INVALID ? (
-            <Link href={`${prefix}/login/`} className="text-brand underline">
-              {t('signInLink')}
-            </Link>
-          ) : error.code === MUST_CHANGE_PASSWORD ? (
+          {error.status === 401 || error.code === SESSION_INVALID ? (
+            <SignInPrompt prefix={prefix} />
+          ) : (
+            <p>{error.message}</p>
+          )}
+          {error.status === 401 || error.code === SESSION_INVALID ? null : error.code === MUST_CHANGE_PASSWORD ? (
             <Link href={`${prefix}/dashboard/account/`} className="text-brand underline">
               {t('choosePassword')}
             </Link>

@@ -9,7 +9,12 @@ import { formatDate } from '@/lib/format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
+import { readUserInfo } from '@/lib/user-info';
+import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
+
+/** Marks the signed-out state, shown as a sign-in prompt rather than an error text. */
+const SIGNED_OUT = 'signed-out';
 
 const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
 
@@ -30,7 +35,7 @@ export function MapView() {
     async (active: () => boolean) => {
       if (!id) {
         // No request named: nothing to ask the server.
-        if (active()) setError(t('notFound'));
+        if (active()) setError(readUserInfo() ? t('notFound') : SIGNED_OUT);
         return false;
       }
       try {
@@ -39,8 +44,9 @@ export function MapView() {
         return true;
       } catch (e) {
         const err = e as ApiClientError;
-        const final = err.status === 404 || err.status === 422 || err.code === SESSION_INVALID;
-        if (active()) setError(final && err.code !== SESSION_INVALID ? t('notFound') : err.message);
+        const signedOut = err.status === 401 || err.code === SESSION_INVALID;
+        const final = err.status === 404 || err.status === 422 || signedOut;
+        if (active()) setError(signedOut ? SIGNED_OUT : final ? t('notFound') : err.message);
         return !final;
       }
     },
@@ -57,8 +63,14 @@ export function MapView() {
     return (
       <div className="space-y-4">
         <h1 className="text-2xl font-bold">{t('heading')}</h1>
-        <p role="alert">{error}</p>
-        {back}
+        {error === SIGNED_OUT ? (
+          <SignInPrompt prefix={prefixOf(locale)} />
+        ) : (
+          <>
+            <p role="alert">{error}</p>
+            {back}
+          </>
+        )}
       </div>
     );
   if (!trace) return <p aria-busy="true">…</p>;

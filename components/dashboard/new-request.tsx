@@ -132,7 +132,7 @@ export function NewRequest() {
             </label>
             <select
               id="locale"
-              className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2"
+              className="mt-1 min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2"
               {...register('locale')}
             >
               <option value="">{t('languageAuto')}</option>

@@ -7,7 +7,11 @@ import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '@/lib/user-info';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
+import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
+
+/** Marks the signed-out state, shown as a sign-in prompt rather than an error text. */
+const SIGNED_OUT = 'signed-out';
 
 type Row = { id: string; phone: string; status: RequestStatus; positions: number };
 
@@ -25,7 +29,6 @@ const STEPS = [
  */
 export function RevealLocation() {
   const t = useTranslations('Reveal');
-  const tApi = useTranslations('Api');
   const prefix = prefixOf(useLocale() as AppLocale);
   const api = useApi();
   const [row, setRow] = useState<Row | null | 'none'>(null);
@@ -35,7 +38,7 @@ export function RevealLocation() {
     async (active: () => boolean) => {
       if (!readUserInfo()) {
         // Signed out: the request list needs a session; say so without a failing call.
-        if (active()) setError(tApi('notLoggedIn'));
+        if (active()) setError(SIGNED_OUT);
         return false;
       }
       try {
@@ -54,7 +57,7 @@ export function RevealLocation() {
         return false;
       }
     },
-    [api, tApi],
+    [api],
   );
   usePolling(step);
 
@@ -62,7 +65,13 @@ export function RevealLocation() {
     return (
       <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
         <h1 className="text-2xl font-bold">{t('heading')}</h1>
-        {error ? <p role="alert">{error}</p> : <p>{t('none')}</p>}
+        {error === SIGNED_OUT ? (
+          <SignInPrompt prefix={prefix} />
+        ) : error ? (
+          <p role="alert">{error}</p>
+        ) : (
+          <p>{t('none')}</p>
+        )}
       </section>
     );
   if (row === null) return <p aria-busy="true">…</p>;

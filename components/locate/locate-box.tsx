@@ -128,10 +128,10 @@ export function LocateBox() {
           {...register('email')}
         />
         <div>
-          <label className="flex items-start gap-2 text-sm text-slate-700">
+          <label className="flex min-h-11 items-start gap-3 py-1 text-sm text-slate-700">
             <input
               type="checkbox"
-              className="mt-1 h-4 w-4"
+              className="mt-0.5 h-5 w-5 shrink-0"
               disabled={!!facts}
               aria-describedby="terms-error"
               {...register('terms')}

@@ -43,14 +43,14 @@ export function CookieBanner({
           <button
             type="button"
             onClick={() => choose('0')}
-            className="rounded-lg border border-slate-300 px-4 py-2 text-sm"
+            className="min-h-11 rounded-lg border border-slate-300 px-4 text-sm"
           >
             {labels.decline}
           </button>
           <button
             type="button"
             onClick={() => choose('1')}
-            className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white"
+            className="min-h-11 rounded-lg bg-brand px-4 text-sm font-semibold text-white"
           >
             {labels.accept}
           </button>

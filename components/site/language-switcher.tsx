@@ -4,6 +4,15 @@ import { prefixOf, splitLocale, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
 
 const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
+
+/**
+ * Remembers a language the visitor chose in the `lang` cookie (SPEC §3; issue 13 §7), one year, so `/` sends them to
+ * it next time (proxy.ts). Only an explicit choice sets it.
+ */
+function rememberLanguage(locale: AppLocale): void {
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `lang=${locale}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`;
+}
 const noSubscribe = () => () => {};
 /** What the closed switcher shows: a short code (the full names are in the list). */
 const SHORT: Record<AppLocale, string> = { en: 'EN', id: 'ID', es: 'ES', 'en-PH': 'PH' };
@@ -29,7 +38,7 @@ export function LanguageSwitcher({
   );
   return (
     <details className="relative">
-      <summary className="cursor-pointer list-none rounded-lg px-2 py-1 text-sm font-medium text-slate-700 hover:text-brand">
+      <summary className="flex min-h-11 min-w-11 cursor-pointer list-none items-center justify-center gap-1 rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand">
         <span className="sr-only">{label}: </span>
         <abbr title={names[current]} className="no-underline">
           {SHORT[current]}
@@ -44,7 +53,8 @@ export function LanguageSwitcher({
               hrefLang={l}
               lang={l}
               aria-current={l === current ? 'true' : undefined}
-              className="block rounded-lg px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 aria-[current]:font-semibold"
+              onClick={() => rememberLanguage(l)}
+              className="flex min-h-11 items-center rounded-lg px-3 text-sm text-slate-800 hover:bg-slate-100 aria-[current]:font-semibold"
             >
               {names[l]}
             </Link>

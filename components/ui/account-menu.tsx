@@ -1,30 +1,44 @@
 'use client';
 import { useSyncExternalStore } from 'react';
 import { Link } from '@/components/ui/link';
-import { readUserInfo } from '@/lib/user-info';
+import { readUserInfo, subscribeUserInfo } from '@/lib/user-info';
 
-type Labels = { signIn: string; account: string; dashboard: string; signOut: string; network: string };
-
-const noSubscribe = () => () => {};
+type Labels = {
+  signIn: string;
+  menu: string;
+  account: string;
+  dashboard: string;
+  billing: string;
+  signOut: string;
+  network: string;
+};
 
 /**
- * The header's account area: "Sign in" for visitors; for a signed-in subscriber (the `userInfo` cookie) their
- * locations, account and a sign-out button (`DELETE /admin/userSession`). Labels come translated from the server
- * component, so the island carries no message catalogue. The server render shows the visitor's view.
+ * The header's account area (issue 13 §1): "Sign in" for visitors (returning to the page they were on); for a
+ * signed-in subscriber (the `userInfo` cookie) one disclosure menu with My locations, Billing, My account and Sign out
+ * (`DELETE /admin/userSession`), which fits a 360 px header in every language. It follows the cookie, so the payment's
+ * success page shows the signed-in header as soon as the payment signed the buyer in. Labels come translated from the
+ * server component, so the island carries no message catalogue. The server render shows the visitor's view.
  */
 export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale: string; labels: Labels }) {
   const email = useSyncExternalStore(
-    noSubscribe,
+    subscribeUserInfo,
     () => readUserInfo()?.email ?? null,
     () => null,
   );
+  const returnTo = useSyncExternalStore(
+    subscribeUserInfo,
+    () => `${location.pathname}${location.search}`,
+    () => '',
+  );
 
   if (!email) {
+    const back = returnTo && !/\/login\/?$/.test(returnTo.split('?')[0]) ? `?next=${encodeURIComponent(returnTo)}` : '';
     return (
       <Link
-        href={`${prefix}/login/`}
+        href={`${prefix}/login/${back}`}
         data-btn-id="header_sign_in"
-        className="text-sm font-medium text-slate-700 hover:text-brand"
+        className="inline-flex min-h-11 items-center rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand"
       >
         {labels.signIn}
       </Link>
@@ -35,17 +49,37 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
     const { browserApi, signOut: signOutWith } = await import('@/lib/api/browser');
     await signOutWith(browserApi(locale, labels.network), prefix);
   };
+  const item = 'flex min-h-11 w-full items-center rounded-lg px-3 text-sm text-slate-800 hover:bg-slate-100';
   return (
-    <div className="flex items-center gap-4 text-sm font-medium text-slate-700">
-      <Link href={`${prefix}/dashboard/locations/`} className="hover:text-brand">
-        {labels.dashboard}
-      </Link>
-      <Link href={`${prefix}/dashboard/account/`} className="hover:text-brand" title={email}>
-        {labels.account}
-      </Link>
-      <button type="button" onClick={signOut} className="hover:text-brand">
-        {labels.signOut}
-      </button>
-    </div>
+    <details className="relative" data-testid="account-menu">
+      <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand">
+        {labels.menu} <span aria-hidden>▾</span>
+      </summary>
+      <ul className="absolute right-0 z-20 mt-2 w-56 rounded-xl bg-white p-2 shadow-lg ring-1 ring-slate-200">
+        <li className="truncate px-3 py-1 text-xs text-slate-600" title={email}>
+          {email}
+        </li>
+        <li>
+          <Link href={`${prefix}/dashboard/locations/`} className={item}>
+            {labels.dashboard}
+          </Link>
+        </li>
+        <li>
+          <Link href={`${prefix}/dashboard/billing/`} className={item}>
+            {labels.billing}
+          </Link>
+        </li>
+        <li>
+          <Link href={`${prefix}/dashboard/account/`} className={item}>
+            {labels.account}
+          </Link>
+        </li>
+        <li>
+          <button type="button" onClick={signOut} className={item}>
+            {labels.signOut}
+          </button>
+        </li>
+      </ul>
+    </details>
   );
 }

@@ -27,12 +27,12 @@ export async function SiteFooter({ company }: { company: string }) {
     <footer className="mt-16 border-t border-slate-200 bg-white">
       <div className="mx-auto max-w-5xl px-4 py-8 text-sm text-slate-600">
         <nav aria-label={t('Footer.legal')}>
-          <ul className="grid grid-cols-2 gap-x-6 gap-y-2 sm:grid-cols-3 lg:grid-cols-5">
+          <ul className="grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-3 lg:grid-cols-5">
             {LINKS.map(([path, key]) => (
               <li key={key}>
                 <Link
                   href={`${prefix}${path}`}
-                  className="text-slate-700 underline-offset-2 hover:text-brand hover:underline"
+                  className="inline-flex min-h-6 items-center text-slate-700 underline-offset-2 hover:text-brand hover:underline"
                 >
                   {t(`Footer.${key}`)}
                 </Link>

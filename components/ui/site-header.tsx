@@ -21,7 +21,8 @@ const LANGUAGE_NAMES = { en: 'English', id: 'Bahasa Indonesia', es: 'Español', 
 /**
  * Site header (SPEC §2): product name (home link); price, advantages, how to track, demo, features, FAQ and contact
  * (links to the home page's sections, which scroll smoothly; a disclosure menu on small screens); the language
- * switcher; the account area (sign in, or locations, account and sign out).
+ * switcher; the account area (sign in, or a menu with locations, billing, account and sign out). Every control is at
+ * least 44 px tall and the row fits 360 px in every language (issue 13 §11).
  */
 export async function SiteHeader({ product }: { product: string }) {
   const t = await getTranslations();
@@ -31,7 +32,7 @@ export async function SiteHeader({ product }: { product: string }) {
     <li key={id}>
       <Link
         href={`${prefix}/#${id}`}
-        className="block px-3 py-2 text-sm text-slate-700 hover:text-brand lg:px-0 lg:py-0"
+        className="flex min-h-11 items-center px-3 text-sm text-slate-700 hover:text-brand lg:min-h-0 lg:px-0"
       >
         {t(`Nav.${key}`)}
       </Link>
@@ -42,14 +43,14 @@ export async function SiteHeader({ product }: { product: string }) {
       <Link href="#main" className="sr-only focus:not-sr-only">
         {t('Nav.skip')}
       </Link>
-      <nav className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-3">
-        <Link href={`${prefix}/`} className="text-lg font-bold text-brand">
+      <nav className="mx-auto flex max-w-5xl items-center justify-between gap-2 px-4 py-1">
+        <Link href={`${prefix}/`} className="inline-flex min-h-11 items-center text-lg font-bold text-brand">
           {product}
         </Link>
         <ul className="hidden items-center gap-5 lg:flex">{links}</ul>
-        <div className="flex items-center gap-3">
+        <div className="flex items-center gap-1 sm:gap-3">
           <details className="relative lg:hidden">
-            <summary className="cursor-pointer list-none rounded-lg px-2 py-1 text-sm font-medium text-slate-700">
+            <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700">
               {t('Nav.menu')} ▾
             </summary>
             <ul className="absolute right-0 z-20 mt-2 w-48 rounded-xl bg-white p-2 shadow-lg ring-1 ring-slate-200">
@@ -62,8 +63,10 @@ export async function SiteHeader({ product }: { product: string }) {
             locale={locale}
             labels={{
               signIn: t('Auth.signIn'),
+              menu: t('Nav.accountMenu'),
               account: t('Auth.account'),
               dashboard: t('Nav.dashboard'),
+              billing: t('Nav.billing'),
               signOut: t('Auth.signOut'),
               network: t('Api.network'),
             }}

@@ -1,5 +1,6 @@
 import { detectEnv, phoneOs } from '../tracking/device';
 import { browserState } from '../tracking/state';
+import { noteUserInfoChange } from '../user-info';
 import { createApiClient, type ApiClient } from './client';
 
 const clients = new Map<string, ApiClient>();
@@ -16,6 +17,7 @@ export function browserApi(locale: string, networkMessage: string): ApiClient {
       networkMessage,
       tracking: browserTracking,
       headers: () => ({ track_id: browserState().eventToken }),
+      afterResponse: noteUserInfoChange,
     });
     clients.set(locale, client);
   }

@@ -17,6 +17,8 @@ export type ApiClientOptions = {
   headers?: () => Record<string, string | undefined>;
   networkMessage?: string;
   adapter?: AxiosRequestConfig['adapter'];
+  /** Called after every answered or failed call, e.g. to notice a session cookie the answer set or cleared. */
+  afterResponse?: () => void;
 };
 
 export const NETWORK_ERROR = 'Network error, please try again later';
@@ -83,7 +85,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     let body: RawEnvelope;
     try {
       body = (await http.request<RawEnvelope>(config)).data;
+      options.afterResponse?.();
     } catch (error) {
+      options.afterResponse?.();
       const err = error as AxiosError<RawEnvelope>;
       if (!err.response) throw new ApiClientError(options.networkMessage ?? NETWORK_ERROR, 0, 0);
       const data = err.response.data;

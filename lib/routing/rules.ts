@@ -89,6 +89,17 @@ export function routeRequest(pathname: string, search: string): RouteDecision {
   return { kind: 'page', locale, prefix, rest, internalPath: `/${locale}${INTERNAL_PATHS[rest] ?? rest}` };
 }
 
+/**
+ * Where `/` sends a visitor who chose a language before (SPEC §3 `lang` cookie; issue 13 §7): a 302 to that language's
+ * home page, query kept, for a remembered `id`, `es` or `en-PH`; null for English, no cookie, an unknown value, or any
+ * other path (every other URL names its language itself, so it is served as asked and stays statically rendered).
+ */
+export function rememberedLanguageRedirect(pathname: string, search: string, lang: string | undefined): string | null {
+  if (pathname !== '/' || !lang) return null;
+  const entry = Object.entries(PREFIX_LOCALES).find(([, l]) => l === lang);
+  return entry ? `/${entry[0]}/${search}` : null;
+}
+
 /** Whether a signed-in visitor asking for `rest` (path without prefix) goes to the dashboard instead. */
 export function isLandingPath(rest: string): boolean {
   return LANDING_PATHS.includes(rest);

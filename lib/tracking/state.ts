@@ -155,17 +155,16 @@ export function browserStore(): KeyValueStore {
 let captured = false;
 
 /**
- * The page's tracking state. The first call of a page view captures the address and sets the essential cookies
- * `lang` (the page language) and `website_type` (7) — a session-scoped choice of language and the site id, not
- * tracking — so every API call made afterwards carries the same attribution.
+ * The page's tracking state. The first call of a page view captures the address and sets the essential cookie
+ * `website_type` (7, the site id, not tracking), so every API call made afterwards carries the same attribution. The
+ * `lang` cookie is written only when the visitor chooses a language (language switcher; issue 13 §7), never from
+ * the page a visitor happened to land on.
  */
 export function browserState(): TrackingState {
   const store = browserStore();
   if (!captured) {
     captured = true;
-    const lang = document.documentElement.lang || 'en';
     const secure = location.protocol === 'https:' ? '; Secure' : '';
-    document.cookie = `lang=${encodeURIComponent(lang)}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`;
     document.cookie = `website_type=${WEBSITE_TYPE}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`;
     return captureTracking(location.search, store, document.cookie);
   }

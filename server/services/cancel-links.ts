@@ -1,7 +1,7 @@
 import 'server-only';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { cancelTokens, users } from '../db/schema';
+import { cancelTokens, subscriptions, users } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode } from '../errors';
 import { paymentProvider } from '../providers/payments';
@@ -31,6 +31,39 @@ export async function requestCancelLink(db: Db, email: string, locale: string): 
     const link = `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/cancel/?token=${token}`;
     return [await queueEmail(tx, { to: email, template: 'cancel-link', locale, params: { link } })];
   });
+}
+
+/**
+ * What an e-mailed cancel link can still do (issue 13 §10: a used link must not show the cancel button again):
+ * `usable`, `used` (with the owner's newest subscription's state and the date its access ends), `expired` or
+ * `unknown`. The token is 256 random bits, so the answer reveals nothing to a guesser.
+ */
+export async function cancelLinkState(db: Db, token: string) {
+  const [row] = await db
+    .select()
+    .from(cancelTokens)
+    .where(eq(cancelTokens.tokenHash, sha256(token)));
+  if (!row) return { state: 'unknown' as const, subscription: null };
+  if (!row.usedAt) {
+    return { state: row.expiresAt > new Date() ? ('usable' as const) : ('expired' as const), subscription: null };
+  }
+  const [sub] = await db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, row.userId))
+    .orderBy(desc(subscriptions.createdAt))
+    .limit(1);
+  return {
+    state: 'used' as const,
+    subscription: sub
+      ? {
+          status: sub.status,
+          /** Cancelled at the period end: access ends at `endsAt`; false: it renews then. */
+          cancelling: sub.cancelAt !== null,
+          endsAt: (sub.cancelAt ?? sub.canceledAt ?? sub.currentPeriodEnd).toISOString(),
+        }
+      : null,
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { emailKey } from '../../services/accounts';
-import { confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
+import { cancelLinkState, confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
@@ -39,7 +39,35 @@ const confirmRoute = createRoute({
   },
 });
 
+// GET /api_f/v1/portal/cancel/link/{token} - what an e-mailed cancel link can still do
+const linkRoute = createRoute({
+  method: 'get',
+  path: '/portal/cancel/link/{token}',
+  summary:
+    "State of an e-mailed cancel link: usable, used (with the subscription's status and the date access ends), expired or unknown (issue 13 §10).",
+  request: { params: confirmBody },
+  responses: {
+    200: jsonResponse(
+      envelope(
+        z.object({
+          state: z.enum(['usable', 'used', 'expired', 'unknown']),
+          subscription: z
+            .object({
+              status: z.enum(['trialing', 'active', 'past_due', 'canceled']),
+              cancelling: z.boolean(),
+              endsAt: z.string(),
+            })
+            .nullable(),
+        }),
+      ),
+      'Link state',
+    ),
+    ...errorResponses,
+  },
+});
+
 export const cancelApi = new OpenAPIHono<AppEnv>()
+  .openapi(linkRoute, async (c) => ok(c, await cancelLinkState(await getDb(), c.req.valid('param').token)))
   .openapi(requestRoute, async (c) => {
     const body = readBody(c, requestBody);
     await consume('cancelLinksPerIp', c.get('clientIp') ?? 'unknown');

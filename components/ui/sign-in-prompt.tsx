@@ -1,0 +1,38 @@
+'use client';
+import { useTranslations } from 'next-intl';
+import { useSyncExternalStore } from 'react';
+import { readUserInfo, subscribeUserInfo } from '@/lib/user-info';
+import { Link } from '@/components/ui/link';
+
+/**
+ * What a page that needs a session shows to someone without one (issue 13 §10): "Please sign in to see this page" for
+ * a visitor who never signed in on this browser, "Your session has ended" for one whose `userInfo` cookie says they
+ * did; and a Sign in link that comes back to this page (`/login/?next=<path>`), or to `redirect` (a named target of the
+ * login page, e.g. `billing`) when given. Needs the `Dashboard` and `Auth` messages.
+ */
+export function SignInPrompt({ prefix, redirect }: { prefix: string; redirect?: string }) {
+  const t = useTranslations('Dashboard');
+  const tAuth = useTranslations('Auth');
+  const hadSession = useSyncExternalStore(
+    subscribeUserInfo,
+    () => readUserInfo() !== null,
+    () => false,
+  );
+  const here = useSyncExternalStore(
+    subscribeUserInfo,
+    () => `${location.pathname}${location.search}`,
+    () => '',
+  );
+  const query = redirect ? `?redirect=${redirect}` : here ? `?next=${encodeURIComponent(here)}` : '';
+  return (
+    <div role="alert" className="space-y-3" data-testid="sign-in-prompt">
+      <p>{hadSession ? t('signIn') : t('signInFirst')}</p>
+      <Link
+        href={`${prefix}/login/${query}`}
+        className="inline-flex min-h-11 items-center rounded-lg bg-brand px-5 font-semibold text-white"
+      >
+        {tAuth('signIn')}
+      </Link>
+    </div>
+  );
+}
