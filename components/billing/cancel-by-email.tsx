@@ -10,6 +10,11 @@ import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 
+type LinkState = {
+  state: 'usable' | 'used' | 'expired' | 'unknown';
+  subscription: { status: 'trialing' | 'active' | 'past_due' | 'canceled'; cancelling: boolean; endsAt: string } | null;
+};
+
 /**
  * `/cancel` without signing in (the EU withdrawal function): the e-mail of the account → a single-use link by e-mail
  * (`POST /portal/cancel/request`, same answer whether or not the address subscribes) → `/cancel?token=…` → Confirm
@@ -17,11 +22,6 @@ import { useApi } from '../ui/use-api';
  * state is read first (`GET /portal/cancel/link/{token}`, issue 13 §10): a used link says so with the subscription's
  * state instead of offering the button again; an expired or unknown one offers the e-mail form for a new link.
  */
-type LinkState = {
-  state: 'usable' | 'used' | 'expired' | 'unknown';
-  subscription: { status: 'trialing' | 'active' | 'past_due' | 'canceled'; cancelling: boolean; endsAt: string } | null;
-};
-
 export function CancelByEmail() {
   const t = useTranslations('Cancel');
   const locale = useLocale() as AppLocale;
@@ -29,13 +29,14 @@ export function CancelByEmail() {
   const token = useSearchParams().get('token');
   const [message, setMessage] = useState<{ text: string; role: 'status' | 'alert' } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [link, setLink] = useState<LinkState | null>(null);
+  const [link, setLink] = useState<(LinkState & { ended: boolean }) | null>(null);
 
   useEffect(() => {
     if (!token) return;
-    api
-      .get<LinkState>(`/portal/cancel/link/${encodeURIComponent(token)}`)
-      .then(setLink, (e: Error) => setMessage({ text: e.message, role: 'alert' }));
+    api.get<LinkState>(`/portal/cancel/link/${encodeURIComponent(token)}`).then(
+      (v) => setLink({ ...v, ended: !!v.subscription && Date.parse(v.subscription.endsAt) <= Date.now() }),
+      (e: Error) => setMessage({ text: e.message, role: 'alert' }),
+    );
   }, [api, token]);
   const {
     register,
@@ -46,7 +47,7 @@ export function CancelByEmail() {
   /** What a used link's subscription is now: cancelled with access until a date, ended, or (re)subscribed. */
   const usedText = (sub: NonNullable<LinkState['subscription']>) => {
     const date = formatDateTime(sub.endsAt, locale);
-    if (sub.status === 'canceled' || Date.parse(sub.endsAt) <= Date.now()) return t('usedEnded', { date });
+    if (sub.status === 'canceled' || link?.ended) return t('usedEnded', { date });
     return sub.cancelling ? t('usedEnds', { date }) : t('usedLive', { date });
   };
 
