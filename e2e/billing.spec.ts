@@ -15,6 +15,12 @@ test('home → number identified → offer countdown → pay 4242 → /paystatus
     '$0.50 for 24 hours, then $49.99 per month. It renews every month until you cancel',
   );
   await expect(step.getByText('Your card statement will show: CHAMSPY DEMO')).toBeVisible();
+  // Issue 13 §12: the offer price and the struck regular price side by side, above the terms.
+  const offer = step.getByTestId('offer-price');
+  await expect(offer).toContainText('$0.50');
+  await expect(offer.locator('s')).toHaveText('$0.99');
+  const [price, struck] = [await offer.locator('span').first().boundingBox(), await offer.locator('s').boundingBox()];
+  expect(Math.abs(price!.y + price!.height - (struck!.y + struck!.height))).toBeLessThan(12);
   await startPayment(page);
   await expect(page).toHaveURL(/\/checkout\/\?order=/);
   await expect(page.getByText('$0.50 for 24 hours, then $49.99 per month')).toBeVisible();

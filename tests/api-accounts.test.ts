@@ -89,6 +89,25 @@ describe('temporary passwords', () => {
     expect((await call('GET', '/spyContent', { headers: { cookie: `token=${bought.token}` } })).status).toBe(401);
   });
 
+  it('the restricted session sets a password without typing the temporary one again; a full session must (issue 13 §16)', async () => {
+    const bought = await buyAccount(`temp-choose.${Date.now()}@example.com`);
+    const restricted = tokenOf(await signIn(bought.email, bought.temporaryPassword));
+    const chosen = await call('PUT', '/admin/user/password', {
+      body: { newPassword: 'my own passphrase' },
+      headers: { cookie: `token=${restricted}` },
+    });
+    expect(chosen.status).toBe(200);
+    expect((await signIn(bought.email, 'my own passphrase')).status).toBe(200);
+    // Now a full session: leaving out the current password is refused and nothing changes.
+    const again = await call('PUT', '/admin/user/password', {
+      body: { newPassword: 'another passphrase' },
+      headers: { cookie: `token=${restricted}` },
+    });
+    expect(again.status).toBe(422);
+    expect(await again.json()).toMatchObject({ msg: 'Password cannot be empty', field: 'password' });
+    expect((await signIn(bought.email, 'my own passphrase')).status).toBe(200);
+  });
+
   it('stops working after 7 days', async () => {
     const bought = await buyAccount(`tempexp.${Date.now()}@example.com`);
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -149,7 +149,7 @@ describe('location requests by subscribers', () => {
     expect(await db.select().from(positions).where(eq(positions.requestId, obj.id))).toHaveLength(0);
   });
 
-  it('counts unseen status changes and positions until the subscriber has seen them', async () => {
+  it('counts the requests that changed or received positions until the subscriber has seen them (issue 13 §13)', async () => {
     const buyer = await buyAccount(`notify.${Date.now()}@example.com`);
     const cookie = { cookie: `token=${buyer.token}` };
     const list = async () => (await (await call('GET', '/spyContent', { headers: cookie })).json()).page;
@@ -165,12 +165,15 @@ describe('location requests by subscribers', () => {
       body: { action: 'position', latitude: 1, longitude: 2, accuracy: 3 },
     });
     const page = await list();
-    // The status change and two positions (the share's first fix and the later one).
-    expect(page.notificationsTotal).toBe(3);
+    // One request changed (its status, then two positions): one notification, the row that is marked updated.
+    expect(page.notificationsTotal).toBe(1);
+    expect(page.list.filter((r: { updated: boolean }) => r.updated)).toHaveLength(1);
     expect(page.list.find((r: { id: string }) => r.id === obj.id)).toMatchObject({
       status: 'sharing',
       smsStatus: 'queued',
       positions: 2,
+      updated: true,
+      lastPositionAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
   });
 

@@ -2,11 +2,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useFormatter, useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
 import { signOut } from '@/lib/api/browser';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
-import { changePasswordSchema, type ChangePasswordValues } from '@/lib/validation/schemas';
+import { changePasswordSchema, choosePasswordSchema, type ChangePasswordValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
@@ -43,7 +43,16 @@ export function AccountPanel() {
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<ChangePasswordValues>({ resolver: zodResolver(changePasswordSchema) });
+  } = useForm<ChangePasswordValues, { restricted: boolean }>({
+    // A session opened with the temporary password only chooses the new one (issue 13 §16).
+    resolver: (values, context, options) =>
+      context?.restricted
+        ? (zodResolver(choosePasswordSchema)(values, context, options as never) as ReturnType<
+            Resolver<ChangePasswordValues>
+          >)
+        : zodResolver(changePasswordSchema)(values, context, options),
+    context: { restricted: me !== null && me !== 'signed-out' && me.mustChangePassword },
+  });
   const { alert, setAlert, report } = useServerErrors(setError, ['password', 'newPassword']);
 
   useEffect(() => {
@@ -70,7 +79,8 @@ export function AccountPanel() {
   const onSubmit = handleSubmit(async ({ password, newPassword }) => {
     setAlert(null);
     try {
-      const res = await api.put<Envelope<null>>('/admin/user/password', { password, newPassword }, true);
+      const body = me.mustChangePassword ? { newPassword } : { password, newPassword };
+      const res = await api.put<Envelope<null>>('/admin/user/password', body, true);
       setDone(res.msg);
       setMe({ ...me, mustChangePassword: false });
       reset();
@@ -109,14 +119,16 @@ export function AccountPanel() {
       )}
       {me.mustChangePassword && <FormAlert message={t('mustChange')} />}
       <form noValidate onSubmit={onSubmit} className="space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
-        <TextField
-          id="password"
-          type="password"
-          autoComplete="current-password"
-          label={t('currentPassword')}
-          error={errors.password?.message}
-          {...register('password')}
-        />
+        {!me.mustChangePassword && (
+          <TextField
+            id="password"
+            type="password"
+            autoComplete="current-password"
+            label={t('currentPassword')}
+            error={errors.password?.message}
+            {...register('password')}
+          />
+        )}
         <NewPasswordFields register={register} errors={errors} />
         <FormAlert message={alert} />
         <FormAlert message={done} tone="success" />

@@ -2,7 +2,7 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
-import { formatDate } from '@/lib/format';
+import { formatDateTime } from '@/lib/intl-format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '@/lib/user-info';
 import { useApi } from '../ui/use-api';
@@ -17,7 +17,8 @@ type State = 'loading' | 'signedOut' | 'nothing' | 'ready' | { done: string } | 
  */
 export function CancelSignedIn() {
   const t = useTranslations('Cancel');
-  const prefix = prefixOf(useLocale() as AppLocale);
+  const locale = useLocale() as AppLocale;
+  const prefix = prefixOf(locale);
   const api = useApi();
   const [state, setState] = useState<State>('loading');
   const [busy, setBusy] = useState(false);
@@ -38,7 +39,7 @@ export function CancelSignedIn() {
     setBusy(true);
     try {
       const { cancelAt } = await api.put<{ cancelAt: string[] }>('/admin/user/cancelSubscribe');
-      setState(cancelAt[0] ? { done: formatDate(cancelAt[0], 'Y-m-d H:M') } : 'nothing');
+      setState(cancelAt[0] ? { done: formatDateTime(cancelAt[0], locale) } : 'nothing');
     } catch (e) {
       setState({ error: (e as Error).message });
     }

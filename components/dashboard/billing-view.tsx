@@ -1,8 +1,9 @@
 'use client';
+import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
-import { formatDate } from '@/lib/format';
+import { formatDateTime, formatDay } from '@/lib/intl-format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
@@ -30,8 +31,6 @@ type Billing = { orders: Order[]; subscriptions: Sub[] };
 type RefundInfo = { eligible: boolean; amount: string; message: string };
 type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; amount: string } | null;
 
-const day = (iso: string) => formatDate(iso, 'Y-m-d H:M');
-
 /**
  * `/dashboard/billing` (SPEC §2 "My subscriptions" → Billing): each subscription's plan, status, next billing date or
  * end date, and Cancel (confirm dialog → `PUT /admin/user/cancelSubscribe`, effective at the next billing date); the
@@ -40,7 +39,8 @@ const day = (iso: string) => formatDate(iso, 'Y-m-d H:M');
  */
 export function BillingView() {
   const t = useTranslations('Billing');
-  const prefix = prefixOf(useLocale() as AppLocale);
+  const locale = useLocale() as AppLocale;
+  const prefix = prefixOf(locale);
   const api = useApi();
   const [data, setData] = useState<Billing | null>(null);
   const [error, setError] = useState<{ message: string; signedOut: boolean } | null>(null);
@@ -78,7 +78,7 @@ export function BillingView() {
     try {
       if (current.kind === 'cancel') {
         const { cancelAt } = await api.put<{ cancelAt: string[] }>('/admin/user/cancelSubscribe');
-        setNotice(t('cancelDone', { date: day(cancelAt[0] ?? current.date) }));
+        setNotice(t('cancelDone', { date: formatDateTime(cancelAt[0] ?? current.date, locale) }));
       } else {
         const body = await api.post<{ msg: string }>('/admin/order/refund', { code: current.code }, true);
         setNotice(body.msg);
@@ -120,13 +120,19 @@ export function BillingView() {
                     · {t('plan', { monthly: s.monthlyAmount, count: s.geolocations })}
                   </p>
                   {s.status === 'past_due' && s.nextBillingAt && (
-                    <p className="text-sm text-red-800">{t('pastDue', { date: day(s.nextBillingAt) })}</p>
+                    <p className="text-sm text-red-800">
+                      {t('pastDue', { date: formatDateTime(s.nextBillingAt, locale) })}
+                    </p>
                   )}
                   {s.status !== 'past_due' && s.nextBillingAt && (
-                    <p className="text-sm text-slate-700">{t('nextBilling', { date: day(s.nextBillingAt) })}</p>
+                    <p className="text-sm text-slate-700">
+                      {t('nextBilling', { date: formatDateTime(s.nextBillingAt, locale) })}
+                    </p>
                   )}
                   {s.cancelAt && s.status !== 'canceled' && (
-                    <p className="text-sm text-slate-700">{t('endsOn', { date: day(s.cancelAt) })}</p>
+                    <p className="text-sm text-slate-700">
+                      {t('endsOn', { date: formatDateTime(s.cancelAt, locale) })}
+                    </p>
                   )}
                 </li>
               ))}
@@ -159,8 +165,8 @@ export function BillingView() {
                   className="flex flex-wrap items-center justify-between gap-2 p-4 text-sm"
                   data-testid="order"
                 >
-                  <span className="font-mono">{o.phone}</span>
-                  <span>{formatDate(o.createdAt, 'Y-m-d')}</span>
+                  <span>{formatPhone(o.phone)}</span>
+                  <span>{formatDay(o.createdAt, locale)}</span>
                   <span>
                     {o.amount} · {o.method === 'wallet' ? t('wallet') : o.card ? t('card', { last4: o.card }) : ''}
                   </span>
@@ -180,7 +186,7 @@ export function BillingView() {
         open={!!ask}
         message={
           ask?.kind === 'cancel'
-            ? t('cancelConfirm', { date: day(ask.date) })
+            ? t('cancelConfirm', { date: formatDateTime(ask.date, locale) })
             : ask
               ? t('refundConfirm', { amount: ask.amount })
               : ''

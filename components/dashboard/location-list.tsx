@@ -1,9 +1,11 @@
 'use client';
+import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { ApiClientError, MUST_CHANGE_PASSWORD, SESSION_INVALID } from '@/lib/api/client';
 import type { Page, RequestStatus } from '@/lib/api/types';
-import { formatDate } from '@/lib/format';
+import { formatAgo, formatDateTime } from '@/lib/intl-format';
+import { useNow } from '../ui/use-now';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
@@ -16,6 +18,10 @@ type Row = {
   status: RequestStatus;
   createdAt: string;
   positions: number;
+  /** When the newest position was recorded (ISO 8601), null before any. */
+  lastPositionAt: string | null;
+  /** Changed since the subscriber last looked: counted in `notificationsTotal`. */
+  updated: boolean;
   smsStatus: string | null;
   locationDenied: boolean;
   withdrawn: boolean;
@@ -63,6 +69,7 @@ export function LocationList() {
   const [quota, setQuota] = useState<ListPage['quota']>(null);
   const [unseen, setUnseen] = useState(0);
   const [error, setError] = useState<{ message: string; code: number; status: number } | null>(null);
+  const now = useNow();
 
   useEffect(() => {
     api.get<ListPage>('/spyContent', { pageNum: 1, pageSize: 50 }).then(
@@ -95,7 +102,7 @@ export function LocationList() {
         {rows && (
           <Link
             href={`${prefix}/getLocation/`}
-            className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white"
+            className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
           >
             {t('newRequest')}
           </Link>
@@ -130,15 +137,31 @@ export function LocationList() {
           {rows.map((r) => (
             <li key={r.id} className="flex flex-wrap items-center justify-between gap-3 p-4" data-testid="location-row">
               <div>
-                <p className="font-mono font-semibold">{r.phone}</p>
-                <p className="text-sm text-slate-600">{formatDate(r.createdAt, 'Y-m-d H:M')}</p>
+                <p className="font-semibold">{formatPhone(r.phone)}</p>
+                <p className="text-sm text-slate-600">{formatDateTime(r.createdAt, locale)}</p>
               </div>
-              <span className={`rounded-full px-3 py-1 text-sm ${BADGE[badgeOf(r)]}`} data-testid="location-status">
-                {t(`status.${badgeOf(r)}`)}
-              </span>
+              <div className="flex flex-col items-start gap-1">
+                <span className="flex items-center gap-2">
+                  <span className={`rounded-full px-3 py-1 text-sm ${BADGE[badgeOf(r)]}`} data-testid="location-status">
+                    {t(`status.${badgeOf(r)}`)}
+                  </span>
+                  {r.updated && unseen > 0 && (
+                    <span className="text-xs font-semibold text-red-700" data-testid="row-updated">
+                      {t('updatedRow')}
+                    </span>
+                  )}
+                </span>
+                {(r.status === 'sharing' || r.status === 'stopped') && (
+                  <span className="text-sm text-slate-600" data-testid="last-position">
+                    {r.lastPositionAt
+                      ? t('lastPosition', { ago: formatAgo(r.lastPositionAt, locale, now) })
+                      : t('noPosition')}
+                  </span>
+                )}
+              </div>
               <Link
                 href={`${prefix}/map/?id=${r.id}`}
-                className="rounded-lg bg-brand px-4 py-2 text-sm font-semibold text-white"
+                className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
               >
                 {t('openMap')}
               </Link>

@@ -1,11 +1,13 @@
 'use client';
+import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import dynamic from 'next/dynamic';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useState } from 'react';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
 import type { LocationTrace } from '@/lib/api/types';
-import { formatDate } from '@/lib/format';
+import { formatAgo, formatDateTime, formatTime } from '@/lib/intl-format';
+import { useNow } from '../ui/use-now';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
@@ -25,6 +27,8 @@ const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
  */
 export function MapView() {
   const t = useTranslations('Map');
+  const tDash = useTranslations('Dashboard');
+  const now = useNow();
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const id = useSearchParams().get('id') ?? '';
@@ -79,10 +83,18 @@ export function MapView() {
   const latest = gps[0] ?? null;
   const ip = trace.positions.find((p) => p.source === 'ip') ?? null;
   const ipLabel = `${t('ipArea')}${ip?.label ? ` · ${ip.label}` : ''}`;
+  // A window that ran out has ended, even before the server noticed (issue 13 §9).
+  const sharingNow = trace.status === 'sharing' && !!trace.sharingUntil && Date.parse(trace.sharingUntil) > now;
   return (
     <section className="space-y-4">
       {back}
-      <h1 className="text-2xl font-bold">{t('title', { phone: trace.phone })}</h1>
+      <h1 className="text-2xl font-bold">{t('title', { phone: formatPhone(trace.phone) })}</h1>
+      {latest && (
+        <p className="text-sm text-slate-700" data-testid="map-status">
+          {tDash(`status.${sharingNow ? 'sharing' : trace.status === 'sharing' ? 'stopped' : trace.status}`)} ·{' '}
+          {tDash('lastPosition', { ago: formatAgo(latest.recordedAt, locale, now) })}
+        </p>
+      )}
       {!latest && (
         <p role="status" className="rounded-lg bg-slate-100 p-4">
           {trace.status === 'declined'
@@ -108,7 +120,7 @@ export function MapView() {
             {t('sourceGps')} · {t('accuracy', { accuracy: Math.round(latest.accuracy ?? 0) })}
           </dd>
           <dt className="text-slate-600">{t('time')}</dt>
-          <dd>{t('updated', { time: formatDate(latest.recordedAt, 'Y-m-d H:M:S') })}</dd>
+          <dd>{t('updated', { time: formatDateTime(latest.recordedAt, locale) })}</dd>
         </dl>
       )}
       {ip && (
@@ -125,7 +137,7 @@ export function MapView() {
           <ol className="mt-2 space-y-1 font-mono" data-testid="fixes">
             {gps.map((p) => (
               <li key={p.recordedAt + p.latitude}>
-                {formatDate(p.recordedAt, 'H:M:S')} · {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)} · ±
+                {formatTime(p.recordedAt, locale)} · {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)} · ±
                 {Math.round(p.accuracy ?? 0)} m
               </li>
             ))}

@@ -13,6 +13,8 @@ import { FormCard } from '../ui/form-card';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
+import { regionName } from '@/lib/intl-format';
+import { LOCALE_COUNTRY, usePhoneInput } from '../locate/use-phone-input';
 
 const schema = z.object({ phone: phoneField, requesterName: requesterNameField, text: z.string(), locale: z.string() });
 /** SMS languages the buyer may pick; '' means the number's country decides. Names are each language's own. */
@@ -44,6 +46,8 @@ export function NewRequest() {
     handleSubmit,
     setError,
     control,
+    getValues,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<Values>({
     resolver: zodResolver(schema),
@@ -51,6 +55,9 @@ export function NewRequest() {
     defaultValues: { phone: initialPhone, requesterName: '', text: 'standard', locale: '' },
   });
   const { alert, setAlert, report } = useServerErrors(setError, ['phone', 'requesterName']);
+  // National numbers parse against the locale's country (issue 13 §3); the field is formatted as typed.
+  const defaultCountry = LOCALE_COUNTRY[locale] ?? null;
+  const phoneInput = usePhoneInput(defaultCountry);
   const chosenLocale = useWatch({ control, name: 'locale' });
   const language = chosenLocale || locale.split('-')[0];
   const chosen = useWatch({ control, name: 'text' });
@@ -64,7 +71,11 @@ export function NewRequest() {
     setAlert(null);
     try {
       const { locale: smsLocale, ...rest } = values;
-      const body = smsLocale ? { ...rest, locale: smsLocale } : rest;
+      const body = {
+        ...rest,
+        ...(smsLocale ? { locale: smsLocale } : {}),
+        ...(defaultCountry ? { country: defaultCountry } : {}),
+      };
       setCreated(await api.post<{ id: string; link: string }>('/spyContent/phoneLocation', body));
     } catch (error) {
       report(error);
@@ -114,7 +125,13 @@ export function NewRequest() {
             autoComplete="off"
             label={t('phone')}
             error={errors.phone?.message}
-            {...register('phone')}
+            hint={phoneInput.country ? regionName(phoneInput.country, locale) : undefined}
+            {...register('phone', {
+              onChange: (e: { target: HTMLInputElement }) =>
+                phoneInput.onType(e.target, (typed, formatted) => {
+                  if (getValues('phone') === typed) setValue('phone', formatted);
+                }),
+            })}
           />
           <TextField
             id="requesterName"

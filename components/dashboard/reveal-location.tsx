@@ -1,4 +1,5 @@
 'use client';
+import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
@@ -78,7 +79,7 @@ export function RevealLocation() {
   return (
     <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
-      <p className="font-mono">{row.phone}</p>
+      <p className="font-semibold">{formatPhone(row.phone)}</p>
       <p className="text-slate-700">{t('lead')}</p>
       <ol className="space-y-2" aria-live="polite">
         {STEPS.map((step) => {

@@ -12,6 +12,8 @@ import { TextField } from '../ui/text-field';
 import { useDelayed } from '../ui/use-delayed';
 import { track } from '@/lib/tracking/track';
 import { Link } from '@/components/ui/link';
+import { regionName } from '@/lib/intl-format';
+import { LOCALE_COUNTRY, usePhoneInput } from './use-phone-input';
 
 /** The facts and pay step, loaded once a number is checked (not part of the first load). */
 const Identified = lazy(() => import('./identified'));
@@ -21,6 +23,11 @@ const resolver = lazyZodResolver<LocateBoxValues>(() =>
   import('@/lib/validation/schemas').then((m) => m.locateBoxSchema),
 );
 
+/** The flag emoji of an ISO 3166-1 alpha-2 region (regional indicator symbols). */
+function flag(code: string): string {
+  return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}
+
 /** Loads the API client on demand, so axios is not part of the home page's first load. */
 function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
   return import('@/lib/api/browser').then((m) => m.browserApi(locale, networkMessage));
@@ -29,7 +36,9 @@ function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
 /**
  * The home page's locate box (SPEC §2, §5; issue 13 §2): phone, the requester name the owner will see (2–40
  * characters), e-mail and the terms checkbox, validated with the shared zod
- * schema. The phone's default country is the visitor's country from `GET /other/ipInfo`, so national numbers parse.
+ * schema. The phone's default country is the visitor's country from `GET /other/ipInfo`, else the locale's (id → ID,
+ * en-PH → PH), so national numbers parse; without one the hint asks for + and the country code at once. The number is
+ * formatted as it is typed, with the detected country's flag and name (issue 13 §3).
  * Submitting shows the numbering-plan facts from `GET /other/location/info/{phone}` (the real lookup, labelled as
  * such), then 'Number identified' and the pay step (offer, price terms, card or wallet). Server errors appear under
  * the field they concern.
@@ -38,13 +47,17 @@ export function LocateBox() {
   const t = useTranslations('LocateBox');
   const tApi = useTranslations('Api');
   const locale = useLocale() as AppLocale;
-  const [country, setCountry] = useState<{ code: string; name: string } | null>(null);
+  const [ipCountry, setIpCountry] = useState<string | null>(null);
+  // National numbers parse against the visitor's IP country, else the locale's (issue 13 §3).
+  const defaultCountry = ipCountry ?? LOCALE_COUNTRY[locale] ?? null;
+  const phoneInput = usePhoneInput(defaultCountry);
   const [facts, setFacts] = useState<PhoneInfo | null>(null);
   const {
     register,
     handleSubmit,
     setError,
     getValues,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<LocateBoxValues>({
     resolver,
@@ -59,10 +72,7 @@ export function LocateBox() {
       api()
         .then((client) => client.get<IpInfo>('/other/ipInfo'))
         .then((info) => {
-          if (!cancelled && info.countryCode) {
-            const name = new Intl.DisplayNames([locale], { type: 'region' }).of(info.countryCode) ?? info.countryCode;
-            setCountry({ code: info.countryCode, name });
-          }
+          if (!cancelled && info.countryCode) setIpCountry(info.countryCode);
         })
         .catch(() => {});
     const idle = 'requestIdleCallback' in window ? requestIdleCallback(run) : setTimeout(run, 200);
@@ -79,7 +89,7 @@ export function LocateBox() {
       const client = await api();
       const info = await client.get<PhoneInfo>(
         `/other/location/info/${encodeURIComponent(phone)}`,
-        country ? { country: country.code } : {},
+        defaultCountry ? { country: defaultCountry } : {},
       );
       track('number_identified');
       setFacts(info);
@@ -103,8 +113,19 @@ export function LocateBox() {
           placeholder={t('phonePlaceholder')}
           readOnly={!!facts}
           error={errors.phone?.message}
-          hint={country ? t('phoneHint', { country: country.name }) : undefined}
-          {...register('phone')}
+          hint={
+            phoneInput.country
+              ? `${flag(phoneInput.country)} ${regionName(phoneInput.country, locale)}`
+              : defaultCountry
+                ? t('phoneHint', { country: regionName(defaultCountry, locale) })
+                : t('phoneHintIntl')
+          }
+          {...register('phone', {
+            onChange: (e: { target: HTMLInputElement }) =>
+              phoneInput.onType(e.target, (typed, formatted) => {
+                if (getValues('phone') === typed) setValue('phone', formatted);
+              }),
+          })}
         />
         <TextField
           id="requesterName"

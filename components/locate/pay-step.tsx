@@ -27,7 +27,8 @@ function clock(ms: number): string {
  * end the server recorded (`POST /portal/priceSetup/offer`, clock corrected by `serverNow`), then, in the same type
  * size as the price, the trial price, its 24 hours, the monthly price it converts to, that it renews until cancelled
  * and how to cancel; the card-statement descriptor; card or wallet; and Pay, which creates the order
- * (`POST /portal/order` with an idempotency key) and goes where the answer's `next` says. If the offer ended on the
+ * (`POST /portal/order` with an idempotency key). The offer price and the struck regular price stand side by side, large,
+ * above the terms (issue 13 §12) and goes where the answer's `next` says. If the offer ended on the
  * server first (409), the regular price is shown with the server's message. An e-mail that already has an account
  * (409, reason `email_registered`, issue 12 §1) gets a sign-in link that returns to New request with this number.
  */
@@ -150,11 +151,19 @@ export function PayStep({
           )}
         </div>
       )}
+      <p className="flex flex-wrap items-baseline gap-x-3" data-testid="offer-price">
+        <span className="text-3xl font-bold text-slate-900">{trial}</span>
+        {running && (
+          <>
+            <s className="text-xl text-slate-500" aria-hidden>
+              {plan.listTrialText}
+            </s>
+            <span className="sr-only">{t('wasPrice', { price: plan.listTrialText })}</span>
+          </>
+        )}
+      </p>
       <p className="text-base font-medium text-slate-900" data-testid="price-line">
         {t('priceLine', { trial, monthly: plan.monthlyText })}
-        {running && (
-          <span className="ml-1 text-slate-500 line-through">{t('wasPrice', { price: plan.listTrialText })}</span>
-        )}
       </p>
       <p className="text-sm text-slate-600">{t('includes', { count: plan.geolocations })}</p>
       <fieldset className="flex gap-4 text-sm">

@@ -1,4 +1,5 @@
 'use client';
+import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useState } from 'react';
@@ -114,13 +115,15 @@ export function PayStatus() {
       {order.status === 'paid' && signedIn && (
         <>
           <h1 className="text-2xl font-bold text-green-800">{t('successTitle')}</h1>
-          <p className="mt-3 text-slate-700">{t('successText', { email: order.email, phone: order.phone })}</p>
+          <p className="mt-3 text-slate-700">
+            {t('successText', { email: order.email, phone: formatPhone(order.phone) })}
+          </p>
           {order.smsStatus === 'failed' ? (
             <p role="alert" className="mt-3 rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="sms-refused">
               {t('smsRefused')}
             </p>
           ) : (
-            <p className="mt-3 text-slate-700">{t('smsSent', { phone: order.phone })}</p>
+            <p className="mt-3 text-slate-700">{t('smsSent', { phone: formatPhone(order.phone) })}</p>
           )}
           <div className="mt-6 flex flex-wrap gap-3">
             <Link href={`${prefix}/dashboard/locations/`} className={button}>

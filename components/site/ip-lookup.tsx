@@ -1,8 +1,9 @@
 'use client';
 import dynamic from 'next/dynamic';
-import { useTranslations } from 'next-intl';
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { IpInfo } from '@/lib/api/types';
+import { regionName } from '@/lib/intl-format';
 import { useApi } from '../ui/use-api';
 import { LookupForm } from './lookup-form';
 
@@ -15,6 +16,7 @@ const LeafletMap = dynamic(() => import('../dashboard/leaflet-map'), { ssr: fals
  */
 export function IpLookup() {
   const t = useTranslations('Landing.ipTracker');
+  const locale = useLocale();
   const api = useApi();
   const [info, setInfo] = useState<(IpInfo & { mine: boolean }) | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -41,9 +43,8 @@ export function IpLookup() {
         [t('ip'), `${info.ip ?? unknown}${info.mine ? ` (${t('yours')})` : ''}`],
         [
           t('country'),
-          info.countryCode
-            ? (new Intl.DisplayNames(undefined, { type: 'region' }).of(info.countryCode) ?? info.countryCode)
-            : unknown,
+          // In the page's language (issue 13 §14), not the browser's.
+          info.countryCode ? regionName(info.countryCode, locale) : unknown,
         ],
         [t('region'), info.region ?? unknown],
         [t('city'), info.city ?? unknown],

@@ -85,6 +85,12 @@ export const changePasswordSchema = z
   })
   .check(samePassword);
 
+/**
+ * Choose a password in a session opened with the temporary password (issue 13 §16): the new one twice; signing in
+ * with the temporary password already proved it.
+ */
+export const choosePasswordSchema = z.object(newPasswordPair).check(samePassword);
+
 export type LoginValues = z.infer<typeof loginSchema>;
 export type ForgetValues = z.infer<typeof forgetSchema>;
 export type ResetValues = z.infer<typeof resetSchema>;

@@ -4,6 +4,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { passwordResetCodes, sessions, users } from '../db/schema';
 import { env } from '../env';
+import { ApiError, ErrorCode } from '../errors';
 import { queueEmail } from './outbox-queue';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords';
 import { assertNotLimited, consume, resetLimit } from './rate-limit';
@@ -82,16 +83,28 @@ export async function login(db: Db, email: string, password: string, meta: Meta)
 }
 
 /**
- * Changes the signed-in user's password after checking the current one and the policy. Clears a temporary password,
+ * Changes the signed-in user's password after checking the current one (not asked in a restricted session, opened
+ * with the temporary password; issue 13 §16) and the policy. Clears a temporary password,
  * lifts the session's restriction, revokes every other session and e-mails a notice, in one transaction. Each check
  * of the current password spends a point of `passwordChecksPerAccount` first (atomic in PostgreSQL, so guesses sent
  * at once are counted too; issue 12 §2); a success gives them back. Throws RateLimitedError past the limit.
  */
-export async function changePassword(db: Db, session: SessionUser, current: string, next: string, locale: string) {
+export async function changePassword(
+  db: Db,
+  session: SessionUser,
+  current: string | undefined,
+  next: string,
+  locale: string,
+) {
   const [user] = await db.select().from(users).where(eq(users.id, session.id));
-  await consume('passwordChecksPerAccount', user.id);
-  if (!(await verifyPassword(user.passwordHash, current))) throw new AccountError('current_password_wrong');
-  await resetLimit('passwordChecksPerAccount', user.id);
+  // A session opened with the temporary password has just proved it (issue 13 §16); any other must give it again.
+  if (!session.restricted || current !== undefined) {
+    if (current === undefined)
+      throw new ApiError(422, ErrorCode.validation, 'Validation.passwordRequired', {}, { field: 'password' });
+    await consume('passwordChecksPerAccount', user.id);
+    if (!(await verifyPassword(user.passwordHash, current))) throw new AccountError('current_password_wrong');
+    await resetLimit('passwordChecksPerAccount', user.id);
+  }
   const problem = passwordProblem(next);
   if (problem) throw new AccountError('policy', problem);
   const passwordHash = await hashPassword(next);

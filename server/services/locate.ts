@@ -1,8 +1,9 @@
 import 'server-only';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { OPEN_STATES, consents, locationRequests, positions } from '../db/schema';
+import { OPEN_STATES, consents, locationRequests, positions, type LocationRequest } from '../db/schema';
 import { expireIfDue } from './consent';
+import { notificationsSeenAt, updatedSince } from './notifications';
 
 // The subscriber's side of location requests: every function takes the caller's id and reads only their rows.
 
@@ -42,19 +43,28 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
   };
 }
 
-/** One page of `userId`'s requests, newest first, with each one's position count and its SMS's status. */
+/**
+ * One page of `userId`'s requests, newest first, with each one's position count, the time of its newest position (for
+ * "last position 52 min ago", issue 13 §9) and its SMS's status. A sharing window that has run out reads `stopped`.
+ */
 export async function listRequests(db: Db, userId: string, pageNum: number, pageSize: number) {
   const where = eq(locationRequests.userId, userId);
+  const since = await notificationsSeenAt(db, userId);
   const [{ total }] = await db.select({ total: count() }).from(locationRequests).where(where);
   const rows = await db
     .select({
       id: locationRequests.id,
       phone: locationRequests.targetE164,
-      status: locationRequests.status,
+      // A sharing window that ran out is over, even before the owner's page or a position noticed it.
+      status: sql<
+        LocationRequest['status']
+      >`(case when ${locationRequests.status} = 'sharing' and ${locationRequests.sharingUntil} <= now() then 'stopped' else ${locationRequests.status}::text end)`,
       locationDenied: sql<boolean>`(${locationRequests.locationDeniedAt} is not null)`,
       withdrawn: sql<boolean>`(${locationRequests.withdrawnAt} is not null)`,
       createdAt: locationRequests.createdAt,
       positions: count(positions.id),
+      lastPositionAt: sql<Date | null>`max(${positions.recordedAt})`,
+      updated: updatedSince(since),
       // The consent SMS's own status (Twilio callbacks can mark it delivered); null before it is written.
       smsStatus: sql<
         string | null
@@ -68,7 +78,11 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
     .limit(pageSize)
     .offset((pageNum - 1) * pageSize);
   return {
-    list: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+    list: rows.map((r) => ({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      lastPositionAt: r.lastPositionAt ? new Date(r.lastPositionAt).toISOString() : null,
+    })),
     total,
     pageNum,
     pageSize,

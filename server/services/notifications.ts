@@ -1,30 +1,36 @@
 import 'server-only';
-import { and, count, eq, gt } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import type { Db, Tx } from '../db/client';
-import { locationRequests, orders, positions, users, type LocationRequest } from '../db/schema';
+import { locationRequests, orders, users, type LocationRequest } from '../db/schema';
 import { env } from '../env';
 import { queueEmail } from './outbox-queue';
 
+/** When `userId` last looked at their locations (the epoch before a first look). */
+export async function notificationsSeenAt(db: Db, userId: string): Promise<Date> {
+  const [user] = await db.select({ seenAt: users.notificationsSeenAt }).from(users).where(eq(users.id, userId));
+  return user?.seenAt ?? new Date(0);
+}
+
 /**
- * SPEC's `notificationsTotal`: how many of the subscriber's requests changed status and how many GPS positions
- * arrived since they last looked at their locations (all of them before a first look).
+ * Whether a request changed since `since`: its status changed or a GPS position arrived. The same test marks a row
+ * `updated` in the list and counts `notificationsTotal`, so the count matches the rows shown (issue 13 §13).
+ */
+export function updatedSince(since: Date) {
+  return sql<boolean>`(${locationRequests.updatedAt} > ${since} or exists (select 1 from positions p where p.request_id = ${locationRequests.id} and p.source = 'gps' and p.recorded_at > ${since}))`;
+}
+
+/**
+ * SPEC's `notificationsTotal`: how many of the subscriber's requests changed status or received a GPS position since
+ * they last looked at their locations (all of them before a first look).
  */
 export async function notificationsTotal(db: Db, userId: string): Promise<number> {
-  const [user] = await db.select({ seenAt: users.notificationsSeenAt }).from(users).where(eq(users.id, userId));
-  const since = user?.seenAt ?? new Date(0);
-  const [[changed], [arrived]] = await Promise.all([
-    db
-      .select({ n: count() })
-      .from(locationRequests)
-      .where(and(eq(locationRequests.userId, userId), gt(locationRequests.updatedAt, since))),
-    db
-      .select({ n: count() })
-      .from(positions)
-      .innerJoin(locationRequests, eq(locationRequests.id, positions.requestId))
-      .where(and(eq(locationRequests.userId, userId), eq(positions.source, 'gps'), gt(positions.recordedAt, since))),
-  ]);
-  return changed.n + arrived.n;
+  const since = await notificationsSeenAt(db, userId);
+  const [row] = await db
+    .select({ n: count() })
+    .from(locationRequests)
+    .where(and(eq(locationRequests.userId, userId), updatedSince(since)));
+  return row.n;
 }
 
 /** Marks everything up to now as seen. */

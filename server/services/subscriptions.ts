@@ -1,4 +1,5 @@
 import 'server-only';
+import { emailDateTime } from './templates';
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { domainEvents, orders, payments, priceSetups, subscriptions, users } from '../db/schema';
@@ -51,7 +52,7 @@ function emailParams(row: Billing, sub: SubscriptionState) {
     email: row.email,
     phone: row.order.phoneE164,
     monthly: formatMoney(row.price.monthlyPriceMinor, row.price.currency, locale),
-    date: sub.currentPeriodEnd.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    date: emailDateTime(sub.currentPeriodEnd, locale),
     link: `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/dashboard/billing/`,
     descriptor: env().BILLING_DESCRIPTOR,
   };
@@ -220,7 +221,7 @@ export async function cancelSubscriptions(
           to: row.email,
           template: 'subscription-canceled',
           locale: row.order.locale,
-          params: { ...emailParams(row, next), date: (next.cancelAt ?? now).toISOString().slice(0, 10) },
+          params: { ...emailParams(row, next), date: emailDateTime(next.cancelAt ?? now, row.order.locale) },
         }),
       );
     }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { formatPhone } from '../../lib/phone-format';
 import { env } from '../env';
 import { pickLanguage, translate, type ApiLanguage } from '../i18n';
 
@@ -68,13 +69,29 @@ const SUBJECT: Record<EmailTemplate, string> = {
 };
 
 /**
+ * A date and time for an e-mail, which cannot know the reader's zone (issue 13 §4): in UTC, saying so, as the locale
+ * writes it: "November 24, 2026 at 2:05 PM UTC", "24 de noviembre de 2026, 14:05 UTC".
+ */
+export function emailDateTime(date: Date, locale: string): string {
+  const written = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+  return `${written.format(date)} UTC`;
+}
+
+/**
  * Renders `template` in `locale` with `params`: a subject, a plain-text body and an HTML body in which every
- * parameter is escaped. The product name and support address come from the settings.
+ * parameter is escaped. The product name and support address come from the settings; a `phone` is shown in
+ * international format.
  */
 export function renderEmail(template: EmailTemplate, locale: string, params: Params) {
   const lang: ApiLanguage = pickLanguage(locale);
   const e = env();
-  const all = { product: e.NEXT_PUBLIC_PRODUCT_NAME, support: e.SUPPORT_EMAIL, ...params };
+  const all = {
+    product: e.NEXT_PUBLIC_PRODUCT_NAME,
+    support: e.SUPPORT_EMAIL,
+    ...params,
+    // Numbers are written for people (issue 13 §4): +49 1512 3456781, not +4915123456781.
+    ...(typeof params.phone === 'string' ? { phone: formatPhone(params.phone) } : {}),
+  };
   const keys = ['Email.greeting', ...LINES[template](params), 'Email.support', 'Email.signature'];
   const paragraphs = keys.map((key) => translate(lang, key, all));
   const escaped = Object.fromEntries(Object.entries(all).map(([k, v]) => [k, escapeHtml(String(v))]));

@@ -20,6 +20,8 @@ const password = z
   .string('Validation.passwordRequired')
   .min(1, 'Validation.passwordRequired')
   .max(1024, 'Validation.passwordLength');
+/** `password` (the current one) may be left out in a restricted session: signing in with the temporary password proved it. */
+const changeBody = z.object({ password: password.optional(), newPassword: password });
 const code = z
   .string('Validation.codeRequired')
   .trim()
@@ -113,9 +115,10 @@ const undeliveredRoute = createRoute({
 const changeRoute = createRoute({
   method: 'put',
   path: '/admin/user/password',
-  summary: 'Change the password (needs the current one); other sessions are revoked and a notice e-mailed',
+  summary:
+    'Change the password (needs the current one, except in a session opened with the temporary password, issue 13 §16); other sessions are revoked and a notice e-mailed',
   middleware: [requireSession] as const,
-  request: { body: bodyOf(z.object({ password, newPassword: password })) },
+  request: { body: bodyOf(changeBody) },
   responses: {
     200: jsonResponse(messageOnly, "'Successfully modified'"),
     401: jsonResponse(errorEnvelope, 'No session'),
@@ -220,7 +223,7 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     );
   })
   .openapi(changeRoute, async (c) => {
-    const body = readBody(c, z.object({ password, newPassword: password }));
+    const body = readBody(c, changeBody);
     const ids = await changePassword(await getDb(), c.get('user')!, body.password, body.newPassword, c.get('lang'));
     await enqueueAfterCommit(ids);
     return ok(c, null, translate(c.get('lang'), 'Api.modified'));

@@ -57,7 +57,11 @@ const listRoute = createRoute({
               withdrawn: z.boolean().openapi({ description: 'ended with the subscription' }),
               createdAt: z.string(),
               positions: z.number(),
+              lastPositionAt: z.string().nullable().openapi({ description: 'when the newest position was recorded' }),
               smsStatus: z.string().nullable(),
+              updated: z
+                .boolean()
+                .openapi({ description: 'changed since the subscriber last looked (notificationsTotal)' }),
             }),
           ),
           total: z.number(),

@@ -1,0 +1,58 @@
+'use client';
+import { useCallback, useRef, useState } from 'react';
+import type { AppLocale } from '@/lib/routing/rules';
+
+/** The country a locale implies for national numbers (issue 13 §3): `id` → ID, `en-PH` → PH; en and es imply none. */
+export const LOCALE_COUNTRY: Partial<Record<AppLocale, string>> = { id: 'ID', 'en-PH': 'PH' };
+
+type AsYouTypeCtor = typeof import('libphonenumber-js/min').AsYouType;
+let loading: Promise<AsYouTypeCtor> | null = null;
+/** libphonenumber-js's formatter, loaded on the first keystroke so it is not part of the landing pages' first load. */
+function loadAsYouType(): Promise<AsYouTypeCtor> {
+  loading ??= import('libphonenumber-js/min').then((m) => m.AsYouType);
+  return loading;
+}
+
+/**
+ * Formats a phone field as it is typed (issue 13 §3, libphonenumber `AsYouType`): `+4915123456781` shows as
+ * `+49 1512 3456781`, and with a default country (`defaultCountry`, ISO 3166-1 alpha-2: the visitor's IP country, else
+ * the locale's) a national number such as `08123456787` shows as `0812-3456-787` for ID. Returns `format(value)` for
+ * the input's change handler (it resolves to the formatted text; digits and `+` are never lost) and `country`, the
+ * ISO code of the number so far (null until it is known).
+ */
+export function usePhoneInput(defaultCountry: string | null) {
+  const [country, setCountry] = useState<string | null>(null);
+  const latest = useRef(0);
+  const format = useCallback(
+    async (value: string): Promise<string> => {
+      const call = ++latest.current;
+      const AsYouType = await loadAsYouType();
+      const typer = new AsYouType((defaultCountry ?? undefined) as ConstructorParameters<AsYouTypeCtor>[0] | undefined);
+      const formatted = typer.input(value);
+      if (call === latest.current) setCountry(typer.getCountry() ?? null);
+      // Keep what was typed when the formatter drops characters (letters, a deleted separator).
+      const digits = (s: string) => s.replace(/[^\d+]/g, '');
+      return digits(formatted) === digits(value) && !value.endsWith(' ') ? formatted : value;
+    },
+    [defaultCountry],
+  );
+  /**
+   * The field's change handler: formats what was typed when the text grew (a deletion is left as is, so separators can
+   * be deleted) and hands the result to `apply(typed, formatted)`, which should set it only if the field still holds
+   * `typed`.
+   */
+  const onType = useCallback(
+    async (input: HTMLInputElement, apply: (typed: string, formatted: string) => void) => {
+      const typed = input.value;
+      const grew = typed.length > (input.dataset.previous ?? '').length;
+      input.dataset.previous = typed;
+      if (!grew) return;
+      const formatted = await format(typed);
+      if (formatted === typed) return;
+      input.dataset.previous = formatted;
+      apply(typed, formatted);
+    },
+    [format],
+  );
+  return { format, onType, country };
+}
