@@ -45,6 +45,7 @@ test('a buyer signs in with the temporary password, must choose a password, sign
   await expect(page.getByTestId('location-row')).toHaveCount(1);
   await page.getByTestId('account-menu').locator('summary').click();
   await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('banner').getByRole('link', { name: 'Sign in' })).toBeVisible();
   expect((await page.request.get('/api_f/v1/spyContent')).status()).toBe(401);
 
@@ -109,6 +110,7 @@ test('/login?redirect=billing lands on the billing page with the trial and the p
   await expect(page.getByRole('status')).toHaveText('Successfully modified');
   await page.getByTestId('account-menu').locator('summary').click();
   await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('banner').getByRole('link', { name: 'Sign in' })).toBeVisible();
 
   await signIn(page, email, 'green tea at noon', '/login/?redirect=billing');

@@ -167,7 +167,7 @@ test('an undelivered SMS shows "SMS not delivered" and a consent link the buyer 
     ['+34612345679'],
   );
   await page.goto('/dashboard/locations/');
-  const row = page.getByTestId('location-row').filter({ hasText: '+34612345679' });
+  const row = page.getByTestId('location-row').filter({ hasText: '+34 612 34 56 79' });
   await expect(row.getByTestId('location-status')).toHaveText('SMS not delivered');
   await expect(row.getByText('The consent SMS did not reach this number.')).toBeVisible();
   await row.getByRole('button', { name: 'Get the consent link' }).click();

@@ -106,8 +106,11 @@ test.describe('signed-in visitors', () => {
   }
 
   test('pages that are not landing pages are not redirected', async ({ request }) => {
-    const res = await request.get('/404/', { ...noRedirect, headers: { cookie: `token=${token}` } });
+    const res = await request.get('/faq/', { ...noRedirect, headers: { cookie: `token=${token}` } });
     expect(res.status()).toBe(200);
+    // The not-found page answers 404 (issue 13 §10), with or without a session.
+    const missing = await request.get('/404/', { ...noRedirect, headers: { cookie: `token=${token}` } });
+    expect(missing.status()).toBe(404);
   });
 
   test('an invalid session cookie is cleared and the home page shows (no loop)', async ({ request }) => {

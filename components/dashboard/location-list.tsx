@@ -116,7 +116,7 @@ export function LocationList() {
       {error && (
         <div role="alert" className="mt-4 space-y-2">
           {error.status === 401 || error.code === SESSION_INVALID ? (
-            <SignInPrompt prefix={prefix} />
+            <SignInPrompt prefix={prefix} ended={error.code === SESSION_INVALID} />
           ) : (
             <p>{error.message}</p>
           )}

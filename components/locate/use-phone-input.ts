@@ -30,9 +30,11 @@ export function usePhoneInput(defaultCountry: string | null) {
       const typer = new AsYouType((defaultCountry ?? undefined) as ConstructorParameters<AsYouTypeCtor>[0] | undefined);
       const formatted = typer.input(value);
       if (call === latest.current) setCountry(typer.getCountry() ?? null);
-      // Keep what was typed when the formatter drops characters (letters, a deleted separator).
+      // Keep what was typed when the formatter drops characters (letters, a deleted separator) or does not know the
+      // calling code (then it only strips the spaces the visitor typed).
       const digits = (s: string) => s.replace(/[^\d+]/g, '');
-      return digits(formatted) === digits(value) && !value.endsWith(' ') ? formatted : value;
+      const known = !!(typer.getCallingCode() ?? typer.getCountry());
+      return known && digits(formatted) === digits(value) && !value.endsWith(' ') ? formatted : value;
     },
     [defaultCountry],
   );

@@ -7,10 +7,10 @@ import { Link } from '@/components/ui/link';
 /**
  * What a page that needs a session shows to someone without one (issue 13 §10): "Please sign in to see this page" for
  * a visitor who never signed in on this browser, "Your session has ended" for one whose `userInfo` cookie says they
- * did; and a Sign in link that comes back to this page (`/login/?next=<path>`), or to `redirect` (a named target of the
+ * did or whose session the server called invalid (`ended`); and a Sign in link that comes back to this page (`/login/?next=<path>`), or to `redirect` (a named target of the
  * login page, e.g. `billing`) when given. Needs the `Dashboard` and `Auth` messages.
  */
-export function SignInPrompt({ prefix, redirect }: { prefix: string; redirect?: string }) {
+export function SignInPrompt({ prefix, redirect, ended }: { prefix: string; redirect?: string; ended?: boolean }) {
   const t = useTranslations('Dashboard');
   const tAuth = useTranslations('Auth');
   const hadSession = useSyncExternalStore(
@@ -26,7 +26,7 @@ export function SignInPrompt({ prefix, redirect }: { prefix: string; redirect?: 
   const query = redirect ? `?redirect=${redirect}` : here ? `?next=${encodeURIComponent(here)}` : '';
   return (
     <div role="alert" className="space-y-3" data-testid="sign-in-prompt">
-      <p>{hadSession ? t('signIn') : t('signInFirst')}</p>
+      <p>{hadSession || ended ? t('signIn') : t('signInFirst')}</p>
       <Link
         href={`${prefix}/login/${query}`}
         className="inline-flex min-h-11 items-center rounded-lg bg-brand px-5 font-semibold text-white"
