@@ -233,3 +233,47 @@ test('a chosen language is remembered: / goes to it, other URLs are served as as
   await expect(page).toHaveURL(/\/$/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 });
+
+test.describe('national numbers (issue 13 §3, §4)', () => {
+  for (const [prefix, typed, formatted, country, zone] of [
+    ['/id', '081234567877', '0812-3456-7877', 'Indonesia', 'Waktu Indonesia Barat'],
+    ['/ph', '09051234576', '0905 123 4576', 'Philippines', 'Philippine'],
+  ] as const) {
+    test(`${prefix}/ takes ${formatted} with the locale's country, formatted as typed`, async ({
+      browser,
+      baseURL,
+    }) => {
+      const context = await phone(browser, baseURL!);
+      const page = await context.newPage();
+      const errors = consoleErrors(page);
+      await page.goto(`${prefix}/`);
+      const field = page.locator('#phone');
+      await field.pressSequentially(typed);
+      await expect(field).toHaveValue(formatted);
+      await expect(page.locator('#phone-hint')).toContainText(country);
+      await page.locator('#requesterName').fill('Anna');
+      await page.locator('#email').fill(uniqueEmail('national'));
+      await page.getByRole('checkbox').check();
+      await page.locator('button[data-btn-id="locate_check"]').click();
+      await expect(page.getByTestId('fact-country')).toContainText(country);
+      await expect(page.getByTestId('fact-timeZones')).toContainText(zone);
+      await expect(page.getByTestId('fact-timeZones')).toContainText(/\(\d?\d[.:]\d\d( [AP]M)?\)/);
+      await page.screenshot({
+        path: `test-results/screens/phone-national${prefix.replace('/', '-')}.png`,
+        fullPage: true,
+      });
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  test('en and es ask for + and the country code at once', async ({ page }) => {
+    await page.goto('/es/');
+    await expect(page.locator('#phone-hint')).toHaveText(
+      'Empieza por + y el prefijo del país, p. ej., +34 612 34 56 78.',
+    );
+    await page.locator('#phone').pressSequentially('+4915123456781');
+    await expect(page.locator('#phone')).toHaveValue('+49 1512 3456781');
+    await expect(page.locator('#phone-hint')).toContainText('Alemania');
+  });
+});

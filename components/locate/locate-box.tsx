@@ -23,11 +23,6 @@ const resolver = lazyZodResolver<LocateBoxValues>(() =>
   import('@/lib/validation/schemas').then((m) => m.locateBoxSchema),
 );
 
-/** The flag emoji of an ISO 3166-1 alpha-2 region (regional indicator symbols). */
-function flag(code: string): string {
-  return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
-}
-
 /** Loads the API client on demand, so axios is not part of the home page's first load. */
 function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
   return import('@/lib/api/browser').then((m) => m.browserApi(locale, networkMessage));
@@ -38,7 +33,7 @@ function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
  * characters), e-mail and the terms checkbox, validated with the shared zod
  * schema. The phone's default country is the visitor's country from `GET /other/ipInfo`, else the locale's (id → ID,
  * en-PH → PH), so national numbers parse; without one the hint asks for + and the country code at once. The number is
- * formatted as it is typed, with the detected country's flag and name (issue 13 §3).
+ * formatted as it is typed, with the detected country's name (flag emoji are not drawn everywhere; issue 13 §3).
  * Submitting shows the numbering-plan facts from `GET /other/location/info/{phone}` (the real lookup, labelled as
  * such), then 'Number identified' and the pay step (offer, price terms, card or wallet). Server errors appear under
  * the field they concern.
@@ -115,7 +110,7 @@ export function LocateBox() {
           error={errors.phone?.message}
           hint={
             phoneInput.country
-              ? `${flag(phoneInput.country)} ${regionName(phoneInput.country, locale)}`
+              ? regionName(phoneInput.country, locale)
               : defaultCountry
                 ? t('phoneHint', { country: regionName(defaultCountry, locale) })
                 : t('phoneHintIntl')
