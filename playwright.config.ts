@@ -12,6 +12,8 @@ const executablePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : u
 
 export default defineConfig({
   testDir: 'e2e',
+  // The demo images are regenerated on purpose only (`npm run demo:images`), never as part of the suite.
+  testIgnore: process.env.DEMO_IMAGES ? [] : ['demo-images.spec.ts'],
   outputDir: 'test-results/playwright-artifacts',
   fullyParallel: false,
   workers: 1,

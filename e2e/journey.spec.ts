@@ -126,6 +126,9 @@ for (const c of cases) {
     await expect(row.getByTestId('location-status')).toHaveText('Sharing');
     await row.getByRole('link', { name: 'Open map' }).click();
     await expect(page.getByTestId('coordinates')).toHaveText(`${c.lat.toFixed(5)}, ${c.lng.toFixed(5)}`);
+    // No tile server answers here: the built-in Natural Earth layer is drawn under the point (issue 13 §6).
+    await expect(page.locator('.leaflet-offline-base-pane path').first()).toBeAttached();
+    await expect(page.locator('.leaflet-container')).toHaveAttribute('data-offline-base', 'shown');
     await expect(page.locator('.leaflet-container path.leaflet-interactive').first()).toBeVisible();
     await expect(page.getByText('Accuracy: 12 m')).toBeVisible();
     await owner.close();

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Circle, CircleMarker, MapContainer, Polyline, TileLayer, Tooltip, useMap } from 'react-leaflet';
 import type { Position } from '@/lib/api/types';
 import { site } from '@/lib/site';
+import { OfflineBase } from './offline-base';
 
 function Recenter({ lat, lng }: { lat: number; lng: number }) {
   const map = useMap();
@@ -16,7 +17,8 @@ function Recenter({ lat, lng }: { lat: number; lng: number }) {
 /**
  * The Leaflet map (browser only; loaded with next/dynamic): the newest GPS fix as a marker with its accuracy circle
  * (radius in metres), the track of the earlier fixes, and the IP-based area as a separate dashed circle labelled as
- * approximate. Tiles from NEXT_PUBLIC_TILE_URL (OpenStreetMap by default) with their attribution.
+ * approximate. Tiles from NEXT_PUBLIC_TILE_URL (OpenStreetMap by default) with their attribution, over a built-in
+ * Natural Earth base layer that shows where tiles cannot load (`OfflineBase`, issue 13 §6).
  */
 export default function LeafletMap({
   latest,
@@ -37,8 +39,10 @@ export default function LeafletMap({
       center={center}
       zoom={latest ? 15 : 10}
       className="h-80 w-full rounded-xl sm:h-[28rem]"
+      style={{ background: '#bfdbfe' }}
       scrollWheelZoom={false}
     >
+      <OfflineBase />
       <TileLayer attribution={site.tileAttribution} url={site.tileUrl} />
       {ip && (
         <Circle

@@ -182,7 +182,11 @@ export function LocateBox() {
           <Suspense fallback={<p aria-busy="true">…</p>}>
             <Identified facts={facts} email={getValues('email')} requesterName={getValues('requesterName')} api={api} />
           </Suspense>
-          <button type="button" onClick={() => setFacts(null)} className="min-h-11 w-full text-sm text-slate-600 underline">
+          <button
+            type="button"
+            onClick={() => setFacts(null)}
+            className="min-h-11 w-full text-sm text-slate-600 underline"
+          >
             {t('edit')}
           </button>
         </div>

@@ -170,7 +170,14 @@ export function PayStep({
         <legend className="mb-1 font-medium text-slate-800">{t('method')}</legend>
         {(['card', 'wallet'] as const).map((m) => (
           <label key={m} className="flex min-h-11 items-center gap-2 pr-2">
-            <input className="h-5 w-5" type="radio" name="method" value={m} checked={method === m} onChange={() => setMethod(m)} />
+            <input
+              className="h-5 w-5"
+              type="radio"
+              name="method"
+              value={m}
+              checked={method === m}
+              onChange={() => setMethod(m)}
+            />
             {t(m)}
           </label>
         ))}

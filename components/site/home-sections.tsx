@@ -1,8 +1,19 @@
 import { getImageProps } from 'next/image';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
-import consentShot from '@/public/demo/consent.png';
-import mapShot from '@/public/demo/map.png';
+import consentEn from '@/public/demo/en/consent.png';
+import mapEn from '@/public/demo/en/map.png';
+import consentEs from '@/public/demo/es/consent.png';
+import mapEs from '@/public/demo/es/map.png';
+import consentId from '@/public/demo/id/consent.png';
+import mapId from '@/public/demo/id/map.png';
+
+/** The demo screenshots per page language (`npm run demo:images`); en-PH shows the English pages. */
+const SHOTS = {
+  en: { consent: consentEn, map: mapEn },
+  es: { consent: consentEs, map: mapEs },
+  id: { consent: consentId, map: mapId },
+} as const;
 import { FaqList } from './faq-list';
 import { Link } from '@/components/ui/link';
 
@@ -71,14 +82,17 @@ export async function FeaturesSection() {
 }
 
 /**
- * Demo (issue 6 item 1): screenshots of the real consent page and map with test data, marked as a demo. Served as
+ * Demo (issue 6 item 1): screenshots of the real consent page and map with test data, marked as a demo, in the page's
+ * language (issue 13 §6; made by `npm run demo:images`). Served as
  * AVIF/WebP in the sizes needed by next/image.
  */
 export async function DemoSection() {
   const t = await getTranslations('Home');
+  const lang = (await getLocale()).split('-')[0] as keyof typeof SHOTS;
+  const images = SHOTS[lang] ?? SHOTS.en;
   const shots = [
-    { src: consentShot, alt: t('demoConsentAlt'), caption: t('demoConsentCaption') },
-    { src: mapShot, alt: t('demoMapAlt'), caption: t('demoMapCaption') },
+    { src: images.consent, alt: t('demoConsentAlt'), caption: t('demoConsentCaption') },
+    { src: images.map, alt: t('demoMapAlt'), caption: t('demoMapCaption') },
   ];
   return (
     <section id="demo" aria-labelledby="demo-title" className={section} data-aos="fade-up">
