@@ -1,7 +1,9 @@
 import { getTranslations } from 'next-intl/server';
 import type { AppLocale } from '@/lib/routing/rules';
 import { pageMetadata } from '@/lib/seo';
+import { Check } from 'lucide-react';
 import { LocateBox } from '../locate/locate-box';
+import { ConsentFlow } from '../site/consent-flow';
 import { ClientMessages } from '../ui/client-messages';
 
 /** Message namespaces of the pages built on the locate box: the home page and the own-phone landing pages. */
@@ -10,12 +12,14 @@ type LandingPage = 'Home' | 'Landing.locate' | 'Landing.phoneLocate' | 'Landing.
 type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landing.ipTracker';
 
 /**
- * A landing page around the locate box (SPEC §2): its own heading, lead and three points from messages/
+ * A landing page around the locate box (SPEC §2): its own heading, lead, three points and the consent-flow
+ * illustration (issue 13 §17) from messages/
  * (`page` names the namespace), then the locate box. Used by the home page, `/gps-locator`, and by `/locate` and
  * `/phone-locate` (one's own phone).
  */
 export async function LocateLanding({ page }: { page: LandingPage }) {
   const t = await getTranslations(page);
+  const home = await getTranslations('Home');
   return (
     <div className="grid gap-8 lg:grid-cols-2 lg:items-start">
       <section>
@@ -24,13 +28,12 @@ export async function LocateLanding({ page }: { page: LandingPage }) {
         <ul className="mt-6 space-y-3 text-slate-700">
           {(['point1', 'point2', 'point3'] as const).map((key) => (
             <li key={key} className="flex gap-2">
-              <span aria-hidden className="text-brand">
-                ✓
-              </span>
+              <Check aria-hidden className="mt-0.5 h-5 w-5 shrink-0 text-brand" />
               {t(key)}
             </li>
           ))}
         </ul>
+        <ConsentFlow steps={[home('flow1'), home('flow2'), home('flow3')]} />
       </section>
       <ClientMessages namespaces={['LocateBox', 'PhoneFacts', 'Pay']}>
         <LocateBox />

@@ -1,3 +1,18 @@
+import {
+  CircleX,
+  Globe,
+  Link2,
+  LocateFixed,
+  LockKeyhole,
+  MapPin,
+  MessageSquareText,
+  Navigation,
+  Search,
+  ShieldCheck,
+  Smartphone,
+  Wifi,
+  type LucideIcon,
+} from 'lucide-react';
 import { getImageProps } from 'next/image';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
@@ -7,6 +22,8 @@ import consentEs from '@/public/demo/es/consent.png';
 import mapEs from '@/public/demo/es/map.png';
 import consentId from '@/public/demo/id/consent.png';
 import mapId from '@/public/demo/id/map.png';
+import { FaqList } from './faq-list';
+import { Link } from '@/components/ui/link';
 
 /** The demo screenshots per page language (`npm run demo:images`); en-PH shows the English pages. */
 const SHOTS = {
@@ -14,13 +31,14 @@ const SHOTS = {
   es: { consent: consentEs, map: mapEs },
   id: { consent: consentId, map: mapId },
 } as const;
-import { FaqList } from './faq-list';
-import { Link } from '@/components/ui/link';
 
 const section = 'scroll-mt-20 py-12';
 const h2 = 'text-2xl font-bold text-slate-900 sm:text-3xl';
 
-/** A home section of cards: an anchored h2 and a grid of items, each an h3 and a paragraph (numbered for steps). */
+/**
+ * A home section of cards: an anchored h2 and a grid of items, each with its icon (lucide-react, rendered on the
+ * server: no client code), an h3 and a paragraph (numbered for steps); `span` lets an item take more columns.
+ */
 function CardsSection({
   id,
   title,
@@ -30,7 +48,7 @@ function CardsSection({
 }: {
   id: string;
   title: string;
-  items: { title: string; text: string }[];
+  items: { title: string; text: string; icon: LucideIcon; span?: string }[];
   numbered?: boolean;
   grid: string;
 }) {
@@ -42,13 +60,18 @@ function CardsSection({
       </h2>
       <List className={`mt-6 grid gap-6 ${grid}`}>
         {items.map((item, i) => (
-          <li key={item.title} className="rounded-2xl bg-white p-6 ring-1 ring-slate-200">
-            {numbered && (
-              <span aria-hidden className="text-3xl font-bold text-brand">
-                {i + 1}
+          <li key={item.title} className={`rounded-2xl bg-white p-6 ring-1 ring-slate-200 ${item.span ?? ''}`}>
+            <span className="flex items-center gap-3">
+              <span aria-hidden className="grid h-11 w-11 place-items-center rounded-xl bg-brand-light text-brand">
+                <item.icon className="h-6 w-6" />
               </span>
-            )}
-            <h3 className={`${numbered ? 'mt-2 ' : ''}text-lg font-semibold`}>{item.title}</h3>
+              {numbered && (
+                <span aria-hidden className="text-3xl font-bold text-brand">
+                  {i + 1}
+                </span>
+              )}
+            </span>
+            <h3 className="mt-3 text-lg font-semibold">{item.title}</h3>
             <p className="mt-2 text-slate-700">{item.text}</p>
           </li>
         ))}
@@ -60,25 +83,40 @@ function CardsSection({
 /** "How to track" (SPEC §2 steps): the three real steps, numbered. */
 export async function StepsSection() {
   const t = await getTranslations('Home');
-  const items = ([1, 2, 3] as const).map((i) => ({ title: t(`step${i}Title`), text: t(`step${i}Text`) }));
+  const icons = [Smartphone, MessageSquareText, MapPin];
+  const items = ([1, 2, 3] as const).map((i) => ({
+    title: t(`step${i}Title`),
+    text: t(`step${i}Text`),
+    icon: icons[i - 1],
+  }));
   return <CardsSection id="how" title={t('stepsTitle')} items={items} numbered grid="md:grid-cols-3" />;
 }
 
 /** Advantages (SPEC §2): four that the product backs (ARCHITECTURE §8: no "anonymous"). */
 export async function AdvantagesSection() {
   const t = await getTranslations('Home');
-  const items = ([1, 2, 3, 4] as const).map((i) => ({ title: t(`adv${i}Title`), text: t(`adv${i}Text`) }));
+  const icons = [Globe, ShieldCheck, LockKeyhole, CircleX];
+  const items = ([1, 2, 3, 4] as const).map((i) => ({
+    title: t(`adv${i}Title`),
+    text: t(`adv${i}Text`),
+    icon: icons[i - 1],
+  }));
   return <CardsSection id="advantages" title={t('advantagesTitle')} items={items} grid="sm:grid-cols-2" />;
 }
 
 /** Features (SPEC §1): only the features the product has; unbuilt ones are not advertised (issue 6 item 4). */
 export async function FeaturesSection() {
   const t = await getTranslations('Home');
+  const icons = [Link2, Navigation, Search, LocateFixed, Wifi];
+  // Five cards with no empty cell: three then two on a desktop (6 columns), two by two with a wide last one between.
+  const spans = ['lg:col-span-2', 'lg:col-span-2', 'lg:col-span-2', 'lg:col-span-3', 'md:col-span-2 lg:col-span-3'];
   const items = ([1, 2, 3, 4, 5] as const).map((i) => ({
     title: t(`feature${i}Name`),
     text: t(`feature${i}Description`),
+    icon: icons[i - 1],
+    span: spans[i - 1],
   }));
-  return <CardsSection id="features" title={t('featuresTitle')} items={items} grid="md:grid-cols-2 lg:grid-cols-3" />;
+  return <CardsSection id="features" title={t('featuresTitle')} items={items} grid="md:grid-cols-2 lg:grid-cols-6" />;
 }
 
 /**

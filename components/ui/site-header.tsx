@@ -1,6 +1,7 @@
 import { getLocale, getTranslations } from 'next-intl/server';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { LanguageSwitcher } from '../site/language-switcher';
+import { LogoMark } from '../site/brand';
 import { AccountMenu } from './account-menu';
 import { Link } from '@/components/ui/link';
 
@@ -44,7 +45,8 @@ export async function SiteHeader({ product }: { product: string }) {
         {t('Nav.skip')}
       </Link>
       <nav className="mx-auto flex max-w-5xl items-center justify-between gap-2 px-4 py-1">
-        <Link href={`${prefix}/`} className="inline-flex min-h-11 items-center text-lg font-bold text-brand">
+        <Link href={`${prefix}/`} className="inline-flex min-h-11 items-center gap-2 text-lg font-bold text-brand">
+          <LogoMark />
           {product}
         </Link>
         <ul className="hidden items-center gap-5 lg:flex">{links}</ul>
