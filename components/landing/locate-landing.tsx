@@ -1,9 +1,10 @@
 import { getTranslations } from 'next-intl/server';
 import type { AppLocale } from '@/lib/routing/rules';
 import { pageMetadata } from '@/lib/seo';
-import { Check } from 'lucide-react';
+import { Check } from 'lucide';
 import { LocateBox } from '../locate/locate-box';
 import { ConsentFlow } from '../site/consent-flow';
+import { Icon } from '../site/icon';
 import { ClientMessages } from '../ui/client-messages';
 
 /** Message namespaces of the pages built on the locate box: the home page and the own-phone landing pages. */
@@ -28,7 +29,7 @@ export async function LocateLanding({ page }: { page: LandingPage }) {
         <ul className="mt-6 space-y-3 text-slate-700">
           {(['point1', 'point2', 'point3'] as const).map((key) => (
             <li key={key} className="flex gap-2">
-              <Check aria-hidden className="mt-0.5 h-5 w-5 shrink-0 text-brand" />
+              <Icon icon={Check} className="mt-0.5 h-5 w-5 shrink-0 text-brand" />
               {t(key)}
             </li>
           ))}

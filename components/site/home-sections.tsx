@@ -11,8 +11,8 @@ import {
   ShieldCheck,
   Smartphone,
   Wifi,
-  type LucideIcon,
-} from 'lucide-react';
+  type IconNode,
+} from 'lucide';
 import { getImageProps } from 'next/image';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
@@ -23,6 +23,7 @@ import mapEs from '@/public/demo/es/map.png';
 import consentId from '@/public/demo/id/consent.png';
 import mapId from '@/public/demo/id/map.png';
 import { FaqList } from './faq-list';
+import { Icon } from './icon';
 import { Link } from '@/components/ui/link';
 
 /** The demo screenshots per page language (`npm run demo:images`); en-PH shows the English pages. */
@@ -36,8 +37,8 @@ const section = 'scroll-mt-20 py-12';
 const h2 = 'text-2xl font-bold text-slate-900 sm:text-3xl';
 
 /**
- * A home section of cards: an anchored h2 and a grid of items, each with its icon (lucide-react, rendered on the
- * server: no client code), an h3 and a paragraph (numbered for steps); `span` lets an item take more columns.
+ * A home section of cards: an anchored h2 and a grid of items, each with its icon (Lucide, drawn by the server:
+ * no client code), an h3 and a paragraph (numbered for steps); `span` lets an item take more columns.
  */
 function CardsSection({
   id,
@@ -48,7 +49,7 @@ function CardsSection({
 }: {
   id: string;
   title: string;
-  items: { title: string; text: string; icon: LucideIcon; span?: string }[];
+  items: { title: string; text: string; icon: IconNode; span?: string }[];
   numbered?: boolean;
   grid: string;
 }) {
@@ -63,7 +64,7 @@ function CardsSection({
           <li key={item.title} className={`rounded-2xl bg-white p-6 ring-1 ring-slate-200 ${item.span ?? ''}`}>
             <span className="flex items-center gap-3">
               <span aria-hidden className="grid h-11 w-11 place-items-center rounded-xl bg-brand-light text-brand">
-                <item.icon className="h-6 w-6" />
+                <Icon icon={item.icon} />
               </span>
               {numbered && (
                 <span aria-hidden className="text-3xl font-bold text-brand">
