@@ -28,7 +28,8 @@ export async function proxy(request: NextRequest) {
       return response;
     }
   }
-  return NextResponse.rewrite(target);
+  // `/404/` is the not-found page: served with a real 404 status (issue 13 §10).
+  return NextResponse.rewrite(target, decision.rest === '/404/' ? { status: 404 } : undefined);
 }
 
 /** Asks the API whether `token` names a live session: 'live', 'dead' (401), or 'unknown' (API unreachable). */

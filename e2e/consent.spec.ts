@@ -181,3 +181,41 @@ test('an undelivered SMS shows "SMS not delivered" and a consent link the buyer 
   await owner.close();
   await buyer.close();
 });
+
+test("the owner's page retries a network error, and a window that ran out reads as ended (issue 13 §8)", async ({
+  browser,
+  baseURL,
+}) => {
+  const { buyer, link } = await buyerWithLink(browser, baseURL!, '+34 612 34 56 70', '+34612345670');
+  const owner = await ownerAt(browser, 40.4, -3.7);
+  const ownerPage = await owner.newPage();
+  // The first two loads meet a dropped connection: the page says it is reconnecting, then shows the request.
+  let drops = 2;
+  await ownerPage.route('**/api_f/v1/spyContent/consent/**', (route) =>
+    drops-- > 0 ? route.abort('internetdisconnected') : route.continue(),
+  );
+  await ownerPage.goto(link);
+  await expect(ownerPage.getByTestId('reconnecting')).toBeVisible();
+  await expect(ownerPage.getByTestId('requester')).toContainText(
+    'Anna (your sister) pide la ubicación de este teléfono a través de Chamspy.',
+  );
+  await expect(ownerPage.getByTestId('consent-panel')).toHaveAttribute('data-state', 'asked');
+
+  await ownerPage.locator('button[data-btn-id="consent_share"]').click();
+  await expect(ownerPage.getByTestId('consent-panel')).toHaveAttribute('data-state', 'sharing');
+  // The window runs out (moved into the past in the database): on the next visit the page says it ended, at what
+  // time, and offers to share again rather than "you can stop sharing".
+  const code = new URL(link).searchParams.get('c');
+  await query(
+    `update location_requests set sharing_until = now() - interval '1 minute'
+     where consent_code_hash = encode(sha256($1::bytea), 'hex')`,
+    [code],
+  );
+  await ownerPage.reload();
+  await expect(ownerPage.getByTestId('consent-panel')).toHaveAttribute('data-state', 'ended');
+  await expect(ownerPage.getByTestId('owner-notice')).toContainText(/^La ubicación se dejó de compartir a las /);
+  await expect(ownerPage.getByText('Puedes dejar de compartir en cualquier momento')).toHaveCount(0);
+  await expect(ownerPage.getByRole('button', { name: 'Compartir de nuevo' })).toBeVisible();
+  await owner.close();
+  await buyer.close();
+});

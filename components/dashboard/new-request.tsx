@@ -126,12 +126,13 @@ export function NewRequest() {
             label={t('phone')}
             error={errors.phone?.message}
             hint={phoneInput.country ? regionName(phoneInput.country, locale) : undefined}
-            {...register('phone', {
-              onChange: (e: { target: HTMLInputElement }) =>
-                phoneInput.onType(e.target, (typed, formatted) => {
-                  if (getValues('phone') === typed) setValue('phone', formatted);
-                }),
-            })}
+            {...register(
+              'phone',
+              phoneInput.registerOptions(
+                () => getValues('phone'),
+                (v) => setValue('phone', v),
+              ),
+            )}
           />
           <TextField
             id="requesterName"

@@ -1,7 +1,6 @@
 import { getTranslations } from 'next-intl/server';
 import type { AppLocale } from '@/lib/routing/rules';
 import { pageMetadata } from '@/lib/seo';
-import { Check } from 'lucide';
 import { LocateBox } from '../locate/locate-box';
 import { ConsentFlow } from '../site/consent-flow';
 import { Icon } from '../site/icon';
@@ -29,7 +28,7 @@ export async function LocateLanding({ page }: { page: LandingPage }) {
         <ul className="mt-6 space-y-3 text-slate-700">
           {(['point1', 'point2', 'point3'] as const).map((key) => (
             <li key={key} className="flex gap-2">
-              <Icon icon={Check} className="mt-0.5 h-5 w-5 shrink-0 text-brand" />
+              <Icon name="check" className="mt-0.5 h-5 w-5 shrink-0 text-brand" />
               {t(key)}
             </li>
           ))}

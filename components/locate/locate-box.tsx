@@ -115,12 +115,13 @@ export function LocateBox() {
                 ? t('phoneHint', { country: regionName(defaultCountry, locale) })
                 : t('phoneHintIntl')
           }
-          {...register('phone', {
-            onChange: (e: { target: HTMLInputElement }) =>
-              phoneInput.onType(e.target, (typed, formatted) => {
-                if (getValues('phone') === typed) setValue('phone', formatted);
-              }),
-          })}
+          {...register(
+            'phone',
+            phoneInput.registerOptions(
+              () => getValues('phone'),
+              (v) => setValue('phone', v),
+            ),
+          )}
         />
         <TextField
           id="requesterName"

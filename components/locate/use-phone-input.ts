@@ -56,5 +56,18 @@ export function usePhoneInput(defaultCountry: string | null) {
     },
     [format],
   );
-  return { format, onType, country };
+  /**
+   * Options for react-hook-form's `register('phone', …)`: format the field as typed, reading and writing it through
+   * `get` and `set`.
+   */
+  const registerOptions = useCallback(
+    (get: () => string, set: (value: string) => void) => ({
+      onChange: (e: { target: HTMLInputElement }) =>
+        onType(e.target, (typed, formatted) => {
+          if (get() === typed) set(formatted);
+        }),
+    }),
+    [onType],
+  );
+  return { format, onType, registerOptions, country };
 }

@@ -1,18 +1,3 @@
-import {
-  CircleX,
-  Globe,
-  Link2,
-  LocateFixed,
-  LockKeyhole,
-  MapPin,
-  MessageSquareText,
-  Navigation,
-  Search,
-  ShieldCheck,
-  Smartphone,
-  Wifi,
-  type IconNode,
-} from 'lucide';
 import { getImageProps } from 'next/image';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
@@ -23,7 +8,7 @@ import mapEs from '@/public/demo/es/map.png';
 import consentId from '@/public/demo/id/consent.png';
 import mapId from '@/public/demo/id/map.png';
 import { FaqList } from './faq-list';
-import { Icon } from './icon';
+import { Icon, type IconName } from './icon';
 import { Link } from '@/components/ui/link';
 
 /** The demo screenshots per page language (`npm run demo:images`); en-PH shows the English pages. */
@@ -37,8 +22,8 @@ const section = 'scroll-mt-20 py-12';
 const h2 = 'text-2xl font-bold text-slate-900 sm:text-3xl';
 
 /**
- * A home section of cards: an anchored h2 and a grid of items, each with its icon (Lucide, drawn by the server:
- * no client code), an h3 and a paragraph (numbered for steps); `span` lets an item take more columns.
+ * A home section of cards: an anchored h2 and a grid of items, each with its icon (Lucide, from the sprite: no
+ * client code), an h3 and a paragraph (numbered for steps); `span` lets an item take more columns.
  */
 function CardsSection({
   id,
@@ -49,7 +34,7 @@ function CardsSection({
 }: {
   id: string;
   title: string;
-  items: { title: string; text: string; icon: IconNode; span?: string }[];
+  items: { title: string; text: string; icon: IconName; span?: string }[];
   numbered?: boolean;
   grid: string;
 }) {
@@ -64,7 +49,7 @@ function CardsSection({
           <li key={item.title} className={`rounded-2xl bg-white p-6 ring-1 ring-slate-200 ${item.span ?? ''}`}>
             <span className="flex items-center gap-3">
               <span aria-hidden className="grid h-11 w-11 place-items-center rounded-xl bg-brand-light text-brand">
-                <Icon icon={item.icon} />
+                <Icon name={item.icon} />
               </span>
               {numbered && (
                 <span aria-hidden className="text-3xl font-bold text-brand">
@@ -84,7 +69,7 @@ function CardsSection({
 /** "How to track" (SPEC §2 steps): the three real steps, numbered. */
 export async function StepsSection() {
   const t = await getTranslations('Home');
-  const icons = [Smartphone, MessageSquareText, MapPin];
+  const icons: IconName[] = ['smartphone', 'message-square-text', 'map-pin'];
   const items = ([1, 2, 3] as const).map((i) => ({
     title: t(`step${i}Title`),
     text: t(`step${i}Text`),
@@ -96,7 +81,7 @@ export async function StepsSection() {
 /** Advantages (SPEC §2): four that the product backs (ARCHITECTURE §8: no "anonymous"). */
 export async function AdvantagesSection() {
   const t = await getTranslations('Home');
-  const icons = [Globe, ShieldCheck, LockKeyhole, CircleX];
+  const icons: IconName[] = ['globe', 'shield-check', 'lock-keyhole', 'circle-x'];
   const items = ([1, 2, 3, 4] as const).map((i) => ({
     title: t(`adv${i}Title`),
     text: t(`adv${i}Text`),
@@ -108,7 +93,7 @@ export async function AdvantagesSection() {
 /** Features (SPEC §1): only the features the product has; unbuilt ones are not advertised (issue 6 item 4). */
 export async function FeaturesSection() {
   const t = await getTranslations('Home');
-  const icons = [Link2, Navigation, Search, LocateFixed, Wifi];
+  const icons: IconName[] = ['link-2', 'navigation', 'search', 'locate-fixed', 'wifi'];
   // Five cards with no empty cell: three then two on a desktop (6 columns), two by two with a wide last one between.
   const spans = ['lg:col-span-2', 'lg:col-span-2', 'lg:col-span-2', 'lg:col-span-3', 'md:col-span-2 lg:col-span-3'];
   const items = ([1, 2, 3, 4, 5] as const).map((i) => ({

@@ -1,27 +1,37 @@
-import type { IconNode } from 'lucide';
+/** Icons of the sprite `public/icons.svg` (`npm run icons`, from Lucide's icon data): their symbol ids. */
+export type IconName =
+  | 'check'
+  | 'circle-x'
+  | 'globe'
+  | 'link-2'
+  | 'locate-fixed'
+  | 'lock-keyhole'
+  | 'map-pin'
+  | 'message-square-text'
+  | 'navigation'
+  | 'search'
+  | 'shield-check'
+  | 'smartphone'
+  | 'wifi';
 
 /**
- * A Lucide icon (issue 13 §17: one icon set, imported per icon, e.g. `import { MapPin } from 'lucide'`) drawn as an
- * inline SVG by the server: no client code, unlike lucide-react, whose components are client components. Decorative
+ * A Lucide icon (issue 13 §17: one icon set) drawn from the sprite `/icons.svg` with `<use>`: no client code and a few
+ * bytes of HTML, where an inline icon would repeat its paths in the HTML and the RSC payload. Decorative
  * (`aria-hidden`); the text next to it carries the meaning. Lucide's 24×24 grid, 2 px round strokes in currentColor.
  */
-export function Icon({ icon, className = 'h-6 w-6' }: { icon: IconNode; className?: string }) {
+export function Icon({ name, className = 'h-6 w-6' }: { name: IconName; className?: string }) {
   return (
     <svg
-      xmlns="http://www.w3.org/2000/svg"
-      viewBox="0 0 24 24"
+      className={className}
       fill="none"
       stroke="currentColor"
       strokeWidth={2}
       strokeLinecap="round"
       strokeLinejoin="round"
-      className={className}
       aria-hidden
       focusable="false"
     >
-      {icon.map(([Tag, attrs], i) => (
-        <Tag key={i} {...(attrs as Record<string, string>)} />
-      ))}
+      <use href={`/icons.svg#${name}`} />
     </svg>
   );
 }

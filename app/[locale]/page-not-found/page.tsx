@@ -1,13 +1,20 @@
-import { notFound } from 'next/navigation';
-import { setRequestLocale } from 'next-intl/server';
+import { getTranslations, setRequestLocale } from 'next-intl/server';
+import { BackButton } from '@/components/ui/back-button';
+import { ClientMessages } from '@/components/ui/client-messages';
 import type { Locale } from '@/i18n/routing';
+import { prefixOf } from '@/lib/routing/rules';
 
-/**
- * `/404` (SPEC §2): the not-found page (app/[locale]/not-found.tsx) with a real 404 status (issue 13 §10), so search
- * engines and monitors do not take it for a page.
- */
+/** `/404` (SPEC §2): 'This page could not be found' with a BACK button. */
 export default async function NotFoundPage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);
-  notFound();
+  const t = await getTranslations('NotFound');
+  return (
+    <div className="flex flex-col items-center gap-6 py-16 text-center">
+      <h1 className="text-2xl font-bold">{t('title')}</h1>
+      <ClientMessages namespaces={['NotFound']}>
+        <BackButton fallbackHref={`${prefixOf(locale)}/`} />
+      </ClientMessages>
+    </div>
+  );
 }
