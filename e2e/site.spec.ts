@@ -62,7 +62,8 @@ for (const { prefix, lang } of LOCALES) {
         await page.waitForLoadState('networkidle');
         const axe = await new AxeBuilder({ page }).analyze();
         expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
-        expect(errors).toEqual([]);
+        // `/404/` answers 404 on purpose (issue 13 §10); Chromium logs that status of the document itself.
+        expect(errors.filter((e) => !(status === 404 && /status of 404/.test(e)))).toEqual([]);
       });
     }
   });

@@ -228,9 +228,14 @@ describe('the journey through the API', () => {
       success: 0,
       code: 20012,
       msg: 'No has iniciado sesión, por favor inicia sesión',
+      reason: 'no_session',
     });
     const dead = await app.request(`${API}/spyContent`, { headers: { cookie: 'token=forged' } });
-    expect((await dead.json()).msg).toBe('The login status is invalid, please log in to your account.');
+    // A token that is no longer valid: the page says the session ended (issue 13 §10).
+    expect(await dead.json()).toMatchObject({
+      msg: 'The login status is invalid, please log in to your account.',
+      reason: 'session_ended',
+    });
     const list = await app.request(`${API}/spyContent?pageNum=1&pageSize=10`, {
       headers: { cookie: `token=${bob.token}` },
     });

@@ -68,7 +68,7 @@ export function LocationList() {
   const [rows, setRows] = useState<Row[] | null>(null);
   const [quota, setQuota] = useState<ListPage['quota']>(null);
   const [unseen, setUnseen] = useState(0);
-  const [error, setError] = useState<{ message: string; code: number; status: number } | null>(null);
+  const [error, setError] = useState<{ message: string; code: number; status: number; ended: boolean } | null>(null);
   const now = useNow();
 
   useEffect(() => {
@@ -80,7 +80,8 @@ export function LocationList() {
         // Shown once: what is on screen now counts as seen.
         if (page.notificationsTotal > 0) api.post('/spyContent/notifications/seen').catch(() => {});
       },
-      (e: ApiClientError) => setError({ message: e.message, code: e.code, status: e.status }),
+      (e: ApiClientError) =>
+        setError({ message: e.message, code: e.code, status: e.status, ended: e.detail.reason === 'session_ended' }),
     );
   }, [api]);
 
@@ -116,7 +117,7 @@ export function LocationList() {
       {error && (
         <div role="alert" className="mt-4 space-y-2">
           {error.status === 401 || error.code === SESSION_INVALID ? (
-            <SignInPrompt prefix={prefix} ended={error.code === SESSION_INVALID} />
+            <SignInPrompt prefix={prefix} ended={error.ended} />
           ) : (
             <p>{error.message}</p>
           )}

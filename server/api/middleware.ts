@@ -79,14 +79,19 @@ export const requireWebsiteType: MiddlewareHandler<AppEnv> = async (c, next) => 
 
 /**
  * Route guard for a signed-in user whose session may be restricted (opened with a temporary password): only the
- * password change, sign-out and user info use it. 401 with code 20012 without a live session (SPEC §8).
+ * password change, sign-out and user info use it. 401 with code 20012 without a live session (SPEC §8), with
+ * `reason`: `session_ended` when a token was sent but is no longer valid, `no_session` when none was.
  */
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.get('user')) {
+    const ended = !!c.get('tokenRejected');
+    // `reason` lets a page say "your session has ended" or "please sign in" (issue 13 §10).
     throw new ApiError(
       401,
       ErrorCode.sessionInvalid,
-      c.get('tokenRejected') ? 'Api.sessionInvalid' : 'Api.notLoggedIn',
+      ended ? 'Api.sessionInvalid' : 'Api.notLoggedIn',
+      {},
+      { reason: ended ? 'session_ended' : 'no_session' },
     );
   }
   await next();
