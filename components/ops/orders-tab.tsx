@@ -1,0 +1,94 @@
+'use client';
+
+import { useState } from 'react';
+import { ActionButton, Table, cell, money, opsCall, useOps, when } from './parts';
+
+// The console tab: orders, with refund and cancel.
+
+type OrderRow = {
+  id: string;
+  code: string;
+  email: string;
+  phoneE164: string;
+  status: string;
+  amountMinor: number;
+  currency: string;
+  createdAt: string;
+  paidAt: string | null;
+  subscriptions: { id: string; status: string; currentPeriodEnd: string; cancelAt: string | null }[];
+  refund: { amountMinor: number; createdAt: string } | null;
+};
+
+/**
+ * Orders tab: search by e-mail, number (with or without +) or order code (`GET /ops/orders`); refund and cancel through
+ * the buyer's own paths (`POST /ops/orders/{id}/refund` and `/cancel`), each with a reason for the audit log.
+ */
+export function Orders() {
+  const [query, setQuery] = useState('');
+  const { data, error, reload } = useOps<{ orders: OrderRow[] }>(`/orders?q=${encodeURIComponent(query)}`);
+  return (
+    <section>
+      <form
+        className="mb-3 flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQuery(String(new FormData(e.currentTarget).get('q') ?? ''));
+        }}
+      >
+        <label className="sr-only" htmlFor="ops-q">
+          Search orders
+        </label>
+        <input
+          id="ops-q"
+          name="q"
+          placeholder="E-mail, number or order code"
+          className="min-h-11 flex-1 rounded border border-slate-300 px-3"
+        />
+        <button className="min-h-11 rounded bg-slate-900 px-4 text-white">Search</button>
+      </form>
+      {error && <p role="alert">{error}</p>}
+      <Table head={['Order', 'Buyer', 'Paid', 'Subscription', 'Actions']} empty="No orders match.">
+        {(data?.orders ?? []).map((o) => (
+          <tr key={o.id} data-testid="ops-order">
+            <td className={cell}>
+              <code>{o.code}</code>
+              <div className="text-xs text-slate-600">{when(o.createdAt)}</div>
+            </td>
+            <td className={cell}>
+              {o.email}
+              <div className="text-xs text-slate-600">{o.phoneE164}</div>
+            </td>
+            <td className={cell}>
+              {money(o.amountMinor, o.currency)} · {o.status}
+              {o.refund && <div className="text-xs">refunded {when(o.refund.createdAt)}</div>}
+            </td>
+            <td className={cell}>
+              {o.subscriptions.map((s) => (
+                <div key={s.id}>
+                  {s.status}
+                  {s.cancelAt ? `, ends ${when(s.cancelAt)}` : `, renews ${when(s.currentPeriodEnd)}`}
+                </div>
+              ))}
+            </td>
+            <td className={`${cell} space-y-1`}>
+              {o.status === 'paid' && (
+                <ActionButton
+                  label="Refund"
+                  action={(reason) => opsCall('POST', `/orders/${o.id}/refund`, { reason })}
+                  done={reload}
+                />
+              )}
+              {o.subscriptions.some((s) => ['trialing', 'active', 'past_due'].includes(s.status) && !s.cancelAt) && (
+                <ActionButton
+                  label="Cancel subscription"
+                  action={(reason) => opsCall('POST', `/orders/${o.id}/cancel`, { reason })}
+                  done={reload}
+                />
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+'use client';
+
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { formatDateTime } from '@/lib/intl-format';
+
+/** Shared parts of the operator console's tabs (issue 16 §3): the API call, formatting, forms and tables. */
+
+export type Envelope<T> = { success: 0 | 1; msg: string; obj?: T };
+
+/**
+ * Calls the console API (`/api_f/v1/ops…`) with JSON and the `website_type` header the API requires of changes.
+ * Resolves to the envelope's `obj`; rejects with the envelope's message (or a network message), so every form shows
+ * the server's own words.
+ */
+export async function opsCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`/api_f/v1/ops${path}`, {
+      method,
+      credentials: 'same-origin',
+      headers: {
+        website_type: 'ops',
+        'accept-language': 'en',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new Error('Network error: the server did not answer.');
+  }
+  const data = (await res.json().catch(() => null)) as Envelope<T> | null;
+  if (!res.ok || !data?.success)
+    throw Object.assign(new Error(data?.msg || `HTTP ${res.status}`), { status: res.status });
+  return data.obj as T;
+}
+
+/** Formats minor units of `currency` (e.g. 99, 'USD' → $0.99). */
+export function money(minor: number, currency: string): string {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 100);
+}
+
+/** A timestamp in the reader's time zone, with the zone shown. */
+export function when(value: string | null | undefined): string {
+  return value ? formatDateTime(value, 'en-GB') : '—';
+}
+
+export function Field(props: { label: string; name: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  const { label, ...input } = props;
+  return (
+    <label className="grid gap-1 text-sm">
+      {label}
+      <input required className="min-h-11 rounded border border-slate-300 px-3" {...input} />
+    </label>
+  );
+}
+
+/** Loads `path` on mount and on `reload()`; shows errors as text. */
+export function useOps<T>(path: string) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState('');
+  const reload = useCallback(() => {
+    opsCall<T>('GET', path)
+      .then((value) => {
+        setData(value);
+        setError('');
+      })
+      .catch((e: Error) => setError(e.message));
+  }, [path]);
+  useEffect(reload, [reload]);
+  return { data, error, reload };
+}
+
+/** A button that asks for a reason, performs `action(reason)` and reports the server's answer. */
+export function ActionButton({
+  label,
+  action,
+  done,
+}: {
+  label: string;
+  action: (reason: string) => Promise<unknown>;
+  done: () => void;
+}) {
+  const [note, setNote] = useState('');
+  async function run() {
+    const reason = window.prompt(`${label}: why? (written to the audit log)`);
+    if (!reason) return;
+    try {
+      await action(reason);
+      setNote('Done');
+      done();
+    } catch (e) {
+      setNote((e as Error).message);
+    }
+  }
+  return (
+    <span className="inline-flex items-center gap-2">
+      <button className="min-h-11 rounded border border-slate-300 bg-white px-3 text-sm" onClick={run}>
+        {label}
+      </button>
+      {note && <span className="text-xs text-slate-600">{note}</span>}
+    </span>
+  );
+}
+
+export function Table({ head, children, empty }: { head: string[]; children: ReactNode[]; empty: string }) {
+  if (!children.length) return <p className="text-sm text-slate-600">{empty}</p>;
+  return (
+    <div className="overflow-x-auto rounded border border-slate-200 bg-white">
+      <table className="w-full text-left text-sm">
+        <thead className="bg-slate-100">
+          <tr>
+            {head.map((h) => (
+              <th key={h} className="px-3 py-2 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+export const cell = 'border-t border-slate-100 px-3 py-2 align-top';
