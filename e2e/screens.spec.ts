@@ -82,6 +82,20 @@ async function smallTargets(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Opens `url` and returns what is wrong with its layout at this width (sideways scroll, small targets), each line
+ * prefixed with the URL; saves a screenshot of the page under test-results/screens/ (`shot` names it).
+ */
+async function layoutProblems(page: Page, url: string, shot: string): Promise<string[]> {
+  await page.goto(url);
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: `test-results/screens/${shot}-${url.replace(/[^a-z0-9]+/gi, '_')}.png` });
+  const wide = await overflow(page);
+  return [...(wide > 0 ? [`${wide}px wider than the screen`] : []), ...(await smallTargets(page))].map(
+    (problem) => `${url}: ${problem}`,
+  );
+}
+
 test.describe('on a phone', () => {
   test('no page scrolls sideways at 360 px and every target is large enough, signed out, in every locale', async ({
     browser,
@@ -93,15 +107,8 @@ test.describe('on a phone', () => {
     const errors = consoleErrors(page);
     const problems: string[] = [];
     for (const prefix of PREFIXES) {
-      for (const path of PAGES) {
-        await page.goto(`${prefix}${path}`);
-        await page.waitForLoadState('networkidle');
-        const wide = await overflow(page);
-        if (wide > 0) problems.push(`${prefix}${path}: ${wide}px wider than the screen`);
-        for (const small of await smallTargets(page)) problems.push(`${prefix}${path}: ${small}`);
-      }
+      for (const path of PAGES) problems.push(...(await layoutProblems(page, `${prefix}${path}`, '360-signed-out')));
     }
-    await page.screenshot({ path: 'test-results/screens/phone-360-home-es.png' });
     expect(problems).toEqual([]);
     // The unknown consent code is answered 404 by the API on purpose; the browser logs that response.
     expect(errors.filter((e) => !/location\/\?c=unknown-code.*status of 404/.test(e))).toEqual([]);
@@ -121,16 +128,9 @@ test.describe('on a phone', () => {
     const problems: string[] = [];
     for (const prefix of PREFIXES) {
       for (const path of SIGNED_IN_PAGES) {
-        await page.goto(`${prefix}${path}`);
-        await page.waitForLoadState('networkidle');
+        problems.push(...(await layoutProblems(page, `${prefix}${path}`, '360-signed-in')));
         await expect(page.getByTestId('account-menu')).toBeVisible();
-        const wide = await overflow(page);
-        if (wide > 0) problems.push(`${prefix}${path}: ${wide}px wider than the screen`);
-        for (const small of await smallTargets(page)) problems.push(`${prefix}${path}: ${small}`);
       }
-      await page.screenshot({
-        path: `test-results/screens/phone-360-dashboard${prefix.replace('/', '-') || '-en'}.png`,
-      });
     }
     expect(problems).toEqual([]);
 

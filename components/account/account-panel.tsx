@@ -1,6 +1,7 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useFormatter, useLocale, useTranslations } from 'next-intl';
+import { useLocale, useTranslations } from 'next-intl';
+import { formatDateTime } from '@/lib/intl-format';
 import { useEffect, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
@@ -31,12 +32,12 @@ type Undelivered = {
 export function AccountPanel() {
   const t = useTranslations('Auth');
   const tDash = useTranslations('Dashboard');
-  const prefix = prefixOf(useLocale() as AppLocale);
+  const locale = useLocale() as AppLocale;
+  const prefix = prefixOf(locale);
   const api = useApi();
   const [me, setMe] = useState<Me | null | 'signed-out'>(null);
   const [done, setDone] = useState<string | null>(null);
   const [undelivered, setUndelivered] = useState<Undelivered[]>([]);
-  const format = useFormatter();
   const {
     register,
     handleSubmit,
@@ -62,14 +63,7 @@ export function AccountPanel() {
     // Mail that has not arrived (a temporary password, a reset code): said here rather than left to guesswork.
     api.get<Undelivered[]>('/admin/user/undeliveredEmails').then(setUndelivered, () => setUndelivered([]));
   }, [api]);
-  const when = (iso: string) =>
-    format.dateTime(new Date(iso), {
-      day: 'numeric',
-      month: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    });
+  const when = (iso: string) => formatDateTime(iso, locale);
 
   if (me === 'signed-out') {
     return <SignInPrompt prefix={prefix} />;

@@ -92,11 +92,8 @@ export function BillingView() {
   return (
     <section className="space-y-6">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
-      {error && (
-        <div role="alert" className="space-y-2">
-          {error.signedOut ? <SignInPrompt prefix={prefix} redirect="billing" /> : <p>{error.message}</p>}
-        </div>
-      )}
+      {error &&
+        (error.signedOut ? <SignInPrompt prefix={prefix} redirect="billing" /> : <p role="alert">{error.message}</p>)}
       {notice && (
         <p role="status" className="rounded-lg bg-slate-100 p-3 text-slate-800" data-testid="billing-notice">
           {notice}

@@ -68,7 +68,7 @@ export function LocationList() {
   const [rows, setRows] = useState<Row[] | null>(null);
   const [quota, setQuota] = useState<ListPage['quota']>(null);
   const [unseen, setUnseen] = useState(0);
-  const [error, setError] = useState<{ message: string; code: number; status: number; ended: boolean } | null>(null);
+  const [error, setError] = useState<{ message: string; code: number; ended: boolean } | null>(null);
   const now = useNow();
 
   useEffect(() => {
@@ -80,8 +80,7 @@ export function LocationList() {
         // Shown once: what is on screen now counts as seen.
         if (page.notificationsTotal > 0) api.post('/spyContent/notifications/seen').catch(() => {});
       },
-      (e: ApiClientError) =>
-        setError({ message: e.message, code: e.code, status: e.status, ended: e.detail.reason === 'session_ended' }),
+      (e: ApiClientError) => setError({ message: e.message, code: e.code, ended: e.detail.reason === 'session_ended' }),
     );
   }, [api]);
 
@@ -114,24 +113,25 @@ export function LocationList() {
           {t('quota', { used: quota.used, total: quota.total })}
         </p>
       )}
-      {error && (
-        <div role="alert" className="mt-4 space-y-2">
-          {error.status === 401 || error.code === SESSION_INVALID ? (
+      {error &&
+        (error.code === SESSION_INVALID ? (
+          <div className="mt-4">
             <SignInPrompt prefix={prefix} ended={error.ended} />
-          ) : (
+          </div>
+        ) : (
+          <div role="alert" className="mt-4 space-y-2">
             <p>{error.message}</p>
-          )}
-          {error.status === 401 || error.code === SESSION_INVALID ? null : error.code === MUST_CHANGE_PASSWORD ? (
-            <Link href={`${prefix}/dashboard/account/`} className="text-brand underline">
-              {t('choosePassword')}
-            </Link>
-          ) : (
-            <Link href={`${prefix}/`} className="text-brand underline">
-              {t('home')}
-            </Link>
-          )}
-        </div>
-      )}
+            {error.code === MUST_CHANGE_PASSWORD ? (
+              <Link href={`${prefix}/dashboard/account/`} className="text-brand underline">
+                {t('choosePassword')}
+              </Link>
+            ) : (
+              <Link href={`${prefix}/`} className="text-brand underline">
+                {t('home')}
+              </Link>
+            )}
+          </div>
+        ))}
       {rows && rows.length === 0 && <p className="mt-4 text-slate-600">{t('empty')}</p>}
       {rows && rows.length > 0 && (
         <ul className="mt-4 divide-y divide-slate-200 rounded-xl bg-white ring-1 ring-slate-200">

@@ -12,11 +12,8 @@ import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
 import { readUserInfo } from '@/lib/user-info';
-import { SignInPrompt } from '@/components/ui/sign-in-prompt';
+import { SIGNED_OUT, SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
-
-/** Marks the signed-out state, shown as a sign-in prompt rather than an error text. */
-const SIGNED_OUT = 'signed-out';
 
 const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
 
@@ -48,7 +45,7 @@ export function MapView() {
         return true;
       } catch (e) {
         const err = e as ApiClientError;
-        const signedOut = err.status === 401 || err.code === SESSION_INVALID;
+        const signedOut = err.code === SESSION_INVALID;
         const final = err.status === 404 || err.status === 422 || signedOut;
         if (active()) setError(signedOut ? SIGNED_OUT : final ? t('notFound') : err.message);
         return !final;
@@ -83,15 +80,14 @@ export function MapView() {
   const latest = gps[0] ?? null;
   const ip = trace.positions.find((p) => p.source === 'ip') ?? null;
   const ipLabel = `${t('ipArea')}${ip?.label ? ` · ${ip.label}` : ''}`;
-  // A window that ran out has ended, even before the server noticed (issue 13 §9).
-  const sharingNow = trace.status === 'sharing' && !!trace.sharingUntil && Date.parse(trace.sharingUntil) > now;
   return (
     <section className="space-y-4">
       {back}
       <h1 className="text-2xl font-bold">{t('title', { phone: formatPhone(trace.phone) })}</h1>
       {latest && (
         <p className="text-sm text-slate-700" data-testid="map-status">
-          {tDash(`status.${sharingNow ? 'sharing' : trace.status === 'sharing' ? 'stopped' : trace.status}`)} ·{' '}
+          {/* The trace's status is the server's, which ends a window that ran out on every poll (expireIfDue). */}
+          {tDash(`status.${trace.status}`)} ·{' '}
           {tDash('lastPosition', { ago: formatAgo(latest.recordedAt, locale, now) })}
         </p>
       )}

@@ -14,6 +14,7 @@ import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
 import { regionName } from '@/lib/intl-format';
+import { RequesterNameField } from '../locate/requester-name-field';
 import { LOCALE_COUNTRY, usePhoneInput } from '../locate/use-phone-input';
 
 const schema = z.object({ phone: phoneField, requesterName: requesterNameField, text: z.string(), locale: z.string() });
@@ -134,16 +135,7 @@ export function NewRequest() {
               ),
             )}
           />
-          <TextField
-            id="requesterName"
-            autoComplete="name"
-            maxLength={60}
-            label={tBox('requesterLabel')}
-            placeholder={tBox('requesterPlaceholder')}
-            hint={tBox('requesterHint')}
-            error={errors.requesterName?.message}
-            {...register('requesterName')}
-          />
+          <RequesterNameField error={errors.requesterName?.message} {...register('requesterName')} />
           <div>
             <label htmlFor="locale" className="block text-sm font-medium text-slate-800">
               {t('smsLanguage')}

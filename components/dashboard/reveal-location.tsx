@@ -8,11 +8,8 @@ import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '@/lib/user-info';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
-import { SignInPrompt } from '@/components/ui/sign-in-prompt';
+import { SIGNED_OUT, SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
-
-/** Marks the signed-out state, shown as a sign-in prompt rather than an error text. */
-const SIGNED_OUT = 'signed-out';
 
 type Row = { id: string; phone: string; status: RequestStatus; positions: number };
 

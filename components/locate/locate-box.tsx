@@ -13,6 +13,7 @@ import { useDelayed } from '../ui/use-delayed';
 import { track } from '@/lib/tracking/track';
 import { Link } from '@/components/ui/link';
 import { regionName } from '@/lib/intl-format';
+import { RequesterNameField } from './requester-name-field';
 import { LOCALE_COUNTRY, usePhoneInput } from './use-phone-input';
 
 /** The facts and pay step, loaded once a number is checked (not part of the first load). */
@@ -123,17 +124,7 @@ export function LocateBox() {
             ),
           )}
         />
-        <TextField
-          id="requesterName"
-          label={t('requesterLabel')}
-          autoComplete="name"
-          maxLength={60}
-          placeholder={t('requesterPlaceholder')}
-          readOnly={!!facts}
-          error={errors.requesterName?.message}
-          hint={t('requesterHint')}
-          {...register('requesterName')}
-        />
+        <RequesterNameField readOnly={!!facts} error={errors.requesterName?.message} {...register('requesterName')} />
         <TextField
           id="email"
           label={t('emailLabel')}

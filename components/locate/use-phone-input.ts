@@ -16,9 +16,8 @@ function loadAsYouType(): Promise<AsYouTypeCtor> {
 /**
  * Formats a phone field as it is typed (issue 13 §3, libphonenumber `AsYouType`): `+4915123456781` shows as
  * `+49 1512 3456781`, and with a default country (`defaultCountry`, ISO 3166-1 alpha-2: the visitor's IP country, else
- * the locale's) a national number such as `08123456787` shows as `0812-3456-787` for ID. Returns `format(value)` for
- * the input's change handler (it resolves to the formatted text; digits and `+` are never lost) and `country`, the
- * ISO code of the number so far (null until it is known).
+ * the locale's) a national number such as `08123456787` shows as `0812-3456-787` for ID; digits and `+` are never lost.
+ * Returns `registerOptions` for the field and `country`, the ISO code of the number so far (null until it is known).
  */
 export function usePhoneInput(defaultCountry: string | null) {
   const [country, setCountry] = useState<string | null>(null);
@@ -39,35 +38,24 @@ export function usePhoneInput(defaultCountry: string | null) {
     [defaultCountry],
   );
   /**
-   * The field's change handler: formats what was typed when the text grew (a deletion is left as is, so separators can
-   * be deleted) and hands the result to `apply(typed, formatted)`, which should set it only if the field still holds
-   * `typed`.
-   */
-  const onType = useCallback(
-    async (input: HTMLInputElement, apply: (typed: string, formatted: string) => void) => {
-      const typed = input.value;
-      const grew = typed.length > (input.dataset.previous ?? '').length;
-      input.dataset.previous = typed;
-      if (!grew) return;
-      const formatted = await format(typed);
-      if (formatted === typed) return;
-      input.dataset.previous = formatted;
-      apply(typed, formatted);
-    },
-    [format],
-  );
-  /**
-   * Options for react-hook-form's `register('phone', …)`: format the field as typed, reading and writing it through
-   * `get` and `set`.
+   * Options for react-hook-form's `register('phone', …)`: formats what was typed when the text grew (a deletion is left
+   * as is, so separators can be deleted), writing through `set` only if the field (`get`) still holds what was typed.
    */
   const registerOptions = useCallback(
     (get: () => string, set: (value: string) => void) => ({
-      onChange: (e: { target: HTMLInputElement }) =>
-        onType(e.target, (typed, formatted) => {
-          if (get() === typed) set(formatted);
-        }),
+      onChange: async (e: { target: HTMLInputElement }) => {
+        const input = e.target;
+        const typed = input.value;
+        const grew = typed.length > (input.dataset.previous ?? '').length;
+        input.dataset.previous = typed;
+        if (!grew) return;
+        const formatted = await format(typed);
+        if (formatted === typed || get() !== typed) return;
+        input.dataset.previous = formatted;
+        set(formatted);
+      },
     }),
-    [onType],
+    [format],
   );
-  return { format, onType, registerOptions, country };
+  return { registerOptions, country };
 }

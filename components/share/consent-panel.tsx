@@ -34,8 +34,13 @@ export function ConsentPanel() {
   const [minutes, setMinutes] = useState(60);
   const [dialog, setDialog] = useState<Dialog>(null);
 
+  /** Every state's card: the title, then what the state says and offers. */
   const frame = (children: ReactNode) => (
-    <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+    <section
+      className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200"
+      data-state={state}
+      data-testid="consent-panel"
+    >
       <h1 className="text-2xl font-bold">{t('title')}</h1>
       {children}
     </section>
@@ -70,13 +75,8 @@ export function ConsentPanel() {
     </Link>
   );
 
-  return (
-    <section
-      className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200"
-      data-state={state}
-      data-testid="consent-panel"
-    >
-      <h1 className="text-2xl font-bold">{t('title')}</h1>
+  return frame(
+    <>
       <div className="mt-3 rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200" data-testid="requester">
         {view.requesterName ? (
           <>
@@ -212,6 +212,6 @@ export function ConsentPanel() {
           if (confirmed && which) void act(which);
         }}
       />
-    </section>
+    </>,
   );
 }

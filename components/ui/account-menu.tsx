@@ -2,6 +2,7 @@
 import { useSyncExternalStore } from 'react';
 import { Link } from '@/components/ui/link';
 import { readUserInfo, subscribeUserInfo } from '@/lib/user-info';
+import { useReturnQuery } from './sign-in-prompt';
 
 type Labels = {
   signIn: string;
@@ -26,14 +27,9 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
     () => readUserInfo()?.email ?? null,
     () => null,
   );
-  const returnTo = useSyncExternalStore(
-    subscribeUserInfo,
-    () => `${location.pathname}${location.search}`,
-    () => '',
-  );
+  const back = useReturnQuery();
 
   if (!email) {
-    const back = returnTo && !/\/login\/?$/.test(returnTo.split('?')[0]) ? `?next=${encodeURIComponent(returnTo)}` : '';
     return (
       <Link
         href={`${prefix}/login/${back}`}

@@ -4,6 +4,22 @@ import { useSyncExternalStore } from 'react';
 import { readUserInfo, subscribeUserInfo } from '@/lib/user-info';
 import { Link } from '@/components/ui/link';
 
+/** What a page's error state holds when the reason is a missing session: shown as `SignInPrompt`, not as text. */
+export const SIGNED_OUT = 'signed-out';
+
+/**
+ * `?next=<this page>` for a sign-in link that comes back here (`''` on the server and on sign-in pages, which have
+ * nowhere to come back to), read from the address after hydration.
+ */
+export function useReturnQuery(): string {
+  const here = useSyncExternalStore(
+    subscribeUserInfo,
+    () => `${location.pathname}${location.search}`,
+    () => '',
+  );
+  return here && !/\/(login|forget|reset)\/?$/.test(here.split('?')[0]) ? `?next=${encodeURIComponent(here)}` : '';
+}
+
 /**
  * What a page that needs a session shows to someone without one (issue 13 §10): "Please sign in to see this page" for
  * a visitor who never signed in on this browser, "Your session has ended" for one whose `userInfo` cookie says they
@@ -18,12 +34,8 @@ export function SignInPrompt({ prefix, redirect, ended }: { prefix: string; redi
     () => readUserInfo() !== null,
     () => false,
   );
-  const here = useSyncExternalStore(
-    subscribeUserInfo,
-    () => `${location.pathname}${location.search}`,
-    () => '',
-  );
-  const query = redirect ? `?redirect=${redirect}` : here ? `?next=${encodeURIComponent(here)}` : '';
+  const back = useReturnQuery();
+  const query = redirect ? `?redirect=${redirect}` : back;
   return (
     <div role="alert" className="space-y-3" data-testid="sign-in-prompt">
       <p>{hadSession || ended ? t('signIn') : t('signInFirst')}</p>

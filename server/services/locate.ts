@@ -1,9 +1,9 @@
 import 'server-only';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { OPEN_STATES, consents, locationRequests, positions, type LocationRequest } from '../db/schema';
+import { OPEN_STATES, consents, locationRequests, positions } from '../db/schema';
 import { expireIfDue } from './consent';
-import { notificationsSeenAt, updatedSince } from './notifications';
+import { updatedSince } from './notifications';
 
 // The subscriber's side of location requests: every function takes the caller's id and reads only their rows.
 
@@ -45,20 +45,17 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
 
 /**
  * One page of `userId`'s requests, newest first, with each one's position count, the time of its newest position (for
- * "last position 52 min ago", issue 13 §9) and its SMS's status. A sharing window that has run out reads `stopped`.
+ * "last position 52 min ago", issue 13 §9), its SMS's status, and whether it changed since `since` (when the subscriber
+ * last looked: `notificationsSeenAt`).
  */
-export async function listRequests(db: Db, userId: string, pageNum: number, pageSize: number) {
+export async function listRequests(db: Db, userId: string, pageNum: number, pageSize: number, since: Date) {
   const where = eq(locationRequests.userId, userId);
-  const since = await notificationsSeenAt(db, userId);
   const [{ total }] = await db.select({ total: count() }).from(locationRequests).where(where);
   const rows = await db
     .select({
       id: locationRequests.id,
       phone: locationRequests.targetE164,
-      // A sharing window that ran out is over, even before the owner's page or a position noticed it.
-      status: sql<
-        LocationRequest['status']
-      >`(case when ${locationRequests.status} = 'sharing' and ${locationRequests.sharingUntil} <= now() then 'stopped' else ${locationRequests.status}::text end)`,
+      status: locationRequests.status,
       locationDenied: sql<boolean>`(${locationRequests.locationDeniedAt} is not null)`,
       withdrawn: sql<boolean>`(${locationRequests.withdrawnAt} is not null)`,
       createdAt: locationRequests.createdAt,

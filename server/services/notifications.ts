@@ -22,10 +22,9 @@ export function updatedSince(since: Date) {
 
 /**
  * SPEC's `notificationsTotal`: how many of the subscriber's requests changed status or received a GPS position since
- * they last looked at their locations (all of them before a first look).
+ * they last looked at their locations (`since`, from `notificationsSeenAt`; all of them before a first look).
  */
-export async function notificationsTotal(db: Db, userId: string): Promise<number> {
-  const since = await notificationsSeenAt(db, userId);
+export async function notificationsTotal(db: Db, userId: string, since: Date): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(locationRequests)

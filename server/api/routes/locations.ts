@@ -6,7 +6,7 @@ import { enqueueAfterCommit } from '../../jobs/boss';
 import { SMS_TEXTS, consentSmsText } from '../../services/consent-sms';
 import { clearPositions, listRequests, requestWithPositions } from '../../services/locate';
 import { PhoneParseError } from '../../services/phone-info';
-import { markNotificationsSeen, notificationsTotal } from '../../services/notifications';
+import { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '../../services/notifications';
 import { quotaOf, renewConsentLink, requestLocation } from '../../services/requests';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
@@ -68,7 +68,10 @@ const listRoute = createRoute({
           pageNum: z.number(),
           pageSize: z.number(),
           quota: z.object({ used: z.number().int(), total: z.number().int() }).nullable(),
-          notificationsTotal: z.number().int().openapi({ description: 'status changes and positions since last seen' }),
+          notificationsTotal: z
+            .number()
+            .int()
+            .openapi({ description: 'requests that changed or got a position since last seen' }),
         }),
       }),
       'Page',
@@ -199,10 +202,12 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     const { pageNum, pageSize } = c.req.valid('query');
     const db = await getDb();
     const userId = c.get('user')!.id;
+    // One read of when the subscriber last looked serves the rows' `updated` and the total.
+    const since = await notificationsSeenAt(db, userId);
     const [page, quota, notifications] = await Promise.all([
-      listRequests(db, userId, pageNum, pageSize),
+      listRequests(db, userId, pageNum, pageSize, since),
       quotaOf(db, userId),
-      notificationsTotal(db, userId),
+      notificationsTotal(db, userId, since),
     ]);
     return okPage(c, {
       ...page,
