@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   rememberedLanguageRedirect,
+  safeNext,
   dashboardLocation,
   isLandingPath,
   prefixOf,
@@ -77,5 +78,27 @@ describe('remembered language (SPEC §3 lang cookie, issue 13 §7)', () => {
     expect(rememberedLanguageRedirect('/', '', 'ph')).toBeNull();
     expect(rememberedLanguageRedirect('/faq/', '', 'es')).toBeNull();
     expect(rememberedLanguageRedirect('/id/', '', 'es')).toBeNull();
+  });
+});
+
+describe('return path after sign-in (issue 13 §10)', () => {
+  it('keeps a path of this site', () => {
+    expect(safeNext('/reveal-location/')).toBe('/reveal-location/');
+    expect(safeNext('/es/map/?id=1')).toBe('/es/map/?id=1');
+  });
+  it('refuses other sites, schemes, backslashes, sign-in pages and nothing', () => {
+    for (const value of [
+      '//evil.example/',
+      'https://evil.example/',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      '/x?u=http://e',
+      '/login/',
+      '/es/reset/?email=a',
+      '',
+      null,
+    ]) {
+      expect(safeNext(value)).toBeNull();
+    }
   });
 });

@@ -14,6 +14,7 @@ import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { useServerErrors } from './use-server-errors';
 import { Link } from '@/components/ui/link';
+import { safeNext } from '@/lib/routing/rules';
 
 /** Where `?redirect=` may lead after sign-in (a fixed list, so the parameter cannot send users off-site). */
 const REDIRECTS: Record<string, string> = {
@@ -21,15 +22,6 @@ const REDIRECTS: Record<string, string> = {
   locations: '/dashboard/locations/',
   getLocation: '/getLocation/',
 };
-
-/**
- * A `?next=` path to return to after sign-in (issue 13 §10: the page that asked for a session), kept only when it is a
- * path of this site (`/…`, not `//host` or a scheme) and not a sign-in page; otherwise null.
- */
-export function safeNext(value: string | null): string | null {
-  if (!value || !/^\/(?!\/)[^\s\\]*$/.test(value) || value.includes('://')) return null;
-  return /\/(login|forget|reset)\/?(\?|$)/.test(value) ? null : value;
-}
 
 /**
  * `/login` (SPEC §2): e-mail and password (`POST /admin/userSession`). A temporary password leads to the account

@@ -121,3 +121,12 @@ export function trackingQuery(search: string): string {
   const query = kept.toString();
   return query ? `?${query}` : '';
 }
+
+/**
+ * A `?next=` path to return to after sign-in (issue 13 §10: the page that asked for a session), kept only when it is a
+ * path of this site (`/…`, not `//host` or a scheme) and not a sign-in page; otherwise null.
+ */
+export function safeNext(value: string | null): string | null {
+  if (!value || !/^\/(?!\/)[^\s\\]*$/.test(value) || value.includes('://')) return null;
+  return /\/(login|forget|reset)\/?(\?|$)/.test(value) ? null : value;
+}
