@@ -15,7 +15,10 @@ export async function proxy(request: NextRequest) {
   if (decision.kind === 'redirect') {
     return NextResponse.redirect(new URL(decision.location, request.url), decision.status);
   }
-  const target = new URL(`${decision.internalPath}${search}`, request.url);
+  // Spanish and Indonesian pages are served at their own path; English and /ph/ ones under their locale folder.
+  const same = decision.internalPath === pathname;
+  const serve = () =>
+    same ? NextResponse.next() : NextResponse.rewrite(new URL(`${decision.internalPath}${search}`, request.url));
   const token = request.cookies.get('token')?.value;
   if (token && isLandingPath(decision.rest)) {
     const session = await checkSession(request, token);
@@ -23,13 +26,16 @@ export async function proxy(request: NextRequest) {
       return NextResponse.redirect(new URL(dashboardLocation(decision.prefix, search), request.url), 302);
     }
     if (session === 'dead') {
-      const response = NextResponse.rewrite(target);
+      const response = serve();
       response.cookies.delete('token');
       return response;
     }
   }
   // `/404/` is the not-found page: served with a real 404 status (issue 13 §10).
-  return NextResponse.rewrite(target, decision.rest === '/404/' ? { status: 404 } : undefined);
+  if (decision.rest === '/404/') {
+    return NextResponse.rewrite(new URL(`${decision.internalPath}${search}`, request.url), { status: 404 });
+  }
+  return serve();
 }
 
 /** Asks the API whether `token` names a live session: 'live', 'dead' (401), or 'unknown' (API unreachable). */
@@ -47,8 +53,19 @@ async function checkSession(request: NextRequest, token: string): Promise<'live'
   }
 }
 
+/**
+ * Where the proxy runs (issue 14 §3): invoking it at all costs a static page about a third of its throughput, so it
+ * runs only where it has work. `/es/…` and `/id/…` pages that exist are served as they are (their internal path is
+ * their public path): the proxy is skipped for them unless a `token` cookie may send a landing-page visitor to the
+ * dashboard. It still runs for English and `/ph/` paths (rewritten to `/en/…`, `/en-PH/…`), `/`  (the `lang`
+ * choice), `/es/404/`, unknown paths (302) and paths without their trailing slash (301). Never for the API
+ * (`/api_f/…` and the ad-event path `/api_{hash}`), Next's assets, the operator console (`/ops/`) or files with an
+ * extension. The page list must equal PAGE_PATHS minus `/404/` (tests/proxy-matcher.test.ts checks it and every
+ * decision against lib/routing). Next reads this object statically: literals only.
+ */
 export const config = {
-  // Everything except the API (`/api_f/…` and the ad-event path `/api_{hash}`), Next's assets, the operator console
-  // (`/ops/`, outside the locale prefixes) and files with an extension (favicon.ico, robots.txt, images).
-  matcher: ['/((?!api_|_next|ops(?:/|$)|.*\\..*).*)'],
+  matcher: [
+    '/((?!api_|_next|ops(?:/|$)|.*\\..*|(?:es|id)/(?:|checkout/|checkout/wallet/|paystatus/|pay-success/|cancel/|cancel-subscription/|phone-finder/|gps-locator/|ip-tracker/|about-us/|privacy-policy/|terms-of-use/|pay-method/|intellectual/|contact-us/|faq/|cookie/|location/|map/|getLocation/|locate/|phone-locate/|reveal-location/|dashboard/locations/|dashboard/account/|dashboard/billing/|login/|forget/|reset/|dev/outbox/)$).*)',
+    { source: '/(es|id)/((?!.*\\..*).*)', has: [{ type: 'cookie', key: 'token' }] },
+  ],
 };

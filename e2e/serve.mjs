@@ -19,7 +19,9 @@ const pgPort =
     });
   }));
 
-const child = spawn(process.execPath, ['scripts/start.mjs'], {
+// SERVE_NODE_ARGS: extra flags for the server's node (bench:profile passes --cpu-prof, which NODE_OPTIONS refuses).
+const nodeArgs = (process.env.SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
   stdio: 'inherit',
   env: {
     ...process.env,

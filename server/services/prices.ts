@@ -4,7 +4,7 @@ import type { Db, Tx } from '../db/client';
 import { priceOffers, priceSetups, type PriceOffer, type PriceSetup } from '../db/schema';
 import { env } from '../env';
 import { notFound } from '../errors';
-import { formatMoney } from './money';
+import { currencyFormat, formatMoney, minorDigits } from './money';
 import { sha256 } from './tokens';
 
 /**
@@ -20,10 +20,28 @@ export async function priceSetup(db: Db | Tx, id?: string): Promise<PriceSetup> 
   throw new Error('no price_setups row: run the migrations');
 }
 
+/** How long a price setup read for display is reused (ms). */
+export const PRICE_CACHE_MS = 60_000;
+const cached = new Map<string, { price: PriceSetup; until: number }>();
+
+/**
+ * priceSetup() for display (`GET /portal/priceSetup`, read on every landing page view): a found setup is reused for
+ * PRICE_CACHE_MS, so a price changed in the database shows within a minute. Unknown ids are not cached (404 each
+ * time). Orders, offers and payments keep reading priceSetup() fresh: what is charged never comes from this cache.
+ */
+export async function displayedPriceSetup(db: Db, id?: string, now = Date.now()): Promise<PriceSetup> {
+  const key = id ?? '';
+  const hit = cached.get(key);
+  if (hit && hit.until > now) return hit.price;
+  const price = await priceSetup(db, id);
+  if (cached.size >= 100) cached.clear();
+  cached.set(key, { price, until: now + PRICE_CACHE_MS });
+  return price;
+}
+
 /** Minor units per major unit of `currency` (ISO 4217 exponent), e.g. 100 for USD, 1 for JPY. */
 function minorFactor(currency: string): number {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
-  return 10 ** (digits ?? 2);
+  return 10 ** minorDigits(currency);
 }
 
 /** The trial price with `percentOff` taken off, rounded to the nearest minor unit, never below 1. */
@@ -42,7 +60,7 @@ export function pricePlan(price: PriceSetup, lang: string, offer?: PriceOffer | 
   const isTryout = price.trialHours > 0;
   const shownMinor = isTryout ? trialMinor : price.monthlyPriceMinor;
   const sign =
-    new Intl.NumberFormat(lang, { style: 'currency', currency: price.currency })
+    currencyFormat(lang, price.currency)
       .formatToParts(0)
       .find((p) => p.type === 'currency')?.value ?? price.currency;
   const decimals = Math.log10(factor);

@@ -7,7 +7,7 @@ import { enqueueAfterCommit } from '../../jobs/boss';
 import { completeCheckoutSession } from '../../payments/stripe-sync';
 import { createOrder, findOrder, orderView } from '../../services/orders';
 import { PhoneParseError, parsePhone } from '../../services/phone-info';
-import { buyerKey, pricePlan, priceSetup, showOffer } from '../../services/prices';
+import { buyerKey, displayedPriceSetup, pricePlan, priceSetup, showOffer } from '../../services/prices';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
@@ -94,7 +94,8 @@ const orderView_ = z.object({
 const priceRoute = createRoute({
   method: 'get',
   path: '/portal/priceSetup',
-  summary: 'The price plan: trial price for 24 hours, monthly price, geolocations a month (minor units and texts)',
+  summary:
+    'The price plan: trial price for 24 hours, monthly price, geolocations a month (minor units and texts). Read for display: a price changed in the database shows within 60 s.',
   request: { query: z.object({ plan: uuid.optional() }) },
   responses: { 200: jsonResponse(envelope(plan), 'Plan'), 404: jsonResponse(errorEnvelope, 'Unknown plan') },
 });
@@ -173,7 +174,7 @@ function phoneError(error: unknown): never {
 
 export const ordersApi = new OpenAPIHono<AppEnv>()
   .openapi(priceRoute, async (c) => {
-    const price = await priceSetup(await getDb(), c.req.valid('query').plan);
+    const price = await displayedPriceSetup(await getDb(), c.req.valid('query').plan);
     return ok(c, pricePlan(price, c.get('lang')));
   })
   .openapi(offerRoute, async (c) => {
