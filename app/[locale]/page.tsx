@@ -35,7 +35,7 @@ export default async function HomePage({ params }: { params: Promise<{ locale: L
       <StepsSection />
       <AdvantagesSection />
       <section aria-labelledby="situations-title" className="py-12">
-        <h2 id="situations-title" className="text-2xl font-bold text-slate-900 sm:text-3xl">
+        <h2 id="situations-title" className="section-title">
           {t('situationsTitle')}
         </h2>
         <p className="mt-2 mb-6 text-sm text-slate-600">{t('situationsNote')}</p>
@@ -46,7 +46,7 @@ export default async function HomePage({ params }: { params: Promise<{ locale: L
       <FeaturesSection />
       <DemoSection />
       <section id="price" aria-labelledby="price-title" className="scroll-mt-20 py-12">
-        <h2 id="price-title" className="mb-6 text-center text-2xl font-bold text-slate-900 sm:text-3xl">
+        <h2 id="price-title" className="mb-6 text-center section-title">
           {t('priceTitle')}
         </h2>
         <PriceCardSlot

@@ -5,13 +5,21 @@ const ITEMS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 
 /**
  * The FAQ accordion (SPEC §3 FAQ item: open flag, title, description): native `<details>` elements, the first one
- * open, so it works without JavaScript and with the keyboard; plus the FAQPage JSON-LD for search engines.
+ * open, so it works without JavaScript and with the keyboard. `jsonLd`: also the FAQPage JSON-LD for search engines —
+ * on `/faq` only, the questions' own page; the home page's copy would repeat the whole text a third time in its HTML
+ * (issue 14 §4).
  */
-export async function FaqList({ headingLevel = 'h2' }: { headingLevel?: 'h2' | 'h3' }) {
+export async function FaqList({
+  headingLevel = 'h2',
+  jsonLd = false,
+}: {
+  headingLevel?: 'h2' | 'h3';
+  jsonLd?: boolean;
+}) {
   const t = await getTranslations('Faq');
   const items = ITEMS.map((i) => ({ title: t(`q${i}Title`), description: t(`q${i}Description`) }));
   const Heading = headingLevel;
-  const jsonLd = {
+  const data = {
     '@context': 'https://schema.org',
     '@type': 'FAQPage',
     mainEntity: items.map((q) => ({
@@ -24,16 +32,16 @@ export async function FaqList({ headingLevel = 'h2' }: { headingLevel?: 'h2' | '
     <div className="divide-y divide-slate-200 rounded-2xl bg-white ring-1 ring-slate-200">
       {items.map((q, i) => (
         <details key={i} open={i === 0} className="group p-4" data-testid="faq-item">
-          <summary className="flex cursor-pointer list-none items-center justify-between gap-4 font-semibold text-slate-900">
+          <summary className="faq-summary">
             <Heading className="text-base">{q.title}</Heading>
-            <span aria-hidden className="text-brand transition-transform group-open:rotate-45">
+            <span aria-hidden className="faq-plus">
               +
             </span>
           </summary>
           <p className="mt-3 leading-relaxed text-slate-700">{q.description}</p>
         </details>
       ))}
-      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd) }} />
+      {jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data) }} />}
     </div>
   );
 }

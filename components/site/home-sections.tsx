@@ -19,7 +19,7 @@ const SHOTS = {
 } as const;
 
 const section = 'scroll-mt-20 py-12';
-const h2 = 'text-2xl font-bold text-slate-900 sm:text-3xl';
+const h2 = 'section-title';
 
 /**
  * A home section of cards: an anchored h2 and a grid of items, each with its icon (Lucide, from the sprite: no
@@ -46,9 +46,9 @@ function CardsSection({
       </h2>
       <List className={`mt-6 grid gap-6 ${grid}`}>
         {items.map((item, i) => (
-          <li key={item.title} className={`rounded-2xl bg-white p-6 ring-1 ring-slate-200 ${item.span ?? ''}`}>
+          <li key={item.title} className={`card ${item.span ?? ''}`}>
             <span className="flex items-center gap-3">
-              <span aria-hidden className="grid h-11 w-11 place-items-center rounded-xl bg-brand-light text-brand">
+              <span aria-hidden className="icon-badge">
                 <Icon name={item.icon} />
               </span>
               {numbered && (

@@ -3,7 +3,7 @@ export type Situation = { name: string; role: string; content: string };
 /** One situation: an initial avatar (no photos of people who are not customers), the name, role and text. */
 export function SituationCard({ item }: { item: Situation }) {
   return (
-    <figure className="h-full rounded-2xl bg-white p-6 ring-1 ring-slate-200">
+    <figure className="h-full card">
       <div className="flex items-center gap-3">
         <span aria-hidden className="grid h-10 w-10 place-items-center rounded-full bg-brand/10 font-bold text-brand">
           {item.name.slice(0, 1)}

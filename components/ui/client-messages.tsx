@@ -3,9 +3,13 @@ import { getMessages } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import type { Messages } from '@/i18n/messages';
 
+/** The `Api` messages client code reads itself (use-api, pay-status); every other API text comes from the server. */
+const CLIENT_API_KEYS = ['network', 'declined'] as const;
+
 /**
- * Hands client components only the message namespaces they use (plus `Api` and `Validation` for errors), so a
- * page's JavaScript does not carry the whole catalogue.
+ * Hands client components only the message namespaces they use (plus `Validation` for form errors and the few `Api`
+ * messages of CLIENT_API_KEYS), so a page's HTML and JavaScript do not carry the whole catalogue (issue 14 §4: the
+ * messages are written into the page's RSC payload).
  */
 export async function ClientMessages({
   namespaces,
@@ -16,7 +20,10 @@ export async function ClientMessages({
 }) {
   const all = (await getMessages()) as Messages;
   const picked = Object.fromEntries(
-    (['Api', 'Validation', ...namespaces] as (keyof Messages)[]).map((ns) => [ns, all[ns]]),
-  );
+    (['Validation', ...namespaces] as (keyof Messages)[]).map((ns) => [ns, all[ns]]),
+  ) as Partial<Messages>;
+  if (!namespaces.includes('Api')) {
+    picked.Api = Object.fromEntries(CLIENT_API_KEYS.map((key) => [key, all.Api[key]])) as Messages['Api'];
+  }
   return <NextIntlClientProvider messages={picked}>{children}</NextIntlClientProvider>;
 }

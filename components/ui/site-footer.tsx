@@ -30,10 +30,7 @@ export async function SiteFooter({ company }: { company: string }) {
           <ul className="grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-3 lg:grid-cols-5">
             {LINKS.map(([path, key]) => (
               <li key={key}>
-                <Link
-                  href={`${prefix}${path}`}
-                  className="inline-flex min-h-6 items-center text-slate-700 underline-offset-2 hover:text-brand hover:underline"
-                >
+                <Link href={`${prefix}${path}`} className="footer-link">
                   {t(`Footer.${key}`)}
                 </Link>
               </li>

@@ -31,10 +31,7 @@ export async function SiteHeader({ product }: { product: string }) {
   const prefix = prefixOf(locale);
   const links = ANCHORS.map(([id, key]) => (
     <li key={id}>
-      <Link
-        href={`${prefix}/#${id}`}
-        className="flex min-h-11 items-center px-3 text-sm text-slate-700 hover:text-brand lg:min-h-0 lg:px-0"
-      >
+      <Link href={`${prefix}/#${id}`} className="nav-link">
         {t(`Nav.${key}`)}
       </Link>
     </li>

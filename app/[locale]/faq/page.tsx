@@ -13,7 +13,7 @@ export default async function Page({ params }: { params: Promise<{ locale: Local
     <article className="mx-auto max-w-3xl">
       <h1 className="text-3xl font-bold text-slate-900">{t('title')}</h1>
       <p className="mt-3 mb-8 text-lg text-slate-700">{t('description')}</p>
-      <FaqList />
+      <FaqList jsonLd />
     </article>
   );
 }
