@@ -1,5 +1,7 @@
 // `npm run bench:lighthouse`: Lighthouse 13 (npm `lighthouse`, with the system Chromium) on a production build
-// (`npm run build` first), mobile and desktop, for the home page and each landing page in en and es (issue 6).
+// (`npm run build` first), for the home page and each landing page in every locale (issues 6 and 14), and for a bare
+// Next page (one <h1>, bench/bare-app.ts) built and served in the same run as the reference. Mobile by default
+// (BENCH_FORMS=mobile,desktop adds desktop); BENCH_LOCALES (e.g. ",/es") and BENCH_PAGES narrow the set.
 // Targets: mobile performance ≥ 97; accessibility, best practices and SEO 100. Writes bench/lighthouse-report.md.
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -7,13 +9,18 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { buildBareApp, serveBareApp } from './bare-app';
 import { startBenchServer } from './server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORT = 3332;
 const origin = `http://localhost:${PORT}`;
-const PAGES = ['/', '/phone-finder/', '/gps-locator/', '/locate/', '/phone-locate/', '/ip-tracker/'];
-const LOCALES = ['', '/es'];
+const PAGES = (process.env.BENCH_PAGES ?? '/,/phone-finder/,/gps-locator/,/locate/,/phone-locate/,/ip-tracker/').split(
+  ',',
+);
+const LOCALES = (process.env.BENCH_LOCALES ?? ',/id,/es,/ph').split(',');
+const FORMS = (process.env.BENCH_FORMS ?? 'mobile').split(',') as ('mobile' | 'desktop')[];
+const BARE_PORT = 3333;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /** Runs per page and form factor; the median is reported. */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -29,7 +36,9 @@ type Row = {
 const rows: Row[] = [];
 const chromePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 
+const bareApp = serveBareApp(buildBareApp().dir, BARE_PORT);
 const server = await startBenchServer(PORT, 55435);
+const bare = await bareApp;
 try {
   const chrome = await chromeLauncher.launch({
     chromePath,
@@ -44,11 +53,16 @@ try {
     ],
   });
   try {
-    for (const locale of LOCALES) {
-      for (const page of PAGES) {
-        const url = `${origin}${locale}${page}`;
+    const targets = [
+      { label: 'bare Next page', url: `${bare.origin}/` },
+      ...LOCALES.flatMap((locale) =>
+        PAGES.map((page) => ({ label: `${locale}${page}`, url: `${origin}${locale}${page}` })),
+      ),
+    ];
+    for (const { label, url } of targets) {
+      {
         await fetch(url); // warm the route
-        for (const form of ['mobile', 'desktop'] as const) {
+        for (const form of FORMS) {
           // Lighthouse varies from run to run (more so on 2 cores): the median of RUNS runs by performance score,
           // as Lighthouse's docs advise ("Lighthouse variability").
           const runs: Row[] = [];
@@ -64,7 +78,7 @@ try {
             );
             const num = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
             runs.push({
-              url: `${locale}${page}`,
+              url: label,
               form,
               scores,
               lcp: num('largest-contentful-paint'),
@@ -89,14 +103,16 @@ try {
   }
 } finally {
   server.stop();
+  bare.stop();
 }
 
 const miss = rows.filter(
   (r) =>
-    (r.form === 'mobile' && r.scores.performance < 97) ||
-    r.scores.accessibility < 100 ||
-    r.scores['best-practices'] < 100 ||
-    r.scores.seo < 100,
+    r.url !== 'bare Next page' &&
+    ((r.form === 'mobile' && r.scores.performance < 97) ||
+      r.scores.accessibility < 100 ||
+      r.scores['best-practices'] < 100 ||
+      r.scores.seo < 100),
 );
 const table = rows
   .map(
@@ -111,7 +127,8 @@ system Chromium against \`npm start\` (production build, embedded PostgreSQL) on
 Node ${process.version}); default mobile (simulated slow 4G, 4× CPU slowdown) and desktop settings; each row is the median of ${RUNS} runs by performance score. Map tiles and other
 outside hosts are unreachable here.
 
-Targets (issue 6): mobile performance ≥ 97; accessibility, best practices and SEO 100.
+Targets (issues 6 and 14): mobile performance ≥ 97; accessibility, best practices and SEO 100. The first row is a
+bare Next page (one \`<h1>\`, same Next and React versions) built and served in the same run: the reference, not a target.
 ${miss.length ? `\n**Below target:** ${miss.map((r) => `${r.url} (${r.form})`).join(', ')}.\n` : '\nAll pages meet the targets.\n'}
 | page | form | performance | accessibility | best practices | SEO | LCP ms | CLS | TBT ms |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |

@@ -1,31 +1,16 @@
 // `npm run bench:weight`: first-load JS of the home page per locale vs a bare Next 16 page built in the same run.
 // First-load JS = the sum of the gzip sizes of the scripts the HTML references (async chunks loaded later are not
-// counted). Budget (ISSUE 2): home ≤ floor + 25 KiB gz. Writes bench/report.md; exits 1 when over budget.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// counted). Budget (ISSUE 2, issue 14 §6): home ≤ floor + 25 KiB gz. Writes bench/report.md and the floor to
+// bench/floor.json (read by scripts/check-budgets.mjs in `npm test`); exits 1 when over budget.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { buildBareApp, run, serveBareApp, waitFor } from './bare-app';
+import { startBenchServer } from './server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const BUDGET_KIB = 25;
 const PAGES = ['/', '/id/', '/es/', '/ph/'];
-
-function run(cmd: string, args: string[], cwd: string) {
-  const r = spawnSync(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}`);
-}
-
-async function waitFor(url: string, ms = 120_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`timed out waiting for ${url}`);
-}
 
 /** gzip bytes of every script the HTML of `url` references. */
 async function firstLoadJs(origin: string, pathname: string): Promise<{ bytes: number; scripts: number }> {
@@ -39,48 +24,18 @@ async function firstLoadJs(origin: string, pathname: string): Promise<{ bytes: n
   return { bytes, scripts: srcs.length };
 }
 
-function serve(cmd: string, args: string[], cwd: string, env: Record<string, string>): ChildProcess {
-  return spawn(cmd, args, { cwd, stdio: 'ignore', env: { ...process.env, ...env } });
-}
-
-// The floor project lives outside this repo, so Next does not pick up this app's files (instrumentation, proxy).
-const tmp = path.join(tmpdir(), 'bench-weight');
-rmSync(tmp, { recursive: true, force: true });
-const floorDir = path.join(tmp, 'floor');
-mkdirSync(path.join(floorDir, 'app'), { recursive: true });
-const version = (name: string) =>
-  JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
-writeFileSync(
-  path.join(floorDir, 'package.json'),
-  JSON.stringify({
-    name: 'floor',
-    private: true,
-    dependencies: { next: version('next'), react: version('react'), 'react-dom': version('react-dom') },
-  }),
-);
-// The same next/react versions as the app, installed from the npm cache where possible.
-run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], floorDir);
-writeFileSync(
-  path.join(floorDir, 'app', 'layout.jsx'),
-  'export default function L({ children }) { return <html lang="en"><body>{children}</body></html>; }\n',
-);
-writeFileSync(path.join(floorDir, 'app', 'page.jsx'), 'export default function P() { return <h1>Hello</h1>; }\n');
-
-run('npx', ['next', 'build'], floorDir);
+const bare = buildBareApp();
 run('npm', ['run', 'build'], root);
 
-const floorPort = '3311';
-const appPort = '3312';
-const floor = serve('npx', ['next', 'start', '-p', floorPort], floorDir, {});
-const app = serve(process.execPath, ['e2e/serve.mjs'], root, { PORT: appPort });
+const floor = await serveBareApp(bare.dir, 3311);
+const app = await startBenchServer(3312, 55439);
 try {
-  await waitFor(`http://localhost:${floorPort}/`);
-  await waitFor(`http://localhost:${appPort}/api_f/v1/health`);
-  const base = await firstLoadJs(`http://localhost:${floorPort}`, '/');
+  await waitFor(`${app.origin}/api_f/v1/health`);
+  const base = await firstLoadJs(floor.origin, '/');
   const rows: string[] = [];
   let over = false;
   for (const page of PAGES) {
-    const m = await firstLoadJs(`http://localhost:${appPort}`, page);
+    const m = await firstLoadJs(app.origin, page);
     const extra = (m.bytes - base.bytes) / 1024;
     const ok = extra <= BUDGET_KIB;
     over ||= !ok;
@@ -105,9 +60,27 @@ try {
     '',
   ].join('\n');
   writeFileSync(path.join(root, 'bench', 'report.md'), report);
+  // The floor for the build-output check of `npm test` (scripts/check-budgets.mjs), with the versions it holds for.
+  const version = (name: string) =>
+    JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')).version as string;
+  mkdirSync(path.join(root, 'bench'), { recursive: true });
+  writeFileSync(
+    path.join(root, 'bench', 'floor.json'),
+    JSON.stringify(
+      {
+        next: version('next'),
+        react: version('react'),
+        firstLoadBytes: base.bytes,
+        scripts: base.scripts,
+        measured: `${new Date().toISOString().slice(0, 10)} by npm run bench:weight`,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   console.log(report);
   process.exitCode = over ? 1 : 0;
 } finally {
-  floor.kill('SIGTERM');
-  app.kill('SIGTERM');
+  floor.stop();
+  app.stop();
 }
