@@ -4,6 +4,7 @@
 // other way round) so drifts of a shared 2-core machine fall on both sides:
 //   GET /api_f/v1/portal/priceSetup  vs  a bare route handler answering a small JSON envelope   (goal ≥ 0.70)
 //   GET /es/                         vs  a bare static page padded to the same HTML bytes       (goal ≥ 0.90)
+//   GET / (English: proxy.ts rewrites it)  vs  the bare page behind a bare proxy (what our proxy adds to any proxy)
 //   bare static page behind a bare proxy  vs  the same page without (what any proxy costs)
 // Writes bench/throughput-report.md with the median req/s of each side and their ratio.
 import autocannon from 'autocannon';
@@ -34,6 +35,7 @@ const server = await startBenchServer(PORT, 55437, { LOG_LEVEL: process.env.LOG_
 let bare: { origin: string; stop: () => void } | undefined;
 try {
   const esBytes = Buffer.byteLength(await (await fetch(`${server.origin}/es/`)).text());
+  const enBytes = Buffer.byteLength(await (await fetch(`${server.origin}/`)).text());
   const built = buildBareApp(esBytes);
   bare = await serveBareApp(built.dir, BARE_PORT);
   const pairs = [
@@ -48,6 +50,12 @@ try {
       ours: `${server.origin}/es/`,
       bare: `${bare.origin}/static/`,
       goal: 0.9,
+    },
+    {
+      name: `Proxy: \`GET /\` (${enBytes} B, rewritten to /en/ by proxy.ts) vs the bare page behind a bare proxy`,
+      ours: `${server.origin}/`,
+      bare: `${bare.origin}/proxied/`,
+      goal: 0,
     },
     {
       name: 'Framework: the bare static page behind a bare proxy vs without',
