@@ -1,0 +1,69 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { priceSetups } from '@/server/db/schema';
+import { formatMoney, minorDigits } from '@/server/services/money';
+import { displayedPriceSetup, PRICE_CACHE_MS, pricePlan, priceSetup } from '@/server/services/prices';
+import { API, app, clientHeaders } from './support/api';
+
+describe('the displayed price setup is reused, what is charged is read fresh (issue 14 §3)', () => {
+  it('shows a price changed in the database once PRICE_CACHE_MS has passed; priceSetup() sees it at once', async () => {
+    const db = await getDb();
+    const [row] = await db
+      .insert(priceSetups)
+      .values({ currency: 'EUR', trialPriceMinor: 149, monthlyPriceMinor: 2999 })
+      .returning();
+    const t0 = Date.now();
+    expect((await displayedPriceSetup(db, row.id, t0)).trialPriceMinor).toBe(149);
+
+    await db.update(priceSetups).set({ trialPriceMinor: 199 }).where(eq(priceSetups.id, row.id));
+    expect((await displayedPriceSetup(db, row.id, t0 + 1000)).trialPriceMinor).toBe(149);
+    expect((await priceSetup(db, row.id)).trialPriceMinor).toBe(199);
+    expect((await displayedPriceSetup(db, row.id, t0 + PRICE_CACHE_MS + 1)).trialPriceMinor).toBe(199);
+  });
+
+  it('answers 404 for an unknown plan every time (misses are not cached)', async () => {
+    const url = `${API}/portal/priceSetup?plan=00000000-0000-4000-8000-000000000001`;
+    for (let i = 0; i < 2; i++) {
+      const res = await app.request(url, { headers: clientHeaders });
+      expect(res.status).toBe(404);
+    }
+  });
+});
+
+describe('cached currency formatting gives the same text as a fresh formatter', () => {
+  const fresh = (minor: number, currency: string, locale: string, digits: number) =>
+    new Intl.NumberFormat(locale, { style: 'currency', currency }).format(minor / 10 ** digits);
+
+  it.each([
+    [99, 'USD', 'en', 2],
+    [99, 'USD', 'es', 2],
+    [1500, 'JPY', 'en', 0],
+    [4999, 'EUR', 'id', 2],
+    [1234, 'KWD', 'es', 3],
+  ])('%i %s in %s', (minor, currency, locale, digits) => {
+    expect(minorDigits(currency)).toBe(digits);
+    for (let i = 0; i < 3; i++)
+      expect(formatMoney(minor, currency, locale)).toBe(fresh(minor, currency, locale, digits));
+  });
+
+  it('formats the plan in the asked locale, not the first one cached', () => {
+    const plan = {
+      id: 'x',
+      currency: 'USD',
+      trialPriceMinor: 99,
+      monthlyPriceMinor: 4999,
+      geolocationsPerPeriod: 30,
+      trialHours: 24,
+      isDefault: true,
+      offerPercentOff: 50,
+      createdAt: new Date(),
+    };
+    expect(pricePlan(plan, 'en')).toMatchObject({ sign: '$', trialText: '$0.99', monthlyText: '$49.99' });
+    expect(pricePlan(plan, 'es')).toMatchObject({
+      trialText: fresh(99, 'USD', 'es', 2),
+      monthlyText: fresh(4999, 'USD', 'es', 2),
+    });
+    expect(pricePlan(plan, 'es').trialText).not.toBe('$0.99');
+  });
+});
