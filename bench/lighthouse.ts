@@ -124,7 +124,7 @@ const report = `# Lighthouse
 
 \`npm run bench:lighthouse\` (bench/lighthouse.ts), ${new Date().toISOString().slice(0, 10)}: Lighthouse 13 with the
 system Chromium against \`npm start\` (production build, embedded PostgreSQL) on this machine (${os.cpus().length} cores,
-Node ${process.version}); default mobile (simulated slow 4G, 4× CPU slowdown) and desktop settings; each row is the median of ${RUNS} runs by performance score. Map tiles and other
+Node ${process.version}); Lighthouse's default ${FORMS.join(' and ')} settings (mobile: simulated slow 4G, 4× CPU slowdown); pages: ${LOCALES.map((l) => l || '(en)').join(', ')} × ${PAGES.join(', ')}; each row is the median of ${RUNS} runs by performance score. Map tiles and other
 outside hosts are unreachable here.
 
 Targets (issues 6 and 14): mobile performance ≥ 97; accessibility, best practices and SEO 100. The first row is a
