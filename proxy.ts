@@ -16,9 +16,9 @@ export async function proxy(request: NextRequest) {
     return NextResponse.redirect(new URL(decision.location, request.url), decision.status);
   }
   // Spanish and Indonesian pages are served at their own path; English and /ph/ ones under their locale folder.
-  const same = decision.internalPath === pathname;
-  const serve = () =>
-    same ? NextResponse.next() : NextResponse.rewrite(new URL(`${decision.internalPath}${search}`, request.url));
+  const rewrite = (init?: ResponseInit) =>
+    NextResponse.rewrite(new URL(`${decision.internalPath}${search}`, request.url), init);
+  const serve = () => (decision.internalPath === pathname ? NextResponse.next() : rewrite());
   const token = request.cookies.get('token')?.value;
   if (token && isLandingPath(decision.rest)) {
     const session = await checkSession(request, token);
@@ -32,10 +32,7 @@ export async function proxy(request: NextRequest) {
     }
   }
   // `/404/` is the not-found page: served with a real 404 status (issue 13 §10).
-  if (decision.rest === '/404/') {
-    return NextResponse.rewrite(new URL(`${decision.internalPath}${search}`, request.url), { status: 404 });
-  }
-  return serve();
+  return decision.rest === '/404/' ? rewrite({ status: 404 }) : serve();
 }
 
 /** Asks the API whether `token` names a live session: 'live', 'dead' (401), or 'unknown' (API unreachable). */

@@ -2,9 +2,10 @@
 // First-load JS = the sum of the gzip sizes of the scripts the HTML references (async chunks loaded later are not
 // counted). Budget (ISSUE 2, issue 14 §6): home ≤ floor + 25 KiB gz. Writes bench/report.md and the floor to
 // bench/floor.json (read by scripts/check-budgets.mjs in `npm test`); exits 1 when over budget.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { firstLoadScripts } from '../scripts/page-scripts.mjs';
 import { buildBareApp, run, serveBareApp, waitFor } from './bare-app';
 import { startBenchServer } from './server';
 
@@ -15,9 +16,7 @@ const PAGES = ['/', '/id/', '/es/', '/ph/'];
 /** gzip bytes of every script the HTML of `url` references. */
 async function firstLoadJs(origin: string, pathname: string): Promise<{ bytes: number; scripts: number }> {
   const html = await (await fetch(origin + pathname)).text();
-  // noModule scripts (legacy polyfills) are skipped by every browser that runs modules, so they are not counted.
-  const tags = [...html.matchAll(/<script[^>]*>/g)].map((m) => m[0]).filter((tag) => !/\bnomodule\b/i.test(tag));
-  const srcs = [...new Set(tags.map((tag) => /src="([^"]+)"/.exec(tag)?.[1]).filter((s): s is string => !!s))];
+  const srcs = firstLoadScripts(html);
   let bytes = 0;
   for (const src of srcs)
     bytes += gzipSync(Buffer.from(await (await fetch(new URL(src, origin))).arrayBuffer()), { level: 9 }).length;
@@ -63,7 +62,6 @@ try {
   // The floor for the build-output check of `npm test` (scripts/check-budgets.mjs), with the versions it holds for.
   const version = (name: string) =>
     JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')).version as string;
-  mkdirSync(path.join(root, 'bench'), { recursive: true });
   writeFileSync(
     path.join(root, 'bench', 'floor.json'),
     JSON.stringify(

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { firstLoadScripts } from './page-scripts.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const next = path.join(root, '.next');
@@ -35,10 +36,8 @@ let over = false;
 const rows = [];
 for (const [page, file] of Object.entries(PAGES)) {
   const html = readFileSync(path.join(next, 'server', 'app', `${file}.html`), 'utf8');
-  const tags = [...html.matchAll(/<script[^>]*>/g)].map((m) => m[0]).filter((tag) => !/\bnomodule\b/i.test(tag));
-  const srcs = [...new Set(tags.map((tag) => /src="([^"]+)"/.exec(tag)?.[1]).filter(Boolean))];
   let js = 0;
-  for (const src of srcs) {
+  for (const src of firstLoadScripts(html)) {
     if (!src.startsWith('/_next/')) throw new Error(`${page}: unexpected script ${src}`);
     js += gzipSync(readFileSync(path.join(next, decodeURIComponent(src.slice('/_next/'.length)))), { level: 9 }).length;
   }
