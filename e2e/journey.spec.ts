@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { checkNumber, consentLinkFromOutbox, payWithCard, startPayment, uniqueEmail } from './helpers';
 
@@ -183,4 +184,40 @@ test('card 4000 0000 0000 0002 is declined with RETRY and creates no account', a
   await page.goto('/dev/outbox/');
   await expect(page.getByRole('heading', { name: 'Outbox (development)' })).toBeVisible();
   await expect(page.locator(`[data-recipient="${email}"]`)).toHaveCount(0);
+});
+
+test("the buyer's note reaches the consent page under the name, never the SMS (issue 15 §3)", async ({
+  page,
+  browser,
+}) => {
+  const email = uniqueEmail('note');
+  await checkNumber(page, '+44 7400 123457', email);
+  const step = page.getByTestId('pay-step');
+  const note = step.getByLabel('A note to the owner (optional)');
+  // A note with a call-back number is refused before any order is made.
+  await note.fill('Call me on +44 7400 123999');
+  await step.getByRole('button', { name: /^Pay / }).click();
+  await expect(step.locator('#note-error')).toHaveText('The note cannot contain a phone number');
+  await expect(note).toBeFocused();
+  const text = 'Your phone is in my bag by mistake, please share so I can bring it back.';
+  await note.fill(text);
+  await expect(step.locator('#note-count')).toHaveText(`${text.length} of 140 characters`);
+  await startPayment(page);
+  await payWithCard(page, '4242424242424242');
+  await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+  const link = await consentLinkFromOutbox(page, '+447400123457');
+  const sms = page.locator('[data-testid="outbox-sms"][data-recipient="+447400123457"]').first();
+  await expect(sms).toContainText('Anna (your sister)');
+  await expect(sms).not.toContainText('bag');
+
+  const owner = await browser.newContext();
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto(link);
+  const requester = ownerPage.getByTestId('requester');
+  await expect(requester).toContainText(consentText.en.onBehalf);
+  await expect(requester.getByTestId('owner-note')).toHaveText(`Their note${text}`);
+  await ownerPage.screenshot({ path: 'test-results/screens/consent-note.png', fullPage: true });
+  const axe = await new AxeBuilder({ page: ownerPage }).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+  await owner.close();
 });

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
-import { phoneField, phoneFromQuery, requesterNameField } from '@/lib/validation/schemas';
+import { ownerNoteField, phoneField, phoneFromQuery, requesterNameField } from '@/lib/validation/schemas';
 import { useServerErrors } from '../account/use-server-errors';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
@@ -14,10 +14,17 @@ import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
 import { regionName } from '@/lib/intl-format';
+import { OwnerNoteField } from '../locate/owner-note-field';
 import { RequesterNameField } from '../locate/requester-name-field';
 import { LOCALE_COUNTRY, usePhoneInput } from '../locate/use-phone-input';
 
-const schema = z.object({ phone: phoneField, requesterName: requesterNameField, text: z.string(), locale: z.string() });
+const schema = z.object({
+  phone: phoneField,
+  requesterName: requesterNameField,
+  note: ownerNoteField,
+  text: z.string(),
+  locale: z.string(),
+});
 /** SMS languages the buyer may pick; '' means the number's country decides. Names are each language's own. */
 const LANGUAGES = [
   ['en', 'English'],
@@ -53,9 +60,9 @@ export function NewRequest() {
   } = useForm<Values>({
     resolver: zodResolver(schema),
     // A buyer sent here from the pay step after signing in (issue 12 §1) continues with the number they typed.
-    defaultValues: { phone: initialPhone, requesterName: '', text: 'standard', locale: '' },
+    defaultValues: { phone: initialPhone, requesterName: '', note: '', text: 'standard', locale: '' },
   });
-  const { alert, setAlert, report } = useServerErrors(setError, ['phone', 'requesterName']);
+  const { alert, setAlert, report } = useServerErrors(setError, ['phone', 'requesterName', 'note']);
   // National numbers parse against the locale's country (issue 13 §3); the field is formatted as typed.
   const defaultCountry = LOCALE_COUNTRY[locale] ?? null;
   const phoneInput = usePhoneInput(defaultCountry);
@@ -63,6 +70,7 @@ export function NewRequest() {
   const language = chosenLocale || locale.split('-')[0];
   const chosen = useWatch({ control, name: 'text' });
   const requesterName = useWatch({ control, name: 'requesterName' }).trim();
+  const note = useWatch({ control, name: 'note' });
 
   useEffect(() => {
     api.get<SmsText[]>('/multilingualWord/one/3/phone_text').then(setTexts, () => setTexts([]));
@@ -71,9 +79,10 @@ export function NewRequest() {
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
     try {
-      const { locale: smsLocale, ...rest } = values;
+      const { locale: smsLocale, note: noteText, ...rest } = values;
       const body = {
         ...rest,
+        ...(noteText.trim() ? { note: noteText } : {}),
         ...(smsLocale ? { locale: smsLocale } : {}),
         ...(defaultCountry ? { country: defaultCountry } : {}),
       };
@@ -136,6 +145,7 @@ export function NewRequest() {
             )}
           />
           <RequesterNameField error={errors.requesterName?.message} {...register('requesterName')} />
+          <OwnerNoteField value={note} error={errors.note?.message} {...register('note')} />
           <div>
             <label htmlFor="locale" className="block text-sm font-medium text-slate-800">
               {t('smsLanguage')}

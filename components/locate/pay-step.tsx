@@ -7,6 +7,8 @@ import type { ApiClient } from '@/lib/api/client';
 import type { OfferView, OrderView } from '@/lib/api/types';
 import { prefixOf, trackingQuery, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
+import { ownerNoteProblem } from '@/lib/validation/requester-name';
+import { OwnerNoteField } from './owner-note-field';
 
 /** A random idempotency key (hex), made once per pay step: a double click creates one order. */
 function newKey(): string {
@@ -31,6 +33,7 @@ function clock(ms: number): string {
  * above the terms (issue 13 §12) and goes where the answer's `next` says. If the offer ended on the
  * server first (409), the regular price is shown with the server's message. An e-mail that already has an account
  * (409, reason `email_registered`, issue 12 §1) gets a sign-in link that returns to New request with this number.
+ * Above the offer, the optional note to the owner (issue 15 §3), checked by `ownerNoteProblem` before the order is made.
  */
 export function PayStep({
   email,
@@ -57,6 +60,8 @@ export function PayStep({
   const [error, setError] = useState<string | null>(null);
   const [forcedEnd, setForcedEnd] = useState(false);
   const [registered, setRegistered] = useState(false);
+  const [note, setNote] = useState('');
+  const [noteError, setNoteError] = useState<string | undefined>();
 
   useEffect(() => {
     let cancelled = false;
@@ -101,6 +106,12 @@ export function PayStep({
   const trial = running ? plan.trialText : plan.listTrialText;
 
   const onPay = async () => {
+    const problem = ownerNoteProblem(note);
+    setNoteError(problem ?? undefined);
+    if (problem) {
+      document.getElementById('note')?.focus();
+      return;
+    }
     track('checkout_started', 'InitiateCheckout');
     setBusy(true);
     setError(null);
@@ -112,6 +123,7 @@ export function PayStep({
           email,
           phone,
           requesterName,
+          ...(note.trim() ? { note } : {}),
           locale,
           terms: true,
           plan: plan.id,
@@ -135,6 +147,14 @@ export function PayStep({
 
   return (
     <div className="space-y-3" data-testid="pay-step">
+      <OwnerNoteField
+        value={note}
+        error={noteError}
+        onChange={(event) => {
+          setNote(event.target.value);
+          if (noteError) setNoteError(ownerNoteProblem(event.target.value) ?? undefined);
+        }}
+      />
       {view.offer && (
         <div
           className={`rounded-lg p-3 text-sm ${running ? 'bg-amber-50 text-amber-900' : 'bg-slate-100 text-slate-700'}`}

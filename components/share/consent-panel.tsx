@@ -88,6 +88,12 @@ export function ConsentPanel() {
         ) : (
           <p className="text-slate-800">{t('who', { product: view.product, requester: view.requester })}</p>
         )}
+        {view.note && (
+          <figure className="mt-3 border-l-4 border-slate-300 pl-3" data-testid="owner-note">
+            <figcaption className="text-xs font-medium uppercase tracking-wide text-slate-600">{t('note')}</figcaption>
+            <blockquote className="mt-1 break-words text-slate-900">{view.note}</blockquote>
+          </figure>
+        )}
       </div>
       {!FINAL.includes(state) && <p className="mt-3 text-slate-700">{t('what')}</p>}
       {error && (

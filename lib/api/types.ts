@@ -117,6 +117,8 @@ export type ConsentView = {
   requester: string;
   /** Who asks, as the buyer wrote it (issue 13 §2); null on requests from before it was asked. */
   requesterName: string | null;
+  /** The buyer's note to the owner, plain text ≤ 140 characters (issue 15 §3); null when none. */
+  note: string | null;
   status: RequestStatus;
   /** The owner reported this request as abuse. */
   reported: boolean;

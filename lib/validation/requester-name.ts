@@ -22,12 +22,46 @@ export function normalizeRequesterName(value: string): string {
  * Checked the same way by the browser forms and the API (`POST /portal/order`, `POST /spyContent/phoneLocation`).
  */
 export function requesterNameProblem(value: string): string | null {
-  if (CONTROL.test(value)) return 'Validation.requesterNameInvalid';
-  const name = normalizeRequesterName(value);
-  if (!name) return 'Validation.requesterNameRequired';
-  const length = [...name].length;
-  if (length < REQUESTER_NAME.min || length > REQUESTER_NAME.max) return 'Validation.requesterNameLength';
-  if (LINK.test(name)) return 'Validation.requesterNameLink';
-  if ((name.match(/\p{Nd}/gu) ?? []).length > REQUESTER_NAME.maxDigits) return 'Validation.requesterNamePhone';
+  const problem = userTextProblem(value, REQUESTER_NAME);
+  return problem && `Validation.requesterName${problem}`;
+}
+
+/**
+ * The note to the owner (issue 15 §3): optional plain text of at most 140 characters shown on the consent page under
+ * the requester's name, never in the SMS. Held to the requester name's rules (no links, phone numbers or control
+ * characters), since it reaches a stranger with our name on the page.
+ */
+export const OWNER_NOTE = { min: 0, max: 140, maxDigits: 4 } as const;
+
+/**
+ * The message key (`Validation.note*`) for what is wrong with a note to the owner, or null when it is valid; an empty
+ * or blank note is valid (no note). Checked the same way by the browser forms and the API.
+ */
+export function ownerNoteProblem(value: string): string | null {
+  const problem = userTextProblem(value.replace(/\r?\n/g, ' '), OWNER_NOTE);
+  return problem && `Validation.note${problem}`;
+}
+
+/** A note as stored and shown: line breaks typed in the text area become spaces, whitespace collapsed; null when empty. */
+export function normalizeOwnerNote(value: string): string | null {
+  return normalizeRequesterName(value) || null;
+}
+
+/**
+ * What is wrong with a piece of user text that reaches the phone's owner, by the rule `limits` (lengths in Unicode
+ * code points after `normalizeRequesterName`): `Invalid` (control characters), `Required`, `Length`, `Link` or
+ * `Phone` (more than `maxDigits` digits); null when valid.
+ */
+function userTextProblem(
+  value: string,
+  limits: { min: number; max: number; maxDigits: number },
+): 'Invalid' | 'Required' | 'Length' | 'Link' | 'Phone' | null {
+  if (CONTROL.test(value)) return 'Invalid';
+  const text = normalizeRequesterName(value);
+  if (!text) return limits.min > 0 ? 'Required' : null;
+  const length = [...text].length;
+  if (length < limits.min || length > limits.max) return 'Length';
+  if (LINK.test(text)) return 'Link';
+  if ((text.match(/\p{Nd}/gu) ?? []).length > limits.maxDigits) return 'Phone';
   return null;
 }

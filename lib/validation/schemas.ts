@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { codeField, passwordField } from './password';
-import { requesterNameProblem } from './requester-name';
+import { ownerNoteProblem, requesterNameProblem } from './requester-name';
 
 /**
  * Form rules shared by the browser forms (zod/mini, small bundle) and the API (whose zod-openapi schemas reuse these
@@ -33,6 +33,14 @@ export const phoneField = z
 export const requesterNameField = z.string({ error: 'Validation.requesterNameRequired' }).check(
   z.superRefine((value, ctx) => {
     const problem = requesterNameProblem(value);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
+  }),
+);
+
+/** The optional note to the owner (issue 15 §3), checked by the rule the API applies (`ownerNoteProblem`). */
+export const ownerNoteField = z.string().check(
+  z.superRefine((value, ctx) => {
+    const problem = ownerNoteProblem(value);
     if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
   }),
 );

@@ -2,7 +2,12 @@ import 'server-only';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { LIMITS } from '../../lib/validation/schemas';
-import { normalizeRequesterName, requesterNameProblem } from '../../lib/validation/requester-name';
+import {
+  normalizeOwnerNote,
+  normalizeRequesterName,
+  ownerNoteProblem,
+  requesterNameProblem,
+} from '../../lib/validation/requester-name';
 import type { Attribution } from '../db/schema/tracking';
 import { ApiError, ErrorCode } from './errors';
 
@@ -78,6 +83,23 @@ export const requesterNameBody = z
   })
   .transform(normalizeRequesterName)
   .describe('who asks, shown to the phone owner, 2–40 characters, e.g. "Anna (your sister)"');
+
+/**
+ * The buyer's optional note to the owner (issue 15 §3): at most 140 characters, the requester name's rules (no links,
+ * phone numbers or control characters; line breaks become spaces), `ownerNoteProblem`. Absent, empty or blank: null
+ * (no note). 422 with the rule's key.
+ */
+export const ownerNoteBody = z
+  .string()
+  .max(2000, 'Validation.noteLength')
+  .superRefine((value, ctx) => {
+    const problem = ownerNoteProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform(normalizeOwnerNote)
+  .nullish()
+  .transform((v) => v ?? null)
+  .describe('optional note shown to the owner under the requester name, at most 140 characters, never in the SMS');
 
 /** The page language a request names (`locale`), for texts rendered later (e-mails, SMS). */
 export const localeBody = z.enum(['en', 'id', 'es', 'en-PH']).default('en');

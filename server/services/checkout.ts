@@ -221,6 +221,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
     userId: user.id,
     e164: order.phoneE164,
     requesterName: order.requesterName,
+    note: order.note,
     orderId: order.id,
     onRefusal: 'record',
   });

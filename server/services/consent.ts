@@ -75,6 +75,7 @@ export async function consentView(db: Db, code: string) {
   return {
     requester: maskEmail(row.buyerEmail),
     requesterName: row.request.requesterName,
+    note: row.request.note,
     status,
     reported,
     ended: (status === 'stopped' ? (last?.decision === 'stopped' || reported ? 'owner' : 'time') : null) as
@@ -87,13 +88,13 @@ export async function consentView(db: Db, code: string) {
 }
 
 /**
- * Who answered, and the text they were shown (built from the requester's name and masked e-mail, hashed into the
- * record).
+ * Who answered, and the text they were shown (built from the requester's name, masked e-mail and note, hashed into
+ * the record).
  */
 export type ConsentMeta = {
   ip: string | null;
   userAgent: string | null;
-  shownText: (requester: { name: string | null; email: string }) => string;
+  shownText: (requester: { name: string | null; email: string; note: string | null }) => string;
 };
 
 export type AnswerResult =
@@ -138,7 +139,9 @@ export async function answerConsent(
       .where(eq(locationRequests.id, found.request.id))
       .for('update');
     const { id, status } = request;
-    const textHash = sha256(meta.shownText({ name: request.requesterName, email: maskEmail(found.buyerEmail) }));
+    const textHash = sha256(
+      meta.shownText({ name: request.requesterName, email: maskEmail(found.buyerEmail), note: request.note }),
+    );
     const base = { requestId: id, targetE164: request.targetE164, ip: meta.ip, userAgent: meta.userAgent, textHash };
     const record = (decision: (typeof consents.$inferInsert)['decision'], durationMinutes?: number) =>
       tx.insert(consents).values({ ...base, decision, durationMinutes });

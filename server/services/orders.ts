@@ -18,6 +18,8 @@ export type OrderInput = {
   phone: string;
   /** Who asks, validated by `requesterNameBody` (issue 13 §2); shown to the owner once the order is paid. */
   requesterName: string;
+  /** The optional note to the owner, validated by `ownerNoteBody` (issue 15 §3); null: none. */
+  note?: string | null;
   country?: string;
   locale: string;
   /** Price setup id; the default price when absent. */
@@ -77,6 +79,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
       email,
       phoneE164: number.number,
       requesterName: input.requesterName,
+      note: input.note ?? null,
       locale: input.locale,
       priceSetupId: price.id,
       amountMinor,

@@ -66,6 +66,8 @@ export async function createLocationRequest(
     e164: string;
     /** Who asks (issue 13 §2), named in the SMS and on the consent page; null for orders made before it was asked. */
     requesterName: string | null;
+    /** The optional note to the owner (issue 15 §3), shown on the consent page only, never put in the SMS. */
+    note?: string | null;
     orderId?: string;
     locale?: string;
     text?: SmsTextId;
@@ -86,6 +88,7 @@ export async function createLocationRequest(
       orderId: input.orderId,
       targetE164: input.e164,
       requesterName: input.requesterName,
+      note: input.note ?? null,
       locale,
       consentCodeHash: sha256(consentCode),
       smsText: smsText.replace(consentCode, MASKED_CODE),
@@ -242,7 +245,14 @@ export async function quotaOf(db: Db | Tx, userId: string) {
 export async function requestLocation(
   db: Db,
   userId: string,
-  input: { phone: string; requesterName: string; country?: string; text?: SmsTextId; locale?: string },
+  input: {
+    phone: string;
+    requesterName: string;
+    note?: string | null;
+    country?: string;
+    text?: SmsTextId;
+    locale?: string;
+  },
 ): Promise<{ requestId: string; smsId: string; link: string }> {
   const e164 = parsePhone(input.phone, input.country).number;
   return db.transaction(async (tx) => {
@@ -256,6 +266,7 @@ export async function requestLocation(
       userId,
       e164,
       requesterName: input.requesterName,
+      note: input.note ?? null,
       text: input.text,
       locale: input.locale,
     });

@@ -33,6 +33,9 @@ const consentRoute = createRoute({
             .string()
             .nullable()
             .openapi({ description: 'who asks, as the buyer wrote it (issue 13 §2)' }),
+          note: z.string().nullable().openapi({
+            description: "the buyer's note to the owner, plain text, at most 140 characters (issue 15 §3)",
+          }),
           status,
           reported: z.boolean().openapi({ description: 'the owner reported this request as abuse' }),
           ended: z.enum(['owner', 'time']).nullable().openapi({
@@ -147,11 +150,12 @@ export const consentApi = new OpenAPIHono<AppEnv>()
     const meta = {
       ip: c.get('clientIp'),
       userAgent: c.req.header('user-agent') ?? null,
-      shownText: ({ name, email }: { name: string | null; email: string }) =>
+      shownText: ({ name, email, note }: { name: string | null; email: string; note: string | null }) =>
         [
           name
             ? `${translate(lang, 'Consent.whoNamed', { product, name })}\n${translate(lang, 'Consent.account', { email })}`
             : translate(lang, 'Consent.who', { product, requester: email }),
+          ...(note ? [`${translate(lang, 'Consent.note')}: ${note}`] : []),
           translate(lang, 'Consent.what'),
         ].join('\n'),
     };

@@ -12,7 +12,7 @@ import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { requireUser } from '../middleware';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok, okPage } from '../respond';
-import { bodyOf, formBoolean, readBody, requesterNameBody } from '../validation';
+import { bodyOf, formBoolean, ownerNoteBody, readBody, requesterNameBody } from '../validation';
 
 // The subscriber's side of location requests: every route needs a session and reads only the caller's rows.
 
@@ -122,6 +122,7 @@ const traceRoute = createRoute({
 
 const newRequestBody = z.object({
   requesterName: requesterNameBody,
+  note: ownerNoteBody,
   phone: z
     .string('Validation.phoneRequired')
     .trim()
@@ -141,7 +142,7 @@ const createRoute_ = createRoute({
   method: 'post',
   path: '/spyContent/phoneLocation',
   summary:
-    'New location request (phone, requester name shown to the owner (2–40 characters, no links or numbers), optional country for national numbers, SMS text id). Needs a trialing or active subscription (403), a quota credit (403) and the SMS guards (403 opted out or country, 429 daily caps).',
+    'New location request (phone, requester name shown to the owner (2–40 characters, no links or numbers), optional note to the owner (≤ 140 characters, same rules, shown on the consent page only), optional country for national numbers, SMS text id). Needs a trialing or active subscription (403), a quota credit (403) and the SMS guards (403 opted out or country, 429 daily caps).',
   middleware: [requireUser] as const,
   request: { body: bodyOf(newRequestBody) },
   responses: {

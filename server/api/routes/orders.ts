@@ -19,6 +19,7 @@ import {
   formBoolean,
   localeBody,
   readBody,
+  ownerNoteBody,
   requesterNameBody,
   trackingFields,
 } from '../validation';
@@ -40,6 +41,7 @@ const orderBody = z.object({
   email,
   phone,
   requesterName: requesterNameBody,
+  note: ownerNoteBody,
   country,
   locale: localeBody,
   /** One box: "I am 18 or older and accept the terms of use and the privacy policy" (SPEC §5, §6). */

@@ -65,6 +65,8 @@ export const orders = pgTable(
     phoneE164: text('phone_e164').notNull(),
     /** Who asks, as the buyer wrote it (issue 13 §2); shown to the owner. Null on orders from before it was asked. */
     requesterName: text('requester_name'),
+    /** The buyer's optional note to the owner (issue 15 §3), ≤ 140 characters; shown on the consent page, never in the SMS. */
+    note: text('note'),
     locale: text('locale').notNull().default('en'),
     userId: uuid('user_id').references(() => users.id),
     priceSetupId: uuid('price_setup_id')

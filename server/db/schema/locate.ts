@@ -40,6 +40,8 @@ export const locationRequests = pgTable(
     targetE164: text('target_e164').notNull(),
     /** Who asks (issue 13 §2), shown on the consent page and in the SMS; null on requests from before it was asked. */
     requesterName: text('requester_name'),
+    /** The buyer's optional note to the owner (issue 15 §3), ≤ 140 characters, shown under the name; never in the SMS. */
+    note: text('note'),
     locale: text('locale').notNull(),
     consentCodeHash: text('consent_code_hash').notNull(),
     smsText: text('sms_text').notNull(),

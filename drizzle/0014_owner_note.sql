@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "note" text;--> statement-breakpoint
+ALTER TABLE "location_requests" ADD COLUMN "note" text;

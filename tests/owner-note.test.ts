@@ -1,0 +1,108 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { consents, locationRequests, orders, outboundMessages } from '@/server/db/schema';
+import { ownerNoteProblem } from '@/lib/validation/requester-name';
+import { buyAccount, call, uniqueEmail } from './support/accounts';
+import { payCard, placeOrder } from './support/billing';
+import { sha256 } from '@/server/services/tokens';
+import { translate } from '@/server/i18n';
+
+// Issue 15 §3: instead of anonymous voice messages, the buyer may add a short written note that the owner sees on the
+// consent page under the requester's name. It is never put in the SMS.
+
+const NOTE = 'Your phone is in my bag by mistake, please share so I can bring it back.';
+
+describe('note rule', () => {
+  it.each([
+    ['', null],
+    ['   ', null],
+    [NOTE, null],
+    ['Line one\nline two', null],
+    ['é'.repeat(140), null],
+    ['é'.repeat(141), 'Validation.noteLength'],
+    ['call me at +1 415 555 2671', 'Validation.notePhone'],
+    ['see https://evil.example now', 'Validation.noteLink'],
+    ['write to anna@example.com', 'Validation.noteLink'],
+    ['hi\u202Egnp.exe', 'Validation.noteInvalid'],
+    ['hi\u0000', 'Validation.noteInvalid'],
+  ])('%j → %s', (note, problem) => {
+    expect(ownerNoteProblem(note)).toBe(problem);
+  });
+});
+
+describe('note through the API', () => {
+  it.each([
+    ['en', 'x'.repeat(141), 'The note can be at most 140 characters'],
+    ['es', 'mira bit.ly/abc', 'La nota no puede contener un enlace, una dirección web ni un correo electrónico'],
+    ['id', 'hubungi 0812 3456 7877', 'Catatan tidak boleh berisi nomor telepon'],
+  ])('refuses a bad note on POST /portal/order with a %s message, and stores no order', async (lang, note, msg) => {
+    const email = uniqueEmail(`note-${lang}`);
+    const { res, body } = await placeOrder({ email, note }, { 'accept-language': lang });
+    expect(res.status).toBe(422);
+    expect(body).toMatchObject({ success: 0, msg, field: 'note' });
+    const db = await getDb();
+    expect(await db.select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
+  });
+
+  it('carries the note from the order to the consent page, never into the SMS, and into the consent record', async () => {
+    const email = uniqueEmail('noted');
+    const { body } = await placeOrder({
+      email,
+      requesterName: 'Anna',
+      note: `  ${NOTE.replace(' ', '\n')} `,
+      phone: '+34612349933',
+    });
+    expect((await payCard(body.obj.code, '4242424242424242')).status).toBe(200);
+    const db = await getDb();
+    const [order] = await db.select().from(orders).where(eq(orders.code, body.obj.code));
+    expect(order.note).toBe(NOTE);
+    const [request] = await db.select().from(locationRequests).where(eq(locationRequests.orderId, order.id));
+    expect(request.note).toBe(NOTE);
+    const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, request.id));
+    expect(sms.body).not.toContain('bag');
+    expect(request.smsText).not.toContain('bag');
+    const code = /\?c=([A-Za-z0-9_-]+)/.exec(sms.body)![1];
+
+    const view = (await (await call('GET', `/spyContent/consent/${code}`)).json()).obj;
+    expect(view).toMatchObject({ requesterName: 'Anna', note: NOTE });
+    await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'report' } });
+    const [record] = await db.select().from(consents).where(eq(consents.requestId, request.id));
+    expect(record.decision).toBe('reported');
+    const shown = [
+      translate('en', 'Consent.whoNamed', { product: 'Chamspy', name: 'Anna' }),
+      translate('en', 'Consent.account', { email: view.requester }),
+      `Their note: ${NOTE}`,
+      translate('en', 'Consent.what'),
+    ].join('\n');
+    expect(record.textHash).toBe(sha256(shown));
+  });
+
+  it('takes a note on a new request from the dashboard, and none when it is left empty', async () => {
+    const buyer = await buyAccount(uniqueEmail('noted-new'));
+    const headers = { cookie: `token=${buyer.token}` };
+    const bad = await call('POST', '/spyContent/phoneLocation', {
+      body: { phone: '+34612349944', requesterName: 'Tom', note: 'a'.repeat(141) },
+      headers,
+    });
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toMatchObject({ field: 'note' });
+    const db = await getDb();
+    for (const [note, stored] of [
+      ['Call when you can', 'Call when you can'],
+      ['  ', null],
+    ] as const) {
+      const ok = await call('POST', '/spyContent/phoneLocation', {
+        body: { phone: '+34612349944', requesterName: 'Tom', note },
+        headers,
+      });
+      expect(ok.status).toBe(201);
+      const { id, link } = (await ok.json()).obj;
+      const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, id));
+      expect(request.note).toBe(stored);
+      expect(request.smsText).not.toContain('Call when');
+      const code = new URL(link).searchParams.get('c');
+      expect((await (await call('GET', `/spyContent/consent/${code}`)).json()).obj.note).toBe(stored);
+    }
+  });
+});
