@@ -7,7 +7,7 @@ import consentEs from '@/public/demo/es/consent.png';
 import mapEs from '@/public/demo/es/map.png';
 import consentId from '@/public/demo/id/consent.png';
 import mapId from '@/public/demo/id/map.png';
-import { FaqList } from './faq-list';
+import { FaqList, HOME_FAQ } from './faq-list';
 import { Icon, type IconName } from './icon';
 import { Link } from '@/components/ui/link';
 
@@ -156,7 +156,10 @@ export async function FaqAndContactSections() {
         <h2 id="faq-title" className={`${h2} mb-6`}>
           {t('faqTitle')}
         </h2>
-        <FaqList headingLevel="h3" />
+        <FaqList headingLevel="h3" items={HOME_FAQ} />
+        <Link href={`${prefix}/faq/`} className="mt-4 inline-block min-h-6 font-semibold text-brand underline">
+          {t('faqAll')}
+        </Link>
       </section>
       <section id="contact" aria-labelledby="contact-title" className={section}>
         <h2 id="contact-title" className={h2}>
