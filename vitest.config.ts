@@ -26,6 +26,8 @@ export default defineConfig({
       // One JSON line per request would bury the test report; errors still show.
       LOG_LEVEL: 'warn',
       METRICS_TOKEN: 'test-metrics-token-0123456789',
+      // No request leaves the machine: tests of the Pwned Passwords check point it at a local fake.
+      PWNED_PASSWORDS_URL: 'off',
     },
     hookTimeout: 60_000,
   },

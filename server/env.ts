@@ -79,6 +79,15 @@ const providersSchema = z.object({
     .optional(),
   EMAIL_FROM: z.string().min(3).default(`${SITE_DEFAULTS.product} <no-reply@example.com>`),
   GEOIP_MMDB_DIR: z.string().optional(),
+  /** Have I Been Pwned API v3 key (issue 15 §1); unset: the data-leak check says it is not configured here. */
+  HIBP_API_KEY: z.string().min(16, 'at least 16 characters').optional(),
+  /** Base URL of the HIBP API v3; another host for tests. */
+  HIBP_API_URL: z.url().default('https://haveibeenpwned.com/api/v3'),
+  /**
+   * Base URL of the Pwned Passwords range API, asked when a password is chosen (k-anonymity: only the first 5 hex
+   * characters of its SHA-1 leave the server); `off`: only the local list of common passwords is used.
+   */
+  PWNED_PASSWORDS_URL: z.union([z.literal('off'), z.url()]).default('https://api.pwnedpasswords.com'),
   CONSENT_LINK_TTL_HOURS: z.coerce.number().positive().max(168).default(24),
   POSITION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Days the append-only consent records are kept after their request's positions are deleted (issue 12 §11). */

@@ -15,6 +15,7 @@ import { locationsApi } from './routes/locations';
 import { lookups } from './routes/lookups';
 import { ordersApi } from './routes/orders';
 import { accountsApi } from './routes/accounts';
+import { dataLeaksApi } from './routes/data-leaks';
 import { billingApi } from './routes/billing';
 import { webhooksApi } from './routes/webhooks';
 import { sandboxPayApi } from './routes/sandbox-pay';
@@ -85,6 +86,7 @@ export function createApp() {
   app.route('/', contactApi);
   app.route('/', trackingApi);
   app.route('/', accountsApi);
+  app.route('/', dataLeaksApi);
   app.route('/', billingApi);
   app.route('/', webhooksApi);
   app.route('/', locationsApi);

@@ -6,7 +6,7 @@ import { passwordResetCodes, sessions, users } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode } from '../errors';
 import { queueEmail } from './outbox-queue';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords';
+import { hashPassword, newPasswordProblem, verifyPassword } from './passwords';
 import { assertNotLimited, consume, resetLimit } from './rate-limit';
 import { createSession, revokeOtherSessions, type SessionUser } from './sessions';
 import { sha256 } from './tokens';
@@ -105,7 +105,7 @@ export async function changePassword(
     if (!(await verifyPassword(user.passwordHash, current))) throw new AccountError('current_password_wrong');
     await resetLimit('passwordChecksPerAccount', user.id);
   }
-  const problem = passwordProblem(next);
+  const problem = await newPasswordProblem(next);
   if (problem) throw new AccountError('policy', problem);
   const passwordHash = await hashPassword(next);
   return db.transaction(async (tx) => {
@@ -162,7 +162,7 @@ export async function sendResetCode(db: Db, email: string, locale: string, ip: s
  * transaction.
  */
 export async function resetPassword(db: Db, email: string, code: string, next: string, locale: string) {
-  const problem = passwordProblem(next);
+  const problem = await newPasswordProblem(next);
   if (problem) throw new AccountError('policy', problem);
   const user = await findUser(db, email);
   if (!user) throw new AccountError('code_invalid');

@@ -1,7 +1,10 @@
 import 'server-only';
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
+import { createHash } from 'node:crypto';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordLength } from '../../lib/validation/password';
+import { log } from '../observability/log';
+import { passwordRangeProvider } from '../providers/breaches';
 
 /** How long a generated temporary password works (ms): 7 days (ISSUE 3). */
 export const TEMP_PASSWORD_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -25,6 +28,28 @@ export function passwordProblem(password: string): string | null {
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) return 'Validation.passwordLength';
   if (isCommonPassword(password)) return 'Validation.passwordCommon';
   return null;
+}
+
+/**
+ * Why a password being chosen (set, changed or reset) is refused, as a message key, or null (issue 15 §1): the policy
+ * of `passwordProblem` first, then Pwned Passwords' range API — only the first 5 hex characters of the password's
+ * SHA-1 leave the server, the rest is compared here — refusing a password seen in a breach
+ * (`Validation.passwordBreached`). When the service is unreachable or off (`PWNED_PASSWORDS_URL=off`) the local list
+ * of common passwords, already checked by the policy, is the only list, and a warning is logged.
+ */
+export async function newPasswordProblem(password: string): Promise<string | null> {
+  const problem = passwordProblem(password);
+  if (problem) return problem;
+  const provider = passwordRangeProvider();
+  if (!provider) return null;
+  const digest = createHash('sha1').update(password, 'utf8').digest('hex').toUpperCase();
+  try {
+    const suffixes = await provider.suffixes(digest.slice(0, 5));
+    return (suffixes[digest.slice(5)] ?? 0) > 0 ? 'Validation.passwordBreached' : null;
+  } catch (error) {
+    log().warn({ err: (error as Error).message }, 'Pwned Passwords unreachable: the local common-password list applies');
+    return null;
+  }
 }
 
 /** argon2id hash with the library's defaults (m = 19 MiB, t = 2, p = 1: OWASP's minimum). */

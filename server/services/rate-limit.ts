@@ -40,6 +40,8 @@ export const LIMITS = {
   opsLoginFailuresPerEmail: { points: 5, duration: 15 * 60 },
   /** Discount offers shown per client IP (each is a row). */
   offersPerIp: { points: 120, duration: 3600 },
+  /** Data-leak checks per account (issue 15 §1); HIBP itself is asked at most once a day per account. */
+  dataLeakChecksPerAccount: { points: 20, duration: 3600 },
   /** Orders created per client IP (each one may lead to an SMS); ORDERS_PER_IP_PER_HOUR. */
   get ordersPerIp() {
     return { points: env().ORDERS_PER_IP_PER_HOUR, duration: 3600 };

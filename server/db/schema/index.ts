@@ -4,3 +4,4 @@ export * from './locate';
 export * from './messages';
 export * from './tracking';
 export * from './ops';
+export * from './lookups';
