@@ -53,6 +53,8 @@ export default defineConfig({
       EMBEDDED_PG_PORT: String(E2E_PG_PORT),
       // One JSON line per request would bury the test report; warnings and errors still show.
       LOG_LEVEL: 'warn',
+      // No request leaves the machine (the Pwned Passwords check is tested against a local fake in Vitest).
+      PWNED_PASSWORDS_URL: 'off',
     },
     timeout: 120_000,
     reuseExistingServer: false,

@@ -71,7 +71,9 @@ describe('data-leak check (issue 15 §1)', () => {
       .update(breachChecks)
       .set({ checkedAt: sql`now() - interval '25 hours'` })
       .where(eq(breachChecks.email, buyer.email.toLowerCase()));
-    fake.accounts.set(buyer.email.toLowerCase(), [hibpBreach('Dropbox', '2012-07-01', ['Email addresses', 'Passwords'])]);
+    fake.accounts.set(buyer.email.toLowerCase(), [
+      hibpBreach('Dropbox', '2012-07-01', ['Email addresses', 'Passwords']),
+    ]);
     expect((await (await leaks(buyer.token)).json()).obj.breaches).toHaveLength(1);
     expect(fake.requests).toHaveLength(2);
   });
@@ -88,20 +90,23 @@ describe('data-leak check (issue 15 §1)', () => {
   it.each([
     ['down', 'en', 'The breach service cannot be reached right now'],
     ['limited', 'es', 'No podemos contactar ahora con el servicio de filtraciones'],
-  ] as const)('answers 503 "try later" when the service is %s, never "no breaches", and caches nothing', async (mode, lang, msg) => {
-    const buyer = await buyAccount(uniqueEmail(`leak-${mode}`));
-    fake.mode = mode;
-    const res = await leaks(buyer.token, lang);
-    expect(res.status).toBe(503);
-    const body = await res.json();
-    expect(body.success).toBe(0);
-    expect(body.msg).toContain(msg);
-    const db = await getDb();
-    const [user] = await db.select().from(users).where(eq(users.email, buyer.email.toLowerCase()));
-    expect(await db.select().from(breachChecks).where(eq(breachChecks.userId, user.id))).toHaveLength(0);
-    fake.mode = 'ok';
-    expect((await leaks(buyer.token)).status).toBe(200);
-  });
+  ] as const)(
+    'answers 503 "try later" when the service is %s, never "no breaches", and caches nothing',
+    async (mode, lang, msg) => {
+      const buyer = await buyAccount(uniqueEmail(`leak-${mode}`));
+      fake.mode = mode;
+      const res = await leaks(buyer.token, lang);
+      expect(res.status).toBe(503);
+      const body = await res.json();
+      expect(body.success).toBe(0);
+      expect(body.msg).toContain(msg);
+      const db = await getDb();
+      const [user] = await db.select().from(users).where(eq(users.email, buyer.email.toLowerCase()));
+      expect(await db.select().from(breachChecks).where(eq(breachChecks.userId, user.id))).toHaveLength(0);
+      fake.mode = 'ok';
+      expect((await leaks(buyer.token)).status).toBe(200);
+    },
+  );
 
   it('needs a session', async () => {
     expect((await call('GET', '/account/dataLeaks')).status).toBe(401);

@@ -10,6 +10,7 @@ import mapId from '@/public/demo/id/map.png';
 import { FaqList, HOME_FAQ } from './faq-list';
 import { Icon, type IconName } from './icon';
 import { Link } from '@/components/ui/link';
+import { dataLeakCheckConfigured } from '@/server/providers/breaches';
 
 /** The demo screenshots per page language (`npm run demo:images`); en-PH shows the English pages. */
 const SHOTS = {
@@ -90,17 +91,33 @@ export async function AdvantagesSection() {
   return <CardsSection id="advantages" title={t('advantagesTitle')} items={items} grid="sm:grid-cols-2" />;
 }
 
-/** Features (SPEC §1): only the features the product has; unbuilt ones are not advertised (issue 6 item 4). */
+/**
+ * Features (SPEC §1): only the features the product has; unbuilt ones are not advertised (issue 6 item 4), and the
+ * data-leak check only where this build has an HIBP key (issue 15 §1: the landing pages are static, so the build's
+ * `HIBP_API_KEY` decides; a server given the key later does not advertise it until rebuilt).
+ */
 export async function FeaturesSection() {
   const t = await getTranslations('Home');
-  const icons: IconName[] = ['link-2', 'navigation', 'search', 'locate-fixed', 'wifi'];
-  // Five cards with no empty cell: three then two on a desktop (6 columns), two by two with a wide last one between.
-  const spans = ['lg:col-span-2', 'lg:col-span-2', 'lg:col-span-2', 'lg:col-span-3', 'md:col-span-2 lg:col-span-3'];
-  const items = ([1, 2, 3, 4, 5] as const).map((i) => ({
-    title: t(`feature${i}Name`),
-    text: t(`feature${i}Description`),
-    icon: icons[i - 1],
-    span: spans[i - 1],
+  const icons: Record<number, IconName> = {
+    1: 'link-2',
+    2: 'navigation',
+    3: 'search',
+    4: 'locate-fixed',
+    5: 'wifi',
+    7: 'shield-check',
+  };
+  const shown = [1, 2, 3, 4, 5, ...(dataLeakCheckConfigured() ? [7] : [])];
+  // No empty cell on a desktop (6 columns): three then two wide cards, or two rows of three; on a tablet (2
+  // columns) an odd last card spans the row.
+  const spans =
+    shown.length === 5
+      ? ['lg:col-span-2', 'lg:col-span-2', 'lg:col-span-2', 'lg:col-span-3', 'md:col-span-2 lg:col-span-3']
+      : Array<string>(shown.length).fill('lg:col-span-2');
+  const items = shown.map((i, n) => ({
+    title: t(`feature${i as 1}Name`),
+    text: t(`feature${i as 1}Description`),
+    icon: icons[i],
+    span: spans[n],
   }));
   return <CardsSection id="features" title={t('featuresTitle')} items={items} grid="md:grid-cols-2 lg:grid-cols-6" />;
 }

@@ -48,6 +48,7 @@ export const PAGE_PATHS = new Set([
   '/dashboard/locations/',
   '/dashboard/account/',
   '/dashboard/billing/',
+  '/dashboard/data-leaks/',
   '/login/',
   '/forget/',
   '/reset/',

@@ -44,6 +44,11 @@ export interface PasswordRangeProvider {
   suffixes(prefix: string): Promise<Record<string, number>>;
 }
 
+/** Whether this server has an HIBP key, i.e. offers the data-leak check (issue 15 §1). */
+export function dataLeakCheckConfigured(): boolean {
+  return !!env().HIBP_API_KEY;
+}
+
 function userAgent(): string {
   return `${env().NEXT_PUBLIC_PRODUCT_NAME} account security check`;
 }
@@ -90,6 +95,11 @@ export function passwordRangeProvider(): PasswordRangeProvider | null {
   if (base === 'off') return null;
   return {
     suffixes: (prefix) =>
-      pwnedPasswordRange(prefix, { baseUrl: base, addPadding: true, timeoutMs: HIBP_TIMEOUT_MS, userAgent: userAgent() }),
+      pwnedPasswordRange(prefix, {
+        baseUrl: base,
+        addPadding: true,
+        timeoutMs: HIBP_TIMEOUT_MS,
+        userAgent: userAgent(),
+      }),
   };
 }

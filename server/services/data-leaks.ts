@@ -11,8 +11,7 @@ export const BREACH_CACHE_MS = 24 * 3600 * 1000;
 
 /** What the data-leak page shows: not configured, or the account e-mail's breaches and when they were checked. */
 export type DataLeakReport =
-  | { configured: false }
-  | { configured: true; email: string; checkedAt: string; breaches: StoredBreach[] };
+  { configured: false } | { configured: true; email: string; checkedAt: string; breaches: StoredBreach[] };
 
 /**
  * The data-leak check of a subscriber's **own account e-mail** (issue 15 §1): never an address given in the request,
@@ -32,7 +31,12 @@ export async function dataLeakReport(db: Db, userId: string): Promise<DataLeakRe
     if (!user) throw new ApiError(404, ErrorCode.notFound, 'Api.notFound');
     const [cached] = await tx.select().from(breachChecks).where(eq(breachChecks.userId, userId));
     if (cached && cached.email === user.email && Date.now() - cached.checkedAt.getTime() < BREACH_CACHE_MS) {
-      return { configured: true, email: user.email, checkedAt: cached.checkedAt.toISOString(), breaches: cached.breaches };
+      return {
+        configured: true,
+        email: user.email,
+        checkedAt: cached.checkedAt.toISOString(),
+        breaches: cached.breaches,
+      };
     }
     let breaches: StoredBreach[];
     try {

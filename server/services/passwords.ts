@@ -47,7 +47,10 @@ export async function newPasswordProblem(password: string): Promise<string | nul
     const suffixes = await provider.suffixes(digest.slice(0, 5));
     return (suffixes[digest.slice(5)] ?? 0) > 0 ? 'Validation.passwordBreached' : null;
   } catch (error) {
-    log().warn({ err: (error as Error).message }, 'Pwned Passwords unreachable: the local common-password list applies');
+    log().warn(
+      { err: (error as Error).message },
+      'Pwned Passwords unreachable: the local common-password list applies',
+    );
     return null;
   }
 }

@@ -3,7 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A breach in the shape HIBP API v3 answers `breachedaccount?truncateResponse=false` with (its documented model). */
-export function hibpBreach(name: string, breachDate: string, dataClasses: string[], extra: Record<string, unknown> = {}) {
+export function hibpBreach(
+  name: string,
+  breachDate: string,
+  dataClasses: string[],
+  extra: Record<string, unknown> = {},
+) {
   return {
     Name: name,
     Title: name,
@@ -60,13 +65,17 @@ export class FakeHibp {
       if (this.mode === 'down') return void res.writeHead(503).end('Service Unavailable');
       if (this.mode === 'limited') {
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' });
-        return void res.end(JSON.stringify({ statusCode: 429, message: 'Rate limit is exceeded. Try again in 2 seconds.' }));
+        return void res.end(
+          JSON.stringify({ statusCode: 429, message: 'Rate limit is exceeded. Try again in 2 seconds.' }),
+        );
       }
       const account = /^\/api\/v3\/breachedaccount\/([^/]+)$/.exec(url.pathname);
       if (account) {
         if (req.headers['hibp-api-key'] !== this.key) {
           res.writeHead(401, { 'content-type': 'application/json' });
-          return void res.end(JSON.stringify({ statusCode: 401, message: 'Access denied due to invalid hibp-api-key.' }));
+          return void res.end(
+            JSON.stringify({ statusCode: 401, message: 'Access denied due to invalid hibp-api-key.' }),
+          );
         }
         const found = this.accounts.get(decodeURIComponent(account[1]).toLowerCase());
         if (!found?.length) return void res.writeHead(404).end();

@@ -22,6 +22,7 @@ export default async function DashboardLayout({
         items={[
           ['/dashboard/locations/', t('Nav.dashboard')],
           ['/dashboard/billing/', t('Nav.billing')],
+          ['/dashboard/data-leaks/', t('Nav.dataLeaks')],
           ['/dashboard/account/', t('Auth.account')],
         ]}
       />
