@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
 import { formatDateTime, formatDay } from '@/lib/intl-format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { Link } from '@/components/ui/link';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { useApi } from '../ui/use-api';
 
@@ -93,9 +94,9 @@ export function DataLeaksView() {
       )}
       <p className="text-xs text-slate-600">
         {t('attribution')}{' '}
-        <a href="https://haveibeenpwned.com/" className="underline" rel="noopener noreferrer" target="_blank">
+        <Link href="https://haveibeenpwned.com/" className="underline" target="_blank">
           Have I Been Pwned
-        </a>
+        </Link>
       </p>
     </section>
   );
