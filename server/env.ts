@@ -79,6 +79,19 @@ const providersSchema = z.object({
     .optional(),
   EMAIL_FROM: z.string().min(3).default(`${SITE_DEFAULTS.product} <no-reply@example.com>`),
   GEOIP_MMDB_DIR: z.string().optional(),
+  /** The WhatsMyName site list of the reverse username lookup (issue 15 §2), relative to the working directory. */
+  USERNAME_SITES_FILE: z.string().min(1).default('data/whatsmyname/wmn-data.json'),
+  /** Sites one username lookup asks at the same time. */
+  USERNAME_LOOKUP_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(16),
+  /** How long one site may take to answer (ms) before it counts as unknown. */
+  USERNAME_LOOKUP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** Username lookups one client IP may start per hour. */
+  USERNAME_LOOKUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  /**
+   * Tests only: let the lookup reach loopback addresses (127.0.0.0/8, ::1), where the test's fake sites listen.
+   * Private, link-local and other non-public addresses stay blocked either way.
+   */
+  USERNAME_LOOKUP_ALLOW_LOOPBACK: bool.default(false),
   /** Have I Been Pwned API v3 key (issue 15 §1); unset: the data-leak check says it is not configured here. */
   HIBP_API_KEY: z.string().min(16, 'at least 16 characters').optional(),
   /** Base URL of the HIBP API v3; another host for tests. */

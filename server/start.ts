@@ -3,6 +3,7 @@ import { getDbState } from './db/client';
 import { env, type Env } from './env';
 import { isDemoMode } from '../lib/site';
 import { getBoss, startWorkers } from './jobs/boss';
+import { siteList } from './services/username-sites';
 
 /**
  * Start-up of the web process: validates settings, opens the database, starts in-process workers, and on SIGINT or
@@ -19,8 +20,10 @@ export async function startServer(): Promise<void> {
           `${isDemoMode(settings) ? 'demo' : 'live'} mode. Run npm run build with the same PAYMENT_PROVIDER and SMS_PROVIDER.`,
       );
     }
+    // A bad WhatsMyName site list stops start-up here, with the file and what is wrong (issue 15 §2).
+    const sites = siteList().sites.length;
     const { url } = await getDbState();
-    console.log(startupSummary(settings, url));
+    console.log(`${startupSummary(settings, url)}\nusernames  ${sites} sites (${settings.USERNAME_SITES_FILE})`);
     if (settings.JOBS_IN_PROCESS) await startWorkers();
     onShutdown(async () => {
       if (settings.JOBS_IN_PROCESS) await (await getBoss()).stop({ graceful: false, wait: true, close: true });

@@ -16,6 +16,7 @@ import { lookups } from './routes/lookups';
 import { ordersApi } from './routes/orders';
 import { accountsApi } from './routes/accounts';
 import { dataLeaksApi } from './routes/data-leaks';
+import { usernameLookupApi } from './routes/username-lookup';
 import { billingApi } from './routes/billing';
 import { webhooksApi } from './routes/webhooks';
 import { sandboxPayApi } from './routes/sandbox-pay';
@@ -87,6 +88,7 @@ export function createApp() {
   app.route('/', trackingApi);
   app.route('/', accountsApi);
   app.route('/', dataLeaksApi);
+  app.route('/', usernameLookupApi);
   app.route('/', billingApi);
   app.route('/', webhooksApi);
   app.route('/', locationsApi);

@@ -8,6 +8,7 @@ import {
   ownerNoteProblem,
   requesterNameProblem,
 } from '../../lib/validation/requester-name';
+import { normalizeUsername, usernameProblem } from '../../lib/validation/username';
 import type { Attribution } from '../db/schema/tracking';
 import { ApiError, ErrorCode } from './errors';
 
@@ -100,6 +101,20 @@ export const ownerNoteBody = z
   .nullish()
   .transform((v) => v ?? null)
   .describe('optional note shown to the owner under the requester name, at most 140 characters, never in the SMS');
+
+/**
+ * The username of a reverse username lookup (issue 15 §2): 1–64 characters of letters, digits, `.`, `_`, `-` and
+ * inner spaces, never an e-mail address or a phone number (`usernameProblem`); trimmed. 422 with the rule's key.
+ */
+export const usernameBody = z
+  .string('Validation.usernameRequired')
+  .max(400, 'Validation.usernameLength')
+  .superRefine((value, ctx) => {
+    const problem = usernameProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform(normalizeUsername)
+  .describe('a username, 1–64 characters; not an e-mail address or a phone number');
 
 /** The page language a request names (`locale`), for texts rendered later (e-mails, SMS). */
 export const localeBody = z.enum(['en', 'id', 'es', 'en-PH']).default('en');

@@ -11,6 +11,7 @@ import { forwardAdEvent } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
 import { deliverOutboxMessage, dueOutboxIds, redactHandedOver } from '../services/outbox';
 import { pollSmsStatuses } from '../services/sms-status';
+import { pruneLookups, runUsernameCheck } from '../services/username-lookup';
 import { smsProvider } from '../providers/sms';
 import { log } from '../observability/log';
 import { timedJob } from '../observability/metrics';
@@ -29,6 +30,8 @@ const BILLING_QUEUE = 'billing-cycle';
 const TRACKING_RETENTION_QUEUE = 'tracking-retention';
 /** Queue of ad events to forward to the Meta Conversions API; payload `{ id }` of an `ad_events` row. */
 export const AD_FORWARD_QUEUE = 'ad-forward';
+/** Queue of reverse username lookups to run (issue 15 §2); payload `{ idHash }` of a `username_checks` row. */
+export const USERNAME_QUEUE = 'username-check';
 
 const key = Symbol.for('app.boss');
 const store = globalThis as unknown as { [key]?: Promise<PgBoss> };
@@ -51,6 +54,7 @@ export function getBoss(): Promise<PgBoss> {
     await boss.createQueue(BILLING_QUEUE);
     await boss.createQueue(AD_FORWARD_QUEUE);
     await boss.createQueue(TRACKING_RETENTION_QUEUE);
+    await boss.createQueue(USERNAME_QUEUE);
     return boss;
   })().catch((error: unknown) => {
     delete store[key];
@@ -96,10 +100,20 @@ export function enqueueAdForward(id: string): Promise<void> {
 }
 
 /**
+ * Queues a username lookup (issue 15 §2). A lookup asks up to 716 sites, a few minutes at worst: the job may run 15
+ * minutes; a crashed worker's job is run again once and resumes with the sites not answered yet.
+ */
+export async function enqueueUsernameCheck(idHash: string): Promise<void> {
+  const boss = await getBoss();
+  await boss.send(USERNAME_QUEUE, { idHash }, { singletonKey: idHash, expireInSeconds: 15 * 60, retryLimit: 1 });
+}
+
+/**
  * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second), a
  * once-a-minute sweep of rows queued for over a minute, the once-a-minute location-request upkeep, and the
  * once-a-minute billing cycle (sandbox renewals due, retries of failed renewals on the next settlement day, reminders),
- * ad-event forwarding to Meta, and the daily deletion of old tracking rows.
+ * ad-event forwarding to Meta, the daily deletion of old tracking rows, and the reverse username lookups (up to 4 at
+ * once per process, each asking its sites in parallel), whose results the minute sweep deletes after their hour.
  */
 export async function startWorkers(): Promise<void> {
   const boss = await getBoss();
@@ -117,6 +131,8 @@ export async function startWorkers(): Promise<void> {
   await boss.schedule(SWEEP_QUEUE, '* * * * *');
   await boss.work(SWEEP_QUEUE, () =>
     timedJob(SWEEP_QUEUE, async () => {
+      // Username lookups past their hour, with their results (issue 15 §2).
+      await pruneLookups(db);
       // Retries whose time has come, first attempts whose enqueue was lost, and deliveries of a crashed worker.
       await enqueueOutbox(await dueOutboxIds(db));
       // Secrets of handed-over messages, once /dev/outbox is off (issue 12 §7).
@@ -150,6 +166,11 @@ export async function startWorkers(): Promise<void> {
   await boss.schedule(TRACKING_RETENTION_QUEUE, '17 3 * * *');
   await boss.work(TRACKING_RETENTION_QUEUE, () =>
     timedJob(TRACKING_RETENTION_QUEUE, () => pruneTracking(db, env().TRACKING_RETENTION_DAYS)),
+  );
+  await boss.work<{ idHash: string }>(USERNAME_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 4 }, (jobs) =>
+    timedJob(USERNAME_QUEUE, async () => {
+      await Promise.all(jobs.map((job) => runUsernameCheck(db, job.data.idHash)));
+    }),
   );
   await boss.schedule(BILLING_QUEUE, '* * * * *');
   await boss.work(BILLING_QUEUE, () =>

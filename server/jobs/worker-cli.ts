@@ -6,9 +6,12 @@ import { env } from '../env';
 import { log } from '../observability/log';
 import { metrics, metricsAuthorized } from '../observability/metrics';
 import { onShutdown } from '../start';
+import { siteList } from '../services/username-sites';
 import { getBoss, startWorkers } from './boss';
 
 process.env.APP_ROLE ??= 'worker';
+// A bad WhatsMyName site list stops the worker at once with the file and what is wrong (issue 15 §2).
+siteList();
 await startWorkers();
 log().info('workers started');
 

@@ -46,6 +46,10 @@ export const LIMITS = {
   get ordersPerIp() {
     return { points: env().ORDERS_PER_IP_PER_HOUR, duration: 3600 };
   },
+  /** Reverse username lookups started per client IP (issue 15 §2); USERNAME_LOOKUPS_PER_IP_PER_HOUR. */
+  get usernameLookupsPerIp() {
+    return { points: env().USERNAME_LOOKUPS_PER_IP_PER_HOUR, duration: 3600 };
+  },
   /** Operation-log events, button clicks and ad events per client IP (each is a row); TRACKING_PER_IP_PER_HOUR. */
   get trackingPerIp() {
     return { points: env().TRACKING_PER_IP_PER_HOUR, duration: 3600 };

@@ -1,0 +1,82 @@
+import 'server-only';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { enqueueUsernameCheck } from '../../jobs/boss';
+import { consume } from '../../services/rate-limit';
+import { sha256 } from '../../services/tokens';
+import { createLookup, lookupView, stopLookup } from '../../services/username-lookup';
+import type { AppEnv } from '../context';
+import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { bodyOf, formBoolean, readBody, usernameBody } from '../validation';
+
+const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
+
+const view = z.object({
+  username: z.string(),
+  status: z.enum(['running', 'stopped', 'done']),
+  includeNsfw: z.boolean(),
+  total: z.number().openapi({ description: 'sites the lookup covers' }),
+  checked: z.number().openapi({ description: 'sites that answered so far' }),
+  unknown: z.number().openapi({ description: 'answers that fit neither rule (errors, time-outs, blocked)' }),
+  found: z.array(z.object({ site: z.string(), category: z.string(), url: z.string() })),
+  expiresAt: z.string().openapi({ description: 'the result is deleted after this (an hour after the start)' }),
+});
+
+const startBody = z.object({
+  username: usernameBody,
+  /** Adult sites (the data set's NSFW category) are left out unless asked for. */
+  nsfw: formBoolean.default(false),
+});
+
+// POST /api_f/v1/usernameLookup - starts a reverse username lookup (issue 15 §2)
+const startRoute = createRoute({
+  method: 'post',
+  path: '/usernameLookup',
+  summary:
+    'Starts a reverse username lookup over the WhatsMyName site list (adult sites only with nsfw=true): 201 with the result id (unguessable, kept an hour) and the number of sites. 422 for a username that is empty, over 64 characters, an e-mail address, a phone number or of other characters; 429 over USERNAME_LOOKUPS_PER_IP_PER_HOUR.',
+  request: { body: bodyOf(startBody) },
+  responses: {
+    201: jsonResponse(
+      envelope(z.object({ id: z.string(), total: z.number() })),
+      'Started; poll GET /usernameLookup/{id}',
+    ),
+    ...errorResponses,
+  },
+});
+
+// GET /api_f/v1/usernameLookup/{id} - progress and the sites found so far
+const viewRoute = createRoute({
+  method: 'get',
+  path: '/usernameLookup/{id}',
+  summary:
+    'A lookup: status, sites checked of total, unknown answers and the profiles found so far (404 after its hour)',
+  request: { params: idParam },
+  responses: {
+    200: jsonResponse(envelope(view), 'The lookup'),
+    404: jsonResponse(errorEnvelope, 'Unknown or expired'),
+  },
+});
+
+// POST /api_f/v1/usernameLookup/{id}/stop - the visitor stops a running lookup
+const stopRoute = createRoute({
+  method: 'post',
+  path: '/usernameLookup/{id}/stop',
+  summary: 'Stops a running lookup (no more sites are asked; the answers so far stay); a finished lookup is unchanged',
+  request: { params: idParam },
+  responses: {
+    200: jsonResponse(envelope(view), 'The lookup as stopped'),
+    404: jsonResponse(errorEnvelope, 'Unknown or expired'),
+  },
+});
+
+/** The reverse username lookup (issue 15 §2): start (rate limited per client IP), progress, stop. Public. */
+export const usernameLookupApi = new OpenAPIHono<AppEnv>()
+  .openapi(startRoute, async (c) => {
+    const body = readBody(c, startBody);
+    await consume('usernameLookupsPerIp', c.get('clientIp') ?? 'unknown');
+    const { id, total } = await createLookup(await getDb(), body.username, body.nsfw);
+    await enqueueUsernameCheck(sha256(id));
+    return created(c, { id, total });
+  })
+  .openapi(viewRoute, async (c) => ok(c, await lookupView(await getDb(), c.req.valid('param').id)))
+  .openapi(stopRoute, async (c) => ok(c, await stopLookup(await getDb(), c.req.valid('param').id)));

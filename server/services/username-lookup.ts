@@ -1,0 +1,213 @@
+import 'server-only';
+import { and, count, eq, lt, sql } from 'drizzle-orm';
+import pLimit from 'p-limit';
+import type { Db } from '../db/client';
+import { usernameCheckResults, usernameChecks } from '../db/schema';
+import { env } from '../env';
+import { ApiError, ErrorCode } from '../errors';
+import { log } from '../observability/log';
+import { randomToken, sha256 } from './tokens';
+import { guardedRequest } from './username-fetch';
+import { sitesToCheck, type WmnSite } from './username-sites';
+import { normalizeUsername } from '../../lib/validation/username';
+
+/** How long a lookup and its results are kept (ms): an hour (issue 15 §2). */
+export const LOOKUP_TTL_MS = 3600_000;
+/** How often a running lookup reads whether it was stopped (ms). */
+const STOP_POLL_MS = 300;
+
+export type Outcome = 'found' | 'not_found' | 'unknown';
+
+/**
+ * The WhatsMyName rule for one answer (its data set's definitions): `found` when the status is the site's `e_code`
+ * and the body contains `e_string`; `not_found` when the status is `m_code` and the body contains `m_string` (an empty
+ * string is contained in any body); anything else — another status, neither string, an error — is `unknown`.
+ */
+export function decide(
+  site: Pick<WmnSite, 'e_code' | 'e_string' | 'm_code' | 'm_string'>,
+  status: number,
+  body: string,
+) {
+  if (status === site.e_code && body.includes(site.e_string)) return 'found' as const;
+  if (status === site.m_code && body.includes(site.m_string)) return 'not_found' as const;
+  return 'unknown' as const;
+}
+
+/** The username as a site takes it: its `strip_bad_char` characters removed. */
+function accountFor(site: WmnSite, username: string): string {
+  const bad = site.strip_bad_char ? [...site.strip_bad_char] : [];
+  return [...username].filter((c) => !bad.includes(c)).join('');
+}
+
+/** The public profile address shown for a found site: `uri_pretty` (for API checks) or `uri_check`, username filled in. */
+export function profileUrl(site: WmnSite, username: string): string {
+  return (site.uri_pretty ?? site.uri_check).replaceAll('{account}', encodeURIComponent(accountFor(site, username)));
+}
+
+/**
+ * Asks one site about `username` (issue 15 §2): `uri_check` with the username URL-encoded (or `post_body` with it,
+ * as POST with the site's headers), a browser user agent, no cookies, through the SSRF guard of `guardedRequest`,
+ * within `timeoutMs`; then `decide`. Never throws: a time-out, a refused address or a network error is `unknown`.
+ */
+export async function checkSite(
+  site: WmnSite,
+  username: string,
+  options: { timeoutMs: number; allowLoopback: boolean; signal?: AbortSignal },
+): Promise<Outcome> {
+  const account = accountFor(site, username);
+  const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
+  try {
+    const answer = await guardedRequest(
+      {
+        url: site.uri_check.replaceAll('{account}', encodeURIComponent(account)),
+        method: site.post_body ? 'POST' : 'GET',
+        headers: site.headers ?? {},
+        body: site.post_body?.replaceAll('{account}', account),
+        keepStatuses: [site.e_code, site.m_code],
+      },
+      { signal: AbortSignal.any(signals), allowLoopback: options.allowLoopback },
+    );
+    return decide(site, answer.status, answer.body);
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Starts a lookup of `username` (validated by `usernameBody`): stores it under a new random id (only its SHA-256 is
+ * kept), covering the sites of `sitesToCheck(includeNsfw)`, for `LOOKUP_TTL_MS`. Returns the id (shown once, the key
+ * to the result page) and the number of sites. The caller enqueues the job.
+ */
+export async function createLookup(db: Db, username: string, includeNsfw: boolean) {
+  const id = randomToken(16);
+  const total = sitesToCheck(includeNsfw).length;
+  await db.insert(usernameChecks).values({
+    idHash: sha256(id),
+    username: normalizeUsername(username),
+    includeNsfw,
+    total,
+    expiresAt: new Date(Date.now() + LOOKUP_TTL_MS),
+  });
+  return { id, total };
+}
+
+export type LookupView = {
+  username: string;
+  status: 'running' | 'stopped' | 'done';
+  includeNsfw: boolean;
+  total: number;
+  /** Sites that answered so far (found, not found or unknown). */
+  checked: number;
+  /** Sites whose answer did not fit either rule (errors, time-outs, blocks, changed pages). */
+  unknown: number;
+  found: { site: string; category: string; url: string }[];
+  expiresAt: string;
+};
+
+/** A lookup's progress and the sites found so far, by id; 404 `Api.notFound` when unknown or older than an hour. */
+export async function lookupView(db: Db, id: string): Promise<LookupView> {
+  const [check] = await db
+    .select()
+    .from(usernameChecks)
+    .where(eq(usernameChecks.idHash, sha256(id)));
+  if (!check || check.expiresAt.getTime() <= Date.now()) throw new ApiError(404, ErrorCode.notFound, 'Api.notFound');
+  const rows = await db
+    .select({ outcome: usernameCheckResults.outcome, site: usernameCheckResults.site, n: count() })
+    .from(usernameCheckResults)
+    .where(eq(usernameCheckResults.checkIdHash, check.idHash))
+    .groupBy(usernameCheckResults.outcome, usernameCheckResults.site);
+  const sites = new Map(sitesToCheck(check.includeNsfw).map((s) => [s.name, s]));
+  const found = rows
+    .filter((r) => r.outcome === 'found' && sites.has(r.site))
+    .map((r) => {
+      const site = sites.get(r.site)!;
+      return { site: site.name, category: site.cat, url: profileUrl(site, check.username) };
+    })
+    .sort((a, b) => a.site.localeCompare(b.site));
+  return {
+    username: check.username,
+    status: check.status,
+    includeNsfw: check.includeNsfw,
+    total: check.total,
+    checked: rows.length,
+    unknown: rows.filter((r) => r.outcome === 'unknown').length,
+    found,
+    expiresAt: check.expiresAt.toISOString(),
+  };
+}
+
+/** Stops a running lookup (the job stops asking sites within `STOP_POLL_MS`); a finished one is left as it is. */
+export async function stopLookup(db: Db, id: string): Promise<LookupView> {
+  await db
+    .update(usernameChecks)
+    .set({ status: 'stopped' })
+    .where(and(eq(usernameChecks.idHash, sha256(id)), eq(usernameChecks.status, 'running')));
+  return lookupView(db, id);
+}
+
+/**
+ * The job of one lookup (queue `username-check`, payload `{ idHash }`): asks each site not answered yet, at most
+ * `USERNAME_LOOKUP_CONCURRENCY` at once, each within `USERNAME_LOOKUP_TIMEOUT_MS`, storing each answer as it comes;
+ * stops asking (and aborts requests under way) once the lookup is stopped or expired; then marks it `done`. A job run
+ * again (a crashed worker) resumes with the sites left.
+ */
+export async function runUsernameCheck(db: Db, idHash: string): Promise<void> {
+  const [check] = await db.select().from(usernameChecks).where(eq(usernameChecks.idHash, idHash));
+  if (!check || check.status !== 'running') return;
+  const e = env();
+  const answered = new Set(
+    (
+      await db
+        .select({ site: usernameCheckResults.site })
+        .from(usernameCheckResults)
+        .where(eq(usernameCheckResults.checkIdHash, idHash))
+    ).map((r) => r.site),
+  );
+  const stop = new AbortController();
+  const watch = setInterval(() => {
+    db.select({ status: usernameChecks.status, expiresAt: usernameChecks.expiresAt })
+      .from(usernameChecks)
+      .where(eq(usernameChecks.idHash, idHash))
+      .then(([row]) => {
+        if (!row || row.status !== 'running' || row.expiresAt.getTime() <= Date.now()) stop.abort();
+      })
+      .catch((error: unknown) => log().warn({ err: (error as Error).message }, 'username lookup: stop check failed'));
+  }, STOP_POLL_MS);
+  const limit = pLimit(e.USERNAME_LOOKUP_CONCURRENCY);
+  try {
+    await Promise.all(
+      sitesToCheck(check.includeNsfw)
+        .filter((site) => !answered.has(site.name))
+        .map((site) =>
+          limit(async () => {
+            if (stop.signal.aborted) return;
+            const outcome = await checkSite(site, check.username, {
+              timeoutMs: e.USERNAME_LOOKUP_TIMEOUT_MS,
+              allowLoopback: e.USERNAME_LOOKUP_ALLOW_LOOPBACK,
+              signal: stop.signal,
+            });
+            if (stop.signal.aborted) return;
+            await db
+              .insert(usernameCheckResults)
+              .values({ checkIdHash: idHash, site: site.name, outcome })
+              .onConflictDoNothing();
+          }),
+        ),
+    );
+  } finally {
+    clearInterval(watch);
+  }
+  await db
+    .update(usernameChecks)
+    .set({ status: 'done' })
+    .where(and(eq(usernameChecks.idHash, idHash), eq(usernameChecks.status, 'running')));
+}
+
+/** Deletes lookups (and their results) past their hour; returns how many. Run by the location upkeep's minute job. */
+export async function pruneLookups(db: Db): Promise<number> {
+  const gone = await db
+    .delete(usernameChecks)
+    .where(lt(usernameChecks.expiresAt, sql`now()`))
+    .returning({ idHash: usernameChecks.idHash });
+  return gone.length;
+}
