@@ -37,27 +37,41 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: `node e2e/serve.mjs`,
-    url: `http://localhost:${PORT}/api_f/v1/health`,
-    // The journeys pay for the same few numbers many times: SMS caps high enough for the suite.
-    env: {
-      PORT: String(PORT),
-      APP_ORIGIN: `http://localhost:${PORT}`,
-      SMS_MAX_PER_TARGET_PER_DAY: '100',
-      SMS_MAX_PER_BUYER_PER_DAY: '100',
-      ORDERS_PER_IP_PER_HOUR: '1000',
-      // Every page view logs events from the one test IP.
-      TRACKING_PER_IP_PER_HOUR: '100000',
-      // A fixed port, so specs can check rows in the database (e2e/db.ts).
-      EMBEDDED_PG_PORT: String(E2E_PG_PORT),
-      // One JSON line per request would bury the test report; warnings and errors still show.
-      LOG_LEVEL: 'warn',
-      // No request leaves the machine (the Pwned Passwords check is tested against a local fake in Vitest).
-      PWNED_PASSWORDS_URL: 'off',
+  webServer: [
+    {
+      // Fake public sites for the username lookup (issue 15 §2), named by e2e/fixtures/wmn-sites.json.
+      command: 'npx tsx e2e/fake-sites-server.ts',
+      url: 'http://127.0.0.1:3296/code/alice',
+      timeout: 30_000,
+      reuseExistingServer: false,
     },
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-  },
+    {
+      command: `node e2e/serve.mjs`,
+      url: `http://localhost:${PORT}/api_f/v1/health`,
+      // The journeys pay for the same few numbers many times: SMS caps high enough for the suite.
+      env: {
+        PORT: String(PORT),
+        APP_ORIGIN: `http://localhost:${PORT}`,
+        SMS_MAX_PER_TARGET_PER_DAY: '100',
+        SMS_MAX_PER_BUYER_PER_DAY: '100',
+        ORDERS_PER_IP_PER_HOUR: '1000',
+        // Every page view logs events from the one test IP.
+        TRACKING_PER_IP_PER_HOUR: '100000',
+        // A fixed port, so specs can check rows in the database (e2e/db.ts).
+        EMBEDDED_PG_PORT: String(E2E_PG_PORT),
+        // One JSON line per request would bury the test report; warnings and errors still show.
+        LOG_LEVEL: 'warn',
+        // No request leaves the machine (the Pwned Passwords check is tested against a local fake in Vitest).
+        PWNED_PASSWORDS_URL: 'off',
+        // The username lookup asks the fake sites on loopback (the tests-only setting), 4 s at most each.
+        USERNAME_SITES_FILE: 'e2e/fixtures/wmn-sites.json',
+        USERNAME_LOOKUP_ALLOW_LOOPBACK: 'true',
+        USERNAME_LOOKUP_TIMEOUT_MS: '4000',
+        USERNAME_LOOKUPS_PER_IP_PER_HOUR: '1000',
+      },
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+  ],
 });

@@ -10,6 +10,7 @@ const ROUTES = [
   '/locate/',
   '/phone-locate/',
   '/ip-tracker/',
+  '/username-lookup/',
   '/location/',
   '/getLocation/',
   '/map/',

@@ -14,6 +14,7 @@ export const INDEXED_PAGES = [
   '/locate/',
   '/phone-locate/',
   '/ip-tracker/',
+  '/username-lookup/',
   '/about-us/',
   '/privacy-policy/',
   '/terms-of-use/',

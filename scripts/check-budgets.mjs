@@ -14,10 +14,11 @@ import { firstLoadScripts } from './page-scripts.mjs';
 const root = path.resolve(import.meta.dirname, '..');
 const next = path.join(root, '.next');
 const JS_BUDGET_KIB = 25;
-// Issue 14's goal is 45 KB. Until the landing pages get there this is a ratchet at today's size (80 KB for /es/ on
-// 2026-11-23), so the HTML cannot grow back unnoticed; lower it as the pages shrink.
+// Issue 14's goal is 45 KB. Until the landing pages get there this is a ratchet at today's size, so the HTML cannot
+// grow unnoticed; lower it as the pages shrink. 2026-11-23: 80 KB for /es/, then 84 KB with the header's free-tools
+// menu and the username-lookup feature card (issue 15 §2, +3.9 KB: each link is in the HTML and the RSC payload).
 const HTML_GOAL_BYTES = 45 * 1000;
-const HTML_LIMIT_BYTES = 80 * 1000;
+const HTML_LIMIT_BYTES = 84 * 1000;
 const PAGES = { '/': 'en', '/id/': 'id', '/es/': 'es', '/ph/': 'en-PH' };
 
 const version = (name) =>

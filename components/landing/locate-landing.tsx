@@ -9,7 +9,7 @@ import { ClientMessages } from '../ui/client-messages';
 /** Message namespaces of the pages built on the locate box: the home page and the own-phone landing pages. */
 type LandingPage = 'Home' | 'Landing.locate' | 'Landing.phoneLocate' | 'Landing.gpsLocator';
 /** Landing pages with a title and lead in messages (the locate-box ones and the free tools). */
-type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landing.ipTracker';
+type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landing.ipTracker' | 'UsernameLookup';
 
 /**
  * A landing page around the locate box (SPEC §2): its own heading, lead, three points and the consent-flow

@@ -104,15 +104,22 @@ export async function FeaturesSection() {
     3: 'search',
     4: 'locate-fixed',
     5: 'wifi',
+    6: 'globe',
     7: 'shield-check',
   };
-  const shown = [1, 2, 3, 4, 5, ...(dataLeakCheckConfigured() ? [7] : [])];
-  // No empty cell on a desktop (6 columns): three then two wide cards, or two rows of three; on a tablet (2
-  // columns) an odd last card spans the row.
+  const shown = [1, 2, 3, 4, 5, 6, ...(dataLeakCheckConfigured() ? [7] : [])];
+  // No empty cell on a desktop (6 columns): three then two wide cards, two rows of three, or three then four wide
+  // ones; on a tablet (2 columns) an odd last card spans the row.
   const spans =
     shown.length === 5
       ? ['lg:col-span-2', 'lg:col-span-2', 'lg:col-span-2', 'lg:col-span-3', 'md:col-span-2 lg:col-span-3']
-      : Array<string>(shown.length).fill('lg:col-span-2');
+      : shown.length === 7
+        ? [
+            ...Array<string>(3).fill('lg:col-span-2'),
+            ...Array<string>(3).fill('lg:col-span-3'),
+            'md:col-span-2 lg:col-span-3',
+          ]
+        : Array<string>(shown.length).fill('lg:col-span-2');
   const items = shown.map((i, n) => ({
     title: t(`feature${i as 1}Name`),
     text: t(`feature${i as 1}Description`),

@@ -45,6 +45,7 @@ export const PAGE_PATHS = new Set([
   '/locate/',
   '/phone-locate/',
   '/reveal-location/',
+  '/username-lookup/',
   '/dashboard/locations/',
   '/dashboard/account/',
   '/dashboard/billing/',

@@ -1,0 +1,187 @@
+'use client';
+import { useLocale, useTranslations } from 'next-intl';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useState, type FormEvent } from 'react';
+import type { ApiClientError } from '@/lib/api/client';
+import { formatTime } from '@/lib/intl-format';
+import { usernameProblem } from '@/lib/validation/username';
+import { Link } from '../ui/link';
+import { TextField } from '../ui/text-field';
+import { useApi } from '../ui/use-api';
+import { usePolling } from '../ui/use-polling';
+
+type View = {
+  username: string;
+  status: 'running' | 'stopped' | 'done';
+  includeNsfw: boolean;
+  total: number;
+  checked: number;
+  unknown: number;
+  found: { site: string; category: string; url: string }[];
+  expiresAt: string;
+};
+
+/** How often a running lookup's progress is read (ms). */
+const PROGRESS_MS = 1000;
+
+/**
+ * The reverse username lookup of `/username-lookup` (issue 15 §2): a username field (checked by `usernameProblem`,
+ * the API's rule) and "also adult sites", off by default; Search starts a lookup (`POST /usernameLookup`) and puts
+ * its id in the address (`?id=`), so the result page can be reopened for an hour. While it runs, the real progress
+ * from the server every second (sites checked of total, found so far) and Stop; then the profiles found with links,
+ * how many sites gave no clear answer, and that a profile of the same name need not be the same person. An expired
+ * or unknown id says so. Needs the `UsernameLookup` and `Validation` messages.
+ */
+export function UsernameLookup() {
+  const t = useTranslations('UsernameLookup');
+  const locale = useLocale();
+  const api = useApi();
+  const router = useRouter();
+  const pathname = usePathname();
+  const id = useSearchParams().get('id');
+  const [username, setUsername] = useState('');
+  const [nsfw, setNsfw] = useState(false);
+  const [fieldError, setFieldError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [view, setView] = useState<View | null>(null);
+  const [gone, setGone] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const step = useCallback(
+    async (active: () => boolean) => {
+      if (!id) return false;
+      try {
+        const next = await api.get<View>(`/usernameLookup/${id}`);
+        if (!active()) return false;
+        setView(next);
+        setError(null);
+        return next.status === 'running';
+      } catch (e) {
+        if (!active()) return false;
+        if ((e as ApiClientError).status === 404) {
+          setGone(true);
+          return false;
+        }
+        setError((e as Error).message);
+        return true;
+      }
+    },
+    [api, id],
+  );
+  usePolling(step, PROGRESS_MS);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problem = usernameProblem(username);
+    setFieldError(problem ?? undefined);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const started = await api.post<{ id: string; total: number }>('/usernameLookup', { username, nsfw });
+      setView(null);
+      setGone(false);
+      router.replace(`${pathname}?id=${started.id}`, { scroll: false });
+    } catch (e) {
+      setFieldError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onStop = async () => {
+    if (!id) return;
+    try {
+      setView(await api.post<View>(`/usernameLookup/${id}/stop`));
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  return (
+    <div className="space-y-6">
+      <form onSubmit={onSubmit} noValidate className="space-y-3" data-testid="username-form">
+        <TextField
+          id="username"
+          label={t('label')}
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          error={fieldError}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={80}
+          placeholder={t('placeholder')}
+        />
+        <label className="flex min-h-11 items-center gap-3 text-sm text-slate-800">
+          <input type="checkbox" className="h-5 w-5" checked={nsfw} onChange={(e) => setNsfw(e.target.checked)} />
+          {t('nsfw')}
+        </label>
+        <button
+          type="submit"
+          disabled={busy}
+          className="min-h-11 w-full rounded-lg bg-brand px-5 py-2.5 font-semibold text-white hover:bg-brand-dark disabled:opacity-60 sm:w-auto"
+        >
+          {busy ? t('starting') : t('submit')}
+        </button>
+      </form>
+
+      {gone && (
+        <p role="status" className="rounded-lg bg-slate-100 p-3 text-slate-800" data-testid="lookup-gone">
+          {t('gone')}
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      {view && !gone && (
+        <section aria-labelledby="lookup-title" className="space-y-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+          <h2 id="lookup-title" className="text-xl font-semibold break-words">
+            {t('resultTitle', { username: view.username })}
+          </h2>
+          <div>
+            <progress
+              className="h-2 w-full accent-brand"
+              max={view.total}
+              value={view.checked}
+              aria-label={t('progressLabel')}
+            />
+            <p className="mt-1 text-sm text-slate-700" data-testid="lookup-progress">
+              {t('progress', { checked: view.checked, total: view.total, found: view.found.length })}
+            </p>
+            <p role="status" className="text-sm font-medium text-slate-900" data-testid="lookup-status">
+              {t(`status.${view.status}`)}
+            </p>
+          </div>
+          {view.status === 'running' && (
+            <button
+              type="button"
+              onClick={onStop}
+              className="min-h-11 rounded-lg border border-slate-400 px-4 font-semibold text-slate-800 hover:bg-slate-50"
+            >
+              {t('stop')}
+            </button>
+          )}
+          {view.found.length > 0 && (
+            <ul className="divide-y divide-slate-200" data-testid="lookup-found">
+              {view.found.map((f) => (
+                <li key={f.site} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
+                  <Link href={f.url} target="_blank" className="min-h-6 font-semibold text-brand underline">
+                    {f.site}
+                  </Link>
+                  <span className="text-xs text-slate-600">{f.category}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {view.status !== 'running' && view.found.length === 0 && <p>{t('noneFound')}</p>}
+          <p className="text-sm text-slate-600">
+            {t('unknownNote', { count: view.unknown })} {t('samePerson')}
+          </p>
+          <p className="text-xs text-slate-500">{t('kept', { time: formatTime(view.expiresAt, locale) })}</p>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+
+// Issue 15 §2: /username-lookup against the fake sites of e2e/fixtures/wmn-sites.json (10 sites without the adult
+// one; the slow site answers only after the suite's 4 s time-out, so a lookup runs about 4 s).
+
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+test('refuses an e-mail address and a phone number with a clear message, starting nothing', async ({ page }) => {
+  await page.goto('/es/username-lookup/');
+  const calls: string[] = [];
+  page.on('request', (r) => r.url().includes('/usernameLookup') && calls.push(r.url()));
+  await page.getByLabel('Nombre de usuario').fill('ana@example.com');
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await expect(page.locator('#username-error')).toHaveText(
+    'Introduce un nombre de usuario, no una dirección de correo',
+  );
+  await page.getByLabel('Nombre de usuario').fill('+34 612 34 56 78');
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await expect(page.locator('#username-error')).toHaveText('Introduce un nombre de usuario, no un número de teléfono');
+  expect(calls).toEqual([]);
+});
+
+test('shows progress as sites answer, can be stopped, and keeps the result at its address', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto('/username-lookup/');
+  await page.getByLabel('Username').fill('alice');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/\/username-lookup\/\?id=[A-Za-z0-9_-]{22}$/);
+  const progress = page.getByTestId('lookup-progress');
+  await expect(progress).toHaveText(/^\d+ of 10 sites checked · \d+ found$/);
+  await expect(page.getByTestId('lookup-status')).toHaveText('Checking…');
+  // The fast sites answer within a second; the slow one holds the lookup open.
+  await expect(progress).toHaveText('9 of 10 sites checked · 6 found');
+  await expect(page.getByTestId('lookup-found').getByRole('link')).toHaveText([
+    'Api',
+    'Codes',
+    'Dotless',
+    'Moved',
+    'Redirects',
+    'Strings',
+  ]);
+  await page.screenshot({ path: 'test-results/screens/username-lookup-390.png', fullPage: true });
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByTestId('lookup-status')).toHaveText('Stopped before the end.');
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  // Of the 9 that answered, the redirect into the private network, the redirect loop and the broken site are unknown.
+  await expect(page.getByText('3 sites gave no clear answer (blocked, slow or changed).')).toBeVisible();
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // The result page, opened again from its address, shows the same result.
+  const url = page.url();
+  await page.goto(url);
+  await expect(page.getByTestId('lookup-progress')).toHaveText('9 of 10 sites checked · 6 found');
+  await expect(page.getByTestId('lookup-status')).toHaveText('Stopped before the end.');
+  expect(errors).toEqual([]);
+});
+
+test('a lookup left to run ends on its own; an unknown result id says results last an hour', async ({ page }) => {
+  await page.goto('/id/username-lookup/');
+  await page.getByLabel('Nama pengguna').fill('nobody');
+  await page.getByRole('button', { name: 'Cari' }).click();
+  await expect(page.getByTestId('lookup-status')).toHaveText('Selesai.', { timeout: 15_000 });
+  await expect(page.getByTestId('lookup-progress')).toHaveText('10 dari 10 situs diperiksa · 0 ditemukan');
+  await expect(page.getByText('Tidak ada profil dengan nama ini di situs yang menjawab.')).toBeVisible();
+  await expect(page.getByText('4 situs tidak memberi jawaban yang jelas')).toBeVisible();
+
+  await page.goto('/id/username-lookup/?id=AAAAAAAAAAAAAAAAAAAAAA');
+  await expect(page.getByTestId('lookup-gone')).toHaveText(
+    'Hasil ini sudah tidak ada: hasil disimpan selama satu jam. Cari lagi di bawah.',
+  );
+});
+
+test('the header links the tool in every locale, and the page credits WhatsMyName', async ({ page }) => {
+  for (const [prefix, menu, tool, heading] of [
+    ['', 'Menu', 'Username lookup', 'Username lookup: where a username has a public profile'],
+    ['/es', 'Menú', 'Buscar nombre de usuario', 'Buscar nombre de usuario: dónde tiene un perfil público'],
+    ['/id', 'Menu', 'Cari nama pengguna', 'Cari nama pengguna: di mana ada profil publiknya'],
+    ['/ph', 'Menu', 'Username lookup', 'Username lookup: where a username has a public profile'],
+  ]) {
+    await page.goto(`${prefix}/`);
+    await page.locator('header summary', { hasText: menu }).click();
+    await page.locator('header').getByRole('link', { name: tool }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+    await expect(page).toHaveURL(new RegExp(`${prefix}/username-lookup/$`));
+  }
+  await expect(page.getByTestId('wmn-attribution')).toContainText(
+    'WhatsMyName (Micah Hoffman and contributors), CC BY-SA 4.0',
+  );
+  await page.goto('/about-us/');
+  await expect(
+    page.getByText(/WhatsMyName by Micah Hoffman and contributors, licensed under Creative Commons/),
+  ).toBeVisible();
+  const sitemap = await (await page.request.get('/sitemap.xml')).text();
+  expect(sitemap).toContain('/es/username-lookup/');
+});
