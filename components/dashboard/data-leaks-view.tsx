@@ -2,23 +2,12 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
+import type { DataLeakReport as Report } from '@/lib/api/types';
 import { formatDateTime, formatDay } from '@/lib/intl-format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { useApi } from '../ui/use-api';
-
-type Breach = {
-  name: string;
-  title: string;
-  domain: string;
-  /** YYYY-MM-DD */
-  breachDate: string;
-  dataClasses: string[];
-  isVerified: boolean;
-  isSensitive: boolean;
-};
-type Report = { configured: false } | { configured: true; email: string; checkedAt: string; breaches: Breach[] };
 
 /** HIBP's name of the data class that means a password was exposed. */
 const PASSWORDS = 'Passwords';

@@ -3,23 +3,13 @@ import { useLocale, useTranslations } from 'next-intl';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useState, type FormEvent } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
+import type { UsernameLookupView as View } from '@/lib/api/types';
 import { formatTime } from '@/lib/intl-format';
 import { usernameProblem } from '@/lib/validation/username';
 import { Link } from '../ui/link';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
-
-type View = {
-  username: string;
-  status: 'running' | 'stopped' | 'done';
-  includeNsfw: boolean;
-  total: number;
-  checked: number;
-  unknown: number;
-  found: { site: string; category: string; url: string }[];
-  expiresAt: string;
-};
 
 /** How often a running lookup's progress is read (ms). */
 const PROGRESS_MS = 1000;

@@ -134,3 +134,39 @@ export type ConsentView = {
 };
 
 export type Page<T> = { list: T[]; total: number; pageNum: number; pageSize: number };
+
+/** One breach an account e-mail appears in (issue 15 §1; the fields of HIBP's breach model the page shows). */
+export type BreachView = {
+  /** HIBP's stable name, e.g. `Adobe`. */
+  name: string;
+  /** Display title. */
+  title: string;
+  /** The breached site's domain; '' when HIBP names none. */
+  domain: string;
+  /** When the breach happened, `YYYY-MM-DD`. */
+  breachDate: string;
+  /** The kinds of data exposed, as HIBP names them (e.g. `Email addresses`, `Passwords`). */
+  dataClasses: string[];
+  isVerified: boolean;
+  isSensitive: boolean;
+};
+
+/** `GET /account/dataLeaks`: not configured on this server, or the account e-mail's breaches and when checked. */
+export type DataLeakReport =
+  { configured: false } | { configured: true; email: string; checkedAt: string; breaches: BreachView[] };
+
+/** `GET /usernameLookup/{id}` (issue 15 §2): a reverse username lookup's progress and the profiles found so far. */
+export type UsernameLookupView = {
+  username: string;
+  status: 'running' | 'stopped' | 'done';
+  includeNsfw: boolean;
+  /** Sites the lookup covers. */
+  total: number;
+  /** Sites that answered so far (found, not found or unknown). */
+  checked: number;
+  /** Answers that fit neither rule (errors, time-outs, blocks, changed pages). */
+  unknown: number;
+  found: { site: string; category: string; url: string }[];
+  /** ISO time after which the result is deleted. */
+  expiresAt: string;
+};

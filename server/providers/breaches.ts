@@ -1,25 +1,13 @@
 import 'server-only';
 import { breachedAccount, pwnedPasswordRange } from 'hibp';
+import type { BreachView } from '../../lib/api/types';
 import { env } from '../env';
 
 /** How long one call to Have I Been Pwned or Pwned Passwords may take (ms) before it counts as unreachable. */
 export const HIBP_TIMEOUT_MS = 5000;
 
 /** One breach an account appears in (HIBP API v3 breach model, the fields we show). */
-export type BreachRecord = {
-  /** HIBP's stable name, e.g. `Adobe`. */
-  name: string;
-  /** Display title, e.g. `Adobe`. */
-  title: string;
-  /** The breached site's domain; '' when HIBP names none. */
-  domain: string;
-  /** When the breach happened, `YYYY-MM-DD`. */
-  breachDate: string;
-  /** The kinds of data exposed, as HIBP names them (e.g. `Email addresses`, `Passwords`). */
-  dataClasses: string[];
-  isVerified: boolean;
-  isSensitive: boolean;
-};
+export type BreachRecord = BreachView;
 
 /** A failure of the breach service (unreachable, time-out, 401/403/429/5xx): shown as "try later", never as "none". */
 export class BreachServiceError extends Error {

@@ -1,6 +1,7 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import type { DataLeakReport } from '../../lib/api/types';
 import { breachChecks, users, type StoredBreach } from '../db/schema';
 import { ApiError, ErrorCode } from '../errors';
 import { log } from '../observability/log';
@@ -8,10 +9,6 @@ import { BreachServiceError, breachProvider } from '../providers/breaches';
 
 /** How long one account's breach list is reused before Have I Been Pwned is asked again (ms): a day (issue 15 §1). */
 export const BREACH_CACHE_MS = 24 * 3600 * 1000;
-
-/** What the data-leak page shows: not configured, or the account e-mail's breaches and when they were checked. */
-export type DataLeakReport =
-  { configured: false } | { configured: true; email: string; checkedAt: string; breaches: StoredBreach[] };
 
 /**
  * The data-leak check of a subscriber's **own account e-mail** (issue 15 §1): never an address given in the request,

@@ -9,6 +9,7 @@ import { log } from '../observability/log';
 import { randomToken, sha256 } from './tokens';
 import { guardedRequest } from './username-fetch';
 import { sitesToCheck, type WmnSite } from './username-sites';
+import type { UsernameLookupView } from '../../lib/api/types';
 import { normalizeUsername } from '../../lib/validation/username';
 
 /** How long a lookup and its results are kept (ms): an hour (issue 15 §2). */
@@ -91,18 +92,7 @@ export async function createLookup(db: Db, username: string, includeNsfw: boolea
   return { id, total };
 }
 
-export type LookupView = {
-  username: string;
-  status: 'running' | 'stopped' | 'done';
-  includeNsfw: boolean;
-  total: number;
-  /** Sites that answered so far (found, not found or unknown). */
-  checked: number;
-  /** Sites whose answer did not fit either rule (errors, time-outs, blocks, changed pages). */
-  unknown: number;
-  found: { site: string; category: string; url: string }[];
-  expiresAt: string;
-};
+export type LookupView = UsernameLookupView;
 
 /** A lookup's progress and the sites found so far, by id; 404 `Api.notFound` when unknown or older than an hour. */
 export async function lookupView(db: Db, id: string): Promise<LookupView> {

@@ -10,19 +10,11 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { BreachView } from '../../../lib/api/types';
 import { users } from './accounts';
 
 /** What Have I Been Pwned said about an account's e-mail (issue 15 §1), kept a day per account. */
-export type StoredBreach = {
-  name: string;
-  title: string;
-  domain: string;
-  /** `YYYY-MM-DD`. */
-  breachDate: string;
-  dataClasses: string[];
-  isVerified: boolean;
-  isSensitive: boolean;
-};
+export type StoredBreach = BreachView;
 
 /**
  * The last data-leak check of each account (issue 15 §1): the e-mail it was for (a changed e-mail is checked anew),
