@@ -191,7 +191,7 @@ test("the buyer's note reaches the consent page under the name, never the SMS (i
   browser,
 }) => {
   const email = uniqueEmail('note');
-  await checkNumber(page, '+44 7400 123457', email);
+  await checkNumber(page, '+44 7400 555813', email);
   const step = page.getByTestId('pay-step');
   const note = step.getByLabel('A note to the owner (optional)');
   // A note with a call-back number is refused before any order is made.
@@ -205,8 +205,8 @@ test("the buyer's note reaches the consent page under the name, never the SMS (i
   await startPayment(page);
   await payWithCard(page, '4242424242424242');
   await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
-  const link = await consentLinkFromOutbox(page, '+447400123457');
-  const sms = page.locator('[data-testid="outbox-sms"][data-recipient="+447400123457"]').first();
+  const link = await consentLinkFromOutbox(page, '+447400555813');
+  const sms = page.locator('[data-testid="outbox-sms"][data-recipient="+447400555813"]').first();
   await expect(sms).toContainText('Anna (your sister)');
   await expect(sms).not.toContainText('bag');
 

@@ -15,6 +15,7 @@ const PAGES = [
   '/',
   '/phone-finder/',
   '/ip-tracker/',
+  '/username-lookup/',
   '/login/',
   '/faq/',
   '/contact-us/',
@@ -22,7 +23,13 @@ const PAGES = [
   '/location/?c=unknown-code-000000000',
   '/pay-success/',
 ];
-const SIGNED_IN_PAGES = ['/dashboard/locations/', '/dashboard/billing/', '/dashboard/account/', '/getLocation/'];
+const SIGNED_IN_PAGES = [
+  '/dashboard/locations/',
+  '/dashboard/billing/',
+  '/dashboard/data-leaks/',
+  '/dashboard/account/',
+  '/getLocation/',
+];
 
 /** A phone context `width` px wide. */
 async function phone(browser: Browser, baseURL: string, width = 390) {
