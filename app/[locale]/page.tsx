@@ -13,6 +13,7 @@ import { SituationsRow } from '@/components/site/situation-card';
 import type { Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 import { site } from '@/lib/site';
+import { dataLeakCheckConfigured } from '@/server/providers/breaches';
 
 /**
  * Home page (SPEC §2): the banner with the locate box, how to track, advantages, situations (the carousel), features,
@@ -43,7 +44,8 @@ export default async function HomePage({ params }: { params: Promise<{ locale: L
           <SituationsRow items={situations} />
         </SituationsCarousel>
       </section>
-      <FeaturesSection />
+      {/* Static: the build's HIBP_API_KEY decides; a server given the key later lists it once rebuilt. */}
+      <FeaturesSection dataLeaks={dataLeakCheckConfigured()} />
       <DemoSection />
       <section id="price" aria-labelledby="price-title" className="scroll-mt-20 py-12">
         <h2 id="price-title" className="mb-6 text-center section-title">

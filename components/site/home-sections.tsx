@@ -10,7 +10,6 @@ import mapId from '@/public/demo/id/map.png';
 import { FaqList, HOME_FAQ } from './faq-list';
 import { Icon, type IconName } from './icon';
 import { Link } from '@/components/ui/link';
-import { dataLeakCheckConfigured } from '@/server/providers/breaches';
 
 /** The demo screenshots per page language (`npm run demo:images`); en-PH shows the English pages. */
 const SHOTS = {
@@ -93,10 +92,9 @@ export async function AdvantagesSection() {
 
 /**
  * Features (SPEC §1): only the features the product has; unbuilt ones are not advertised (issue 6 item 4), and the
- * data-leak check only where this build has an HIBP key (issue 15 §1: the landing pages are static, so the build's
- * `HIBP_API_KEY` decides; a server given the key later does not advertise it until rebuilt).
+ * data-leak check only when `dataLeaks` says this server offers it (issue 15 §1; the page decides, from its settings).
  */
-export async function FeaturesSection() {
+export async function FeaturesSection({ dataLeaks }: { dataLeaks: boolean }) {
   const t = await getTranslations('Home');
   const icons: Record<number, IconName> = {
     1: 'link-2',
@@ -107,7 +105,7 @@ export async function FeaturesSection() {
     6: 'globe',
     7: 'shield-check',
   };
-  const shown = [1, 2, 3, 4, 5, 6, ...(dataLeakCheckConfigured() ? [7] : [])];
+  const shown = [1, 2, 3, 4, 5, 6, ...(dataLeaks ? [7] : [])];
   // No empty cell on a desktop (6 columns): three then two wide cards, two rows of three, or three then four wide
   // ones; on a tablet (2 columns) an odd last card spans the row.
   const spans =
