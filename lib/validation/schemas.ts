@@ -29,21 +29,21 @@ export const phoneField = z
   .string({ error: 'Validation.phoneRequired' })
   .check(z.trim(), z.minLength(1, 'Validation.phoneRequired'), z.maxLength(LIMITS.phoneMax, 'Validation.phoneTooLong'));
 
-/** The requester name the owner is shown (issue 13 §2), checked by the rule the API applies (`requesterNameProblem`). */
-export const requesterNameField = z.string({ error: 'Validation.requesterNameRequired' }).check(
-  z.superRefine((value, ctx) => {
-    const problem = requesterNameProblem(value);
+/** A check reporting the message key a shared rule gives for a value, if any (the API applies the same rule). */
+function byRule(problemOf: (value: string) => string | null) {
+  return z.superRefine((value: string, ctx) => {
+    const problem = problemOf(value);
     if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
-  }),
-);
+  });
+}
+
+/** The requester name the owner is shown (issue 13 §2), checked by the rule the API applies (`requesterNameProblem`). */
+export const requesterNameField = z
+  .string({ error: 'Validation.requesterNameRequired' })
+  .check(byRule(requesterNameProblem));
 
 /** The optional note to the owner (issue 15 §3), checked by the rule the API applies (`ownerNoteProblem`). */
-export const ownerNoteField = z.string().check(
-  z.superRefine((value, ctx) => {
-    const problem = ownerNoteProblem(value);
-    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
-  }),
-);
+export const ownerNoteField = z.string().check(byRule(ownerNoteProblem));
 
 /** The home page's locate box (SPEC §2): phone, the requester name, e-mail and the accepted terms. */
 export const locateBoxSchema = z.object({

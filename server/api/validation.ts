@@ -71,6 +71,14 @@ export const emailBody = z
   .max(LIMITS.emailMax, 'Validation.emailInvalid')
   .pipe(z.email('Validation.emailInvalid'));
 
+/** A refinement reporting the message key a shared rule (`lib/validation`) gives for a value, if any. */
+function byRule(problemOf: (value: string) => string | null) {
+  return (value: string, ctx: z.RefinementCtx) => {
+    const problem = problemOf(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  };
+}
+
 /**
  * The requester name of an order or a new request (issue 13 §2): required, 2–40 characters, no links, phone numbers or
  * control characters (`requesterNameProblem`); stored trimmed with inner whitespace collapsed. 422 with the rule's key.
@@ -78,10 +86,7 @@ export const emailBody = z
 export const requesterNameBody = z
   .string('Validation.requesterNameRequired')
   .max(400, 'Validation.requesterNameLength')
-  .superRefine((value, ctx) => {
-    const problem = requesterNameProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
+  .superRefine(byRule(requesterNameProblem))
   .transform(normalizeRequesterName)
   .describe('who asks, shown to the phone owner, 2–40 characters, e.g. "Anna (your sister)"');
 
@@ -93,10 +98,7 @@ export const requesterNameBody = z
 export const ownerNoteBody = z
   .string()
   .max(2000, 'Validation.noteLength')
-  .superRefine((value, ctx) => {
-    const problem = ownerNoteProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
+  .superRefine(byRule(ownerNoteProblem))
   .transform(normalizeOwnerNote)
   .nullish()
   .transform((v) => v ?? null)
@@ -109,10 +111,7 @@ export const ownerNoteBody = z
 export const usernameBody = z
   .string('Validation.usernameRequired')
   .max(400, 'Validation.usernameLength')
-  .superRefine((value, ctx) => {
-    const problem = usernameProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
+  .superRefine(byRule(usernameProblem))
   .transform(normalizeUsername)
   .describe('a username, 1–64 characters; not an e-mail address or a phone number');
 

@@ -6,9 +6,6 @@ import { env } from '../env';
 /** How long one call to Have I Been Pwned or Pwned Passwords may take (ms) before it counts as unreachable. */
 export const HIBP_TIMEOUT_MS = 5000;
 
-/** One breach an account appears in (HIBP API v3 breach model, the fields we show). */
-export type BreachRecord = BreachView;
-
 /** A failure of the breach service (unreachable, time-out, 401/403/429/5xx): shown as "try later", never as "none". */
 export class BreachServiceError extends Error {
   constructor(cause: unknown) {
@@ -20,7 +17,7 @@ export class BreachServiceError extends Error {
 /** Breaches of an account e-mail (issue 15 §1). */
 export interface BreachProvider {
   /** Every breach `email` appears in, [] when none; throws BreachServiceError when the service fails. */
-  breachesOf(email: string): Promise<BreachRecord[]>;
+  breachesOf(email: string): Promise<BreachView[]>;
 }
 
 /** The Pwned Passwords range API (k-anonymity). */

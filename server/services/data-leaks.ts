@@ -1,8 +1,8 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import type { DataLeakReport } from '../../lib/api/types';
-import { breachChecks, users, type StoredBreach } from '../db/schema';
+import type { BreachView, DataLeakReport } from '../../lib/api/types';
+import { breachChecks, users } from '../db/schema';
 import { ApiError, ErrorCode } from '../errors';
 import { log } from '../observability/log';
 import { BreachServiceError, breachProvider } from '../providers/breaches';
@@ -35,7 +35,7 @@ export async function dataLeakReport(db: Db, userId: string): Promise<DataLeakRe
         breaches: cached.breaches,
       };
     }
-    let breaches: StoredBreach[];
+    let breaches: BreachView[];
     try {
       breaches = await provider.breachesOf(user.email);
     } catch (error) {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, count, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import type { Db } from '../db/client';
 import { usernameCheckResults, usernameChecks } from '../db/schema';
@@ -92,20 +92,17 @@ export async function createLookup(db: Db, username: string, includeNsfw: boolea
   return { id, total };
 }
 
-export type LookupView = UsernameLookupView;
-
 /** A lookup's progress and the sites found so far, by id; 404 `Api.notFound` when unknown or older than an hour. */
-export async function lookupView(db: Db, id: string): Promise<LookupView> {
+export async function lookupView(db: Db, id: string): Promise<UsernameLookupView> {
   const [check] = await db
     .select()
     .from(usernameChecks)
     .where(eq(usernameChecks.idHash, sha256(id)));
   if (!check || check.expiresAt.getTime() <= Date.now()) throw new ApiError(404, ErrorCode.notFound, 'Api.notFound');
   const rows = await db
-    .select({ outcome: usernameCheckResults.outcome, site: usernameCheckResults.site, n: count() })
+    .select({ outcome: usernameCheckResults.outcome, site: usernameCheckResults.site })
     .from(usernameCheckResults)
-    .where(eq(usernameCheckResults.checkIdHash, check.idHash))
-    .groupBy(usernameCheckResults.outcome, usernameCheckResults.site);
+    .where(eq(usernameCheckResults.checkIdHash, check.idHash));
   const sites = new Map(sitesToCheck(check.includeNsfw).map((s) => [s.name, s]));
   const found = rows
     .filter((r) => r.outcome === 'found' && sites.has(r.site))
@@ -127,7 +124,7 @@ export async function lookupView(db: Db, id: string): Promise<LookupView> {
 }
 
 /** Stops a running lookup (the job stops asking sites within `STOP_POLL_MS`); a finished one is left as it is. */
-export async function stopLookup(db: Db, id: string): Promise<LookupView> {
+export async function stopLookup(db: Db, id: string): Promise<UsernameLookupView> {
   await db
     .update(usernameChecks)
     .set({ status: 'stopped' })

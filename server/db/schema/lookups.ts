@@ -13,9 +13,6 @@ import {
 import type { BreachView } from '../../../lib/api/types';
 import { users } from './accounts';
 
-/** What Have I Been Pwned said about an account's e-mail (issue 15 §1), kept a day per account. */
-export type StoredBreach = BreachView;
-
 /**
  * The last data-leak check of each account (issue 15 §1): the e-mail it was for (a changed e-mail is checked anew),
  * the breaches found and when; reused for `BREACH_CACHE_MS` (a day).
@@ -25,7 +22,7 @@ export const breachChecks = pgTable('breach_checks', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   email: text('email').notNull(),
-  breaches: jsonb('breaches').$type<StoredBreach[]>().notNull(),
+  breaches: jsonb('breaches').$type<BreachView[]>().notNull(),
   checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
 });
 
