@@ -46,8 +46,7 @@ export async function SiteHeader({ product }: { product: string }) {
   ));
   const tools = TOOLS.map(([path, key]) => (
     <li key={path}>
-      {/* In a dropdown on a desktop too: 44 px tall targets there as well (WCAG 2.5.8 asks 24). */}
-      <Link href={`${prefix}${path}`} className="nav-link lg:min-h-11 lg:px-2">
+      <Link href={`${prefix}${path}`} className="tool-link">
         {t(`Nav.${key}`)}
       </Link>
     </li>
