@@ -87,7 +87,7 @@ test('permission denied: nothing is stored, the owner can try again, the buyer s
   browser,
   baseURL,
 }) => {
-  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+63 917 123 4567', '+639171234567');
+  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+63 917 123 4581', '+639171234581');
   const code = new URL(link).searchParams.get('c')!;
   const owner = await browser.newContext({ permissions: [] });
   const ownerPage = await owner.newPage();
@@ -110,7 +110,7 @@ test('permission denied: nothing is stored, the owner can try again, the buyer s
   expect(await query('select 1 from consents where request_id = $1', [request.id])).toHaveLength(0);
   expect(
     await query(`select 1 from outbound_messages where template = 'sharing-started' and payload->>'phone' = $1`, [
-      '+639171234567',
+      '+639171234581',
     ]),
   ).toHaveLength(0);
 

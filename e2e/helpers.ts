@@ -1,5 +1,16 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
+/**
+ * Collects console errors and uncaught exceptions of `page` (issue 13 §15), each prefixed with the page's URL; the
+ * returned array fills as the page runs.
+ */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(`${page.url()}: ${m.text()}`));
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  return errors;
+}
+
 /** A unique buyer e-mail per test. */
 export function uniqueEmail(tag: string): string {
   return `${tag}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { buyThroughApi, checkNumber, payWithCard, startPayment, uniqueEmail } from './helpers';
+import { buyThroughApi, checkNumber, consoleErrors, payWithCard, startPayment, uniqueEmail } from './helpers';
 
 // Issue 13: the buyer's and the owner's screens on a phone, in every locale, signed in and out.
 
@@ -34,14 +34,6 @@ const SIGNED_IN_PAGES = [
 /** A phone context `width` px wide. */
 async function phone(browser: Browser, baseURL: string, width = 390) {
   return browser.newContext({ ...PHONE, baseURL, viewport: { width, height: 800 } });
-}
-
-/** Collects console errors and uncaught exceptions of `page` (issue 13 §15). */
-function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(`${page.url()}: ${m.text()}`));
-  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-  return errors;
 }
 
 /** Whether the document is wider than the viewport (a horizontal scroll). */
