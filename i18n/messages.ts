@@ -1,3 +1,4 @@
+import type { createTranslator, NamespaceKeys, NestedKeyOf } from 'next-intl';
 import en from '../messages/en.json';
 import es from '../messages/es.json';
 import id from '../messages/id.json';
@@ -6,6 +7,15 @@ import id from '../messages/id.json';
 export const catalogues = { en, id, es } as const;
 
 export type Messages = typeof en;
+
+/** A message namespace of the catalogue (`Home`, `Landing.locate`, …). */
+export type Namespace = NamespaceKeys<Messages, NestedKeyOf<Messages>>;
+
+/**
+ * The translator of namespace `NS` (next-intl's `createTranslator`), for components that render the same way in a
+ * server component and in the static sections rendered during SSR (components/site/static-sections.tsx).
+ */
+export type Translator<NS extends Namespace> = ReturnType<typeof createTranslator<Messages, NS>>;
 
 /** The catalogue language for a locale: `en-PH` → `en`, unknown → `en`. */
 export function messageLanguage(locale: string): keyof typeof catalogues {
@@ -26,4 +36,20 @@ export function mergeMessages<T extends Record<string, unknown>>(base: T, partia
         : value;
   }
   return out as T;
+}
+
+const merged = new Map<string, Messages>();
+
+/**
+ * The catalogue for `locale`: English, or the locale's language with English filling what it lacks; merged once per
+ * language and kept (the catalogues do not change at run time).
+ */
+export function messagesFor(locale: string): Messages {
+  const lang = messageLanguage(locale);
+  let messages = merged.get(lang);
+  if (!messages) {
+    messages = lang === 'en' ? catalogues.en : mergeMessages(catalogues.en, catalogues[lang]);
+    merged.set(lang, messages);
+  }
+  return messages;
 }

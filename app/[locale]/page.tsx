@@ -1,15 +1,8 @@
 import { getTranslations, setRequestLocale } from 'next-intl/server';
 import { LocateLanding } from '@/components/landing/locate-landing';
-import {
-  AdvantagesSection,
-  DemoSection,
-  FaqAndContactSections,
-  FeaturesSection,
-  StepsSection,
-} from '@/components/site/home-sections';
 import { PriceCardSlot } from '@/components/site/price-card-slot';
+import { StaticSection } from '@/components/site/static-section';
 import { SituationsCarousel } from '@/components/site/situations-carousel';
-import { SituationsRow } from '@/components/site/situation-card';
 import type { Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 import { site } from '@/lib/site';
@@ -17,37 +10,31 @@ import { dataLeakCheckConfigured } from '@/server/providers/breaches';
 
 /**
  * Home page (SPEC §2): the banner with the locate box, how to track, advantages, situations (the carousel), features,
- * the demo, the price card, FAQ and contact. Static per locale; the locate box, carousel and price are islands.
+ * the demo, the price card, FAQ and contact. Static per locale; the locate box, carousel and price are islands, and
+ * the sections of static text are sent once, as HTML (StaticSection, issue 14 §4).
  */
 export default async function HomePage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);
   const t = await getTranslations('Home');
-  const situations = ([1, 2, 3, 4] as const).map((i) => ({
-    name: t(`situation${i}Name`),
-    role: t(`situation${i}Role`),
-    content: t(`situation${i}Content`),
-  }));
   return (
     <>
       <div id="top" className="scroll-mt-20">
         <LocateLanding page="Home" />
       </div>
-      <StepsSection />
-      <AdvantagesSection />
+      <StaticSection name="home-steps" locale={locale} args={{}} />
       <section aria-labelledby="situations-title" className="py-12">
         <h2 id="situations-title" className="section-title">
           {t('situationsTitle')}
         </h2>
         <p className="mt-2 mb-6 text-sm text-slate-600">{t('situationsNote')}</p>
-        <SituationsCarousel items={situations} labels={{ prev: t('situationPrev'), next: t('situationNext') }}>
-          <SituationsRow items={situations} />
+        <SituationsCarousel labels={{ prev: t('situationPrev'), next: t('situationNext') }}>
+          <StaticSection name="home-situations" locale={locale} args={{}} />
         </SituationsCarousel>
       </section>
       {/* Static: the build's HIBP_API_KEY decides; a server given the key later lists it once rebuilt. */}
-      <FeaturesSection dataLeaks={dataLeakCheckConfigured()} />
-      <DemoSection />
-      <section id="price" aria-labelledby="price-title" className="scroll-mt-20 py-12">
+      <StaticSection name="home-features" locale={locale} args={{ dataLeaks: dataLeakCheckConfigured() }} />
+      <section id="price" aria-labelledby="price-title" className="home-section">
         <h2 id="price-title" className="mb-6 text-center section-title">
           {t('priceTitle')}
         </h2>
@@ -65,7 +52,7 @@ export default async function HomePage({ params }: { params: Promise<{ locale: L
           }}
         />
       </section>
-      <FaqAndContactSections />
+      <StaticSection name="home-faq" locale={locale} args={{}} />
       <OrganizationJsonLd />
     </>
   );

@@ -1,13 +1,14 @@
-import { getTranslations } from 'next-intl/server';
+import { getLocale, getTranslations } from 'next-intl/server';
+import type { Locale } from '@/i18n/routing';
 import type { AppLocale } from '@/lib/routing/rules';
 import { pageMetadata } from '@/lib/seo';
+import { LOCATE_VALIDATION } from '@/lib/validation/schemas';
 import { LocateBox } from '../locate/locate-box';
-import { ConsentFlow } from '../site/consent-flow';
-import { Icon } from '../site/icon';
+import { StaticSection } from '../site/static-section';
 import { ClientMessages } from '../ui/client-messages';
 
 /** Message namespaces of the pages built on the locate box: the home page and the own-phone landing pages. */
-type LandingPage = 'Home' | 'Landing.locate' | 'Landing.phoneLocate' | 'Landing.gpsLocator';
+export type LandingPage = 'Home' | 'Landing.locate' | 'Landing.phoneLocate' | 'Landing.gpsLocator';
 /** Landing pages with a title and lead in messages (the locate-box ones and the free tools). */
 type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landing.ipTracker' | 'UsernameLookup';
 
@@ -18,24 +19,11 @@ type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landin
  * `/phone-locate` (one's own phone).
  */
 export async function LocateLanding({ page }: { page: LandingPage }) {
-  const t = await getTranslations(page);
-  const home = await getTranslations('Home');
+  const locale = (await getLocale()) as Locale;
   return (
     <div className="grid gap-8 lg:grid-cols-2 lg:items-start">
-      <section>
-        <h1 className="text-3xl font-bold leading-tight text-slate-900 sm:text-4xl">{t('heading')}</h1>
-        <p className="mt-4 text-lg text-slate-700">{t('lead')}</p>
-        <ul className="mt-6 space-y-3 text-slate-700">
-          {(['point1', 'point2', 'point3'] as const).map((key) => (
-            <li key={key} className="flex gap-2">
-              <Icon name="check" className="mt-0.5 h-5 w-5 shrink-0 text-brand" />
-              {t(key)}
-            </li>
-          ))}
-        </ul>
-        <ConsentFlow steps={[home('flow1'), home('flow2'), home('flow3')]} />
-      </section>
-      <ClientMessages namespaces={['LocateBox', 'PhoneFacts', 'Pay']}>
+      <StaticSection name="landing-intro" locale={locale} args={{ page }} />
+      <ClientMessages namespaces={['LocateBox', 'PhoneFacts', 'Pay']} validation={LOCATE_VALIDATION}>
         <LocateBox />
       </ClientMessages>
     </div>

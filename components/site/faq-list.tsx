@@ -1,4 +1,5 @@
 import { getTranslations } from 'next-intl/server';
+import type { ReactNode } from 'react';
 
 /** FAQ items q1…q9 of messages `Faq`. */
 const ITEMS = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
@@ -23,7 +24,6 @@ export async function FaqList({
 }) {
   const t = await getTranslations('Faq');
   const items = which.map((i) => ({ title: t(`q${i}Title`), description: t(`q${i}Description`) }));
-  const Heading = headingLevel;
   const data = {
     '@context': 'https://schema.org',
     '@type': 'FAQPage',
@@ -34,6 +34,27 @@ export async function FaqList({
     })),
   };
   return (
+    <FaqItems headingLevel={headingLevel} items={items}>
+      {jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data) }} />}
+    </FaqItems>
+  );
+}
+
+/**
+ * The accordion itself, of translated `items` (`title`, `description`): a plain component, also rendered by the home
+ * page's static sections (static-sections.tsx). `children` follow the items (the JSON-LD of FaqList).
+ */
+export function FaqItems({
+  items,
+  headingLevel,
+  children,
+}: {
+  items: { title: string; description: string }[];
+  headingLevel: 'h2' | 'h3';
+  children?: ReactNode;
+}) {
+  const Heading = headingLevel;
+  return (
     <div className="divide-y divide-slate-200 rounded-2xl bg-white ring-1 ring-slate-200">
       {items.map((q, i) => (
         <details key={i} open={i === 0} className="group p-4" data-testid="faq-item">
@@ -43,10 +64,10 @@ export async function FaqList({
               +
             </span>
           </summary>
-          <p className="mt-3 leading-relaxed text-slate-700">{q.description}</p>
+          <p className="prose-answer">{q.description}</p>
         </details>
       ))}
-      {jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data) }} />}
+      {children}
     </div>
   );
 }

@@ -1,13 +1,13 @@
 import { getImageProps } from 'next/image';
-import { getLocale, getTranslations } from 'next-intl/server';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import type { Translator } from '@/i18n/messages';
+import { messageLanguage } from '@/i18n/messages';
 import consentEn from '@/public/demo/en/consent.png';
 import mapEn from '@/public/demo/en/map.png';
 import consentEs from '@/public/demo/es/consent.png';
 import mapEs from '@/public/demo/es/map.png';
 import consentId from '@/public/demo/id/consent.png';
 import mapId from '@/public/demo/id/map.png';
-import { FaqList, HOME_FAQ } from './faq-list';
+import { FaqItems, HOME_FAQ } from './faq-list';
 import { Icon, type IconName } from './icon';
 import { Link } from '@/components/ui/link';
 
@@ -18,7 +18,7 @@ const SHOTS = {
   id: { consent: consentId, map: mapId },
 } as const;
 
-const section = 'scroll-mt-20 py-12';
+const section = 'home-section';
 const h2 = 'section-title';
 
 /**
@@ -47,7 +47,7 @@ function CardsSection({
       <List className={`mt-6 grid gap-6 ${grid}`}>
         {items.map((item, i) => (
           <li key={item.title} className={`card ${item.span ?? ''}`}>
-            <span className="flex items-center gap-3">
+            <span className="card-head">
               <span aria-hidden className="icon-badge">
                 <Icon name={item.icon} />
               </span>
@@ -57,8 +57,8 @@ function CardsSection({
                 </span>
               )}
             </span>
-            <h3 className="mt-3 text-lg font-semibold">{item.title}</h3>
-            <p className="mt-2 text-slate-700">{item.text}</p>
+            <h3 className="card-title">{item.title}</h3>
+            <p className="card-text">{item.text}</p>
           </li>
         ))}
       </List>
@@ -66,9 +66,12 @@ function CardsSection({
   );
 }
 
+// The home page's static sections. They are plain synchronous components given their translator, so they render
+// the same in a server component and in the static sections rendered once during SSR and never hydrated
+// (static-sections.tsx, issue 14 §4).
+
 /** "How to track" (SPEC §2 steps): the three real steps, numbered. */
-export async function StepsSection() {
-  const t = await getTranslations('Home');
+export function StepsSection({ t }: { t: Translator<'Home'> }) {
   const icons: IconName[] = ['smartphone', 'message-square-text', 'map-pin'];
   const items = ([1, 2, 3] as const).map((i) => ({
     title: t(`step${i}Title`),
@@ -79,8 +82,7 @@ export async function StepsSection() {
 }
 
 /** Advantages (SPEC §2): four that the product backs (ARCHITECTURE §8: no "anonymous"). */
-export async function AdvantagesSection() {
-  const t = await getTranslations('Home');
+export function AdvantagesSection({ t }: { t: Translator<'Home'> }) {
   const icons: IconName[] = ['globe', 'shield-check', 'lock-keyhole', 'circle-x'];
   const items = ([1, 2, 3, 4] as const).map((i) => ({
     title: t(`adv${i}Title`),
@@ -94,8 +96,7 @@ export async function AdvantagesSection() {
  * Features (SPEC §1): only the features the product has; unbuilt ones are not advertised (issue 6 item 4), and the
  * data-leak check only when `dataLeaks` says this server offers it (issue 15 §1; the page decides, from its settings).
  */
-export async function FeaturesSection({ dataLeaks }: { dataLeaks: boolean }) {
-  const t = await getTranslations('Home');
+export function FeaturesSection({ t, dataLeaks }: { t: Translator<'Home'>; dataLeaks: boolean }) {
   const icons: Record<number, IconName> = {
     1: 'link-2',
     2: 'navigation',
@@ -132,10 +133,8 @@ export async function FeaturesSection({ dataLeaks }: { dataLeaks: boolean }) {
  * language (issue 13 §6; made by `npm run demo:images`). Served as
  * AVIF/WebP in the sizes needed by next/image.
  */
-export async function DemoSection() {
-  const t = await getTranslations('Home');
-  const lang = (await getLocale()).split('-')[0] as keyof typeof SHOTS;
-  const images = SHOTS[lang] ?? SHOTS.en;
+export function DemoSection({ t, locale }: { t: Translator<'Home'>; locale: string }) {
+  const images = SHOTS[messageLanguage(locale)];
   const shots = [
     { src: images.consent, alt: t('demoConsentAlt'), caption: t('demoConsentCaption') },
     { src: images.map, alt: t('demoMapAlt'), caption: t('demoMapCaption') },
@@ -158,7 +157,7 @@ export async function DemoSection() {
                 sizes: '(min-width: 640px) 320px, 90vw',
                 loading: 'lazy',
               }).props}
-              className="mx-auto h-auto w-full max-w-xs rounded-xl ring-1 ring-slate-200"
+              className="demo-shot"
             />
             <figcaption className="mt-3 text-center text-sm text-slate-700">{s.caption}</figcaption>
           </figure>
@@ -168,17 +167,29 @@ export async function DemoSection() {
   );
 }
 
-/** FAQ (SPEC §2) and contact (the header's Contact anchor). */
-export async function FaqAndContactSections() {
-  const t = await getTranslations('Home');
-  const prefix = prefixOf((await getLocale()) as AppLocale);
+/**
+ * FAQ (SPEC §2: the questions of HOME_FAQ, then a link to `/faq`) and contact (the header's Contact anchor). `prefix`:
+ * the locale's path prefix (`/es`, or `` for English).
+ */
+export function FaqAndContactSections({
+  t,
+  faq,
+  prefix,
+}: {
+  t: Translator<'Home'>;
+  faq: Translator<'Faq'>;
+  prefix: string;
+}) {
   return (
     <>
       <section id="faq" aria-labelledby="faq-title" className={section}>
         <h2 id="faq-title" className={`${h2} mb-6`}>
           {t('faqTitle')}
         </h2>
-        <FaqList headingLevel="h3" items={HOME_FAQ} />
+        <FaqItems
+          headingLevel="h3"
+          items={HOME_FAQ.map((i) => ({ title: faq(`q${i}Title`), description: faq(`q${i}Description`) }))}
+        />
         <Link href={`${prefix}/faq/`} className="mt-4 inline-block min-h-6 font-semibold text-brand underline">
           {t('faqAll')}
         </Link>

@@ -1,11 +1,20 @@
 export type Situation = { name: string; role: string; content: string };
 
+/** The illustrative situations of the home page (SPEC §2 testimonials), in the page's language. */
+export function situations(t: (key: `situation${1 | 2 | 3 | 4}${'Name' | 'Role' | 'Content'}`) => string) {
+  return ([1, 2, 3, 4] as const).map((i) => ({
+    name: t(`situation${i}Name`),
+    role: t(`situation${i}Role`),
+    content: t(`situation${i}Content`),
+  }));
+}
+
 /** One situation: an initial avatar (no photos of people who are not customers), the name, role and text. */
 export function SituationCard({ item }: { item: Situation }) {
   return (
     <figure className="h-full card">
-      <div className="flex items-center gap-3">
-        <span aria-hidden className="grid h-10 w-10 place-items-center rounded-full bg-brand/10 font-bold text-brand">
+      <div className="card-head">
+        <span aria-hidden className="avatar">
           {item.name.slice(0, 1)}
         </span>
         <div>
@@ -24,7 +33,7 @@ export function SituationsRow({ items }: { items: Situation[] }) {
   return (
     <ul tabIndex={0} className="flex snap-x snap-mandatory gap-4 overflow-x-auto pb-4">
       {items.map((item) => (
-        <li key={item.name} className="w-[85%] shrink-0 snap-start md:w-[48%] lg:w-[32%]">
+        <li key={item.name} className="situation-slide">
           <SituationCard item={item} />
         </li>
       ))}

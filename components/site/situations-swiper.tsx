@@ -1,20 +1,24 @@
 'use client';
+import { useState } from 'react';
 import { A11y, Keyboard, Navigation } from 'swiper/modules';
 import { Swiper, SwiperSlide } from 'swiper/react';
 import 'swiper/css';
-import { SituationCard, type Situation } from './situation-card';
+import { sentHtml } from './static-section';
+
+/** The cards of the server-rendered situations row (static section `home-situations`), as HTML. */
+function sentCards(): string[] {
+  const template = document.createElement('template');
+  template.innerHTML = sentHtml('home-situations');
+  return [...template.content.querySelectorAll('li')].map((li) => li.innerHTML);
+}
 
 /**
  * The swiper carousel of the situations (loaded on demand by SituationsCarousel): one slide and a peek on phones, two
- * and three on wider screens; touch, mouse drag, keyboard and the previous/next buttons move it.
+ * and three on wider screens; touch, mouse drag, keyboard and the previous/next buttons move it. Its slides are the
+ * cards the server rendered into the row it replaces (SituationCard), so their text is not sent a second time.
  */
-export default function SituationsSwiper({
-  items,
-  labels,
-}: {
-  items: Situation[];
-  labels: { prev: string; next: string };
-}) {
+export default function SituationsSwiper({ labels }: { labels: { prev: string; next: string } }) {
+  const [cards] = useState(sentCards);
   return (
     <div className="relative">
       <Swiper
@@ -27,9 +31,9 @@ export default function SituationsSwiper({
         a11y={{ prevSlideMessage: labels.prev, nextSlideMessage: labels.next }}
         resistanceRatio={0.4}
       >
-        {items.map((item) => (
-          <SwiperSlide key={item.name} className="!h-auto pb-2">
-            <SituationCard item={item} />
+        {cards.map((html, i) => (
+          <SwiperSlide key={i} className="!h-auto pb-2">
+            <div className="h-full" dangerouslySetInnerHTML={{ __html: html }} />
           </SwiperSlide>
         ))}
       </Swiper>

@@ -48,17 +48,7 @@ export function Link({
     onClick?.(event);
     if (event.defaultPrevented || kind !== 'hash') return;
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const id = decodeURIComponent(href.slice(href.indexOf('#') + 1));
-    const element = id ? document.getElementById(id) : document.body;
-    if (!element) return;
-    event.preventDefault();
-    const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-    element.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
-    if (!element.hasAttribute('tabindex') && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(element.tagName)) {
-      element.setAttribute('tabindex', '-1');
-    }
-    element.focus({ preventScroll: true });
-    history.pushState(history.state, '', `${location.pathname}${location.search}#${id}`);
+    if (scrollToFragment(href)) event.preventDefault();
   };
 
   const external = kind === 'external';
@@ -73,4 +63,23 @@ export function Link({
       {children}
     </a>
   );
+}
+
+/**
+ * Follows the fragment of `href` (`#id` or a path of this page with `#id`) in place: scrolls smoothly to the element
+ * (instantly under reduced motion), moves focus there and records the fragment in history. Returns false, doing
+ * nothing, when no element has that id (the browser's own jump then applies).
+ */
+export function scrollToFragment(href: string): boolean {
+  const id = decodeURIComponent(href.slice(href.indexOf('#') + 1));
+  const element = id ? document.getElementById(id) : document.body;
+  if (!element) return false;
+  const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  element.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
+  if (!element.hasAttribute('tabindex') && !/^(A|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(element.tagName)) {
+    element.setAttribute('tabindex', '-1');
+  }
+  element.focus({ preventScroll: true });
+  history.pushState(history.state, '', `${location.pathname}${location.search}#${id}`);
+  return true;
 }

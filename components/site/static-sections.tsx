@@ -1,0 +1,77 @@
+import { createTranslator } from 'next-intl';
+import type { ReactNode } from 'react';
+import { messagesFor, type Messages, type Namespace } from '@/i18n/messages';
+import type { Locale } from '@/i18n/routing';
+import { prefixOf } from '@/lib/routing/rules';
+import { LandingIntro } from '../landing/landing-intro';
+import type { LandingPage } from '../landing/locate-landing';
+import { FooterContent } from '../ui/footer-content';
+import { HeaderLinks, HeaderMenu } from '../ui/header-links';
+import { AdvantagesSection, DemoSection, FaqAndContactSections, FeaturesSection, StepsSection } from './home-sections';
+import { situations, SituationsRow } from './situation-card';
+
+/** The static sections by name, with the arguments each one takes (small: they are written into the RSC payload). */
+export type StaticSections = {
+  /** The start of the header's row: home link, section links and the free tools' dropdown (every page). */
+  'header-links': { product: string };
+  /** The header's menu on small screens (every page). */
+  'header-menu': Record<string, never>;
+  /** The site footer's links and lines (every page). */
+  footer: { company: string };
+  /** A landing page's heading, lead, points and illustration (the home page and the locate-box landing pages). */
+  'landing-intro': { page: LandingPage };
+  /** Home: how to track and the advantages. */
+  'home-steps': Record<string, never>;
+  /** Home: the situations before the carousel takes over. */
+  'home-situations': Record<string, never>;
+  /** Home: the features (the data-leak check only when `dataLeaks`) and the demo. */
+  'home-features': { dataLeaks: boolean };
+  /** Home: the FAQ and contact sections. */
+  'home-faq': Record<string, never>;
+};
+export type StaticSectionName = keyof StaticSections;
+
+/**
+ * Renders static section `name` in `locale` with `args` (issue 14 §4). Only the server has this module: the package's
+ * `imports` field (`#static-sections`) gives the browser bundle static-sections.browser.ts instead, so neither the
+ * sections' text nor their code reach the browser, and the RSC payload carries only the section's name and `args`.
+ * The text comes from the same catalogues as the server components' (`messagesFor`, i18n/messages.ts).
+ */
+export function renderStaticSection<N extends StaticSectionName>(
+  name: N,
+  locale: Locale,
+  args: StaticSections[N],
+): ReactNode {
+  const messages = messagesFor(locale);
+  const t = <NS extends Namespace>(namespace: NS) => createTranslator<Messages, NS>({ locale, messages, namespace });
+  const prefix = prefixOf(locale);
+  switch (name) {
+    case 'header-links':
+      return <HeaderLinks t={t('Nav')} prefix={prefix} product={(args as StaticSections['header-links']).product} />;
+    case 'header-menu':
+      return <HeaderMenu t={t('Nav')} prefix={prefix} />;
+    case 'footer':
+      return <FooterContent t={t('Footer')} prefix={prefix} company={(args as StaticSections['footer']).company} />;
+    case 'landing-intro':
+      return <LandingIntro t={t((args as StaticSections['landing-intro']).page)} home={t('Home')} />;
+    case 'home-steps':
+      return (
+        <>
+          <StepsSection t={t('Home')} />
+          <AdvantagesSection t={t('Home')} />
+        </>
+      );
+    case 'home-situations':
+      return <SituationsRow items={situations(t('Home'))} />;
+    case 'home-features':
+      return (
+        <>
+          <FeaturesSection t={t('Home')} dataLeaks={(args as StaticSections['home-features']).dataLeaks} />
+          <DemoSection t={t('Home')} locale={locale} />
+        </>
+      );
+    case 'home-faq':
+      return <FaqAndContactSections t={t('Home')} faq={t('Faq')} prefix={prefix} />;
+  }
+  return null;
+}

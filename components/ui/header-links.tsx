@@ -1,0 +1,79 @@
+import type { Translator } from '@/i18n/messages';
+import { LogoMark } from '../site/brand';
+import { Link } from './link';
+
+/** The home page's sections the header links to (SPEC §2 header), in order. */
+const ANCHORS = [
+  ['price', 'price'],
+  ['advantages', 'advantages'],
+  ['how', 'howTo'],
+  ['demo', 'demo'],
+  ['features', 'features'],
+  ['faq', 'faq'],
+  ['contact', 'contact'],
+] as const;
+
+/** The free tools the header's "Free tools" menu links to (issue 15 §2), in order: [path, label key]. */
+const TOOLS = [
+  ['/username-lookup/', 'toolUsername'],
+  ['/phone-finder/', 'toolPhone'],
+  ['/ip-tracker/', 'toolIp'],
+] as const;
+
+/** The section links of the header's row and its menu: `t` of `Nav`, `prefix` the locale's path prefix. */
+function sectionLinks(t: Translator<'Nav'>, prefix: string) {
+  return ANCHORS.map(([id, key]) => (
+    <li key={id}>
+      <Link href={`${prefix}/#${id}`} className="nav-link">
+        {t(key)}
+      </Link>
+    </li>
+  ));
+}
+
+/** The free tools' links of the header's dropdown and its menu. */
+function toolLinks(t: Translator<'Nav'>, prefix: string) {
+  return TOOLS.map(([path, key]) => (
+    <li key={path}>
+      <Link href={`${prefix}${path}`} className="tool-link">
+        {t(key)}
+      </Link>
+    </li>
+  ));
+}
+
+/**
+ * The start of the header's row (a static section, components/site/static-sections.tsx): the product's home link,
+ * the section links (a desktop) and the free tools' dropdown (a desktop). `product`: the product's name.
+ */
+export function HeaderLinks({ t, prefix, product }: { t: Translator<'Nav'>; prefix: string; product: string }) {
+  return (
+    <>
+      <Link href={`${prefix}/`} className="inline-flex min-h-11 items-center gap-2 text-lg font-bold text-brand">
+        <LogoMark />
+        {product}
+      </Link>
+      <ul className="hidden items-center gap-5 lg:flex">{sectionLinks(t, prefix)}</ul>
+      <details className="relative hidden lg:block" data-testid="header-tools">
+        <summary className="nav-link cursor-pointer list-none">{`${t('tools')} ▾`}</summary>
+        <ul className="menu-panel w-56">{toolLinks(t, prefix)}</ul>
+      </details>
+    </>
+  );
+}
+
+/** The header's disclosure menu on small screens (a static section): the section links, then the free tools. */
+export function HeaderMenu({ t, prefix }: { t: Translator<'Nav'>; prefix: string }) {
+  return (
+    <details className="relative lg:hidden">
+      <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700">
+        {`${t('menu')} ▾`}
+      </summary>
+      <ul className="menu-panel w-56">
+        {sectionLinks(t, prefix)}
+        <li aria-hidden className="my-1 border-t border-slate-200" />
+        {toolLinks(t, prefix)}
+      </ul>
+    </details>
+  );
+}
