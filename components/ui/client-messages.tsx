@@ -13,15 +13,23 @@ const CLIENT_API_KEYS = ['network', 'declined'] as const;
  */
 export async function ClientMessages({
   namespaces,
+  validation,
   children,
 }: {
   namespaces: (keyof Messages)[];
+  /** Only the `Validation` messages whose keys start with one of these (e.g. `phone`); all of them by default. */
+  validation?: readonly string[];
   children: ReactNode;
 }) {
   const all = (await getMessages()) as Messages;
   const picked = Object.fromEntries(
     (['Validation', ...namespaces] as (keyof Messages)[]).map((ns) => [ns, all[ns]]),
   ) as Partial<Messages>;
+  if (validation) {
+    picked.Validation = Object.fromEntries(
+      Object.entries(all.Validation).filter(([key]) => validation.some((prefix) => key.startsWith(prefix))),
+    ) as Messages['Validation'];
+  }
   if (!namespaces.includes('Api')) {
     picked.Api = Object.fromEntries(CLIENT_API_KEYS.map((key) => [key, all.Api[key]])) as Messages['Api'];
   }

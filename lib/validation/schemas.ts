@@ -53,6 +53,13 @@ export const locateBoxSchema = z.object({
   terms: z.literal(true, 'Validation.termsRequired'),
 });
 
+/**
+ * The `Validation` messages the locate box and its pay step can show, as key prefixes (the page hands the browser
+ * only these; issue 14 §4): the fields of `locateBoxSchema` and the note to the owner. tests/client-messages.test.ts
+ * checks that every message those rules give is among them.
+ */
+export const LOCATE_VALIDATION = ['phone', 'email', 'requesterName', 'note', 'terms', 'invalid'] as const;
+
 /** The sandbox card form: number (spaces allowed), expiry MM/YY, CVC, postal code up to 15 characters (SPEC §5). */
 export const cardFormSchema = z.object({
   cardNumber: z.string().check(z.regex(PATTERNS.cardNumber, 'Validation.cardNumber')),
