@@ -8,7 +8,7 @@ import { SiteHeader } from '@/components/ui/site-header';
 import { routing } from '@/i18n/routing';
 import { SITE_ORIGIN } from '@/lib/seo';
 import { site } from '@/lib/site';
-import { CHUNK_RELOAD_SCRIPT, Enhancements } from '@/components/site/enhancements';
+import { ChunkReloadScript, Enhancements } from '@/components/site/enhancements';
 import { Tracker } from '@/components/site/tracker';
 import '@/styles/globals.css';
 
@@ -47,7 +47,7 @@ export default async function LocaleLayout({
   return (
     <html lang={locale}>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: CHUNK_RELOAD_SCRIPT }} />
+        <ChunkReloadScript />
       </head>
       <body className="flex min-h-screen flex-col">
         {site.demo && (

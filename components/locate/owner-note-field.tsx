@@ -32,7 +32,7 @@ export function OwnerNoteField({ value, error, ...input }: Props) {
         aria-invalid={!!error}
         aria-describedby="note-hint note-count note-error"
         placeholder={t('notePlaceholder')}
-        className="mt-1 min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light"
+        className="field-input"
         value={value}
         {...input}
       />

@@ -30,3 +30,12 @@ export function Enhancements() {
 export const CHUNK_RELOAD_SCRIPT = `(function(){function r(){try{var k='chunkReloadAt',l=+sessionStorage.getItem(k)||0;if(Date.now()-l<60000)return;sessionStorage.setItem(k,String(Date.now()))}catch(e){return}location.reload()}
 window.addEventListener('error',function(e){var t=e.target;if(t&&t.tagName==='SCRIPT'&&/\\/_next\\/static\\//.test(t.src))r()},true);
 window.addEventListener('unhandledrejection',function(e){var x=e.reason;if(x&&(x.name==='ChunkLoadError'||/Loading chunk|dynamically imported module/.test(String(x.message))))r()})})();`;
+
+/**
+ * The `<head>` script CHUNK_RELOAD_SCRIPT. A client component, so the script's text is written once into the HTML
+ * (and kept in the browser bundle, where it already is), not again into the RSC payload (issue 14 §4); hydration
+ * finds the same text and leaves the element as it is.
+ */
+export function ChunkReloadScript() {
+  return <script dangerouslySetInnerHTML={{ __html: CHUNK_RELOAD_SCRIPT }} />;
+}

@@ -17,20 +17,13 @@ export type IconName =
 /**
  * A Lucide icon (issue 13 §17: one icon set) drawn from the sprite `/icons.svg` with `<use>`: no client code and a few
  * bytes of HTML, where an inline icon would repeat its paths in the HTML and the RSC payload. Decorative
- * (`aria-hidden`); the text next to it carries the meaning. Lucide's 24×24 grid, 2 px round strokes in currentColor.
+ * (`aria-hidden`); the text next to it carries the meaning. Lucide's 24×24 grid, 2 px round strokes in currentColor
+ * (the `icon` utility).
  */
-export function Icon({ name, className = 'h-6 w-6' }: { name: IconName; className?: string }) {
+export function Icon({ name, className = 'size-6' }: { name: IconName; className?: string }) {
+  // The stroke style is the `icon` utility's (styles/globals.css), not attributes: each icon's markup stays short.
   return (
-    <svg
-      className={className}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden
-      focusable="false"
-    >
+    <svg className={`icon ${className}`} aria-hidden>
       <use href={`/icons.svg#${name}`} />
     </svg>
   );

@@ -45,7 +45,7 @@ export function LanguageSwitcher({
         </abbr>{' '}
         <span aria-hidden>▾</span>
       </summary>
-      <ul className="absolute right-0 z-20 mt-2 w-52 rounded-xl bg-white p-2 shadow-lg ring-1 ring-slate-200">
+      <ul className="menu-panel w-52">
         {LOCALES.map((l) => (
           <li key={l}>
             <Link
@@ -54,7 +54,7 @@ export function LanguageSwitcher({
               lang={l}
               aria-current={l === current ? 'true' : undefined}
               onClick={() => rememberLanguage(l)}
-              className="flex min-h-11 items-center rounded-lg px-3 text-sm text-slate-800 hover:bg-slate-100 aria-[current]:font-semibold"
+              className="menu-item"
             >
               {names[l]}
             </Link>

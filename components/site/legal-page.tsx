@@ -32,7 +32,7 @@ export async function LegalPage({ page, anchors = {} }: { page: LegalKey; anchor
           {[1, 2, 3, 4]
             .filter((p) => has(`s${i}p${p}`))
             .map((p) => (
-              <p key={p} className="mt-3 leading-relaxed text-slate-700">
+              <p key={p} className="prose-answer">
                 {text(`s${i}p${p}`)}
               </p>
             ))}

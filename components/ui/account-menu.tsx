@@ -45,13 +45,13 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
     const { browserApi, signOut: signOutWith } = await import('@/lib/api/browser');
     await signOutWith(browserApi(locale, labels.network), prefix);
   };
-  const item = 'flex min-h-11 w-full items-center rounded-lg px-3 text-sm text-slate-800 hover:bg-slate-100';
+  const item = 'menu-item w-full';
   return (
     <details className="relative" data-testid="account-menu">
       <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand">
         {labels.menu} <span aria-hidden>▾</span>
       </summary>
-      <ul className="absolute right-0 z-20 mt-2 w-56 rounded-xl bg-white p-2 shadow-lg ring-1 ring-slate-200">
+      <ul className="menu-panel w-56">
         <li className="truncate px-3 py-1 text-xs text-slate-600" title={email}>
           {email}
         </li>

@@ -26,7 +26,7 @@ export function TextField({ id, label, error, hint, className = '', ...input }: 
         id={id}
         aria-invalid={!!error}
         aria-describedby={`${hint ? `${id}-hint ` : ''}${id}-error`}
-        className="mt-1 min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand-light"
+        className="field-input"
         {...input}
       />
       {hint && (
