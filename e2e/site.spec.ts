@@ -197,3 +197,32 @@ test('demo mode says so on every page, in the page language (issue 16 §1)', asy
     await expect(page.getByTestId('demo-ribbon')).toHaveText(text);
   }
 });
+
+test('every kind of response carries the security headers (set by scripts/start.mjs, issue 14 §3)', async ({
+  request,
+}) => {
+  const home = await request.get('/es/');
+  const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(await home.text())![1];
+  const answers = [
+    home,
+    await request.get('/'),
+    await request.get('/api_f/v1/health'),
+    await request.get('/api_f/v1/portal/priceSetup'),
+    await request.get(script),
+    await request.get('/icons.svg'),
+    await request.get('/no-such-page/x/y/'),
+  ];
+  for (const answer of answers) {
+    const headers = answer.headers();
+    expect(headers['x-frame-options'], answer.url()).toBe('DENY');
+    expect(headers['x-content-type-options'], answer.url()).toBe('nosniff');
+    expect(headers['referrer-policy'], answer.url()).toBe('strict-origin-when-cross-origin');
+    expect(headers['permissions-policy'], answer.url()).toBe('camera=(), microphone=(), geolocation=(self)');
+    const csp = headers['content-security-policy'];
+    expect(csp, answer.url()).toContain("frame-ancestors 'none'");
+    expect(csp, answer.url()).toContain("default-src 'self'");
+    expect(csp, answer.url()).toContain("img-src 'self' data: https://*.tile.openstreetmap.org");
+    // A production build: no 'unsafe-eval'.
+    expect(csp, answer.url()).not.toContain('unsafe-eval');
+  }
+});

@@ -1,0 +1,95 @@
+/**
+ * The security headers of every response (ARCHITECTURE security): framing refused, referrer trimmed, no MIME
+ * sniffing, camera and microphone off, geolocation for this site only, and a Content-Security-Policy allowing this
+ * origin, the map tiles and whatever tracking or help chat the build is configured with. Returned as
+ * `[name, value]` pairs.
+ *
+ * Read from `process.env.NEXT_PUBLIC_*` as literal expressions, so in the server bundle (instrumentation.ts, which
+ * hands them to scripts/start.mjs) they are the values the build inlined — the same the pages were built with — and
+ * in next.config.ts (`next dev`) the current environment's.
+ */
+export function securityHeaders(): [string, string][] {
+  const tiles = tileOrigin(process.env.NEXT_PUBLIC_TILE_URL);
+  const third = thirdPartyOrigins();
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-inline'" +
+      (process.env.NODE_ENV === 'production' ? '' : " 'unsafe-eval'") +
+      third.script,
+    `style-src 'self' 'unsafe-inline'${third.style}`,
+    `img-src 'self' data: ${tiles}${third.img}`,
+    `connect-src 'self'${third.connect}`,
+    `font-src 'self'${third.font}`,
+    `frame-src 'self'${third.frame}`,
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
+  return [
+    ['X-Frame-Options', 'DENY'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(self)'],
+    ['Content-Security-Policy', csp],
+  ];
+}
+
+/** Origin of the map tiles for the CSP: from the tile URL template `url`, OpenStreetMap's servers by default. */
+export function tileOrigin(url: string | undefined): string {
+  if (!url) return 'https://*.tile.openstreetmap.org';
+  const { protocol, host } = new URL(url.replace('{s}', 'a').replace(/\{[a-z]\}/g, '0'));
+  return `${protocol}//${host.replace(/^a\./, '*.')}`;
+}
+
+/**
+ * Third-party origins the CSP must allow for the tracking settings (issue 7): the button-click tracker's host, Google
+ * Analytics (NEXT_PUBLIC_EVENT_SERVICE=gtag) and Crisp (NEXT_PUBLIC_HELP_CHAT=crisp). None by default. Each value is
+ * '' or a space-led list, to append to its directive.
+ */
+function thirdPartyOrigins() {
+  const out = {
+    script: [] as string[],
+    connect: [] as string[],
+    img: [] as string[],
+    style: [] as string[],
+    frame: [] as string[],
+    font: [] as string[],
+  };
+  const tracker = process.env.NEXT_PUBLIC_TRACKER_ORIGIN;
+  if (tracker) out.connect.push(new URL(tracker).origin);
+  if (process.env.NEXT_PUBLIC_EVENT_SERVICE === 'gtag') {
+    out.script.push('https://www.googletagmanager.com');
+    out.connect.push(
+      'https://*.google-analytics.com',
+      'https://*.analytics.google.com',
+      'https://www.googletagmanager.com',
+    );
+    out.img.push('https://*.google-analytics.com', 'https://www.googletagmanager.com');
+  }
+  if (process.env.NEXT_PUBLIC_HELP_CHAT === 'crisp') {
+    // Crisp's documented CSP entries ("How to use Crisp with a Content Security Policy").
+    out.script.push('https://client.crisp.chat', 'https://settings.crisp.chat');
+    out.connect.push(
+      'https://client.crisp.chat',
+      'https://storage.crisp.chat',
+      'wss://client.relay.crisp.chat',
+      'wss://stream.relay.crisp.chat',
+    );
+    out.img.push('https://client.crisp.chat', 'https://image.crisp.chat', 'https://storage.crisp.chat');
+    out.style.push('https://client.crisp.chat');
+    out.font.push('https://client.crisp.chat');
+    out.frame.push('https://game.crisp.chat');
+  }
+  const join = (list: string[]) => (list.length ? ` ${list.join(' ')}` : '');
+  return {
+    script: join(out.script),
+    connect: join(out.connect),
+    img: join(out.img),
+    style: join(out.style),
+    frame: join(out.frame),
+    font: join(out.font),
+  };
+}
+
+/** Where instrumentation.ts leaves the headers for scripts/start.mjs (same process, another module system). */
+export const SECURITY_HEADERS_KEY = Symbol.for('app.securityHeaders');
