@@ -227,3 +227,24 @@ test("the buyer's note reaches the consent page under the name, never the SMS (i
   expect(axe.violations.map((v) => v.id)).toEqual([]);
   await owner.close();
 });
+
+test('back from the checkout, the home page shows its static sections again (issue 14 §4)', async ({ page }) => {
+  // The pay step moves to the checkout by client-side navigation; Back restores the home page from the router's
+  // cache, where the static sections keep the HTML the server sent at the first load.
+  await checkNumber(page, '+44 7400 123463', uniqueEmail('back'), '/es/');
+  await expect(page.getByTestId('pay-step')).toBeVisible();
+  await page
+    .getByTestId('pay-step')
+    .getByRole('radio', { name: /tarjeta|card/i })
+    .check();
+  await page
+    .getByTestId('pay-step')
+    .getByRole('button', { name: /^Pagar|^Pay / })
+    .click();
+  await expect(page).toHaveURL(/\/checkout\/\?order=/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/es\/$/);
+  await expect(page.locator('#faq [data-testid="faq-item"]')).toHaveCount(6);
+  await expect(page.locator('#features li')).not.toHaveCount(0);
+  await expect(page.locator('footer a[href^="/es/about-us/"]')).toBeVisible();
+});
