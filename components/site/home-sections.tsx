@@ -169,7 +169,7 @@ export function DemoSection({ t, locale }: { t: Translator<'Home'>; locale: stri
 
 /**
  * FAQ (SPEC §2: the questions of HOME_FAQ, then a link to `/faq`) and contact (the header's Contact anchor). `prefix`:
- * the locale's path prefix (`/es`, or `` for English).
+ * the locale's path prefix (`/es`; empty for English).
  */
 export function FaqAndContactSections({
   t,
