@@ -1,3 +1,5 @@
+import { site } from './site';
+
 /**
  * The security headers of every response (ARCHITECTURE security): framing refused, referrer trimmed, no MIME
  * sniffing, camera and microphone off, geolocation for this site only, and a Content-Security-Policy allowing this
@@ -9,7 +11,7 @@
  * in next.config.ts (`next dev`) the current environment's.
  */
 export function securityHeaders(): [string, string][] {
-  const tiles = tileOrigin(process.env.NEXT_PUBLIC_TILE_URL);
+  const tiles = tileOrigin(site.tileUrl);
   const third = thirdPartyOrigins();
   const csp = [
     "default-src 'self'",
@@ -34,9 +36,11 @@ export function securityHeaders(): [string, string][] {
   ];
 }
 
-/** Origin of the map tiles for the CSP: from the tile URL template `url`, OpenStreetMap's servers by default. */
-export function tileOrigin(url: string | undefined): string {
-  if (!url) return 'https://*.tile.openstreetmap.org';
+/**
+ * Origin of the map tiles for the CSP, from a Leaflet URL template (`site.tileUrl`, OpenStreetMap's by default): a
+ * `{s}` subdomain becomes `*.` (`https://{s}.tile.openstreetmap.org/…` → `https://*.tile.openstreetmap.org`).
+ */
+function tileOrigin(url: string): string {
   const { protocol, host } = new URL(url.replace('{s}', 'a').replace(/\{[a-z]\}/g, '0'));
   return `${protocol}//${host.replace(/^a\./, '*.')}`;
 }
