@@ -1,6 +1,6 @@
 import { createTranslator } from 'next-intl';
 import type { ReactNode } from 'react';
-import { messagesFor, type Messages, type Namespace } from '@/i18n/messages';
+import { messagesFor, type Messages, type Namespace, type Translator } from '@/i18n/messages';
 import type { Locale } from '@/i18n/routing';
 import { prefixOf } from '@/lib/routing/rules';
 import { LandingIntro } from '../landing/landing-intro';
@@ -31,6 +31,35 @@ export type StaticSections = {
 };
 export type StaticSectionName = keyof StaticSections;
 
+/** What every section's renderer is given: translators of the locale's catalogue, the locale and its path prefix. */
+type Context = {
+  t: <NS extends Namespace>(namespace: NS) => Translator<NS>;
+  locale: Locale;
+  prefix: string;
+};
+
+/** Each section's renderer, given its own arguments. */
+const RENDERERS: { [N in StaticSectionName]: (args: StaticSections[N], c: Context) => ReactNode } = {
+  'header-links': ({ product }, { t, prefix }) => <HeaderLinks t={t('Nav')} prefix={prefix} product={product} />,
+  'header-menu': (_, { t, prefix }) => <HeaderMenu t={t('Nav')} prefix={prefix} />,
+  footer: ({ company }, { t, prefix }) => <FooterContent t={t('Footer')} prefix={prefix} company={company} />,
+  'landing-intro': ({ page }, { t }) => <LandingIntro t={t(page)} home={t('Home')} />,
+  'home-steps': (_, { t }) => (
+    <>
+      <StepsSection t={t('Home')} />
+      <AdvantagesSection t={t('Home')} />
+    </>
+  ),
+  'home-situations': (_, { t }) => <SituationsRow items={situations(t('Home'))} />,
+  'home-features': ({ dataLeaks }, { t, locale }) => (
+    <>
+      <FeaturesSection t={t('Home')} dataLeaks={dataLeaks} />
+      <DemoSection t={t('Home')} locale={locale} />
+    </>
+  ),
+  'home-faq': (_, { t, prefix }) => <FaqAndContactSections t={t('Home')} faq={t('Faq')} prefix={prefix} />,
+};
+
 /**
  * Renders static section `name` in `locale` with `args` (issue 14 §4). Only the server has this module: the package's
  * `imports` field (`#static-sections`) gives the browser bundle static-sections.browser.ts instead, so neither the
@@ -44,34 +73,6 @@ export function renderStaticSection<N extends StaticSectionName>(
 ): ReactNode {
   const messages = messagesFor(locale);
   const t = <NS extends Namespace>(namespace: NS) => createTranslator<Messages, NS>({ locale, messages, namespace });
-  const prefix = prefixOf(locale);
-  switch (name) {
-    case 'header-links':
-      return <HeaderLinks t={t('Nav')} prefix={prefix} product={(args as StaticSections['header-links']).product} />;
-    case 'header-menu':
-      return <HeaderMenu t={t('Nav')} prefix={prefix} />;
-    case 'footer':
-      return <FooterContent t={t('Footer')} prefix={prefix} company={(args as StaticSections['footer']).company} />;
-    case 'landing-intro':
-      return <LandingIntro t={t((args as StaticSections['landing-intro']).page)} home={t('Home')} />;
-    case 'home-steps':
-      return (
-        <>
-          <StepsSection t={t('Home')} />
-          <AdvantagesSection t={t('Home')} />
-        </>
-      );
-    case 'home-situations':
-      return <SituationsRow items={situations(t('Home'))} />;
-    case 'home-features':
-      return (
-        <>
-          <FeaturesSection t={t('Home')} dataLeaks={(args as StaticSections['home-features']).dataLeaks} />
-          <DemoSection t={t('Home')} locale={locale} />
-        </>
-      );
-    case 'home-faq':
-      return <FaqAndContactSections t={t('Home')} faq={t('Faq')} prefix={prefix} />;
-  }
-  return null;
+  const render = RENDERERS[name] as (args: StaticSections[N], c: Context) => ReactNode;
+  return render(args, { t, locale, prefix: prefixOf(locale) });
 }
