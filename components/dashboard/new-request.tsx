@@ -150,11 +150,7 @@ export function NewRequest() {
             <label htmlFor="locale" className="block text-sm font-medium text-slate-800">
               {t('smsLanguage')}
             </label>
-            <select
-              id="locale"
-              className="mt-1 min-h-11 w-full rounded-lg border border-slate-300 px-3 py-2"
-              {...register('locale')}
-            >
+            <select id="locale" className="field-input" {...register('locale')}>
               <option value="">{t('languageAuto')}</option>
               {LANGUAGES.map(([code, name]) => (
                 <option key={code} value={code} lang={code}>

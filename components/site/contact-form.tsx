@@ -66,7 +66,7 @@ export function ContactForm() {
           maxLength={2000}
           aria-invalid={!!errors.message}
           aria-describedby="contact-message-error"
-          className="mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-base focus:border-brand focus:ring-2 focus:ring-brand-light focus:outline-none"
+          className="field-input"
           {...register('message')}
         />
         <FieldError id="contact-message-error" message={errors.message?.message} />
