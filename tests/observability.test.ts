@@ -17,6 +17,24 @@ describe('observability (issue 16 §4)', () => {
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('gives error answers and the metrics text their request id too, once', async () => {
+    const answers = [
+      await app.request(`${API}/no-such-route`, { headers: { 'x-request-id': 'edge-404-abcd' } }),
+      await app.request(`${API}/portal/priceSetup?plan=not-a-uuid`, { headers: { 'x-request-id': 'edge-422-abcd' } }),
+      await app.request(`${API}/metrics`, { headers: { 'x-request-id': 'edge-401-abcd' } }),
+      await app.request(`${API}/metrics`, {
+        headers: { 'x-request-id': 'edge-200-abcd', authorization: 'Bearer test-metrics-token-0123456789' },
+      }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([404, 422, 401, 200]);
+    expect(answers.map((r) => r.headers.get('x-request-id'))).toEqual([
+      'edge-404-abcd',
+      'edge-422-abcd',
+      'edge-401-abcd',
+      'edge-200-abcd',
+    ]);
+  });
+
   it('reports the job queue depth and the age of its oldest due job', async () => {
     const boss = await getBoss();
     await boss.createQueue('health-probe');

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { priceSetups } from '@/server/db/schema';
 import { formatMoney, minorDigits } from '@/server/services/money';
-import { displayedPriceSetup, PRICE_CACHE_MS, pricePlan, priceSetup } from '@/server/services/prices';
+import {
+  displayedPricePlan,
+  displayedPriceSetup,
+  PRICE_CACHE_MS,
+  pricePlan,
+  priceSetup,
+} from '@/server/services/prices';
 import { API, app, clientHeaders } from './support/api';
 
 describe('the displayed price setup is reused, what is charged is read fresh (issue 14 §3)', () => {
@@ -20,6 +26,45 @@ describe('the displayed price setup is reused, what is charged is read fresh (is
     expect((await displayedPriceSetup(db, row.id, t0 + 1000)).trialPriceMinor).toBe(149);
     expect((await priceSetup(db, row.id)).trialPriceMinor).toBe(199);
     expect((await displayedPriceSetup(db, row.id, t0 + PRICE_CACHE_MS + 1)).trialPriceMinor).toBe(199);
+  });
+
+  it('computes the displayed plan once per language and drops it with the cached row', async () => {
+    const db = await getDb();
+    const [row] = await db
+      .insert(priceSetups)
+      .values({ currency: 'USD', trialPriceMinor: 99, monthlyPriceMinor: 4999 })
+      .returning();
+    const t0 = Date.now();
+    const en = await displayedPricePlan(db, row.id, 'en', t0);
+    const es = await displayedPricePlan(db, row.id, 'es', t0);
+    expect(en).toMatchObject({ trialPriceMinor: 99, trialText: '$0.99', monthlyText: '$49.99' });
+    expect(es).toEqual(pricePlan(row, 'es'));
+    expect(es.trialText).not.toBe(en.trialText);
+    expect(await displayedPricePlan(db, row.id, 'en', t0 + 1000)).toBe(en);
+
+    await db.update(priceSetups).set({ trialPriceMinor: 149 }).where(eq(priceSetups.id, row.id));
+    expect((await displayedPricePlan(db, row.id, 'en', t0 + 1000)).trialPriceMinor).toBe(99);
+    const later = await displayedPricePlan(db, row.id, 'en', t0 + PRICE_CACHE_MS + 1);
+    expect(later).toMatchObject({ trialPriceMinor: 149, trialText: '$1.49' });
+  });
+
+  it('answers the plan in the language the client asks for', async () => {
+    const [row] = await (
+      await getDb()
+    )
+      .insert(priceSetups)
+      .values({ currency: 'EUR', trialPriceMinor: 149, monthlyPriceMinor: 2999 })
+      .returning();
+    const texts: string[] = [];
+    for (const lang of ['en', 'es', 'en']) {
+      const res = await app.request(`${API}/portal/priceSetup?plan=${row.id}`, {
+        headers: { ...clientHeaders, 'accept-language': lang },
+      });
+      expect(res.status).toBe(200);
+      texts.push((await res.json()).obj.monthlyText);
+    }
+    expect(texts).toEqual([pricePlan(row, 'en').monthlyText, pricePlan(row, 'es').monthlyText, texts[0]]);
+    expect(texts[0]).not.toBe(texts[1]);
   });
 
   it('answers 404 for an unknown plan every time (misses are not cached)', async () => {

@@ -26,20 +26,23 @@ const bad = () => new ApiError(400, ErrorCode.badRequest, 'Api.badInput');
  * query or body text holds a NUL byte or a lone surrogate (issue 12 §9): such text cannot be stored in PostgreSQL
  * (text and jsonb refuse it) and would otherwise surface as a 500. Bodies are read through Hono's body cache, so the
  * validators and the webhooks' signature checks read the same bytes afterwards. A body that does not parse is left
- * to the route's validator (400/422).
+ * to the route's validator (400/422). A URL without `%` is clean as it is: a serialized URL (WHATWG) holds no raw NUL
+ * or surrogate, only their %-escapes, so most requests skip the parsing (issue 14 §3).
  */
 export const inputHygiene: MiddlewareHandler = async (c, next) => {
-  const url = new URL(c.req.url);
-  for (const segment of url.pathname.split('/')) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      throw bad();
+  if (c.req.url.includes('%')) {
+    const url = new URL(c.req.url);
+    for (const segment of url.pathname.split('/')) {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        throw bad();
+      }
+      if (!isCleanText(decoded)) throw bad();
     }
-    if (!isCleanText(decoded)) throw bad();
+    for (const [key, value] of new URLSearchParams(url.search)) if (!isCleanText(key + value)) throw bad();
   }
-  for (const [key, value] of new URLSearchParams(url.search)) if (!isCleanText(key + value)) throw bad();
   const type = c.req.header('content-type')?.toLowerCase() ?? '';
   if (!['GET', 'HEAD', 'OPTIONS'].includes(c.req.method)) {
     if (type.startsWith('application/json')) {

@@ -25,13 +25,16 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   const given = c.req.header('x-request-id');
   const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
   c.set('requestId', requestId);
+  // Set before the answer exists, the header goes into it as it is made; set afterwards, Hono copies the whole
+  // Response to add it (issue 14 §3). A Response built by hand by a route would not carry it: added then.
+  c.header('X-Request-Id', requestId);
   const started = performance.now();
   try {
     await next();
   } finally {
     const route = c.req.routePath;
     const ms = Math.round((performance.now() - started) * 10) / 10;
-    c.header('X-Request-Id', requestId);
+    if (c.res.headers.get('x-request-id') !== requestId) c.header('X-Request-Id', requestId);
     const m = metrics();
     m.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });
     m.httpDuration.observe({ method: c.req.method, route }, ms / 1000);

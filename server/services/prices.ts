@@ -39,6 +39,32 @@ export async function displayedPriceSetup(db: Db, id?: string, now = Date.now())
   return price;
 }
 
+/** The price plan of SPEC §3 as the API answers it (pricePlan()). */
+export type PricePlan = ReturnType<typeof pricePlan>;
+
+/** Plans already computed for a displayed setup row, by language (the row is reused for PRICE_CACHE_MS). */
+const displayedPlans = new WeakMap<PriceSetup, Map<string, PricePlan>>();
+
+/**
+ * The plan of `GET /portal/priceSetup` (SPEC §3): pricePlan() of displayedPriceSetup() in `lang`, computed once per
+ * cached setup row and language (its formatting was the route's largest own cost; issue 14 §3) and dropped with the
+ * row. `now` in ms since the epoch. Same errors as displayedPriceSetup() (unknown id: ApiError 404). Callers must not
+ * change the object returned.
+ */
+export async function displayedPricePlan(
+  db: Db,
+  id: string | undefined,
+  lang: string,
+  now = Date.now(),
+): Promise<PricePlan> {
+  const price = await displayedPriceSetup(db, id, now);
+  let byLang = displayedPlans.get(price);
+  if (!byLang) displayedPlans.set(price, (byLang = new Map()));
+  let plan = byLang.get(lang);
+  if (!plan) byLang.set(lang, (plan = pricePlan(price, lang)));
+  return plan;
+}
+
 /** Minor units per major unit of `currency` (ISO 4217 exponent), e.g. 100 for USD, 1 for JPY. */
 function minorFactor(currency: string): number {
   return 10 ** minorDigits(currency);

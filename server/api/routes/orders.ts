@@ -7,7 +7,7 @@ import { enqueueAfterCommit } from '../../jobs/boss';
 import { completeCheckoutSession } from '../../payments/stripe-sync';
 import { createOrder, findOrder, orderView } from '../../services/orders';
 import { PhoneParseError, parsePhone } from '../../services/phone-info';
-import { buyerKey, displayedPriceSetup, pricePlan, priceSetup, showOffer } from '../../services/prices';
+import { buyerKey, displayedPricePlan, pricePlan, priceSetup, showOffer } from '../../services/prices';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
@@ -176,8 +176,7 @@ function phoneError(error: unknown): never {
 
 export const ordersApi = new OpenAPIHono<AppEnv>()
   .openapi(priceRoute, async (c) => {
-    const price = await displayedPriceSetup(await getDb(), c.req.valid('query').plan);
-    return ok(c, pricePlan(price, c.get('lang')));
+    return ok(c, await displayedPricePlan(await getDb(), c.req.valid('query').plan, c.get('lang')));
   })
   .openapi(offerRoute, async (c) => {
     const body = readBody(c, z.object({ email, phone, country, plan: uuid.optional() }));

@@ -9,9 +9,12 @@ const api = handle(createApp());
 
 /**
  * The API handler. A request rewritten here from `/api_{hash}` (next.config rewrites: the ad-conversion endpoint of
- * SPEC §7) still carries its public URL, so it is given the API path `/api_f/v1/adEvents/{hash}` first.
+ * SPEC §7) still carries its public URL, so it is given the API path `/api_f/v1/adEvents/{hash}` first. Every other
+ * request goes straight to the API, its URL not parsed again (issue 14 §3).
  */
 function handler(req: Request): Response | Promise<Response> {
+  // The path starts at the first `/` after the scheme's `//` (an absolute URL, as Request.url always is).
+  if (req.url.startsWith('/api_f/', req.url.indexOf('/', req.url.indexOf('//') + 2))) return api(req);
   const url = new URL(req.url);
   const adEvent = /^\/api_(?!f\/)([^/]+)\/?$/.exec(url.pathname);
   if (!adEvent) return api(req);
