@@ -2,10 +2,14 @@
 // built in a temp directory outside the repo (so Next does not pick up this app's proxy, instrumentation or config)
 // and served with `next start`. It has:
 //   /            one <h1> (the first-load JS floor and the Lighthouse reference page);
-//   /static/     a static page whose HTML is padded to a given size (the throughput reference for /es/);
+//   /static/     a static page whose HTML is padded with ASCII filler to a given size (the issue's reference for /es/);
 //   /proxied/    the same padded page behind a bare proxy (proxy.js returning NextResponse.next()): what any proxy
 //                costs, so the report can tell this app's proxy work from the framework's;
-//   /api/bare/   a route handler answering a small JSON envelope like the API's (the reference for the API).
+//   /api/bare/   a route handler answering a small JSON envelope like the API's (the reference for the API);
+// and, when given a page's text (the throughput bench passes the visible text of /es/), two pages made of that text
+// padded to the same size, so the report can tell what the text and the route shape cost from what this app adds:
+//   /static-text/  a static page of that text;
+//   /es/           the same text under a `[locale]` dynamic segment prerendered for `es` (this app's route shape).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,32 +42,52 @@ export async function waitFor(url: string, ms = 120_000) {
 const version = (name: string) =>
   JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')).version as string;
 
-/** The padding page's source: a heading and `words` words of filler text in paragraphs. */
-function staticPage(words: number): string {
-  const paragraphs: string[] = [];
-  for (let left = words; left > 0; left -= 60) {
-    paragraphs.push(Array.from({ length: Math.min(60, left) }, (_, i) => `word${i % 10}`).join(' '));
-  }
-  return [
-    "export const dynamic = 'force-static';",
-    `const paragraphs = ${JSON.stringify(paragraphs)};`,
-    'export default function P() {',
-    '  return <main><h1>Static</h1>{paragraphs.map((p, i) => <p key={i}>{p}</p>)}</main>;',
-    '}',
-    '',
-  ].join('\n');
+/**
+ * A padded page's source: a heading and `count` paragraphs taken in turn from `paragraphs`. With `locale`, the page
+ * is the `[locale]` route prerendered for that one locale (no other value is served).
+ */
+function paddedPage(paragraphs: string[], count: number, locale?: string): string {
+  const shown = Array.from({ length: count }, (_, i) => paragraphs[i % paragraphs.length]);
+  const head = locale
+    ? [
+        'export const dynamicParams = false;',
+        `export function generateStaticParams() { return [{ locale: ${JSON.stringify(locale)} }]; }`,
+        `const paragraphs = ${JSON.stringify(shown)};`,
+        'export default async function P({ params }) {',
+        '  const { locale } = await params;',
+        '  return <main lang={locale}><h1>Static</h1>{paragraphs.map((p, i) => <p key={i}>{p}</p>)}</main>;',
+      ]
+    : [
+        "export const dynamic = 'force-static';",
+        `const paragraphs = ${JSON.stringify(shown)};`,
+        'export default function P() {',
+        '  return <main><h1>Static</h1>{paragraphs.map((p, i) => <p key={i}>{p}</p>)}</main>;',
+      ];
+  return [...head, '}', ''].join('\n');
 }
+
+/** ASCII filler: paragraphs of 60 words `word0` … `word9`. */
+const FILLER = [Array.from({ length: 60 }, (_, i) => `word${i % 10}`).join(' ')];
+
+/** What /static/ (and the text pages, when `text` is given) are padded to. */
+export type Padding = {
+  /** The HTML size to reach, bytes (within 1 %). */
+  bytes: number;
+  /** Paragraphs of a page's visible text for /static-text/ and /es/ (omitted: those pages are not built). */
+  text?: string[];
+};
+
+/** The built bare app: its directory and the prerendered HTML size of each padded page, bytes. */
+export type BareApp = { dir: string; staticHtmlBytes: number; textHtmlBytes?: number; localeHtmlBytes?: number };
 
 /**
  * Builds the bare app in `$TMPDIR/bench-bare` (npm install from the cache where possible, then `next build`). With
- * `staticBytes`, /static/ is padded until its prerendered HTML is within 1 % of that many bytes (one rebuild at
- * most after the first measurement). Returns the directory and the HTML size of /static/ in bytes.
+ * `padding`, each padded page gets as many paragraphs as bring its prerendered HTML within 1 % of `padding.bytes`
+ * (one rebuild at most after the first measurement; each paragraph is sent twice, in the HTML and the RSC payload).
  */
-export function buildBareApp(staticBytes = 0): { dir: string; staticHtmlBytes: number } {
+export function buildBareApp(padding?: Padding): BareApp {
   const dir = path.join(tmpdir(), 'bench-bare');
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(path.join(dir, 'app', 'static'), { recursive: true });
-  mkdirSync(path.join(dir, 'app', 'proxied'), { recursive: true });
   mkdirSync(path.join(dir, 'app', 'api', 'bare'), { recursive: true });
   writeFileSync(
     path.join(dir, 'package.json'),
@@ -100,21 +124,55 @@ export function buildBareApp(staticBytes = 0): { dir: string; staticHtmlBytes: n
       '',
     ].join('\n'),
   );
-  const html = () => statSync(path.join(dir, '.next', 'server', 'app', 'static.html')).size;
-  // Each word of filler is sent twice (HTML and RSC payload): about 12 bytes per word.
-  let words = staticBytes ? Math.max(0, Math.round(staticBytes / 12)) : 0;
+  // Each padded page: its folder under app/, the prerendered HTML it produces, its paragraphs and route shape.
+  const pages = [
+    { folder: 'static', html: 'static.html', paragraphs: FILLER },
+    { folder: 'proxied', html: 'proxied.html', paragraphs: FILLER },
+    ...(padding?.text?.length
+      ? [
+          { folder: 'static-text', html: 'static-text.html', paragraphs: padding.text },
+          { folder: '[locale]', html: 'es.html', paragraphs: padding.text, locale: 'es' },
+        ]
+      : []),
+  ].map((page) => ({ ...page, count: 0 }));
+  const htmlBytes = (file: string) => statSync(path.join(dir, '.next', 'server', 'app', file)).size;
   const writePages = () => {
-    writeFileSync(path.join(dir, 'app', 'static', 'page.jsx'), staticPage(words));
-    writeFileSync(path.join(dir, 'app', 'proxied', 'page.jsx'), staticPage(words));
+    for (const page of pages) {
+      mkdirSync(path.join(dir, 'app', page.folder), { recursive: true });
+      writeFileSync(
+        path.join(dir, 'app', page.folder, 'page.jsx'),
+        paddedPage(page.paragraphs, page.count, page.locale),
+      );
+    }
   };
+  // First guess: each paragraph's characters twice (HTML and RSC payload); then a linear correction from what the
+  // first build measured.
+  const target = padding?.bytes ?? 0;
+  for (const page of pages) {
+    const perParagraph = (2 * page.paragraphs.reduce((n, p) => n + Buffer.byteLength(p), 0)) / page.paragraphs.length;
+    page.count = Math.max(0, Math.round(target / (perParagraph + 20)));
+  }
   writePages();
   run('npx', ['next', 'build'], dir);
-  if (staticBytes && Math.abs(html() - staticBytes) > staticBytes * 0.01) {
-    words = Math.max(0, Math.round(words + (staticBytes - html()) / 12));
+  if (target && pages.some((page) => Math.abs(htmlBytes(page.html) - target) > target * 0.01)) {
+    const empty = htmlBytes('index.html');
+    for (const page of pages) {
+      const perParagraph = (htmlBytes(page.html) - empty) / Math.max(1, page.count);
+      page.count = Math.max(0, Math.round(page.count + (target - htmlBytes(page.html)) / perParagraph));
+    }
     writePages();
     run('npx', ['next', 'build'], dir);
   }
-  return { dir, staticHtmlBytes: html() };
+  const size = (folder: string) => {
+    const page = pages.find((p) => p.folder === folder);
+    return page ? htmlBytes(page.html) : undefined;
+  };
+  return {
+    dir,
+    staticHtmlBytes: htmlBytes('static.html'),
+    textHtmlBytes: size('static-text'),
+    localeHtmlBytes: size('[locale]'),
+  };
 }
 
 /** Serves the built bare app with `next start` on `port`; resolves once it answers. */

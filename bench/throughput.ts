@@ -3,7 +3,11 @@
 // same run (bench/bare-app.ts), with autocannon. Pairs, each run alternately (this app, then the bare app, then the
 // other way round) so drifts of a shared 2-core machine fall on both sides:
 //   GET /api_f/v1/portal/priceSetup  vs  a bare route handler answering a small JSON envelope   (goal ≥ 0.70)
-//   GET /es/                         vs  a bare static page padded to the same HTML bytes       (goal ≥ 0.90)
+//   GET /es/                         vs  a bare static page padded with ASCII to the same HTML bytes (goal ≥ 0.90)
+//   GET /es/                         vs  a bare static page of /es/'s own text, same bytes
+//   GET /es/                         vs  a bare `[locale]` page of /es/'s own text, same bytes (like for like)
+//   bare static page of /es/'s text      vs  the ASCII one (what the text's characters cost any app)
+//   bare `[locale]` page of /es/'s text  vs  the ASCII static page (the most any Next app can reach on that pair)
 //   GET / (English: proxy.ts rewrites it)  vs  the bare page behind a bare proxy (what our proxy adds to any proxy)
 //   bare static page behind a bare proxy  vs  the same page without (what any proxy costs)
 // Writes bench/throughput-report.md with the median req/s of each side and their ratio.
@@ -31,12 +35,26 @@ async function reqPerSec(url: string): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/**
+ * The visible text of a server-rendered page, one entry per text node: scripts, styles and tags dropped, and the
+ * five escapes React writes (`&amp; &lt; &gt; &quot; &#x27;`) decoded. The bare app's text pages are made of it.
+ */
+function visibleText(html: string): string[] {
+  const entities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'" };
+  return html
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/g, '')
+    .split(/<[^>]*>/)
+    .map((t) => t.replace(/&(?:amp|lt|gt|quot|#x27);/g, (e) => entities[e]).trim())
+    .filter((t) => t.length > 1);
+}
+
 const server = await startBenchServer(PORT, 55437, { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' });
 let bare: { origin: string; stop: () => void } | undefined;
 try {
-  const esBytes = Buffer.byteLength(await (await fetch(`${server.origin}/es/`)).text());
+  const esHtml = await (await fetch(`${server.origin}/es/`)).text();
+  const esBytes = Buffer.byteLength(esHtml);
   const enBytes = Buffer.byteLength(await (await fetch(`${server.origin}/`)).text());
-  const built = buildBareApp(esBytes);
+  const built = buildBareApp({ bytes: esBytes, text: visibleText(esHtml) });
   bare = await serveBareApp(built.dir, BARE_PORT);
   const pairs = [
     {
@@ -46,10 +64,34 @@ try {
       goal: 0.7,
     },
     {
-      name: `Page: \`GET /es/\` (${esBytes} B) vs a bare static page (${built.staticHtmlBytes} B)`,
+      name: `Page: \`GET /es/\` (${esBytes} B) vs a bare static page padded with ASCII (${built.staticHtmlBytes} B)`,
       ours: `${server.origin}/es/`,
       bare: `${bare.origin}/static/`,
       goal: 0.9,
+    },
+    {
+      name: `Page: \`GET /es/\` vs a bare static page of /es/'s own text (${built.textHtmlBytes} B)`,
+      ours: `${server.origin}/es/`,
+      bare: `${bare.origin}/static-text/`,
+      goal: 0,
+    },
+    {
+      name: `Page: \`GET /es/\` vs a bare \`[locale]\` page of /es/'s own text (${built.localeHtmlBytes} B)`,
+      ours: `${server.origin}/es/`,
+      bare: `${bare.origin}/es/`,
+      goal: 0,
+    },
+    {
+      name: "Text: the bare static page of /es/'s text vs the ASCII-padded one",
+      ours: `${bare.origin}/static-text/`,
+      bare: `${bare.origin}/static/`,
+      goal: 0,
+    },
+    {
+      name: "Route shape: the bare `[locale]` page of /es/'s text vs the ASCII-padded static page",
+      ours: `${bare.origin}/es/`,
+      bare: `${bare.origin}/static/`,
+      goal: 0,
     },
     {
       name: `Proxy: \`GET /\` (${enBytes} B, rewritten to /en/ by proxy.ts) vs the bare page behind a bare proxy`,
@@ -91,12 +133,13 @@ try {
 \`npm run bench:throughput\` (bench/throughput.ts), ${new Date().toISOString().slice(0, 16)}Z, on this machine
 (${os.cpus().length} cores, Node ${process.version}, ${versions}). autocannon, ${CONNECTIONS} connections,
 ${DURATION_S} s per run after a 2 s warm-up, ${ROUNDS} rounds alternating which side runs first; the ratio is
-median / median. Left side: this app (\`npm start\`, production build, embedded PostgreSQL, request log at
-\`LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}\`); right side: a bare Next app of the same versions built in the same run
-(\`next start\`). The load generator shares the 2 cores with the server, so absolute figures are low; the ratios are
-the measure (issue 14).
+median / median. This app: \`npm start\`, production build, embedded PostgreSQL, request log at
+\`LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}\`; bare: a bare Next app of the same versions built in the same run
+(\`next start\`, bench/bare-app.ts). The rows named Text, Route shape and Framework compare bare pages with each other:
+what the text, the route shape and a proxy cost any Next app. The load generator shares the 2 cores with the
+server, so absolute figures are low; the ratios are the measure (issue 14).
 
-| pair | this app, req/s per run | bare, req/s per run | median ratio | goal |
+| pair (left vs right) | left, req/s per run | right, req/s per run | median ratio | goal |
 | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 `;
