@@ -82,6 +82,8 @@ test('the header links the tool in every locale, and the page credits WhatsMyNam
     ['/ph', 'Menu', 'Username lookup', 'Username lookup: where a username has a public profile'],
   ]) {
     await page.goto(`${prefix}/`);
+    // The caret is decoration: the menu's accessible name is its word alone.
+    await expect(page.locator('header summary', { hasText: menu })).toHaveAccessibleName(menu);
     await page.locator('header summary', { hasText: menu }).click();
     await page.locator('header').getByRole('link', { name: tool }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);

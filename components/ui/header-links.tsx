@@ -55,7 +55,12 @@ export function HeaderLinks({ t, prefix, product }: { t: Translator<'Nav'>; pref
       </Link>
       <ul className="hidden items-center gap-5 lg:flex">{sectionLinks(t, prefix)}</ul>
       <details className="relative hidden lg:block" data-testid="header-tools">
-        <summary className="nav-link cursor-pointer list-none">{`${t('tools')} ▾`}</summary>
+        <summary className="nav-link cursor-pointer list-none">
+          {t('tools')}
+          <span aria-hidden="true" className="ml-1">
+            ▾
+          </span>
+        </summary>
         <ul className="menu-panel w-56">{toolLinks(t, prefix)}</ul>
       </details>
     </>
@@ -67,7 +72,10 @@ export function HeaderMenu({ t, prefix }: { t: Translator<'Nav'>; prefix: string
   return (
     <details className="relative lg:hidden">
       <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700">
-        {`${t('menu')} ▾`}
+        {t('menu')}
+        <span aria-hidden="true" className="ml-1">
+          ▾
+        </span>
       </summary>
       <ul className="menu-panel w-56">
         {sectionLinks(t, prefix)}
