@@ -85,14 +85,10 @@ function thirdPartyOrigins() {
     out.frame.push('https://game.crisp.chat');
   }
   const join = (list: string[]) => (list.length ? ` ${list.join(' ')}` : '');
-  return {
-    script: join(out.script),
-    connect: join(out.connect),
-    img: join(out.img),
-    style: join(out.style),
-    frame: join(out.frame),
-    font: join(out.font),
-  };
+  return Object.fromEntries(Object.entries(out).map(([directive, list]) => [directive, join(list)])) as Record<
+    keyof typeof out,
+    string
+  >;
 }
 
 /** Where instrumentation.ts leaves the headers for scripts/start.mjs (same process, another module system). */

@@ -23,25 +23,29 @@ const bad = [
 ];
 const notes = ['x'.repeat(141), 'see www.evil.example', 'call 0812-3456-7890', 'a\u202Eb', 'bit.ly/x'];
 
+/** The message keys a rule gives for each of `inputs`, every one of which it must refuse. */
+function messagesOf(
+  rule: { safeParse: (input: unknown) => { success: boolean; error?: { issues: { message: string }[] } } },
+  inputs: unknown[],
+) {
+  const keys = new Set<string>();
+  for (const input of inputs) {
+    const result = rule.safeParse(input);
+    expect(result.success).toBe(false);
+    for (const issue of result.error!.issues) keys.add(issue.message);
+  }
+  return keys;
+}
+
 describe('the locate box page sends every Validation message its rules give', () => {
   it('for the locate box fields', () => {
-    const keys = new Set<string>();
-    for (const input of bad) {
-      const result = locateBoxSchema.safeParse(input);
-      expect(result.success).toBe(false);
-      for (const issue of result.error!.issues) keys.add(issue.message);
-    }
+    const keys = messagesOf(locateBoxSchema, bad);
     expect(keys.size).toBeGreaterThan(8);
     expect([...keys].filter((key) => !sent(key))).toEqual([]);
   });
 
   it('for the note to the owner', () => {
-    const keys = new Set<string>();
-    for (const note of notes) {
-      const result = ownerNoteField.safeParse(note);
-      expect(result.success).toBe(false);
-      for (const issue of result.error!.issues) keys.add(issue.message);
-    }
+    const keys = messagesOf(ownerNoteField, notes);
     expect(keys.size).toBeGreaterThanOrEqual(4);
     expect([...keys].filter((key) => !sent(key))).toEqual([]);
   });

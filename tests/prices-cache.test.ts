@@ -12,13 +12,17 @@ import {
 } from '@/server/services/prices';
 import { API, app, clientHeaders } from './support/api';
 
+/** A new price setup row with these prices (minor units). */
+async function newSetup(currency: string, trialPriceMinor: number, monthlyPriceMinor: number) {
+  const db = await getDb();
+  const [row] = await db.insert(priceSetups).values({ currency, trialPriceMinor, monthlyPriceMinor }).returning();
+  return row;
+}
+
 describe('the displayed price setup is reused, what is charged is read fresh (issue 14 §3)', () => {
   it('shows a price changed in the database once PRICE_CACHE_MS has passed; priceSetup() sees it at once', async () => {
     const db = await getDb();
-    const [row] = await db
-      .insert(priceSetups)
-      .values({ currency: 'EUR', trialPriceMinor: 149, monthlyPriceMinor: 2999 })
-      .returning();
+    const row = await newSetup('EUR', 149, 2999);
     const t0 = Date.now();
     expect((await displayedPriceSetup(db, row.id, t0)).trialPriceMinor).toBe(149);
 
@@ -30,10 +34,7 @@ describe('the displayed price setup is reused, what is charged is read fresh (is
 
   it('computes the displayed plan once per language and drops it with the cached row', async () => {
     const db = await getDb();
-    const [row] = await db
-      .insert(priceSetups)
-      .values({ currency: 'USD', trialPriceMinor: 99, monthlyPriceMinor: 4999 })
-      .returning();
+    const row = await newSetup('USD', 99, 4999);
     const t0 = Date.now();
     const en = await displayedPricePlan(db, row.id, 'en', t0);
     const es = await displayedPricePlan(db, row.id, 'es', t0);
@@ -49,12 +50,7 @@ describe('the displayed price setup is reused, what is charged is read fresh (is
   });
 
   it('answers the plan in the language the client asks for', async () => {
-    const [row] = await (
-      await getDb()
-    )
-      .insert(priceSetups)
-      .values({ currency: 'EUR', trialPriceMinor: 149, monthlyPriceMinor: 2999 })
-      .returning();
+    const row = await newSetup('EUR', 149, 2999);
     const texts: string[] = [];
     for (const lang of ['en', 'es', 'en']) {
       const res = await app.request(`${API}/portal/priceSetup?plan=${row.id}`, {
