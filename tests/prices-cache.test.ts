@@ -63,6 +63,23 @@ describe('the displayed price setup is reused, what is charged is read fresh (is
     expect(texts[0]).not.toBe(texts[1]);
   });
 
+  it("answers 30 requests at once, in three languages, each with its own language's plan", async () => {
+    const row = await newSetup('EUR', 149, 2999);
+    const langs = Array.from({ length: 30 }, (_, i) => ['en', 'es', 'id'][i % 3]);
+    const answers = await Promise.all(
+      langs.map(async (lang) => {
+        const res = await app.request(`${API}/portal/priceSetup?plan=${row.id}`, {
+          headers: { ...clientHeaders, 'accept-language': lang },
+        });
+        return { status: res.status, plan: (await res.json()).obj };
+      }),
+    );
+    answers.forEach(({ status, plan }, i) => {
+      expect(status).toBe(200);
+      expect(plan).toEqual(JSON.parse(JSON.stringify(pricePlan(row, langs[i]))));
+    });
+  });
+
   it('answers 404 for an unknown plan every time (misses are not cached)', async () => {
     const url = `${API}/portal/priceSetup?plan=00000000-0000-4000-8000-000000000001`;
     for (let i = 0; i < 2; i++) {
