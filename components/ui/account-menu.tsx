@@ -49,7 +49,10 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
   return (
     <details className="relative" data-testid="account-menu">
       <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand">
-        {labels.menu} <span aria-hidden>▾</span>
+        {labels.menu}
+        <span aria-hidden className="ml-1">
+          ▾
+        </span>
       </summary>
       <ul className="menu-panel w-56">
         <li className="truncate px-3 py-1 text-xs text-slate-600" title={email}>
