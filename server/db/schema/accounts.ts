@@ -28,6 +28,11 @@ export const users = pgTable(
     notificationsSeenAt: timestamp('notifications_seen_at', { withTimezone: true }),
     /** SPEC §3: 0 marks a temporary 'middle' user whose purchase is pending. */
     paymentCount: integer('payment_count').notNull().default(0),
+    /**
+     * Failed sign-ins in a row since the last successful one or password reset (NIST SP 800-63B §5.2.2): at
+     * LOGIN_LOCK_AFTER_FAILURES (100) the password no longer signs in until a reset code sets a new one.
+     */
+    failedLogins: integer('failed_logins').notNull().default(0),
     ...timestamps(),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email)],

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "failed_logins" integer DEFAULT 0 NOT NULL;
