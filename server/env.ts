@@ -59,6 +59,11 @@ const providersSchema = z.object({
   TRIAL_REMINDER_HOURS: z.coerce.number().min(0).max(23).default(4),
   /** Orders one client IP may create per hour. */
   ORDERS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  /**
+   * Failed sign-ins per buyer address from every client per hour (README "Rate limits live in PostgreSQL"); each
+   * account is also locked after 100 failures in a row whatever this says (NIST SP 800-63B §5.2.2).
+   */
+  LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(100),
   /** Days after the transaction within which a refund may be asked for (SPEC §9). */
   REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),

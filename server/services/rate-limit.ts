@@ -12,8 +12,13 @@ export const LIMITS = {
   loginPerIp: { points: 30, duration: 15 * 60 },
   /** Failed sign-ins per e-mail address (hash) and client IP: slows a guesser without touching the owner elsewhere. */
   loginFailuresPerAccountIp: { points: 10, duration: 15 * 60 },
-  /** Failed sign-ins per e-mail address (hash) from everywhere: a ceiling for guessers spread over many IPs. */
-  loginFailuresPerAccount: { points: 100, duration: 3600 },
+  /**
+   * Failed sign-ins per e-mail address (hash) from everywhere: a ceiling for guessers spread over many IPs;
+   * LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR (100).
+   */
+  get loginFailuresPerAccount() {
+    return { points: env().LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR, duration: 3600 };
+  },
   /** Reset codes e-mailed per e-mail address (hash), registered or not. */
   codesPerAccount: { points: 5, duration: 3600 },
   /** Reset-code requests per client IP. */
@@ -36,8 +41,16 @@ export const LIMITS = {
   contactPerIp: { points: 5, duration: 3600 },
   /** Operator console sign-in attempts per client IP (issue 16 §3). */
   opsLoginPerIp: { points: 20, duration: 15 * 60 },
-  /** Failed operator sign-ins per operator e-mail (hash), from everywhere. */
-  opsLoginFailuresPerEmail: { points: 5, duration: 15 * 60 },
+  /**
+   * Failed operator sign-ins per operator e-mail (hash) and client IP: a guesser elsewhere cannot use up the
+   * operator's own tries (as `loginFailuresPerAccountIp`).
+   */
+  opsLoginFailuresPerEmailIp: { points: 5, duration: 15 * 60 },
+  /**
+   * Failed operator sign-ins per operator e-mail (hash) from everywhere: a ceiling for guessers spread over many IPs,
+   * high enough that it takes many addresses to keep an operator out.
+   */
+  opsLoginFailuresPerEmail: { points: 100, duration: 3600 },
   /** Discount offers shown per client IP (each is a row). */
   offersPerIp: { points: 120, duration: 3600 },
   /** Data-leak checks per account (issue 15 §1); HIBP itself is asked at most once a day per account. */
