@@ -8,6 +8,7 @@ export type EmailTemplate =
   | 'order-credentials'
   | 'reset-code'
   | 'password-changed'
+  | 'login-locked'
   | 'temporary-password'
   | 'sharing-started'
   | 'trial-reminder'
@@ -40,6 +41,7 @@ const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
   ],
   'reset-code': () => ['Email.resetBody'],
   'password-changed': () => ['Email.changedBody'],
+  'login-locked': () => ['Email.lockedBody'],
   'temporary-password': () => ['Email.temporaryBody'],
   'sharing-started': () => ['Email.sharingBody'],
   'trial-reminder': () => ['Email.reminderBody', 'Email.howToCancel'],
@@ -56,6 +58,7 @@ const SUBJECT: Record<EmailTemplate, string> = {
   'order-credentials': 'Email.credentialsSubject',
   'reset-code': 'Email.resetSubject',
   'password-changed': 'Email.changedSubject',
+  'login-locked': 'Email.lockedSubject',
   'temporary-password': 'Email.temporarySubject',
   'sharing-started': 'Email.sharingSubject',
   'trial-reminder': 'Email.reminderSubject',
