@@ -1,6 +1,16 @@
 import 'server-only';
 import { and, eq, lt } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
+import {
+  AD_FORWARD_QUEUE,
+  BILLING_QUEUE,
+  LOCATE_QUEUE,
+  OUTBOX_QUEUE,
+  SWEEP_QUEUE,
+  TRACKING_RETENTION_QUEUE,
+  USERNAME_QUEUE,
+  createQueues,
+} from './queues';
 import { getDbState } from '../db/client';
 import { adEvents } from '../db/schema';
 import { isShutdownError } from '../db/client';
@@ -17,21 +27,7 @@ import { log } from '../observability/log';
 import { timedJob } from '../observability/metrics';
 import { describeError } from '../observability/describe-error';
 
-/** Queue of outbox rows to deliver; payload `{ id }` of an `outbound_messages` row. */
-export const OUTBOX_QUEUE = 'outbox-deliver';
-/** Cron queue that enqueues outbox rows due again (retries, lost enqueues, expired leases) and stranded ad events. */
-const SWEEP_QUEUE = 'outbox-sweep';
-/** Cron queue of the location-request upkeep: expiry, end of sharing windows, position retention. */
-const LOCATE_QUEUE = 'locate-maintenance';
-/** Cron queue of sandbox renewals, retries of failed renewals and trial reminders (services/subscriptions.ts). */
-const BILLING_QUEUE = 'billing-cycle';
-
-/** Daily cron queue deleting tracking rows older than TRACKING_RETENTION_DAYS. */
-const TRACKING_RETENTION_QUEUE = 'tracking-retention';
-/** Queue of ad events to forward to the Meta Conversions API; payload `{ id }` of an `ad_events` row. */
-export const AD_FORWARD_QUEUE = 'ad-forward';
-/** Queue of reverse username lookups to run (issue 15 §2); payload `{ idHash }` of a `username_checks` row. */
-export const USERNAME_QUEUE = 'username-check';
+export { OUTBOX_QUEUE, AD_FORWARD_QUEUE, USERNAME_QUEUE };
 
 const key = Symbol.for('app.boss');
 const store = globalThis as unknown as { [key]?: Promise<PgBoss> };
@@ -45,16 +41,7 @@ export function getBoss(): Promise<PgBoss> {
       if (!isShutdownError(error)) log().error({ component: 'pg-boss', err: describeError(error) }, 'job queue error');
     });
     await boss.start();
-    // `stately`: at most one queued and one active job per outbox row (its id is the singleton key), so the sweep
-    // cannot queue a second job for a row that has one (issue 16 §6). updateQueue converts a queue made before.
-    await boss.createQueue(OUTBOX_QUEUE, { name: OUTBOX_QUEUE, policy: 'stately' });
-    await boss.updateQueue(OUTBOX_QUEUE, { name: OUTBOX_QUEUE, policy: 'stately' });
-    await boss.createQueue(SWEEP_QUEUE);
-    await boss.createQueue(LOCATE_QUEUE);
-    await boss.createQueue(BILLING_QUEUE);
-    await boss.createQueue(AD_FORWARD_QUEUE);
-    await boss.createQueue(TRACKING_RETENTION_QUEUE);
-    await boss.createQueue(USERNAME_QUEUE);
+    await createQueues(boss);
     return boss;
   })().catch((error: unknown) => {
     delete store[key];
