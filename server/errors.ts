@@ -8,6 +8,8 @@ export const ErrorCode = {
   notFound: 40400,
   forbidden: 40300,
   mustChangePassword: 40301,
+  /** Answered before the API by scripts/request-guard.mjs (TRACE, CONNECT and other methods the API has no use for). */
+  methodNotAllowed: 40500,
   tooLarge: 41300,
   unsupportedMedia: 41500,
   notLoggedIn: 40100,
