@@ -11,6 +11,11 @@ const bool = z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v
 
 const databaseSchema = z.object({
   DATABASE_URL: z.url().optional(),
+  /**
+   * The owner role's connection to the same database (docs/deploy.md, "The database roles"): migrations, the job
+   * queue's tables and the app role's grants are done with it; unset, DATABASE_URL's role does them itself.
+   */
+  MIGRATION_DATABASE_URL: z.url().optional(),
   EMBEDDED_PG_DIR: z.string().min(1).default('.data/pg'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
 });
@@ -90,8 +95,15 @@ const providersSchema = z.object({
   USERNAME_LOOKUP_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(16),
   /** How long one site may take to answer (ms) before it counts as unknown. */
   USERNAME_LOOKUP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
-  /** Username lookups one client IP may start per hour. */
+  /** Username lookups one client (an IPv4 address, an IPv6 /64) may start per hour. */
   USERNAME_LOOKUPS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  /**
+   * Outbound requests the username lookup may make per hour, service-wide, counted in PostgreSQL (every process and
+   * worker shares it). A lookup starts only when all its sites fit in what is left (otherwise 429 `Api.lookupBusy`),
+   * and a running lookup stops asking when the requests run out. The default, 20,000, is about 27 full lookups of the
+   * 716-site list an hour, 5.6 requests a second on average; below the size of one lookup, no lookup can start.
+   */
+  USERNAME_LOOKUP_FETCHES_PER_HOUR: z.coerce.number().int().min(1).default(20_000),
   /**
    * Tests only: let the lookup reach loopback addresses (127.0.0.0/8, ::1), where the test's fake sites listen.
    * Private, link-local and other non-public addresses stay blocked either way.
@@ -170,6 +182,10 @@ const envSchema = databaseSchema
       };
       for (const [key, left] of Object.entries(placeholders)) {
         if (left) ctx.addIssue({ code: 'custom', path: [key], message: 'still the demo placeholder (live mode)' });
+      }
+      // /dev/outbox shows every SMS and e-mail with its links and codes: never with real messages.
+      if (e.DEV_OUTBOX === 'on') {
+        ctx.addIssue({ code: 'custom', path: ['DEV_OUTBOX'], message: 'must not be on in live mode' });
       }
       const origin = new URL(e.APP_ORIGIN);
       if (origin.protocol !== 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(origin.hostname)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeIp, resolveClientIp } from '@/server/services/client-ip';
+import { clientKey, normalizeIp, resolveClientIp } from '@/server/services/client-ip';
 
 describe('client IP', () => {
   it('uses the peer when it is not a trusted proxy, ignoring a forged X-Forwarded-For', () => {
@@ -15,5 +15,18 @@ describe('client IP', () => {
     expect(normalizeIp('::ffff:8.8.8.8')).toBe('8.8.8.8');
     expect(normalizeIp('not-an-ip')).toBeNull();
     expect(resolveClientIp(undefined, '8.8.8.8', [])).toBeNull();
+  });
+
+  it("keys per-client limits on an IPv6 client's /64 and on the IPv4 address of an IPv4-mapped one", () => {
+    expect(clientKey('203.0.113.9')).toBe('203.0.113.9');
+    expect(clientKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8:1:2:ffff::1')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:DB8:1:2::abcd')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(clientKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(clientKey('::ffff:cb00:7109')).toBe('203.0.113.9');
+    expect(clientKey('fe80::1%eth0')).toBe('fe80::/64');
+    for (const value of [null, undefined, '', 'unknown', 'not-an-ip', '127.1'])
+      expect(clientKey(value)).toBe('unknown');
   });
 });

@@ -117,7 +117,10 @@ export function createApp() {
     if (error instanceof ApiError) apiError = error;
     else if (error instanceof RateLimitedError) {
       c.header('Retry-After', String(error.retryAfterSeconds));
-      apiError = new ApiError(429, ErrorCode.rateLimited, 'Api.tooMany', { seconds: error.retryAfterSeconds });
+      apiError = new ApiError(429, ErrorCode.rateLimited, error.messageKey, {
+        seconds: error.retryAfterSeconds,
+        minutes: Math.ceil(error.retryAfterSeconds / 60),
+      });
     } else if (error instanceof AccountError) apiError = accountError(error);
     else if (error instanceof HTTPException && error.status === 415)
       apiError = new ApiError(415, ErrorCode.unsupportedMedia, 'Api.unsupportedMedia');

@@ -1,5 +1,6 @@
 import 'server-only';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * The client's IP address for a request. `peer` is the TCP peer (header `x-peer-ip`, always overwritten by
@@ -30,4 +31,21 @@ export function normalizeIp(value: string | null | undefined): string | null {
   let ip = value.trim();
   if (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4) ip = ip.slice(7);
   return isIP(ip) ? ip : null;
+}
+
+/**
+ * The subject a per-client rate limit counts for the client address `ip`: an IPv4 address as it is (an IPv4-mapped
+ * IPv6 address, `::ffff:192.0.2.1` or `::ffff:c000:201`, counts as its IPv4 address), an IPv6 address as its /64
+ * network, e.g. `2001:db8:1:2::/64`. A /64 is the smallest network an IPv6 end site or host is given (RFC 6177,
+ * RFC 7421; SLAAC hosts pick their own interface id, RFC 4862 and RFC 8981), so one client can use every address of
+ * its /64 and would get a fresh limit with each one. `null`, `'unknown'` and anything that is not an IP address are
+ * returned as `'unknown'` (one shared subject, as before).
+ */
+export function clientKey(ip: string | null | undefined): string {
+  const value = ip?.trim().replace(/^\[|\]$/g, '') ?? '';
+  if (!value || !ipaddr.isValid(value) || !isIP(value.split('%')[0])) return 'unknown';
+  const address = ipaddr.process(value);
+  if (address.kind() === 'ipv4') return address.toString();
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
 }

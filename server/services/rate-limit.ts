@@ -2,6 +2,7 @@ import 'server-only';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { getDbState } from '../db/client';
 import { env } from '../env';
+import { clientKey } from './client-ip';
 
 /**
  * Rate limits kept in PostgreSQL (table `rate_limits`, rate-limiter-flexible), so every web process shares them
@@ -63,6 +64,22 @@ export const LIMITS = {
   get usernameLookupsPerIp() {
     return { points: env().USERNAME_LOOKUPS_PER_IP_PER_HOUR, duration: 3600 };
   },
+  /**
+   * Sites admitted to reverse username lookups per hour, service-wide (one subject, `all`): a lookup starts only when
+   * every site it covers still fits (`consumeAll`), so lookups accepted in an hour can all finish;
+   * USERNAME_LOOKUP_FETCHES_PER_HOUR.
+   */
+  get usernameLookupSites() {
+    return { points: env().USERNAME_LOOKUP_FETCHES_PER_HOUR, duration: 3600 };
+  },
+  /**
+   * Outbound requests of the reverse username lookup per hour, service-wide (one subject, `all`), each redirect hop
+   * included: spent just before each request goes out, so the server never sends more, whatever the number of
+   * lookups, processes and workers; USERNAME_LOOKUP_FETCHES_PER_HOUR.
+   */
+  get usernameLookupFetches() {
+    return { points: env().USERNAME_LOOKUP_FETCHES_PER_HOUR, duration: 3600 };
+  },
   /** Operation-log events, button clicks and ad events per client IP (each is a row); TRACKING_PER_IP_PER_HOUR. */
   get trackingPerIp() {
     return { points: env().TRACKING_PER_IP_PER_HOUR, duration: 3600 };
@@ -94,12 +111,28 @@ function limiters() {
   return store[key];
 }
 
-/** Thrown when a limit is reached; `retryAfterSeconds` goes to the Retry-After header. */
+/**
+ * Thrown when a limit is reached; `retryAfterSeconds` goes to the Retry-After header, `messageKey` (an `Api.*` key
+ * taking `{seconds}` and `{minutes}`) is the answer's message.
+ */
 export class RateLimitedError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly messageKey = 'Api.tooMany',
+  ) {
     super('rate limited');
     this.name = 'RateLimitedError';
   }
+}
+
+/**
+ * The key a limit counts `subject` under: for the per-client-IP limits (names ending in `PerIp`) the client's
+ * `clientKey` (an IPv6 client's /64, an IPv4-mapped client's IPv4 address), so that rotating through the addresses
+ * of one network does not reset them; any other subject as it is. A limit keyed on an IP combined with something
+ * else builds its subject with `clientKey` itself.
+ */
+function keyOf(name: LimitName, subject: string): string {
+  return name.endsWith('PerIp') ? clientKey(subject) : subject;
 }
 
 /**
@@ -108,7 +141,7 @@ export class RateLimitedError extends Error {
  */
 export async function consume(name: LimitName, subject: string): Promise<void> {
   try {
-    await (await limiters())[name].consume(subject);
+    await (await limiters())[name].consume(keyOf(name, subject));
   } catch (error) {
     if (error instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
     throw error;
@@ -117,7 +150,7 @@ export async function consume(name: LimitName, subject: string): Promise<void> {
 
 /** Throws RateLimitedError when `subject` has no points of `name` left, without spending one. */
 export async function assertNotLimited(name: LimitName, subject: string): Promise<void> {
-  const res = await (await limiters())[name].get(subject);
+  const res = await (await limiters())[name].get(keyOf(name, subject));
   if (res && res.consumedPoints >= LIMITS[name].points) {
     throw new RateLimitedError(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
   }
@@ -125,5 +158,28 @@ export async function assertNotLimited(name: LimitName, subject: string): Promis
 
 /** Forgets the points of `name` for `subject` (e.g. failed sign-ins after a successful one). */
 export async function resetLimit(name: LimitName, subject: string): Promise<void> {
-  await (await limiters())[name].delete(subject);
+  await (await limiters())[name].delete(keyOf(name, subject));
+}
+
+/**
+ * Spends `points` of `name` for `subject` all or nothing, atomically in PostgreSQL (one upsert): when they do not all
+ * fit in what is left of the window, the ones just counted are given back and RateLimitedError(seconds until the
+ * window ends, `messageKey`) is thrown. Between the refusal and the give-back, a concurrent caller may be refused
+ * too (never let past the limit).
+ */
+export async function consumeAll(name: LimitName, subject: string, points: number, messageKey?: string): Promise<void> {
+  const limiter = (await limiters())[name];
+  const key = keyOf(name, subject);
+  try {
+    await limiter.consume(key, points);
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    await limiter.reward(key, points);
+    throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)), messageKey);
+  }
+}
+
+/** Gives `points` (default 1) of `name` back to `subject`, e.g. a try refused for a reason that is not the client's. */
+export async function giveBack(name: LimitName, subject: string, points = 1): Promise<void> {
+  await (await limiters())[name].reward(keyOf(name, subject), points);
 }

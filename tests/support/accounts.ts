@@ -12,10 +12,13 @@ export function uniqueEmail(tag: string): string {
 /** This test file's own block of the IPv6 documentation range, so files sharing the database share no limits. */
 const ipBlock = Math.floor(Math.random() * 0xffff).toString(16);
 let ipCounter = 0;
-/** A fresh documentation-range client IP per call, so per-IP limits of one test do not leak into another. */
+/**
+ * A fresh documentation-range client IP per call, each in its own /64 (per-IP limits count an IPv6 client by its
+ * /64), so per-IP limits of one test do not leak into another.
+ */
 export function nextIp(): string {
-  ipCounter += 1;
-  return `2001:db8:${ipBlock}::${ipCounter.toString(16)}`;
+  ipCounter = (ipCounter + 1) % 0x10000;
+  return `2001:db8:${ipBlock}:${ipCounter.toString(16)}::1`;
 }
 
 let phoneCounter = Math.floor(Math.random() * 7000);
