@@ -1,11 +1,12 @@
 import 'server-only';
-import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { Pool } from 'pg';
 import { env } from '../env';
 import { log } from '../observability/log';
 import * as schema from './schema';
+import { ensureLoginRole, migrateOnce, prepareDatabase } from './prepare';
+
+export { migrateOnce };
 
 export type Db = NodePgDatabase<typeof schema> & { $client: Pool };
 /** A transaction handle, as passed to `db.transaction(async (tx) => …)`. */
@@ -34,10 +35,30 @@ export async function getDb(): Promise<Db> {
   return (await getDbState()).db;
 }
 
+/** The role the app's pool uses on the embedded PostgreSQL (created there; the `postgres` superuser owns the schema). */
+const EMBEDDED_APP_ROLE = 'app';
+
 async function open(): Promise<DbState> {
   const e = env();
   const embedded = e.DATABASE_URL ? undefined : await embeddedPostgres(e.EMBEDDED_PG_DIR, e.EMBEDDED_PG_PORT);
-  const url = e.DATABASE_URL ?? embedded!.url;
+  let url: string;
+  if (embedded) {
+    // As in a deployment: the owner migrates, the app runs as a role that owns nothing (docs/deploy.md).
+    await ensureLoginRole(embedded.url, EMBEDDED_APP_ROLE, EMBEDDED_APP_ROLE);
+    await prepareDatabase(embedded.url, EMBEDDED_APP_ROLE);
+    const app = new URL(embedded.url);
+    app.username = EMBEDDED_APP_ROLE;
+    app.password = EMBEDDED_APP_ROLE;
+    url = app.toString();
+  } else {
+    url = e.DATABASE_URL!;
+    // With the owner's connection, this process migrates and grants the app's role (DATABASE_URL's user) its rights.
+    const owner = e.MIGRATION_DATABASE_URL;
+    if (owner) {
+      const role = decodeURIComponent(new URL(url).username);
+      await prepareDatabase(owner, role && role !== decodeURIComponent(new URL(owner).username) ? role : undefined);
+    }
+  }
   const pool = new Pool({ connectionString: url, max: 10 });
   // A client whose server goes away (a restart, a failover) emits 'error', idle in the pool or checked out between two
   // queries; unhandled, it would end the process. The pool replaces broken clients on the next checkout.
@@ -68,24 +89,6 @@ async function embeddedPostgres(dir: string, port: number) {
     throw new Error('DATABASE_URL is required: this build has no embedded PostgreSQL (see docs/deploy.md).');
   }
   return mod.startEmbeddedPostgres(dir, port);
-}
-
-/**
- * Applies the migrations in `drizzle/` while holding a session-level advisory lock on a connection of its own, so
- * several instances starting at once apply them once: the others wait, then find nothing left to apply (issue 16 §2).
- */
-export async function migrateOnce(db: Db, pool: Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("select pg_advisory_lock(hashtext('app-migrations'))");
-    try {
-      await migrate(db, { migrationsFolder: path.join(process.cwd(), 'drizzle') });
-    } finally {
-      await client.query("select pg_advisory_unlock(hashtext('app-migrations'))");
-    }
-  } finally {
-    client.release();
-  }
 }
 
 /**
