@@ -28,7 +28,7 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/.next/standalone ./
 COPY --from=build --chown=node:node /app/.next/static ./.next/static
 COPY --from=build --chown=node:node /app/public ./public
-COPY --from=build --chown=node:node /app/scripts/start.mjs ./scripts/start.mjs
+COPY --from=build --chown=node:node /app/scripts/start.mjs /app/scripts/request-guard.mjs ./scripts/
 # The reverse username lookup's site list (WhatsMyName, CC BY-SA 4.0, with its licence), read at start.
 COPY --from=build --chown=node:node /app/data/whatsmyname ./data/whatsmyname
 # The embedded PostgreSQL is for a laptop, never for a deployment: without DATABASE_URL the app refuses to start.

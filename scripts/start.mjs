@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import next from 'next';
+import { guardRequest, refuseConnect } from './request-guard.mjs';
 
 // In the container image (Next's standalone output) there is no next.config.ts: its resolved configuration comes from
 // the build, as Next's own standalone server.js passes it.
@@ -35,7 +36,11 @@ if (!Array.isArray(securityHeaders) || securityHeaders.length === 0) {
 createServer((req, res) => {
   req.headers['x-peer-ip'] = req.socket.remoteAddress ?? '';
   for (const [name, value] of securityHeaders) res.setHeader(name, value);
+  // Methods and paths Next cannot take answer 405/400 here, not a plain-text 500 from Next (request-guard.mjs).
+  if (guardRequest(req, res)) return;
   void handle(req, res);
-}).listen(port, hostname, () => {
-  console.log(`ready on http://localhost:${port}`);
-});
+})
+  .on('connect', refuseConnect)
+  .listen(port, hostname, () => {
+    console.log(`ready on http://localhost:${port}`);
+  });
