@@ -23,7 +23,7 @@ describe('settings (server/env.ts)', () => {
     );
   });
 
-  it('points links at the port the server runs on unless APP_ORIGIN says otherwise (issue 16 §1)', () => {
+  it('points links at the port the server runs on unless APP_ORIGIN says otherwise', () => {
     expect(parseEnv({}).APP_ORIGIN).toBe('http://localhost:3000');
     expect(parseEnv({ PORT: '3300' }).APP_ORIGIN).toBe('http://localhost:3300');
     expect(parseEnv({ PORT: '3300', APP_ORIGIN: 'https://chamspy.example' }).APP_ORIGIN).toBe(
@@ -36,7 +36,7 @@ describe('settings (server/env.ts)', () => {
   });
 });
 
-describe('start-up summary (issue 16 §1)', () => {
+describe('start-up summary', () => {
   it('names the links origin, the database without its password, and the providers', async () => {
     const { startupSummary } = await import('@/server/start');
     const text = startupSummary(
@@ -50,7 +50,7 @@ describe('start-up summary (issue 16 §1)', () => {
   });
 });
 
-describe('live mode (issue 16 §1)', () => {
+describe('live mode', () => {
   const live = {
     PAYMENT_PROVIDER: 'stripe',
     STRIPE_SECRET_KEY: 'sk_live_abc123',
@@ -83,5 +83,18 @@ describe('live mode (issue 16 §1)', () => {
       parseEnv({ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })
         .BILLING_DESCRIPTOR,
     ).toBe('CHAMSPY DEMO');
+  });
+
+  it('refuses DEV_OUTBOX=on, which would show real messages and their links at /dev/outbox', () => {
+    const identity = {
+      ...live,
+      NEXT_PUBLIC_COMPANY_NAME: 'Chamspy Ltd',
+      SUPPORT_EMAIL: 'help@chamspy.example',
+      BILLING_DESCRIPTOR: 'CHAMSPY',
+      APP_ORIGIN: 'https://chamspy.example',
+    };
+    expect(() => parseEnv({ ...identity, DEV_OUTBOX: 'on' })).toThrow(/DEV_OUTBOX: must not be on in live mode/);
+    expect(devOutboxEnabled(parseEnv({ ...identity, DEV_OUTBOX: 'auto' }))).toBe(false);
+    expect(devOutboxEnabled(parseEnv({ DEV_OUTBOX: 'on', EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://x' }))).toBe(true);
   });
 });
