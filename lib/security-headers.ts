@@ -6,11 +6,15 @@ import { site } from './site';
  * origin, the map tiles and whatever tracking or help chat the build is configured with. Returned as
  * `[name, value]` pairs.
  *
+ * With `https` (the public origin, APP_ORIGIN, is https) they add HTTP Strict Transport Security for one year,
+ * subdomains included (RFC 6797; OWASP's HTTP headers cheat sheet), so a browser that once reached the site never
+ * again asks for it over plain HTTP. Not on an http origin: a browser ignores it there, and it would pin localhost.
+ *
  * Read from `process.env.NEXT_PUBLIC_*` as literal expressions, so in the server bundle (instrumentation.ts, which
  * hands them to scripts/start.mjs) they are the values the build inlined — the same the pages were built with — and
  * in next.config.ts (`next dev`) the current environment's.
  */
-export function securityHeaders(): [string, string][] {
+export function securityHeaders(options: { https?: boolean } = {}): [string, string][] {
   const tiles = tileOrigin(site.tileUrl);
   const third = thirdPartyOrigins();
   const csp = [
@@ -33,6 +37,9 @@ export function securityHeaders(): [string, string][] {
     ['X-Content-Type-Options', 'nosniff'],
     ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(self)'],
     ['Content-Security-Policy', csp],
+    ...(options.https
+      ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as [string, string]]
+      : []),
   ];
 }
 
@@ -93,3 +100,9 @@ function thirdPartyOrigins() {
 
 /** Where instrumentation.ts leaves the headers for scripts/start.mjs (same process, another module system). */
 export const SECURITY_HEADERS_KEY = Symbol.for('app.securityHeaders');
+
+/**
+ * Set by scripts/start.mjs before Next prepares: the server that will put the security headers on every response.
+ * instrumentation.ts refuses to start a production server without it (`next start` alone would serve none).
+ */
+export const START_SCRIPT_KEY = Symbol.for('app.startScript');

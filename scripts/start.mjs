@@ -17,9 +17,11 @@ if (!existsSync('next.config.ts') && existsSync('.next/required-server-files.jso
 const port = Number(process.env.PORT ?? 3000);
 // The address to listen on (HOSTNAME, e.g. 127.0.0.1 behind a reverse proxy); all interfaces by default.
 const hostname = process.env.HOSTNAME ?? '0.0.0.0';
+// Tells instrumentation.ts that this server sets the security headers; without it a production server refuses to start.
+globalThis[Symbol.for('app.startScript')] = true;
 // Next is always told `localhost`: it builds the proxy's request URLs on that name and treats a rewrite to another
 // origin as external (proxied over HTTP). Given the bound address instead, every page rewrite became a failing proxy
-// to itself when HOSTNAME was a loopback address (issue 16 §6).
+// to itself when HOSTNAME was a loopback address.
 const app = next({ dev: false, hostname: 'localhost', port });
 const handle = app.getRequestHandler();
 await app.prepare();

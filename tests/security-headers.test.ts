@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { securityHeaders } from '@/lib/security-headers';
+
+describe('security headers (lib/security-headers.ts)', () => {
+  it('add HSTS for one year with subdomains on an https origin only (RFC 6797)', () => {
+    const https = new Map(securityHeaders({ https: true }));
+    expect(https.get('Strict-Transport-Security')).toBe('max-age=31536000; includeSubDomains');
+    const http = new Map(securityHeaders());
+    expect(http.has('Strict-Transport-Security')).toBe(false);
+    for (const headers of [https, http]) {
+      expect(headers.get('X-Frame-Options')).toBe('DENY');
+      expect(headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
+    }
+  });
+});
