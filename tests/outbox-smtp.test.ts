@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import net from 'node:net';
@@ -7,15 +7,25 @@ import { getDb, getDbState } from '@/server/db/client';
 import { outboundMessages } from '@/server/db/schema';
 import { createSmtpProvider } from '@/server/providers/email';
 import {
+  DELIVERY_HORIZON_MS,
   LEASE_MS,
   MAX_DELIVERY_ATTEMPTS,
   RETRY_SCHEDULE_MS,
   deliverOutboxMessage,
   dueOutboxIds,
+  isLastAttempt,
   messageIdOf,
   nextAttemptAfter,
 } from '@/server/services/outbox';
 import { queueEmail } from '@/server/services/outbox-queue';
+import {
+  PROBE_INTERVAL_MS,
+  ProviderHealth,
+  probeWaitingProviders,
+  wakeWaiting,
+} from '@/server/services/outbox-recovery';
+import { enqueueOutbox, getBoss, startOutboxWorkers } from '@/server/jobs/boss';
+import { outboxSmsProvider } from '@/server/providers/sms';
 
 /** An in-process SMTP server that refuses the first `failFirst` messages, then accepts and records them. */
 let received: { to: string; raw: string }[] = [];
@@ -74,15 +84,16 @@ describe('outbox delivery over SMTP', () => {
     let [row] = await db.select().from(outboundMessages).where(eq(outboundMessages.id, id));
     expect(row).toMatchObject({ status: 'queued', attempts: 1, provider: 'smtp' });
     expect(row.lastError).toMatch(/temporary failure/);
+    // The first retry comes seconds later (10 s ± 20 %), not minutes.
     const wait = row.nextAttemptAt!.getTime() - Date.now();
-    expect(wait).toBeGreaterThan(40_000);
-    expect(wait).toBeLessThan(80_000);
+    expect(wait).toBeGreaterThan(7_000);
+    expect(wait).toBeLessThan(12_500);
     // Not due yet: nothing is sent and no attempt is spent.
     expect(await deliverOutboxMessage(db, id, { email })).toBe('queued');
     expect(received).toHaveLength(0);
     expect(await dueOutboxIds(db, new Date(), 100_000)).not.toContain(id);
 
-    later(90_000);
+    later(15_000);
     expect(await dueOutboxIds(db, new Date(), 100_000)).toContain(id);
     expect(await deliverOutboxMessage(db, id, { email })).toBe('sent');
     expect(await deliverOutboxMessage(db, id, { email })).toBe('sent');
@@ -94,7 +105,7 @@ describe('outbox delivery over SMTP', () => {
     expect(received[0].raw).toContain('Kode Anda adalah 123456');
   });
 
-  it('keeps trying for more than 24 hours before marking a message failed (issue 16 §6)', async () => {
+  it('keeps trying for more than 24 hours before marking a message failed', async () => {
     received = [];
     failuresLeft = MAX_DELIVERY_ATTEMPTS;
     const db = await getDb();
@@ -112,12 +123,33 @@ describe('outbox delivery over SMTP', () => {
     const [row] = await db.select().from(outboundMessages).where(eq(outboundMessages.id, id));
     expect(row).toMatchObject({ status: 'failed', attempts: MAX_DELIVERY_ATTEMPTS });
     expect(received).toHaveLength(0);
-    // The shortest schedule (every wait at its -20 % jitter) still spans a day.
-    const shortest = RETRY_SCHEDULE_MS.reduce(
-      (sum, _ms, i) => sum + nextAttemptAfter(i + 1, new Date(0), () => 0).getTime(),
-      0,
-    );
+    // The shortest schedule (every wait at its -20 % jitter) still spans a day; past the table, it is hourly.
+    let shortest = 0;
+    for (let attempt = 1; attempt < MAX_DELIVERY_ATTEMPTS; attempt++) {
+      shortest += nextAttemptAfter(attempt, new Date(0), () => 0).getTime();
+    }
     expect(shortest).toBeGreaterThan(24 * 3600_000);
+    expect(RETRY_SCHEDULE_MS.slice(0, 3)).toEqual([10_000, 30_000, 60_000]);
+    expect(nextAttemptAfter(30, new Date(0), () => 0.5).getTime()).toBe(3600_000);
+  });
+
+  it('attempts spent early (a recovery made the message due while it was still refused) do not fail it before 24 h', async () => {
+    received = [];
+    failuresLeft = 1;
+    const db = await getDb();
+    const email = createSmtpProvider(`smtp://127.0.0.1:${port}`, 'x@example.com');
+    const id = await queue('early@example.com');
+    await db
+      .update(outboundMessages)
+      .set({ attempts: MAX_DELIVERY_ATTEMPTS + 5 })
+      .where(eq(outboundMessages.id, id));
+    expect(await deliverOutboxMessage(db, id, { email })).toBe('queued');
+    const [row] = await db.select().from(outboundMessages).where(eq(outboundMessages.id, id));
+    expect(row.status).toBe('queued');
+    expect(isLastAttempt(row.attempts, row.createdAt, new Date(row.createdAt.getTime() + DELIVERY_HORIZON_MS))).toBe(
+      true,
+    );
+    expect(isLastAttempt(MAX_DELIVERY_ATTEMPTS - 1, row.createdAt, new Date(Date.now() + 48 * 3600_000))).toBe(false);
   });
 
   it('a hung SMTP server fails the attempt within seconds and holds no database connection meanwhile', async () => {
@@ -161,4 +193,213 @@ describe('outbox delivery over SMTP', () => {
     expect(await deliverOutboxMessage(db, id, { email })).toBe('sent');
     expect(received).toHaveLength(1);
   });
+});
+
+/**
+ * An SMTP server on a port of its own that can be stopped (connections to the port are refused) and started again on
+ * the same port; it records what it accepts, and with `refuse` answers 451 to every message while it is up.
+ */
+class Sink {
+  received: { to: string; messageId: string }[] = [];
+  refuse = false;
+  port = 0;
+  private server?: SMTPServer;
+
+  async start(): Promise<void> {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        let raw = '';
+        stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+        stream.on('end', () => {
+          if (this.refuse) return callback(Object.assign(new Error('451 try later'), { responseCode: 451 }));
+          const messageId = /^Message-ID: *(.+?)\r?$/im.exec(raw)?.[1] ?? '';
+          this.received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), messageId });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.server.address() as AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+
+  /** An SMTP provider pointed at this server's port (whether it is up or not). */
+  provider() {
+    return createSmtpProvider(`smtp://127.0.0.1:${this.port}`, 'Chamspy <no-reply@example.com>');
+  }
+}
+
+/** Polls `check` every 100 ms until it returns true; fails after `timeoutMs`. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The outbox rows `ids`. */
+async function rowsOf(ids: string[]) {
+  const db = await getDb();
+  return db.select().from(outboundMessages).where(inArray(outboundMessages.id, ids));
+}
+
+/** Queues `n` e-mails to distinct addresses tagged `tag`; returns their ids and addresses. */
+async function queueMany(tag: string, n: number) {
+  const run = Date.now().toString(36);
+  const to = Array.from({ length: n }, (_, i) => `${tag}.${run}.${i}@example.com`);
+  return { ids: await Promise.all(to.map((address) => queue(address))), to };
+}
+
+/** Moves the rows `ids` to where a long outage leaves them: many attempts spent, the next one hours away. */
+async function backOffForHours(ids: string[]) {
+  const db = await getDb();
+  await db
+    .update(outboundMessages)
+    .set({ attempts: 20, nextAttemptAt: new Date(Date.now() + 5 * 3600_000) })
+    .where(and(inArray(outboundMessages.id, ids), eq(outboundMessages.status, 'queued')));
+}
+
+describe('recovery after an SMTP outage', () => {
+  it('when the server answers a probe again, all 20 waiting e-mails go out at once, each once, under concurrent runners', async () => {
+    const sink = new Sink();
+    await sink.start();
+    await sink.stop();
+    const db = await getDb();
+    const email = sink.provider();
+    const { ids, to } = await queueMany('burst', 20);
+
+    // Two job runners (two processes), each with its own view of the provider; the server refuses connections.
+    const woken: string[][] = [];
+    const runners = [1, 2].map(
+      () =>
+        new ProviderHealth(async (channel) => {
+          const due = await wakeWaiting(db, channel);
+          woken.push(due);
+          // Every runner delivers what it woke, three jobs per row at once (as duplicate enqueues would).
+          await Promise.all(due.flatMap((id) => [1, 2, 3].map(() => deliverOutboxMessage(db, id, { email }))));
+        }),
+    );
+    const failed = await Promise.all(ids.map((id) => deliverOutboxMessage(db, id, { email, health: runners[0] })));
+    expect(failed).toEqual(ids.map(() => 'queued'));
+    for (const row of await rowsOf(ids)) expect(row.lastError).toMatch(/ECONNREFUSED/);
+    expect(runners[0].state('email')).toBe('down');
+    const probes = { email, sms: outboxSmsProvider };
+    expect((await probeWaitingProviders(db, runners[1], probes)).email).toBe('down');
+
+    // Hours later: the back-off has reached an hour; nothing is due and the schedule alone would wait.
+    await backOffForHours(ids);
+    expect((await probeWaitingProviders(db, runners[0], probes)).email).toBe('down');
+    const due = await dueOutboxIds(db, new Date(), 100_000);
+    expect(ids.filter((id) => due.includes(id))).toEqual([]);
+    expect(sink.received).toHaveLength(0);
+
+    // The server is back: both runners' probes see it at the same moment and release everything.
+    await sink.start();
+    const back = Date.now();
+    const outcomes = await Promise.all(runners.map((health) => probeWaitingProviders(db, health, probes)));
+    expect(outcomes.map((o) => o.email)).toEqual(['returned', 'returned']);
+    const rows = await rowsOf(ids);
+    expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'sent'));
+    for (const row of rows) expect(row.sentAt!.getTime() - back).toBeLessThan(60_000);
+    for (const list of woken) expect(list).toEqual(expect.arrayContaining(ids));
+
+    // Each once, with the Message-ID of its row.
+    const mine = sink.received.filter((m) => to.includes(m.to));
+    expect(mine).toHaveLength(20);
+    expect(new Set(mine.map((m) => m.to)).size).toBe(20);
+    expect(mine.map((m) => m.messageId).sort()).toEqual(ids.map((id) => messageIdOf(id)).sort());
+    // Up again: a further probe releases nothing more.
+    expect((await probeWaitingProviders(db, runners[0], probes)).email).not.toBe('returned');
+    await sink.stop();
+  }, 60_000);
+
+  it('a delivery that succeeds while the provider was down releases the others', async () => {
+    const sink = new Sink();
+    await sink.start();
+    await sink.stop();
+    const db = await getDb();
+    const email = sink.provider();
+    const { ids, to } = await queueMany('first', 5);
+    const released: string[] = [];
+    const health = new ProviderHealth(async (channel) => released.push(...(await wakeWaiting(db, channel))));
+    for (const id of ids) expect(await deliverOutboxMessage(db, id, { email, health })).toBe('queued');
+    expect(health.state('email')).toBe('down');
+    await backOffForHours(ids.slice(1));
+    await db.update(outboundMessages).set({ nextAttemptAt: new Date() }).where(eq(outboundMessages.id, ids[0]));
+
+    await sink.start();
+    // The first row's own retry succeeds: the others, hours away, are due at once.
+    expect(await deliverOutboxMessage(db, ids[0], { email, health })).toBe('sent');
+    expect(health.state('email')).toBe('up');
+    expect(released).toEqual(expect.arrayContaining(ids.slice(1)));
+    const due = await dueOutboxIds(db, new Date(), 100_000);
+    expect(ids.slice(1).every((id) => due.includes(id))).toBe(true);
+    for (const id of ids.slice(1)) await deliverOutboxMessage(db, id, { email, health });
+    expect(sink.received.filter((m) => to.includes(m.to))).toHaveLength(5);
+    await sink.stop();
+  });
+
+  it('a message the answering server refuses is not made due again and again', async () => {
+    const sink = new Sink();
+    await sink.start();
+    sink.refuse = true;
+    const db = await getDb();
+    const email = sink.provider();
+    const { ids } = await queueMany('refused', 1);
+    const released: string[] = [];
+    const health = new ProviderHealth(async (channel) => released.push(...(await wakeWaiting(db, channel))));
+    const probes = { email, sms: outboxSmsProvider };
+    // A new runner releases what waits once, on the first answer it sees.
+    expect(await deliverOutboxMessage(db, ids[0], { email, health })).toBe('queued');
+    expect(health.state('email')).toBe('unknown');
+    expect((await probeWaitingProviders(db, health, probes)).email).toBe('returned');
+    expect(released).toContain(ids[0]);
+    // Refused again (451 to the message: the server answers): the provider stays up and the row keeps its schedule.
+    expect(await deliverOutboxMessage(db, ids[0], { email, health })).toBe('queued');
+    expect(health.state('email')).toBe('up');
+    const [before] = await rowsOf(ids);
+    expect(before.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
+    released.length = 0;
+    for (let i = 0; i < 3; i++) expect((await probeWaitingProviders(db, health, probes)).email).toBe('up');
+    expect(released).toEqual([]);
+    const [after] = await rowsOf(ids);
+    expect(after.nextAttemptAt).toEqual(before.nextAttemptAt);
+    await sink.stop();
+  });
+
+  it('through the job queue: after hours of refused connections, the worker delivers all 20 within 60 s of the return', async () => {
+    const sink = new Sink();
+    await sink.start();
+    await sink.stop();
+    const db = await getDb();
+    const boss = await getBoss();
+    const health = await startOutboxWorkers(boss, db, { email: sink.provider() });
+    const { ids, to } = await queueMany('queue', 20);
+    await enqueueOutbox(ids);
+    await until(
+      'the first attempts to fail',
+      async () => (await rowsOf(ids)).every((r) => r.status === 'queued' && r.attempts >= 1),
+      30_000,
+    );
+    expect(health.state('email')).toBe('down');
+    await backOffForHours(ids);
+
+    await sink.start();
+    const back = Date.now();
+    await until('the recovery', async () => (await rowsOf(ids)).every((r) => r.status === 'sent'), 60_000);
+    expect(Date.now() - back).toBeLessThan(PROBE_INTERVAL_MS + 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const mine = sink.received.filter((m) => to.includes(m.to));
+    expect(mine).toHaveLength(20);
+    expect(mine.map((m) => m.messageId).sort()).toEqual(ids.map((id) => messageIdOf(id)).sort());
+    await boss.stop({ graceful: false, wait: true, close: false });
+    await sink.stop();
+  }, 90_000);
 });

@@ -11,7 +11,7 @@ import {
   USERNAME_QUEUE,
   createQueues,
 } from './queues';
-import { getDbState } from '../db/client';
+import { getDbState, type Db } from '../db/client';
 import { adEvents } from '../db/schema';
 import { isShutdownError } from '../db/client';
 import { env } from '../env';
@@ -20,9 +20,11 @@ import { runBillingCycle } from '../services/subscriptions';
 import { forwardAdEvent } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
 import { deliverOutboxMessage, dueOutboxIds, redactHandedOver } from '../services/outbox';
+import { PROBE_INTERVAL_MS, ProviderHealth, probeWaitingProviders, wakeWaiting } from '../services/outbox-recovery';
+import { emailProvider, type EmailProvider } from '../providers/email';
 import { pollSmsStatuses } from '../services/sms-status';
 import { pruneLookups, runUsernameCheck } from '../services/username-lookup';
-import { smsProvider } from '../providers/sms';
+import { smsProvider, type SmsProvider } from '../providers/sms';
 import { log } from '../observability/log';
 import { timedJob } from '../observability/metrics';
 import { describeError } from '../observability/describe-error';
@@ -96,25 +98,64 @@ export async function enqueueUsernameCheck(idHash: string): Promise<void> {
 }
 
 /**
- * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second), a
- * once-a-minute sweep of rows queued for over a minute, the once-a-minute location-request upkeep, and the
- * once-a-minute billing cycle (sandbox renewals due, retries of failed renewals on the next settlement day, reminders),
- * ad-event forwarding to Meta, the daily deletion of old tracking rows, and the reverse username lookups (up to 4 at
- * once per process, each asking its sites in parallel), whose results the minute sweep deletes after their hour.
+ * Registers outbox delivery on `boss` and starts its provider probe, in this process. Delivery: up to 8 rows a fetch,
+ * polled every 0.5 s (an SMS leaves within about a second). Probe (services/outbox-recovery.ts): every
+ * PROBE_INTERVAL_MS, a channel whose messages wait for a retry has its provider probed; when a provider answers again
+ * (that probe, or a delivery that succeeds), every message waiting for it is made due and enqueued at once. The next
+ * probe round starts PROBE_INTERVAL_MS after the previous one ends (a slow probe never overlaps the next), on an
+ * unref'd timer that stops with pg-boss; a failed round is logged and the loop goes on. `providers` replaces the
+ * configured ones (EMAIL_PROVIDER, SMS_PROVIDER), for tests. Returns the process's ProviderHealth.
  */
-export async function startWorkers(): Promise<void> {
-  const boss = await getBoss();
-  const { db } = await getDbState();
+export async function startOutboxWorkers(
+  boss: PgBoss,
+  db: Db,
+  providers: { email?: EmailProvider; sms?: SmsProvider } = {},
+): Promise<ProviderHealth> {
+  // What this process knows of the providers; when one answers again, what waits for it is due and enqueued at once.
+  const health = new ProviderHealth(async (channel) => enqueueOutbox(await wakeWaiting(db, channel)));
   // Up to 8 rows a fetch, delivered side by side: below the pool's 10 connections, and a delivery holds none while
   // its provider call runs, so web requests always find one. A failed provider call is scheduled again by the row
   // itself (no rethrow); only a database error fails the job.
   await boss.work<{ id: string }>(OUTBOX_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 8 }, (jobs) =>
     timedJob(OUTBOX_QUEUE, async () => {
-      const results = await Promise.allSettled(jobs.map((job) => deliverOutboxMessage(db, job.data.id)));
+      const results = await Promise.allSettled(
+        jobs.map((job) => deliverOutboxMessage(db, job.data.id, { ...providers, health })),
+      );
       const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
     }),
   );
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const round = async () => {
+    try {
+      const current = { email: providers.email ?? emailProvider(), sms: providers.sms ?? smsProvider() };
+      await probeWaitingProviders(db, health, current);
+    } catch (error) {
+      if (!isShutdownError(error)) log().error({ component: 'outbox', err: describeError(error) }, 'probe failed');
+    }
+    if (!stopped) timer = setTimeout(() => void round(), PROBE_INTERVAL_MS).unref();
+  };
+  boss.on('stopped', () => {
+    stopped = true;
+    clearTimeout(timer);
+  });
+  timer = setTimeout(() => void round(), PROBE_INTERVAL_MS).unref();
+  return health;
+}
+
+/**
+ * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second) with its
+ * provider probe every PROBE_INTERVAL_MS while messages wait for a retry (startOutboxWorkers), a once-a-minute sweep
+ * of rows queued for over a minute, the once-a-minute location-request upkeep, and the once-a-minute billing cycle
+ * (sandbox renewals due, retries of failed renewals on the next settlement day, reminders), ad-event forwarding to
+ * Meta, the daily deletion of old tracking rows, and the reverse username lookups (up to 4 at once per process, each
+ * asking its sites in parallel), whose results the minute sweep deletes after their hour.
+ */
+export async function startWorkers(): Promise<void> {
+  const boss = await getBoss();
+  const { db } = await getDbState();
+  await startOutboxWorkers(boss, db);
   await boss.schedule(SWEEP_QUEUE, '* * * * *');
   await boss.work(SWEEP_QUEUE, () =>
     timedJob(SWEEP_QUEUE, async () => {

@@ -5,16 +5,66 @@ import { env } from '../env';
 /** An e-mail ready to send; `messageId` is its stable RFC 5322 Message-ID (`<id@host>`), the same on every retry. */
 export type OutgoingEmail = { to: string; subject: string; text: string; html: string | null; messageId?: string };
 
-/** Sends e-mail; resolves to the provider's message id (null when the provider has none); rejects on failure. */
-export type EmailProvider = { name: string; send(message: OutgoingEmail): Promise<string | null> };
+/**
+ * Sends e-mail; `send` resolves to the provider's message id (null when the provider has none) and rejects on failure.
+ * The optional parts serve the outbox's recovery (services/outbox-recovery.ts): `probe` is a light check that the
+ * provider answers (resolves, or rejects with why not) without sending anything; `isOutage(error)` tells whether an
+ * error of `send` means the provider did not answer or cannot be used at all (connection, timeout, authentication),
+ * as opposed to the provider answering and refusing this one message.
+ */
+export type EmailProvider = {
+  name: string;
+  send(message: OutgoingEmail): Promise<string | null>;
+  probe?(): Promise<void>;
+  isOutage?(error: unknown): boolean;
+};
 
-/** The `outbox` provider: the row in `outbound_messages` is the delivery (readable at /dev/outbox). */
-export const outboxEmailProvider: EmailProvider = { name: 'outbox', send: async () => null };
+/**
+ * The `outbox` provider: the row in `outbound_messages` is the delivery (readable at /dev/outbox). It answers
+ * whenever the database does, so its probe always succeeds.
+ */
+export const outboxEmailProvider: EmailProvider = {
+  name: 'outbox',
+  send: async () => null,
+  probe: async () => undefined,
+};
+
+/**
+ * nodemailer error codes (nodemailer `errors.js`) that mean the SMTP server was not reached or could not be used for
+ * any message: connection, socket, DNS, timeout, TLS, protocol, proxy and authentication failures. `EENVELOPE` and
+ * `EMESSAGE` (the server answered and refused this sender, recipient or message) are not among them.
+ */
+const SMTP_OUTAGE_CODES = new Set([
+  'ECONNECTION',
+  'ETIMEDOUT',
+  'ESOCKET',
+  'EDNS',
+  'ETLS',
+  'EPROTOCOL',
+  'EPROXY',
+  'EAUTH',
+  'ENOAUTH',
+  'EOAUTH2',
+]);
+
+/**
+ * Whether an error of an SMTP send means the server is out of service rather than refusing this message: a nodemailer
+ * code of SMTP_OUTAGE_CODES, a Node.js socket error code (`ECONNREFUSED`, `ECONNRESET`, `EHOSTUNREACH`, `ENOTFOUND`,
+ * ...), or reply code 421, "Service not available, closing transmission channel" (RFC 5321 §4.2.3 and §3.8), which a
+ * server gives to every message while it cannot take mail.
+ */
+export function isSmtpOutage(error: unknown): boolean {
+  const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+  if (responseCode === 421) return true;
+  if (typeof code !== 'string') return false;
+  return SMTP_OUTAGE_CODES.has(code) || /^E(CONN|HOST|NET|AI_|NOTFOUND|PIPE|ADDR)/.test(code);
+}
 
 /**
  * An SMTP provider through nodemailer, for an `smtp://` or `smtps://` URL (with credentials in it if needed). A server
  * that accepts the connection and never answers fails the attempt within seconds: connection 5 s, greeting 5 s,
- * socket inactivity 15 s (issue 16 §6), so a hung mail server cannot hold the workers.
+ * socket inactivity 15 s, so a hung mail server cannot hold the workers. Its probe is nodemailer's `verify()`:
+ * connect, EHLO, STARTTLS and AUTH when configured, QUIT; no message is sent.
  */
 export function createSmtpProvider(url: string, from: string): EmailProvider {
   const transport: Transporter = nodemailer.createTransport({
@@ -36,6 +86,10 @@ export function createSmtpProvider(url: string, from: string): EmailProvider {
       });
       return info.messageId ?? null;
     },
+    async probe() {
+      await transport.verify();
+    },
+    isOutage: isSmtpOutage,
   };
 }
 

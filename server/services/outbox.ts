@@ -5,10 +5,10 @@ import { locationRequests, outboundMessages } from '../db/schema';
 import { emailProvider, type EmailProvider } from '../providers/email';
 import { smsProvider, type SmsProvider } from '../providers/sms';
 import { devOutboxEnabled, env } from '../env';
+import { log } from '../observability/log';
 import { metrics } from '../observability/metrics';
-
-/** Deliveries tried per message before it is marked `failed`: the first and one per RETRY_SCHEDULE_MS step. */
-export const MAX_DELIVERY_ATTEMPTS = 8;
+import { describeError } from '../observability/describe-error';
+import type { ProviderHealth } from './outbox-recovery';
 
 /**
  * The columns that replace a message's secret-bearing texts by their redacted rendering (issue 12 §7). Applied when
@@ -42,10 +42,46 @@ export async function redactHandedOver(db: Db): Promise<number> {
 }
 
 /**
- * Waits before the retries of a failed delivery (ms), spread over more than 24 hours so a provider outage of minutes
- * or hours loses nothing (issue 16 §6): 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h, each ±20 % (jitter).
+ * The retry schedule of a failed delivery: the wait (ms) after failed attempt n is entry n-1; past the table, its last
+ * entry (an hour) repeats. 10 s, 30 s, 1 min, 2 min, 5 min, 15 min, 30 min, 1 h, then hourly: a message that met a
+ * blip (a server restart, a refused connection) goes out seconds later, and one that meets a long outage is tried
+ * every hour until DELIVERY_HORIZON_MS. Each wait is spread by ±RETRY_JITTER so that the messages of one failed
+ * burst do not all come back in the same second (equal jitter as in the AWS Architecture Blog's "Exponential Backoff
+ * And Jitter"; bounded both ways, so the horizon below is exact). Waiting messages do not depend on the schedule to
+ * leave once the provider is back: services/outbox-recovery.ts makes them due as soon as it answers again.
  */
-export const RETRY_SCHEDULE_MS = [1, 5, 30, 120, 360, 720, 1440].map((minutes) => minutes * 60_000);
+export const RETRY_SCHEDULE_MS = [10, 30, 60, 120, 300, 900, 1_800, 3_600].map((seconds) => seconds * 1000);
+
+/** The spread of each retry wait: a factor drawn uniformly in [1 - RETRY_JITTER, 1 + RETRY_JITTER]. */
+export const RETRY_JITTER = 0.2;
+
+/** How long a message keeps being retried before it may be marked `failed` (ms): a provider outage of a day loses nothing. */
+export const DELIVERY_HORIZON_MS = 24 * 3_600_000;
+
+/** The wait (ms, before jitter) after failed attempt `attempts` (1-based) of RETRY_SCHEDULE_MS. */
+function retryWait(attempts: number): number {
+  return RETRY_SCHEDULE_MS[Math.min(Math.max(attempts, 1), RETRY_SCHEDULE_MS.length) - 1];
+}
+
+/**
+ * Attempts per message before it may be marked `failed`: the first plus as many retries as the schedule needs to span
+ * DELIVERY_HORIZON_MS even when every wait is at its shortest (-RETRY_JITTER). With the table above: 38.
+ */
+export const MAX_DELIVERY_ATTEMPTS = (() => {
+  let attempts = 1;
+  for (let spanned = 0; spanned < DELIVERY_HORIZON_MS; attempts++) spanned += retryWait(attempts) * (1 - RETRY_JITTER);
+  return attempts;
+})();
+
+/**
+ * Whether a delivery that failed at `now`, as attempt `attempts` of a message created at `createdAt`, is the last
+ * one: at least MAX_DELIVERY_ATTEMPTS attempts *and* DELIVERY_HORIZON_MS since the message was written. Both, so that
+ * neither attempts spent early (a recovery that made the message due while the provider still refused it) nor an
+ * operator's retry of an old message (which starts a new round of attempts) ends the message before a full round.
+ */
+export function isLastAttempt(attempts: number, createdAt: Date, now: Date): boolean {
+  return attempts >= MAX_DELIVERY_ATTEMPTS && now.getTime() - createdAt.getTime() >= DELIVERY_HORIZON_MS;
+}
 
 /** How long a worker owns a message it is sending; a crashed delivery is tried again after it (ms). */
 export const LEASE_MS = 2 * 60_000;
@@ -53,10 +89,12 @@ export const LEASE_MS = 2 * 60_000;
 /** A `sending` row whose worker's lease ran out at `now` (the worker crashed): another may take it. */
 const leaseExpired = (now: Date) => and(eq(outboundMessages.status, 'sending'), lt(outboundMessages.leaseUntil, now));
 
-/** When attempt `attempts` (1-based) failed at `now`, the next one may start at the returned time. */
+/**
+ * When attempt `attempts` (1-based) failed at `now`, the next one may start at the returned time: now plus the
+ * schedule's wait (RETRY_SCHEDULE_MS) times a factor in [1 - RETRY_JITTER, 1 + RETRY_JITTER] from `random` (0..1).
+ */
 export function nextAttemptAfter(attempts: number, now: Date, random = Math.random): Date {
-  const wait = RETRY_SCHEDULE_MS[Math.min(attempts, RETRY_SCHEDULE_MS.length) - 1];
-  return new Date(now.getTime() + wait * (0.8 + 0.4 * random()));
+  return new Date(now.getTime() + retryWait(attempts) * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random()));
 }
 
 /**
@@ -68,19 +106,24 @@ export function nextAttemptAfter(attempts: number, now: Date, random = Math.rand
  * 2. the provider call (providers have connection and socket timeouts of a few seconds); e-mails carry a stable
  *    Message-ID made from the row id, so a retry after an unknown outcome can be recognised downstream;
  * 3. record: `sent` (secrets redacted, a consent SMS moves its request `queued -> sms_sent`), or back to `queued` with
- *    `nextAttemptAt` from RETRY_SCHEDULE_MS, or `failed` after MAX_DELIVERY_ATTEMPTS (secrets redacted).
+ *    `nextAttemptAt` from RETRY_SCHEDULE_MS, or `failed` once isLastAttempt (secrets redacted).
  * The minute sweep enqueues rows that are due again. Delivery is at least once: a crash between the provider's
  * acceptance and step 3 sends the message again after the lease (with the same Message-ID).
+ * With `health` (the job worker's ProviderHealth, services/outbox-recovery.ts), the outcome also tells whether the
+ * provider answers: a success marks it up (and, when it was down or not yet known, makes every message waiting for
+ * it due at once); a failure the provider calls an outage (its `isOutage`) marks it down. A failure of that
+ * recovery is logged; it never changes this delivery's result.
  * Returns the row's status afterwards, or null when the row does not exist.
  */
 export async function deliverOutboxMessage(
   db: Db,
   id: string,
-  providers: { email?: EmailProvider; sms?: SmsProvider } = {},
+  providers: { email?: EmailProvider; sms?: SmsProvider; health?: ProviderHealth } = {},
 ): Promise<string | null> {
   const now = new Date();
   const email = providers.email ?? emailProvider();
   const sms = providers.sms ?? smsProvider();
+  const { health } = providers;
   const [row] = await db
     .update(outboundMessages)
     .set({
@@ -126,7 +169,8 @@ export async function deliverOutboxMessage(
             statusCallback: `${env().APP_ORIGIN}/api_f/v1/webhooks/twilio`,
           });
   } catch (error) {
-    const failed = row.attempts >= MAX_DELIVERY_ATTEMPTS;
+    if ((row.channel === 'email' ? email : sms).isOutage?.(error)) health?.down(row.channel);
+    const failed = isLastAttempt(row.attempts, row.createdAt, new Date());
     // The outcome is recorded even across a database restart: the write is tried again while the connection is lost.
     await retryOnConnectionLoss(() =>
       db
@@ -171,6 +215,9 @@ export async function deliverOutboxMessage(
   );
   metrics().deliveries.inc({ channel: row.channel, outcome: 'sent' });
   metrics().deliveryLatency.observe({ channel: row.channel }, (Date.now() - row.createdAt.getTime()) / 1000);
+  await health
+    ?.answered(row.channel)
+    .catch((error: unknown) => log().error({ component: 'outbox', err: describeError(error) }, 'recovery failed'));
   return 'sent';
 }
 
