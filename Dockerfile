@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The product's container images (issue 16 §4; docs/deploy.md):
+# The product's container images (docs/deploy.md):
 #   target `app`    — the web process: Next's standalone output served by scripts/start.mjs, no embedded PostgreSQL;
 #   target `worker` — `npm run worker`: the job queue (outbox delivery, minute jobs) on the same code.
 # Both run as the unprivileged `node` user and need DATABASE_URL. Pages are static, so demo or live mode is fixed
@@ -29,6 +29,8 @@ COPY --from=build --chown=node:node /app/.next/standalone ./
 COPY --from=build --chown=node:node /app/.next/static ./.next/static
 COPY --from=build --chown=node:node /app/public ./public
 COPY --from=build --chown=node:node /app/scripts/start.mjs /app/scripts/request-guard.mjs ./scripts/
+# The migrations: an app whose role may not apply them checks them against drizzle/meta/_journal.json at start.
+COPY --from=build --chown=node:node /app/drizzle ./drizzle
 # The reverse username lookup's site list (WhatsMyName, CC BY-SA 4.0, with its licence), read at start.
 COPY --from=build --chown=node:node /app/data/whatsmyname ./data/whatsmyname
 # The embedded PostgreSQL is for a laptop, never for a deployment: without DATABASE_URL the app refuses to start.
