@@ -1,14 +1,17 @@
 import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { consents, locationRequests, orders, outboundMessages } from '@/server/db/schema';
 import { ownerNoteProblem } from '@/lib/validation/requester-name';
+import { prototypeOf } from '@/lib/validation/skeleton';
 import { buyAccount, call, uniqueEmail } from './support/accounts';
 import { payCard, placeOrder } from './support/billing';
 import { sha256 } from '@/server/services/tokens';
 import { translate } from '@/server/i18n';
+import { onlyEmojiInvisibles, readsAsContact, userTexts } from './support/user-text';
 
-// Issue 15 §3: instead of anonymous voice messages, the buyer may add a short written note that the owner sees on the
+// Instead of anonymous voice messages, the buyer may add a short written note that the owner sees on the
 // consent page under the requester's name. It is never put in the SMS.
 
 const NOTE = 'Your phone is in my bag by mistake, please share so I can bring it back.';
@@ -27,7 +30,59 @@ describe('note rule', () => {
     ['hi\u202Egnp.exe', 'Validation.noteInvalid'],
     ['hi\u0000', 'Validation.noteInvalid'],
   ])('%j → %s', (note, problem) => {
-    expect(ownerNoteProblem(note)).toBe(problem);
+    expect(ownerNoteProblem(note, prototypeOf)).toBe(problem);
+  });
+});
+
+// The note is read by the phone's owner: no invisible text, and no link, e-mail address or number in look-alikes.
+describe('note: invisible and look-alike text', () => {
+  it.each([
+    ['\u3164\u3164 \u3164', 'Invalid'],
+    ['\u2800\u2800', 'Invalid'],
+    ['\u0301', 'Invalid'],
+    ['hi\u00AD there', 'Invalid'],
+    ['hi\u{E0068}\u{E0069}', 'Invalid'],
+    ['line\u2028break', 'Invalid'],
+    ['hi\uFFF9x\uFFFAy\uFFFB', 'Invalid'],
+    ['see evil\uFF0Ecom', 'Link'],
+    ['see evil\u3002com', 'Link'],
+    ['see evil\u2024com', 'Link'],
+    ['see evil.c\u043Em', 'Link'],
+    ['write to anna\uFF20mail', 'Link'],
+    ['call \u2465\u2464\u24EA \u2467\u2464\u2464', 'Phone'],
+    ['call \u2076\u2075\u2070\u2075\u2075', 'Phone'],
+  ])('%j is refused: %s', (note, problem) => {
+    expect(ownerNoteProblem(note, prototypeOf)).toBe(`Validation.note${problem}`);
+  });
+
+  it.each([
+    'Hola. Soy Ana, tu hermana.',
+    'Your phone is in my bag. Please share so I can bring it back.',
+    'Saya teman Anda. Tolong bagikan lokasi.',
+    '你好。我是王小明，请分享位置。',
+    'こんにちは。田中です。よろしくお願いします。',
+    'مرحبا، أنا أختك. الساعة ١٠ الآن',
+    'Привет! Это Зоя, твоя бабушка. Позвони, когда сможешь.',
+    'Meet at 10.30, ok?',
+    'Thanks ❤️ 👩\u200D👩\u200D👧',
+    '👍',
+  ])('%j is accepted', (note) => {
+    expect(ownerNoteProblem(note, prototypeOf)).toBeNull();
+  });
+
+  it('accepts only notes with nothing invisible outside emoji and no link, e-mail address or phone number (property)', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(userTexts(40), (note) => {
+        if (ownerNoteProblem(note, prototypeOf) !== null) return;
+        accepted += 1;
+        const text = note.replace(/\r?\n/g, ' ');
+        expect(onlyEmojiInvisibles(text)).toBe(true);
+        expect(readsAsContact(text)).toBe(false);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(accepted).toBeGreaterThan(100);
   });
 });
 
@@ -36,6 +91,9 @@ describe('note through the API', () => {
     ['en', 'x'.repeat(141), 'The note can be at most 140 characters'],
     ['es', 'mira bit.ly/abc', 'La nota no puede contener un enlace, una dirección web ni un correo electrónico'],
     ['id', 'hubungi 0812 3456 7877', 'Catatan tidak boleh berisi nomor telepon'],
+    ['en', 'hi\u3164\u3164', 'The note contains characters that cannot be shown'],
+    ['es', 'mira evil\u3002com', 'La nota no puede contener un enlace, una dirección web ni un correo electrónico'],
+    ['id', 'hubungi \u2465\u2464\u24EA \u2467\u2464\u2464', 'Catatan tidak boleh berisi nomor telepon'],
   ])('refuses a bad note on POST /portal/order with a %s message, and stores no order', async (lang, note, msg) => {
     const email = uniqueEmail(`note-${lang}`);
     const { res, body } = await placeOrder({ email, note }, { 'accept-language': lang });

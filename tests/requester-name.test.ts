@@ -1,14 +1,17 @@
 import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { consents, locationRequests, orders, outboundMessages } from '@/server/db/schema';
 import { requesterNameProblem } from '@/lib/validation/requester-name';
+import { prototypeOf } from '@/lib/validation/skeleton';
 import { buyAccount, call, uniqueEmail } from './support/accounts';
 import { payCard, placeOrder } from './support/billing';
 import { sha256 } from '@/server/services/tokens';
 import { translate } from '@/server/i18n';
+import { onlyEmojiInvisibles, readsAsContact, userTexts } from './support/user-text';
 
-// Issue 13 §2: the buyer names themselves; the owner sees that name in the SMS and on the consent page.
+// The buyer names themselves; the owner sees that name in the SMS and on the consent page.
 
 describe('requester name rule', () => {
   it.each([
@@ -29,7 +32,125 @@ describe('requester name rule', () => {
     ['Anna\u202Egnp.exe', 'Validation.requesterNameInvalid'],
     ['Anna\nBob', 'Validation.requesterNameInvalid'],
   ])('%j → %s', (name, problem) => {
-    expect(requesterNameProblem(name)).toBe(problem);
+    expect(requesterNameProblem(name, prototypeOf)).toBe(problem);
+  });
+});
+
+// What reaches the owner must be readable: no name made of blanks, no format characters, and no link, e-mail address
+// or phone number spelled with look-alikes (compared on NFKC and the UTS #39 skeleton).
+describe('requester name: invisible and look-alike text', () => {
+  it.each([
+    // Blank or invisible "names".
+    ['\u3164\u3164', 'Invalid'],
+    ['\u2800\u2800\u2800', 'Invalid'],
+    ['\u115F\u1160', 'Invalid'],
+    ['\uFFA0\uFFA0', 'Invalid'],
+    ['\u0301\u0301\u0301', 'Invalid'],
+    ['\u17B4\u17B5', 'Invalid'],
+    ['\u{1D173}\u{1D17A}', 'Invalid'],
+    ['Jo \u0301\u0301', 'Invalid'],
+    ['Ana\u0301\u0302\u0303\u0304\u0305', 'Invalid'],
+    ['evil\u0660com', 'Link'],
+    // Format characters and separators.
+    ['Anna\u061C', 'Invalid'],
+    ['An\u00ADna', 'Invalid'],
+    ['Anna\u034F', 'Invalid'],
+    ['Anna\u180E', 'Invalid'],
+    ['Anna\u{E0001}\u{E0065}\u{E0076}\u{E0069}\u{E006C}\u{E007F}', 'Invalid'],
+    ['Anna\uFFF9evil\uFFFAx\uFFFB', 'Invalid'],
+    ['Anna\u2028Bob', 'Invalid'],
+    ['Anna\u2029Bob', 'Invalid'],
+    ['Anna\u200D', 'Invalid'],
+    ['Anna\uFE0F', 'Invalid'],
+    ['An\u{E0100}na', 'Invalid'],
+    ['Anna\u{F8FF}', 'Invalid'],
+    ['Anna\uFEFF', 'Invalid'],
+    // Fewer than two visible letters.
+    ['\u2465\u2464\u24EA', 'Letters'],
+    ['!!', 'Letters'],
+    ['😀😀', 'Letters'],
+    ['A 1', 'Letters'],
+    // Web addresses, e-mail addresses and URLs spelled with look-alikes.
+    ['evil\uFF0Ecom', 'Link'],
+    ['evil\u3002com', 'Link'],
+    ['evil\uFF61com', 'Link'],
+    ['evil\u2024com', 'Link'],
+    ['evil.c\u043Em', 'Link'],
+    ['\u0435vil.\u0441om', 'Link'],
+    ['EVIL.COM', 'Link'],
+    ['evil . com', 'Link'],
+    ['evil\u00E9.c\u00F3m', 'Link'],
+    ['\u051D\u051D\u051D.x', 'Link'],
+    ['anna\uFF20mail', 'Link'],
+    ['anna\uFE6Bmail', 'Link'],
+    ['\u04BBttps://x', 'Link'],
+    ['\uFF48\uFF54\uFF54\uFF50\uFF1A//x', 'Link'],
+    // Phone numbers in circled, superscript, fullwidth and other digits, and in look-alike letters.
+    ['Anna \u2465\u2464\u24EA\u2467\u2464', 'Phone'],
+    ['Anna \u2076\u2075\u2070 \u2075\u2075', 'Phone'],
+    ['Anna \uFF16\uFF15\uFF10\uFF15\uFF15', 'Phone'],
+    ['Anna \u0666\u0665\u0660\u0665\u0665', 'Phone'],
+    ['Anna \u{1D7DE}\u{1D7DD}\u{1D7D8}\u{1D7DD}\u{1D7DD}', 'Phone'],
+    ['Anna \u0431\u0417-4\u0431\u0417', 'Phone'],
+  ])('%j is refused: %s', (name, problem) => {
+    expect(requesterNameProblem(name, prototypeOf)).toBe(`Validation.requesterName${problem}`);
+  });
+
+  it.each([
+    'Anna (your sister)',
+    'Mamá',
+    'José María',
+    'Ахмед',
+    '王小明',
+    'Ирина Зубова',
+    'Бабушка Зоя',
+    'Nguyễn Văn Anh',
+    'สมชาย ใจดี',
+    'محمد علي',
+    'Κώστας',
+    'דוד כהן',
+    'कृष्ण',
+    '김민수',
+    '田中さん',
+    'Siti Nurhaliza',
+    'Ni Luh Putu Ayu',
+    "María José O'Neill",
+    'Jean-Luc',
+    'Søren Łukasz',
+    'J. Smith',
+    'Dr. Ahmed',
+    'Ma. Teresa',
+    'Sr. José',
+    'M. Ivanova',
+    'Anna ❤️',
+    'Mamá 👩\u200D👧',
+    'Tom 👍🏽',
+    'Dad 🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}',
+    'Ana 🇪🇸',
+    'Ana 1\uFE0F\u20E3',
+    'Mai 2024',
+    'Ali \u0665\u0660\u0665',
+  ])('%j is accepted', (name) => {
+    expect(requesterNameProblem(name, prototypeOf)).toBeNull();
+  });
+});
+
+describe('requester name: what is accepted renders visibly (property)', () => {
+  it('has two visible letters, nothing invisible outside emoji, no link, e-mail address or phone number', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(userTexts(14), (name) => {
+        if (requesterNameProblem(name, prototypeOf) !== null) return;
+        accepted += 1;
+        const letters = [...name].filter((c) => /\p{L}/u.test(c) && !/[\u115F\u1160\u3164\uFFA0]/u.test(c));
+        expect(letters.length).toBeGreaterThanOrEqual(2);
+        expect(onlyEmojiInvisibles(name)).toBe(true);
+        expect(readsAsContact(name)).toBe(false);
+      }),
+      { numRuns: 4000 },
+    );
+    // The property is not vacuous: a fair share of the generated names is accepted.
+    expect(accepted).toBeGreaterThan(200);
   });
 });
 
@@ -49,6 +170,44 @@ describe('requester name through the API', () => {
     expect(body).toMatchObject({ success: 0, msg, field: 'requesterName' });
     const db = await getDb();
     expect(await db.select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
+  });
+
+  it.each([
+    ['en', '\u3164\u3164', 'Your name contains characters that cannot be shown'],
+    ['id', '\u2800\u2800\u2800', 'Nama Anda berisi karakter yang tidak dapat ditampilkan'],
+    ['es', 'Anna\u061C\u00AD', 'Tu nombre contiene caracteres que no se pueden mostrar'],
+    [
+      'es',
+      '\u2465\u2464\u24EA',
+      'Tu nombre debe contener al menos dos letras, para que el propietario pueda leer quién lo pide',
+    ],
+    ['en', 'evil\u3002com', 'Your name cannot contain a link, a web address or an e-mail address'],
+    ['id', 'Anna evil.c\u043Em', 'Nama Anda tidak boleh berisi tautan, alamat web, atau alamat email'],
+    ['en', 'Anna \u2465\u2464\u24EA\u2467\u2464', 'Your name cannot contain a phone number'],
+  ])(
+    'refuses an invisible or look-alike name on POST /portal/order (%s, %j), and stores no order',
+    async (lang, name, msg) => {
+      const email = uniqueEmail(`name-lookalike-${lang}`);
+      const { res, body } = await placeOrder({ email, requesterName: name }, { 'accept-language': lang });
+      expect(res.status).toBe(422);
+      expect(body).toMatchObject({ success: 0, msg, field: 'requesterName' });
+      const db = await getDb();
+      expect(await db.select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
+    },
+  );
+
+  it('refuses a blank name on a new request from the dashboard too, and creates no request', async () => {
+    const buyer = await buyAccount(uniqueEmail('named-blank'));
+    const res = await call('POST', '/spyContent/phoneLocation', {
+      body: { phone: '+34612349955', requesterName: '\uFFA0\uFFA0\uFFA0' },
+      headers: { cookie: `token=${buyer.token}`, 'accept-language': 'es' },
+    });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ field: 'requesterName' });
+    const db = await getDb();
+    expect(
+      await db.select().from(locationRequests).where(eq(locationRequests.targetE164, '+34612349955')),
+    ).toHaveLength(0);
   });
 
   it('carries the name from the order to the SMS, the request and the consent page', async () => {

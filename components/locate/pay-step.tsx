@@ -7,7 +7,7 @@ import type { ApiClient } from '@/lib/api/client';
 import type { OfferView, OrderView } from '@/lib/api/types';
 import { prefixOf, trackingQuery, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
-import { ownerNoteProblem } from '@/lib/validation/requester-name';
+import { loadPrototypes, ownerNoteProblem } from '@/lib/validation/requester-name';
 import { OwnerNoteField } from './owner-note-field';
 
 /** A random idempotency key (hex), made once per pay step: a double click creates one order. */
@@ -33,7 +33,8 @@ function clock(ms: number): string {
  * above the terms (issue 13 §12) and goes where the answer's `next` says. If the offer ended on the
  * server first (409), the regular price is shown with the server's message. An e-mail that already has an account
  * (409, reason `email_registered`, issue 12 §1) gets a sign-in link that returns to New request with this number.
- * Above the offer, the optional note to the owner (issue 15 §3), checked by `ownerNoteProblem` before the order is made.
+ * Above the offer, the optional note to the owner (issue 15 §3), checked by `ownerNoteProblem` before the order is made
+ * (with the confusables table, loaded on that first check: `loadPrototypes`).
  */
 export function PayStep({
   email,
@@ -106,7 +107,7 @@ export function PayStep({
   const trial = running ? plan.trialText : plan.listTrialText;
 
   const onPay = async () => {
-    const problem = ownerNoteProblem(note);
+    const problem = ownerNoteProblem(note, await loadPrototypes());
     setNoteError(problem ?? undefined);
     if (problem) {
       document.getElementById('note')?.focus();
@@ -152,7 +153,8 @@ export function PayStep({
         error={noteError}
         onChange={(event) => {
           setNote(event.target.value);
-          if (noteError) setNoteError(ownerNoteProblem(event.target.value) ?? undefined);
+          const value = event.target.value;
+          if (noteError) void loadPrototypes().then((p) => setNoteError(ownerNoteProblem(value, p) ?? undefined));
         }}
       />
       {view.offer && (

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { codeField, passwordField } from './password';
-import { ownerNoteProblem, requesterNameProblem } from './requester-name';
+import { loadPrototypes, ownerNoteProblem, requesterNameProblem, type PrototypeOf } from './requester-name';
 
 /**
  * Form rules shared by the browser forms (zod/mini, small bundle) and the API (whose zod-openapi schemas reuse these
@@ -29,20 +29,24 @@ export const phoneField = z
   .string({ error: 'Validation.phoneRequired' })
   .check(z.trim(), z.minLength(1, 'Validation.phoneRequired'), z.maxLength(LIMITS.phoneMax, 'Validation.phoneTooLong'));
 
-/** A check reporting the message key a shared rule gives for a value, if any (the API applies the same rule). */
-function byRule(problemOf: (value: string) => string | null) {
-  return z.superRefine((value: string, ctx) => {
-    const problem = problemOf(value);
+/**
+ * A check reporting the message key a shared rule gives for a value, if any (the API applies the same rule). The rule's
+ * confusables table is loaded on the first check (`loadPrototypes`), so the check is asynchronous: parse these schemas
+ * with `parseAsync`/`safeParseAsync` (react-hook-form's zod resolver does by default).
+ */
+function byRule(problemOf: (value: string, prototypeOf: PrototypeOf) => string | null) {
+  return z.superRefine(async (value: string, ctx) => {
+    const problem = problemOf(value, await loadPrototypes());
     if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
   });
 }
 
-/** The requester name the owner is shown (issue 13 §2), checked by the rule the API applies (`requesterNameProblem`). */
+/** The requester name the owner is shown, checked by the rule the API applies (`requesterNameProblem`). */
 export const requesterNameField = z
   .string({ error: 'Validation.requesterNameRequired' })
   .check(byRule(requesterNameProblem));
 
-/** The optional note to the owner (issue 15 §3), checked by the rule the API applies (`ownerNoteProblem`). */
+/** The optional note to the owner, checked by the rule the API applies (`ownerNoteProblem`). */
 export const ownerNoteField = z.string().check(byRule(ownerNoteProblem));
 
 /** The home page's locate box (SPEC §2): phone, the requester name, e-mail and the accepted terms. */

@@ -8,6 +8,7 @@ import {
   ownerNoteProblem,
   requesterNameProblem,
 } from '../../lib/validation/requester-name';
+import { prototypeOf } from '../../lib/validation/skeleton';
 import { normalizeUsername, usernameProblem } from '../../lib/validation/username';
 import type { Attribution } from '../db/schema/tracking';
 import { ApiError, ErrorCode } from './errors';
@@ -80,25 +81,27 @@ function byRule(problemOf: (value: string) => string | null) {
 }
 
 /**
- * The requester name of an order or a new request (issue 13 §2): required, 2–40 characters, no links, phone numbers or
- * control characters (`requesterNameProblem`); stored trimmed with inner whitespace collapsed. 422 with the rule's key.
+ * The requester name of an order or a new request: required, 2–40 characters with at least two visible letters, no
+ * invisible or format characters, no links, e-mail addresses or phone numbers, look-alikes included
+ * (`requesterNameProblem` with the confusables table); stored trimmed with inner whitespace collapsed. 422 with the
+ * rule's key.
  */
 export const requesterNameBody = z
   .string('Validation.requesterNameRequired')
   .max(400, 'Validation.requesterNameLength')
-  .superRefine(byRule(requesterNameProblem))
+  .superRefine(byRule((value) => requesterNameProblem(value, prototypeOf)))
   .transform(normalizeRequesterName)
   .describe('who asks, shown to the phone owner, 2–40 characters, e.g. "Anna (your sister)"');
 
 /**
- * The buyer's optional note to the owner (issue 15 §3): at most 140 characters, the requester name's rules (no links,
- * phone numbers or control characters; line breaks become spaces), `ownerNoteProblem`. Absent, empty or blank: null
- * (no note). 422 with the rule's key.
+ * The buyer's optional note to the owner: at most 140 characters, the requester name's rules but the letters (no
+ * invisible characters, links, e-mail addresses or phone numbers; line breaks become spaces), `ownerNoteProblem`.
+ * Absent, empty or blank: null (no note). 422 with the rule's key.
  */
 export const ownerNoteBody = z
   .string()
   .max(2000, 'Validation.noteLength')
-  .superRefine(byRule(ownerNoteProblem))
+  .superRefine(byRule((value) => ownerNoteProblem(value, prototypeOf)))
   .transform(normalizeOwnerNote)
   .nullish()
   .transform((v) => v ?? null)
