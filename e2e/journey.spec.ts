@@ -174,6 +174,29 @@ test('Decline stores no location and the buyer sees the refusal', async ({ page,
   await expect(page.getByTestId('coordinates')).toHaveCount(0);
 });
 
+test('a phone number pad is enough to pay: digits only, the slash and spaces are put in, the scheme named', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await checkNumber(page, '+1 415 555 2672', uniqueEmail('keypad'));
+  await startPayment(page);
+  await expect(page.getByRole('heading', { name: 'Payment' })).toBeVisible();
+  const number = page.getByLabel('Card number');
+  await expect(number).toHaveAttribute('autocomplete', 'cc-number');
+  await number.pressSequentially('4242424242424242');
+  await expect(number).toHaveValue('4242 4242 4242 4242');
+  await expect(page.getByTestId('card-brand')).toHaveText('Visa');
+  const expiry = page.getByLabel('Expiry (MM/YY)');
+  await expect(expiry).toHaveAttribute('inputmode', 'numeric');
+  await expect(expiry).toHaveAttribute('autocomplete', 'cc-exp');
+  await expiry.pressSequentially('1234');
+  await expect(expiry).toHaveValue('12/34');
+  await page.getByLabel('CVC').pressSequentially('123');
+  await page.getByLabel('Postal code').pressSequentially('94107');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page).toHaveURL(/\/paystatus\//);
+});
+
 test('card 4000 0000 0000 0002 is declined with RETRY and creates no account', async ({ page }) => {
   const email = uniqueEmail('declined-card');
   await checkNumber(page, '+1 415 555 2671', email);

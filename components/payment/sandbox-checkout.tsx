@@ -4,11 +4,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import type { ApiClientError } from '@/lib/api/client';
 import type { OrderView } from '@/lib/api/types';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { cardFormSchema, type CardFormValues } from '@/lib/validation/schemas';
+import { formatCardNumber, formatExpiry } from '@/lib/card-format';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { OrderFacts } from './order-facts';
@@ -22,6 +23,10 @@ type Phase =
   | { kind: 'declined'; order: OrderView; message: string }
   | { kind: 'canceled'; order: OrderView; message: string };
 
+/**
+ * The card fields with their autofill tokens (HTML's `cc-number`, `cc-exp`, `cc-csc`, `postal-code`, so a saved card
+ * fills in one tap) and number-pad keyboards; `format` turns what a number pad can type into the field's shape.
+ */
 const fields = [
   {
     name: 'cardNumber',
@@ -29,10 +34,11 @@ const fields = [
     autoComplete: 'cc-number',
     inputMode: 'numeric',
     placeholder: '4242 4242 4242 4242',
+    format: (value: string) => formatCardNumber(value).value,
   },
-  { name: 'expiry', label: 'expiry', autoComplete: 'cc-exp', inputMode: 'numeric', placeholder: 'MM/YY' },
-  { name: 'cvc', label: 'cvc', autoComplete: 'cc-csc', inputMode: 'numeric', placeholder: '123' },
-  { name: 'zip', label: 'zip', autoComplete: 'postal-code', inputMode: 'text', placeholder: '94107' },
+  { name: 'expiry', label: 'expiry', autoComplete: 'cc-exp', inputMode: 'numeric', format: formatExpiry },
+  { name: 'cvc', label: 'cvc', autoComplete: 'cc-csc', inputMode: 'numeric', placeholder: '123', maxLength: 4 },
+  { name: 'zip', label: 'zip', autoComplete: 'postal-code', inputMode: 'text', placeholder: '94107', maxLength: 15 },
 ] as const;
 
 /**
@@ -53,8 +59,10 @@ export function SandboxCheckout() {
   const {
     register,
     handleSubmit,
+    control,
     formState: { errors, isSubmitting },
   } = useForm<CardFormValues>({ resolver: zodResolver(cardFormSchema) });
+  const brand = formatCardNumber(useWatch({ control, name: 'cardNumber' }) ?? '').brand;
   const statusPage = `${prefix}/paystatus/?order=${encodeURIComponent(code)}`;
 
   useEffect(() => {
@@ -143,19 +151,29 @@ export function SandboxCheckout() {
             </div>
           )}
           <form noValidate onSubmit={onPay} className="mt-4 grid grid-cols-2 gap-3">
-            {fields.map((f) => (
-              <TextField
-                key={f.name}
-                id={f.name}
-                label={t(f.label)}
-                autoComplete={f.autoComplete}
-                inputMode={f.inputMode}
-                placeholder={f.placeholder}
-                error={errors[f.name]?.message}
-                className={f.name === 'cardNumber' ? 'col-span-2' : ''}
-                {...register(f.name)}
-              />
-            ))}
+            {fields.map((f) => {
+              const field = register(f.name);
+              const format = 'format' in f ? f.format : undefined;
+              return (
+                <TextField
+                  key={f.name}
+                  id={f.name}
+                  label={t(f.label)}
+                  autoComplete={f.autoComplete}
+                  inputMode={f.inputMode}
+                  placeholder={f.name === 'expiry' ? t('expiryPlaceholder') : f.placeholder}
+                  maxLength={'maxLength' in f ? f.maxLength : undefined}
+                  hint={f.name === 'cardNumber' && brand ? <span data-testid="card-brand">{brand}</span> : undefined}
+                  error={errors[f.name]?.message}
+                  className={f.name === 'cardNumber' ? 'col-span-2' : ''}
+                  {...field}
+                  onChange={(event) => {
+                    if (format) event.target.value = format(event.target.value);
+                    return field.onChange(event);
+                  }}
+                />
+              );
+            })}
             <p className="col-span-2 text-base font-medium text-slate-900">
               {t('trialLine', { trial: order.amount, monthly: order.monthlyAmount })}
             </p>
