@@ -5,9 +5,10 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { usernameCheckResults, usernameChecks } from '@/server/db/schema';
+import { consumeAll, resetLimit } from '@/server/services/rate-limit';
 import { sha256 } from '@/server/services/tokens';
-import { isBlockedAddress } from '@/server/services/username-fetch';
-import { checkSite, decide, pruneLookups, runUsernameCheck } from '@/server/services/username-lookup';
+import { isBlockedAddress, pathAsWrittenAndParsed } from '@/server/services/username-fetch';
+import { checkSite, createLookup, decide, pruneLookups, runUsernameCheck } from '@/server/services/username-lookup';
 import { loadSiteList, sitesToCheck, type WmnSite } from '@/server/services/username-sites';
 import { usernameProblem } from '@/lib/validation/username';
 import { call } from './support/accounts';
@@ -24,6 +25,8 @@ const PORT = vi.hoisted(() => {
   process.env.USERNAME_LOOKUP_TIMEOUT_MS = '800';
   process.env.USERNAME_LOOKUP_CONCURRENCY = '3';
   process.env.USERNAME_LOOKUPS_PER_IP_PER_HOUR = '10';
+  // 15 lookups of the 10 fake sites an hour; a full lookup makes 14 requests (redirect hops count).
+  process.env.USERNAME_LOOKUP_FETCHES_PER_HOUR = '150';
   return port;
 });
 const fake = new FakeSites();
@@ -33,10 +36,14 @@ const byName = (name: string) => dataSet.sites.find((s) => s.name === name) as u
 
 beforeAll(() => fake.start(PORT));
 afterAll(() => fake.stop());
-beforeEach(() => {
+const CAP = 150;
+beforeEach(async () => {
   fake.paths = [];
   fake.maxInFlight = 0;
   fake.slowMs = 3000;
+  // The service-wide hour starts afresh for each test (the database is shared by the whole run).
+  await resetLimit('usernameLookupSites', 'all');
+  await resetLimit('usernameLookupFetches', 'all');
 });
 
 describe('the detection rules of the data set', () => {
@@ -74,12 +81,50 @@ describe('addresses the lookup may not reach', () => {
     '::ffff:10.0.0.1',
     '::ffff:127.0.0.1',
     'not-an-ip',
+    // IPv4-compatible (deprecated, RFC 4291 §2.5.5.1): loopback, the cloud metadata address, even a public one.
+    '::7f00:1',
+    '::a9fe:a9fe',
+    '::a00:1',
+    '::808:808',
+    // IPv4-mapped and IPv4-translated, in either notation.
+    '::ffff:7f00:1',
+    '::ffff:a9fe:a9fe',
+    '::ffff:0:a00:1',
+    // NAT64 (RFC 6052) and 6to4 (RFC 3056) carrying a non-public IPv4 address; NAT64's local-use prefix; Teredo.
+    '64:ff9b::7f00:1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b::10.0.0.1',
+    '2002:7f00:1::',
+    '2002:a9fe:a9fe::1',
+    '2002:c0a8:101::1',
+    '64:ff9b:1::808:808',
+    '2001::1',
   ])('%s is blocked', (ip) => {
     expect(isBlockedAddress(ip)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (ip) => {
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    // A DNS64 network's address for a public IPv4-only site, and 6to4 of a public address.
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('%s is public', (ip) => {
     expect(isBlockedAddress(ip)).toBe(false);
+  });
+
+  it('the tests-only loopback setting does not open IPv4-compatible loopback or the metadata address', () => {
+    for (const ip of ['::7f00:1', '::a9fe:a9fe', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::']) {
+      expect(isBlockedAddress(ip, true)).toBe(true);
+    }
+  });
+
+  it('refuses a site named by an IPv4-compatible loopback literal before any request', async () => {
+    const site = { ...byName('Codes'), uri_check: `http://[::7f00:1]:${PORT}/code/{account}` };
+    expect(await checkSite(site, EXISTING, { timeoutMs: 800, allowLoopback: true })).toBe('unknown');
+    expect(fake.paths).toEqual([]);
   });
 
   it('the tests-only loopback setting lets loopback through and nothing else', () => {
@@ -141,6 +186,36 @@ describe('one site', () => {
   });
 });
 
+describe('dot segments', () => {
+  const options = { timeoutMs: 800, allowLoopback: true };
+  const deep = { ...byName('Codes'), uri_check: `http://127.0.0.1:${PORT}/code/x/{account}/profile` };
+
+  it('a username `..` is never requested as the page two levels up', async () => {
+    expect(await checkSite(deep, '..', options)).toBe('unknown');
+    expect(await checkSite(deep, '.', options)).toBe('unknown');
+    expect(fake.paths).toEqual([]);
+    expect(await checkSite(deep, 'x', options)).toBe('not_found');
+    expect(fake.paths).toEqual(['/code/x/x/profile']);
+  });
+
+  it('nor one that becomes `..` once a site strips its characters', async () => {
+    expect(await checkSite({ ...deep, strip_bad_char: '-' }, '.-.', options)).toBe('unknown');
+    expect(fake.paths).toEqual([]);
+  });
+
+  it.each([
+    ['http://s.example/t/x/../profile', '/t/x/../profile', '/t/profile'],
+    ['http://s.example/t/x/%2e%2E/profile', '/t/x/%2e%2E/profile', '/t/profile'],
+    ['http://s.example/t/./p', '/t/./p', '/t/p'],
+    ['http://s.example/t/a.b/p', '/t/a.b/p', '/t/a.b/p'],
+    ['http://s.example', '/', '/'],
+    ['http://s.example?q=/../x', '/', '/'],
+    ['http://s.example/u/%D0%90', '/u/%D0%90', '/u/%D0%90'],
+  ])('%s: written %s, requested %s', (raw, written, parsed) => {
+    expect(pathAsWrittenAndParsed(raw)).toEqual({ written, parsed });
+  });
+});
+
 describe('the site list', () => {
   it('loads the shipped WhatsMyName data set: 716 sites, the broken one and the adult ones left out by default', () => {
     const data = loadSiteList(path.resolve('data/whatsmyname/wmn-data.json'));
@@ -186,6 +261,15 @@ describe('the username rule', () => {
     ['<script>', 'Validation.usernameChars'],
     ['a/b', 'Validation.usernameChars'],
     ['a  b', 'Validation.usernameChars'],
+    ['.', 'Validation.usernameLetters'],
+    ['..', 'Validation.usernameLetters'],
+    [' .. ', 'Validation.usernameLetters'],
+    ['...', 'Validation.usernameLetters'],
+    ['.-.', 'Validation.usernameLetters'],
+    ['_', 'Validation.usernameLetters'],
+    ['..a', null],
+    ['a.b', null],
+    ['.1', null],
   ])('%j → %s', (name, problem) => {
     expect(usernameProblem(name)).toBe(problem);
   });
@@ -199,6 +283,9 @@ describe('a lookup through the API', () => {
     ['en', 'anna@example.com', 'Enter a username, not an e-mail address'],
     ['es', '+34 612 34 56 78', 'Introduce un nombre de usuario, no un número de teléfono'],
     ['id', 'x'.repeat(65), 'Nama pengguna paling banyak 64 karakter'],
+    ['en', '..', 'A username needs at least one letter or digit'],
+    ['es', '.', 'Un nombre de usuario necesita al menos una letra o una cifra'],
+    ['id', '..', 'Nama pengguna harus berisi setidaknya satu huruf atau angka'],
   ])('refuses a bad username with a %s message and starts nothing', async (lang, username, msg) => {
     const db = await getDb();
     const [{ before }] = await db.select({ before: sql<number>`count(*)::int` }).from(usernameChecks);
@@ -281,5 +368,109 @@ describe('a lookup through the API', () => {
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+  });
+
+  it('counts an IPv6 client by its /64 and an IPv4-mapped client by its IPv4 address', async () => {
+    const sameNetwork = Array.from({ length: 12 }, (_, i) => `2001:db8:77:1:${(i + 1).toString(16)}::${i + 7}`);
+    const statuses = [];
+    for (const ip of sameNetwork) statuses.push((await start(`net${statuses.length}`, {}, ip)).status);
+    expect(statuses).toEqual([...Array(10).fill(201), 429, 429]);
+    expect((await start('neighbour', {}, '2001:db8:77:2::1')).status).toBe(201);
+
+    await resetLimit('usernameLookupSites', 'all');
+    const v4 = '198.51.100.23';
+    const mapped = await Promise.all(Array.from({ length: 9 }, () => start('mapped', {}, `::ffff:${v4}`)));
+    expect(mapped.map((r) => r.status)).toEqual(Array(9).fill(201));
+    expect((await start('mapped', {}, '::ffff:c633:6417')).status).toBe(201);
+    const res = await start('mapped', {}, v4);
+    expect(res.status).toBe(429);
+    expect((await res.json()).msg).toMatch(/^Too many attempts/);
+  });
+});
+
+describe('the service-wide hourly budget of outbound requests', () => {
+  const start = (username: string, ip: string, lang = 'en') =>
+    call('POST', '/usernameLookup', { body: { username }, ip, headers: { 'accept-language': lang } });
+  const busy = {
+    en: /^Username lookups are busy right now: .* \(in at most \d+ min\)\.$/,
+    es: /^Las búsquedas de nombres de usuario están ocupadas ahora mismo: .* \(dentro de \d+ min como máximo\)\.$/,
+    id: /^Pencarian nama pengguna sedang sibuk: .* \(paling lama \d+ menit lagi\)\.$/,
+  };
+  const countChecks = async () => {
+    const [{ n }] = await (await getDb()).select({ n: sql<number>`count(*)::int` }).from(usernameChecks);
+    return n;
+  };
+
+  it('admits lookups from 25 addresses only while all their sites fit, then answers busy with Retry-After', async () => {
+    const before = await countChecks();
+    const answers = [];
+    for (let i = 0; i < 25; i++) {
+      const lang = (['en', 'es', 'id'] as const)[i % 3];
+      const res = await start(`spread${i}`, `203.0.113.${i + 1}`, lang);
+      answers.push({ lang, status: res.status, retry: res.headers.get('retry-after'), body: await res.json() });
+    }
+    const admitted = CAP / 10;
+    expect(answers.slice(0, admitted).every((a) => a.status === 201)).toBe(true);
+    for (const a of answers.slice(admitted)) {
+      expect(a.status).toBe(429);
+      expect(Number(a.retry)).toBeGreaterThan(3500);
+      expect(Number(a.retry)).toBeLessThanOrEqual(3600);
+      expect(a.body).toMatchObject({ success: 0 });
+      expect(a.body.msg).toMatch(busy[a.lang]);
+    }
+    expect((await countChecks()) - before).toBe(admitted);
+
+    // A start refused as busy does not use up the client's own tries: 12 refusals, all "busy", none "too many".
+    const refused = [];
+    for (let i = 0; i < 12; i++) refused.push(await (await start('again', '203.0.113.200')).json());
+    expect(refused.every((b) => busy.en.test(b.msg))).toBe(true);
+  });
+
+  it('never admits more than the budget when 30 lookups from 30 addresses start at once', async () => {
+    const before = await countChecks();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => start(`rush${i}`, `192.0.2.${i + 1}`)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(CAP / 10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - CAP / 10);
+    expect((await countChecks()) - before).toBe(CAP / 10);
+  });
+
+  it('stops a running lookup when the requests run out: the sites left are not asked and the result says so', async () => {
+    fake.slowMs = 100;
+    const { id } = (await (await start(EXISTING, '192.0.2.200')).json()).obj;
+    // Other lookups, elsewhere, have spent all but 5 requests of this hour.
+    await consumeAll('usernameLookupFetches', 'all', CAP - 5);
+    await runUsernameCheck(await getDb(), sha256(id));
+    expect(fake.paths).toHaveLength(5);
+    const view = (await (await call('GET', `/usernameLookup/${id}`)).json()).obj;
+    expect(view.status).toBe('capped');
+    expect(view.checked).toBeLessThanOrEqual(5);
+    expect(view.notChecked).toBe(view.total - view.checked);
+    expect(view.notChecked).toBeGreaterThanOrEqual(5);
+
+    // A new lookup is still admitted (its sites fit), but asks nothing while the requests are spent.
+    const next = (await (await start('bob', '192.0.2.201')).json()).obj;
+    await runUsernameCheck(await getDb(), sha256(next.id));
+    expect(fake.paths).toHaveLength(5);
+    const nextView = (await (await call('GET', `/usernameLookup/${next.id}`)).json()).obj;
+    expect(nextView).toMatchObject({ status: 'capped', checked: 0, notChecked: next.total });
+  });
+
+  it('never sends more requests than the budget when 20 lookups run at once', async () => {
+    fake.slowMs = 100;
+    const db = await getDb();
+    const ids = [];
+    for (let i = 0; i < 20; i++) {
+      await resetLimit('usernameLookupSites', 'all');
+      ids.push((await createLookup(db, i % 2 ? EXISTING : `crowd${i}`, false)).id);
+    }
+    await Promise.all(ids.map((id) => runUsernameCheck(db, sha256(id))));
+    expect(fake.paths.length).toBeLessThanOrEqual(CAP);
+    expect(fake.paths.length).toBeGreaterThan(CAP - 20);
+    const views = await Promise.all(
+      ids.map(async (id) => (await (await call('GET', `/usernameLookup/${id}`)).json()).obj),
+    );
+    expect(views.filter((v) => v.status === 'capped').length).toBeGreaterThan(0);
+    for (const v of views) expect(v.checked + v.notChecked).toBe(v.total);
   });
 });

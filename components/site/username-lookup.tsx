@@ -19,7 +19,9 @@ const PROGRESS_MS = 1000;
  * the API's rule) and "also adult sites", off by default; Search starts a lookup (`POST /usernameLookup`) and puts
  * its id in the address (`?id=`), so the result page can be reopened for an hour. While it runs, the real progress
  * from the server every second (sites checked of total, found so far) and Stop; then the profiles found with links,
- * how many sites gave no clear answer, and that a profile of the same name need not be the same person. An expired
+ * how many sites gave no clear answer, and that a profile of the same name need not be the same person. A lookup the
+ * service's hourly request budget cut short (`capped`) says how many sites were not checked; a start refused as busy
+ * (429, the API's localized message) shows that message as an alert, not as a problem of the username. An expired
  * or unknown id says so. Needs the `UsernameLookup` and `Validation` messages.
  */
 export function UsernameLookup() {
@@ -64,6 +66,7 @@ export function UsernameLookup() {
     event.preventDefault();
     const problem = usernameProblem(username);
     setFieldError(problem ?? undefined);
+    setError(null);
     if (problem) return;
     setBusy(true);
     try {
@@ -72,7 +75,8 @@ export function UsernameLookup() {
       setGone(false);
       router.replace(`${pathname}?id=${started.id}`, { scroll: false });
     } catch (e) {
-      setFieldError((e as Error).message);
+      if ((e as ApiClientError).status === 422) setFieldError((e as Error).message);
+      else setError((e as Error).message);
     } finally {
       setBusy(false);
     }
@@ -141,7 +145,7 @@ export function UsernameLookup() {
               {t('progress', { checked: view.checked, total: view.total, found: view.found.length })}
             </p>
             <p role="status" className="text-sm font-medium text-slate-900" data-testid="lookup-status">
-              {t(`status.${view.status}`)}
+              {t(`status.${view.status}`, { count: view.notChecked })}
             </p>
           </div>
           {view.status === 'running' && (

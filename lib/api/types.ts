@@ -158,12 +158,18 @@ export type DataLeakReport =
 /** `GET /usernameLookup/{id}` (issue 15 §2): a reverse username lookup's progress and the profiles found so far. */
 export type UsernameLookupView = {
   username: string;
-  status: 'running' | 'stopped' | 'done';
+  /**
+   * `stopped` by the visitor; `capped` when the service's hourly budget of outbound requests ran out before every
+   * site was asked (`notChecked` of them were not).
+   */
+  status: 'running' | 'stopped' | 'done' | 'capped';
   includeNsfw: boolean;
   /** Sites the lookup covers. */
   total: number;
   /** Sites that answered so far (found, not found or unknown). */
   checked: number;
+  /** Sites never asked, once the lookup is over (stopped or capped); 0 while it runs. */
+  notChecked: number;
   /** Answers that fit neither rule (errors, time-outs, blocks, changed pages). */
   unknown: number;
   found: { site: string; category: string; url: string }[];

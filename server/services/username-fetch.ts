@@ -7,9 +7,10 @@ import { Agent, fetch } from 'undici';
 /**
  * Outbound requests of the reverse username lookup (issue 15 §2), made so that a site list entry or a redirect cannot
  * turn the server against its own network (SSRF): every host is resolved first and refused when any of its addresses
- * is not public unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved…,
- * IPv4-mapped IPv6 judged as IPv4); the connection is made to the address so checked (no second DNS answer);
- * redirects are followed by hand, each hop checked the same way. No cookies are kept, bodies are read up to
+ * is not public unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved…;
+ * IPv6 addresses carrying an IPv4 address judged by it; see `isBlockedAddress`); the connection is made to the
+ * address so checked (no second DNS answer); a URL whose path the URL parser would change (dot segments) is not
+ * requested at all; redirects are followed by hand, each hop checked the same way. No cookies are kept, bodies are read up to
  * `MAX_BODY_BYTES`.
  */
 
@@ -30,14 +31,40 @@ export class BlockedRequestError extends Error {
 }
 
 /**
+ * The IPv4 address an IPv6 address stands for, by the standard that defines its prefix, or null: IPv4-mapped
+ * `::ffff:0:0/96` (RFC 4291 §2.5.5.2), IPv4-translated `::ffff:0:0:0/96` (RFC 2765), the NAT64 well-known prefix
+ * `64:ff9b::/96` (RFC 6052 §2.1) and 6to4 `2002::/16` (RFC 3056 §2: the IPv4 address is bits 16–47).
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = address.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const zeros = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && p[5] === 0xffff) return v4(p[6], p[7]);
+  if (zeros(0, 4) && p[4] === 0xffff && p[5] === 0) return v4(p[6], p[7]);
+  if (p[0] === 0x64 && p[1] === 0xff9b && zeros(2, 6)) return v4(p[6], p[7]);
+  if (p[0] === 0x2002) return v4(p[1], p[2]);
+  return null;
+}
+
+/**
  * True when `ip` may not be contacted: anything but public unicast; with `allowLoopback` (tests only) 127.0.0.0/8 and
- * ::1 are let through. An unparsable address is blocked.
+ * ::1 are let through. An unparsable address is blocked. An IPv6 address that carries an IPv4 address (IPv4-mapped,
+ * IPv4-translated, NAT64 `64:ff9b::/96`, 6to4) is judged by that IPv4 address, so `::ffff:127.0.0.1` or
+ * `64:ff9b::a9fe:a9fe` cannot reach what `127.0.0.1` or `169.254.169.254` may not; on a DNS64 network, NAT64
+ * addresses of public sites stay reachable. IPv4-compatible addresses (`::a.b.c.d` other than `::` and `::1`,
+ * e.g. `::7f00:1`) are deprecated (RFC 4291 §2.5.5.1), no public site has one, and a host may still route them to
+ * the IPv4 address: always blocked. Other special-purpose IPv6 ranges (Teredo, the NAT64 local-use prefix
+ * `64:ff9b:1::/48`, documentation…) are blocked as before by ipaddr.js's range.
  */
 export function isBlockedAddress(ip: string, allowLoopback = false): boolean {
   if (!ipaddr.isValid(ip)) return true;
-  let address = ipaddr.parse(ip);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    address = (address as ipaddr.IPv6).toIPv4Address();
+  const address = ipaddr.parse(ip);
+  if (address.kind() === 'ipv6') {
+    const v6 = address as ipaddr.IPv6;
+    const p = v6.parts;
+    if (p.slice(0, 6).every((x) => x === 0) && !(p[6] === 0 && p[7] <= 1)) return true;
+    const inner = embeddedIPv4(v6);
+    if (inner) return isBlockedAddress(inner.toString(), allowLoopback);
   }
   const range = address.range();
   if (range === 'unicast') return false;
@@ -84,6 +111,28 @@ function assertAllowedUrl(url: URL, allowLoopback: boolean): void {
   if (isIP(host) && isBlockedAddress(host, allowLoopback)) throw new BlockedRequestError(`address ${host}`);
 }
 
+/**
+ * The path of `raw` (an absolute http(s) URL as written: a site's template with the username filled in) as written,
+ * and as the WHATWG URL parser (which `fetch` uses) makes it. They differ when the parser rewrote it: dot segments
+ * (`.`, `..`, `%2e`, `%2E%2e`…) removed with the segment before them, backslashes turned into slashes, characters
+ * percent-encoded. `/` stands for an empty path, as the parser writes it.
+ */
+export function pathAsWrittenAndParsed(raw: string): { written: string; parsed: string } {
+  const afterAuthority = raw.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '');
+  const written = afterAuthority.split(/[?#]/, 1)[0] || '/';
+  return { written, parsed: new URL(raw).pathname };
+}
+
+/**
+ * Refuses (BlockedRequestError) a URL whose path the parser would change: a username such as `..` in
+ * `https://site.example/t/x/{account}/profile` would otherwise become a request for `https://site.example/t/profile`,
+ * another page than the site's entry describes (URL Standard, path state: dot segments are resolved).
+ */
+export function assertPathUnchanged(raw: string): void {
+  const { written, parsed } = pathAsWrittenAndParsed(raw);
+  if (written !== parsed) throw new BlockedRequestError(`the path ${written} would be requested as ${parsed}`);
+}
+
 /** Reads at most `MAX_BODY_BYTES` of a response body as UTF-8 text, then stops the download. */
 async function readLimited(body: ReadableStream<Uint8Array> | null): Promise<string> {
   if (!body) return '';
@@ -112,18 +161,22 @@ export type SiteRequest = {
 /**
  * Makes `request` under the guard and returns the final status and up to `MAX_BODY_BYTES` of its body. A 3xx
  * with a Location and a status not in `keepStatuses` is followed (at most `MAX_REDIRECTS` hops; 303, and 301/302
- * after a POST, continue as GET). Throws BlockedRequestError for a refused address or too many hops, and the
- * network's or `signal`'s error otherwise (the caller's time-out aborts the signal).
+ * after a POST, continue as GET). `beforeRequest(hop)` is awaited just before each request leaves (hop 0 the first,
+ * then each redirect hop); it may throw to refuse it (the service-wide request budget), and that error propagates. Throws
+ * BlockedRequestError for a URL whose path the parser would change (`assertPathUnchanged`), a refused address or
+ * too many hops, and the network's or `signal`'s error otherwise (the caller's time-out aborts the signal).
  */
 export async function guardedRequest(
   request: SiteRequest,
-  options: { signal: AbortSignal; allowLoopback: boolean },
+  options: { signal: AbortSignal; allowLoopback: boolean; beforeRequest?: (hop: number) => Promise<void> },
 ): Promise<{ status: number; body: string; url: string }> {
+  assertPathUnchanged(request.url);
   let url = new URL(request.url);
   let method = request.method;
   let body = request.body;
   for (let hop = 0; ; hop++) {
     assertAllowedUrl(url, options.allowLoopback);
+    await options.beforeRequest?.(hop);
     const res = await fetch(url, {
       method,
       headers: {

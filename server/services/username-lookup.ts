@@ -6,6 +6,7 @@ import { usernameCheckResults, usernameChecks } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode } from '../errors';
 import { log } from '../observability/log';
+import { consume, consumeAll, RateLimitedError } from './rate-limit';
 import { randomToken, sha256 } from './tokens';
 import { guardedRequest } from './username-fetch';
 import { sitesToCheck, type WmnSite } from './username-sites';
@@ -16,6 +17,8 @@ import { normalizeUsername } from '../../lib/validation/username';
 export const LOOKUP_TTL_MS = 3600_000;
 /** How often a running lookup reads whether it was stopped (ms). */
 const STOP_POLL_MS = 300;
+/** The subject of the service-wide limits of the lookup: one budget for every process and worker. */
+const SERVICE_WIDE = 'all';
 
 export type Outcome = 'found' | 'not_found' | 'unknown';
 
@@ -48,16 +51,27 @@ export function profileUrl(site: WmnSite, username: string): string {
 /**
  * Asks one site about `username` (issue 15 §2): `uri_check` with the username URL-encoded (or `post_body` with it,
  * as POST with the site's headers), a browser user agent, no cookies, through the SSRF guard of `guardedRequest`,
- * within `timeoutMs`; then `decide`. Never throws: a time-out, a refused address or a network error is `unknown`.
+ * within `timeoutMs`; then `decide`. `beforeRequest` runs before each request leaves (the first one before the
+ * site's `timeoutMs` starts: waiting for the request budget is not the site's slowness). A time-out, a refused
+ * address or URL, a network error is `unknown`; the one error thrown is `beforeRequest`'s RateLimitedError (the
+ * service's request budget is spent: the site was not asked, or not to the end).
  */
 export async function checkSite(
   site: WmnSite,
   username: string,
-  options: { timeoutMs: number; allowLoopback: boolean; signal?: AbortSignal },
+  options: {
+    timeoutMs: number;
+    allowLoopback: boolean;
+    signal?: AbortSignal;
+    beforeRequest?: () => Promise<void>;
+  },
 ): Promise<Outcome> {
   const account = accountFor(site, username);
-  const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
+  const spend = options.beforeRequest;
   try {
+    if (options.signal?.aborted) return 'unknown';
+    await spend?.();
+    const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
     const answer = await guardedRequest(
       {
         url: site.uri_check.replaceAll('{account}', encodeURIComponent(account)),
@@ -66,10 +80,15 @@ export async function checkSite(
         body: site.post_body?.replaceAll('{account}', account),
         keepStatuses: [site.e_code, site.m_code],
       },
-      { signal: AbortSignal.any(signals), allowLoopback: options.allowLoopback },
+      {
+        signal: AbortSignal.any(signals),
+        allowLoopback: options.allowLoopback,
+        beforeRequest: spend && ((hop) => (hop === 0 ? Promise.resolve() : spend())),
+      },
     );
     return decide(site, answer.status, answer.body);
-  } catch {
+  } catch (error) {
+    if (error instanceof RateLimitedError) throw error;
     return 'unknown';
   }
 }
@@ -77,11 +96,15 @@ export async function checkSite(
 /**
  * Starts a lookup of `username` (validated by `usernameBody`): stores it under a new random id (only its SHA-256 is
  * kept), covering the sites of `sitesToCheck(includeNsfw)`, for `LOOKUP_TTL_MS`. Returns the id (shown once, the key
- * to the result page) and the number of sites. The caller enqueues the job.
+ * to the result page) and the number of sites. The caller enqueues the job. Admitted only when every site fits in
+ * the hour's service-wide budget (`usernameLookupSites`, USERNAME_LOOKUP_FETCHES_PER_HOUR; counted atomically in
+ * PostgreSQL, so concurrent starts in any process never admit more): otherwise RateLimitedError with
+ * `Api.lookupBusy` and the seconds until the budget's hour ends (429, Retry-After).
  */
 export async function createLookup(db: Db, username: string, includeNsfw: boolean) {
   const id = randomToken(16);
   const total = sitesToCheck(includeNsfw).length;
+  await consumeAll('usernameLookupSites', SERVICE_WIDE, total, 'Api.lookupBusy');
   await db.insert(usernameChecks).values({
     idHash: sha256(id),
     username: normalizeUsername(username),
@@ -92,7 +115,12 @@ export async function createLookup(db: Db, username: string, includeNsfw: boolea
   return { id, total };
 }
 
-/** A lookup's progress and the sites found so far, by id; 404 `Api.notFound` when unknown or older than an hour. */
+/**
+ * A lookup's progress and the sites found so far, by id; 404 `Api.notFound` when unknown or older than an hour.
+ * `status` is the stored one, except `capped` for a lookup the job ended (`done`) with sites never answered: only the
+ * spent request budget ends a job so (every other path stores an answer per site). `notChecked` counts the sites
+ * never answered once the lookup is over (0 while it runs).
+ */
 export async function lookupView(db: Db, id: string): Promise<UsernameLookupView> {
   const [check] = await db
     .select()
@@ -111,12 +139,14 @@ export async function lookupView(db: Db, id: string): Promise<UsernameLookupView
       return { site: site.name, category: site.cat, url: profileUrl(site, check.username) };
     })
     .sort((a, b) => a.site.localeCompare(b.site));
+  const checked = rows.length;
   return {
     username: check.username,
-    status: check.status,
+    status: check.status === 'done' && checked < check.total ? 'capped' : check.status,
     includeNsfw: check.includeNsfw,
     total: check.total,
-    checked: rows.length,
+    checked,
+    notChecked: check.status === 'running' ? 0 : Math.max(0, check.total - checked),
     unknown: rows.filter((r) => r.outcome === 'unknown').length,
     found,
     expiresAt: check.expiresAt.toISOString(),
@@ -136,7 +166,10 @@ export async function stopLookup(db: Db, id: string): Promise<UsernameLookupView
  * The job of one lookup (queue `username-check`, payload `{ idHash }`): asks each site not answered yet, at most
  * `USERNAME_LOOKUP_CONCURRENCY` at once, each within `USERNAME_LOOKUP_TIMEOUT_MS`, storing each answer as it comes;
  * stops asking (and aborts requests under way) once the lookup is stopped or expired; then marks it `done`. A job run
- * again (a crashed worker) resumes with the sites left.
+ * again (a crashed worker) resumes with the sites left. Every outbound request (each redirect hop too) first spends
+ * one request of the service-wide hourly budget (`usernameLookupFetches`, USERNAME_LOOKUP_FETCHES_PER_HOUR); once one
+ * is refused, no further site is asked (those under way finish), the sites left stay unanswered and the lookup ends
+ * `done` with fewer answers than sites, which `lookupView` shows as `capped`.
  */
 export async function runUsernameCheck(db: Db, idHash: string): Promise<void> {
   const [check] = await db.select().from(usernameChecks).where(eq(usernameChecks.idHash, idHash));
@@ -161,18 +194,29 @@ export async function runUsernameCheck(db: Db, idHash: string): Promise<void> {
       .catch((error: unknown) => log().warn({ err: (error as Error).message }, 'username lookup: stop check failed'));
   }, STOP_POLL_MS);
   const limit = pLimit(e.USERNAME_LOOKUP_CONCURRENCY);
+  let capped = false;
+  const spend = () => consume('usernameLookupFetches', SERVICE_WIDE);
   try {
     await Promise.all(
       sitesToCheck(check.includeNsfw)
         .filter((site) => !answered.has(site.name))
         .map((site) =>
           limit(async () => {
-            if (stop.signal.aborted) return;
-            const outcome = await checkSite(site, check.username, {
-              timeoutMs: e.USERNAME_LOOKUP_TIMEOUT_MS,
-              allowLoopback: e.USERNAME_LOOKUP_ALLOW_LOOPBACK,
-              signal: stop.signal,
-            });
+            if (stop.signal.aborted || capped) return;
+            let outcome: Outcome;
+            try {
+              outcome = await checkSite(site, check.username, {
+                timeoutMs: e.USERNAME_LOOKUP_TIMEOUT_MS,
+                allowLoopback: e.USERNAME_LOOKUP_ALLOW_LOOPBACK,
+                signal: stop.signal,
+                beforeRequest: spend,
+              });
+            } catch (error) {
+              if (!(error instanceof RateLimitedError)) throw error;
+              if (!capped) log().warn({ site: site.name }, 'username lookup: hourly request budget spent, stopping');
+              capped = true;
+              return;
+            }
             if (stop.signal.aborted) return;
             await db
               .insert(usernameCheckResults)

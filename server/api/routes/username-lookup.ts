@@ -2,7 +2,7 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { getDb } from '../../db/client';
 import { enqueueUsernameCheck } from '../../jobs/boss';
-import { consume } from '../../services/rate-limit';
+import { consume, giveBack, RateLimitedError } from '../../services/rate-limit';
 import { sha256 } from '../../services/tokens';
 import { createLookup, lookupView, stopLookup } from '../../services/username-lookup';
 import type { AppEnv } from '../context';
@@ -13,10 +13,14 @@ const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 
 const view = z.object({
   username: z.string(),
-  status: z.enum(['running', 'stopped', 'done']),
+  status: z.enum(['running', 'stopped', 'done', 'capped']).openapi({
+    description:
+      'stopped: by the visitor; capped: the hourly budget of outbound requests (USERNAME_LOOKUP_FETCHES_PER_HOUR) ran out before every site was asked',
+  }),
   includeNsfw: z.boolean(),
   total: z.number().openapi({ description: 'sites the lookup covers' }),
   checked: z.number().openapi({ description: 'sites that answered so far' }),
+  notChecked: z.number().openapi({ description: 'sites never asked, once the lookup is over (0 while it runs)' }),
   unknown: z.number().openapi({ description: 'answers that fit neither rule (errors, time-outs, blocked)' }),
   found: z.array(z.object({ site: z.string(), category: z.string(), url: z.string() })),
   expiresAt: z.string().openapi({ description: 'the result is deleted after this (an hour after the start)' }),
@@ -33,7 +37,7 @@ const startRoute = createRoute({
   method: 'post',
   path: '/usernameLookup',
   summary:
-    'Starts a reverse username lookup over the WhatsMyName site list (adult sites only with nsfw=true): 201 with the result id (unguessable, kept an hour) and the number of sites. 422 for a username that is empty, over 64 characters, an e-mail address, a phone number or of other characters; 429 over USERNAME_LOOKUPS_PER_IP_PER_HOUR.',
+    'Starts a reverse username lookup over the WhatsMyName site list (adult sites only with nsfw=true): 201 with the result id (unguessable, kept an hour) and the number of sites. 422 for a username that is empty, over 64 characters, without a letter or digit (so never a dot segment such as `..`), an e-mail address, a phone number or of other characters; 429 over USERNAME_LOOKUPS_PER_IP_PER_HOUR per client (an IPv4 address, an IPv6 /64), and 429 `Api.lookupBusy` (Retry-After) when the sites of the lookup do not fit in what is left of the hourly service-wide USERNAME_LOOKUP_FETCHES_PER_HOUR.',
   request: { body: bodyOf(startBody) },
   responses: {
     201: jsonResponse(
@@ -69,12 +73,19 @@ const stopRoute = createRoute({
   },
 });
 
-/** The reverse username lookup (issue 15 §2): start (rate limited per client IP), progress, stop. Public. */
+/**
+ * The reverse username lookup (issue 15 §2): start (rate limited per client, within the service-wide hourly budget;
+ * a start refused as busy gives the client its try back), progress, stop. Public.
+ */
 export const usernameLookupApi = new OpenAPIHono<AppEnv>()
   .openapi(startRoute, async (c) => {
     const body = readBody(c, startBody);
-    await consume('usernameLookupsPerIp', c.get('clientIp') ?? 'unknown');
-    const { id, total } = await createLookup(await getDb(), body.username, body.nsfw);
+    const client = c.get('clientIp') ?? 'unknown';
+    await consume('usernameLookupsPerIp', client);
+    const { id, total } = await createLookup(await getDb(), body.username, body.nsfw).catch(async (error: unknown) => {
+      if (error instanceof RateLimitedError) await giveBack('usernameLookupsPerIp', client);
+      throw error;
+    });
     await enqueueUsernameCheck(sha256(id));
     return created(c, { id, total });
   })
