@@ -448,12 +448,11 @@ describe('the service-wide hourly budget of outbound requests', () => {
     expect(view.notChecked).toBe(view.total - view.checked);
     expect(view.notChecked).toBeGreaterThanOrEqual(5);
 
-    // A new lookup is still admitted (its sites fit), but asks nothing while the requests are spent.
-    const next = (await (await start('bob', '192.0.2.201')).json()).obj;
-    await runUsernameCheck(await getDb(), sha256(next.id));
-    expect(fake.paths).toHaveLength(5);
-    const nextView = (await (await call('GET', `/usernameLookup/${next.id}`)).json()).obj;
-    expect(nextView).toMatchObject({ status: 'capped', checked: 0, notChecked: next.total });
+    // While the requests are spent, a new lookup is refused as busy (and the client keeps its try).
+    const next = await start('bob', '192.0.2.201', 'es');
+    expect(next.status).toBe(429);
+    expect(Number(next.headers.get('retry-after'))).toBeGreaterThan(3500);
+    expect((await next.json()).msg).toMatch(busy.es);
   });
 
   it('never sends more requests than the budget when 20 lookups run at once', async () => {

@@ -148,11 +148,14 @@ export async function consume(name: LimitName, subject: string): Promise<void> {
   }
 }
 
-/** Throws RateLimitedError when `subject` has no points of `name` left, without spending one. */
-export async function assertNotLimited(name: LimitName, subject: string): Promise<void> {
+/**
+ * Throws RateLimitedError (with `messageKey`, default `Api.tooMany`) when `subject` has no points of `name` left,
+ * without spending one.
+ */
+export async function assertNotLimited(name: LimitName, subject: string, messageKey?: string): Promise<void> {
   const res = await (await limiters())[name].get(keyOf(name, subject));
   if (res && res.consumedPoints >= LIMITS[name].points) {
-    throw new RateLimitedError(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+    throw new RateLimitedError(Math.max(1, Math.ceil(res.msBeforeNext / 1000)), messageKey);
   }
 }
 

@@ -6,7 +6,7 @@ import { usernameCheckResults, usernameChecks } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode } from '../errors';
 import { log } from '../observability/log';
-import { consume, consumeAll, RateLimitedError } from './rate-limit';
+import { assertNotLimited, consume, consumeAll, RateLimitedError } from './rate-limit';
 import { randomToken, sha256 } from './tokens';
 import { guardedRequest } from './username-fetch';
 import { sitesToCheck, type WmnSite } from './username-sites';
@@ -96,14 +96,16 @@ export async function checkSite(
 /**
  * Starts a lookup of `username` (validated by `usernameBody`): stores it under a new random id (only its SHA-256 is
  * kept), covering the sites of `sitesToCheck(includeNsfw)`, for `LOOKUP_TTL_MS`. Returns the id (shown once, the key
- * to the result page) and the number of sites. The caller enqueues the job. Admitted only when every site fits in
- * the hour's service-wide budget (`usernameLookupSites`, USERNAME_LOOKUP_FETCHES_PER_HOUR; counted atomically in
- * PostgreSQL, so concurrent starts in any process never admit more): otherwise RateLimitedError with
- * `Api.lookupBusy` and the seconds until the budget's hour ends (429, Retry-After).
+ * to the result page) and the number of sites. The caller enqueues the job. Admitted only while the hour's
+ * outbound requests (`usernameLookupFetches`) are not spent and every site fits in the hour's service-wide budget of
+ * sites (`usernameLookupSites`; both USERNAME_LOOKUP_FETCHES_PER_HOUR, counted atomically in PostgreSQL, so
+ * concurrent starts in any process never admit more): otherwise RateLimitedError with `Api.lookupBusy` and the
+ * seconds until that hour ends (429, Retry-After).
  */
 export async function createLookup(db: Db, username: string, includeNsfw: boolean) {
   const id = randomToken(16);
   const total = sitesToCheck(includeNsfw).length;
+  await assertNotLimited('usernameLookupFetches', SERVICE_WIDE, 'Api.lookupBusy');
   await consumeAll('usernameLookupSites', SERVICE_WIDE, total, 'Api.lookupBusy');
   await db.insert(usernameChecks).values({
     idHash: sha256(id),
