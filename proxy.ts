@@ -1,10 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { sessionCookieName } from './lib/session-cookie-names';
 import { dashboardLocation, isLandingPath, rememberedLanguageRedirect, routeRequest } from './lib/routing/rules';
 
 /**
- * Next 16 proxy (formerly middleware): wires the rules of lib/routing to requests (SPEC §2). A visitor with a `token`
- * cookie asking for the home page or a landing page is checked against the API; a live session goes to the
- * dashboard, a dead one has its cookie cleared and sees the page (no loop). `/` honours a language the visitor chose
+ * Next 16 proxy (formerly middleware): wires the rules of lib/routing to requests (SPEC §2). A visitor with a session
+ * cookie (`__Host-token` when APP_ORIGIN is https, else `token`: lib/session-cookie-names.ts, the API's own rule)
+ * asking for the home page or a landing page is checked against the API; a live session goes to the dashboard, a
+ * dead one has its cookie cleared and sees the page (no loop). `/` honours a language the visitor chose
  * before (`lang` cookie, issue 13 §7).
  */
 export async function proxy(request: NextRequest) {
@@ -19,7 +21,8 @@ export async function proxy(request: NextRequest) {
   const rewrite = (init?: ResponseInit) =>
     NextResponse.rewrite(new URL(`${decision.internalPath}${search}`, request.url), init);
   const serve = () => (decision.internalPath === pathname ? NextResponse.next() : rewrite());
-  const token = request.cookies.get('token')?.value;
+  const cookieName = sessionCookieName(process.env.APP_ORIGIN);
+  const token = request.cookies.get(cookieName)?.value;
   if (token && isLandingPath(decision.rest)) {
     const session = await checkSession(request, token);
     if (session === 'live') {
@@ -27,7 +30,14 @@ export async function proxy(request: NextRequest) {
     }
     if (session === 'dead') {
       const response = serve();
-      response.cookies.delete('token');
+      // A `__Host-` cookie is only replaced by one with the same attributes (Secure, Path=/, no Domain).
+      response.cookies.set(cookieName, '', {
+        path: '/',
+        maxAge: 0,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: cookieName.startsWith('__Host-'),
+      });
       return response;
     }
   }
@@ -53,16 +63,17 @@ async function checkSession(request: NextRequest, token: string): Promise<'live'
 /**
  * Where the proxy runs (issue 14 §3): invoking it at all costs a static page about a third of its throughput, so it
  * runs only where it has work. `/es/…` and `/id/…` pages that exist are served as they are (their internal path is
- * their public path): the proxy is skipped for them unless a `token` cookie may send a landing-page visitor to the
- * dashboard. It still runs for English and `/ph/` paths (rewritten to `/en/…`, `/en-PH/…`), `/`  (the `lang`
- * choice), `/es/404/`, unknown paths (302) and paths without their trailing slash (301). Never for the API
- * (`/api_f/…` and the ad-event path `/api_{hash}`), Next's assets, the operator console (`/ops/`) or files with an
- * extension. The page list must equal PAGE_PATHS minus `/404/` (tests/proxy-matcher.test.ts checks it and every
+ * their public path): the proxy is skipped for them unless a session cookie (`token` or `__Host-token`) may send a
+ * landing-page visitor to the dashboard. It still runs for English and `/ph/` paths (rewritten to `/en/…`,
+ * `/en-PH/…`), `/`  (the `lang` choice), `/es/404/`, unknown paths (302) and paths without their trailing slash
+ * (301). Never for the API (`/api_f/…` and the ad-event path `/api_{hash}`), Next's assets, the operator console
+ * (`/ops/`) or files with an extension. The page list must equal PAGE_PATHS minus `/404/` (tests/proxy-matcher.test.ts checks it and every
  * decision against lib/routing). Next reads this object statically: literals only.
  */
 export const config = {
   matcher: [
     '/((?!api_|_next|ops(?:/|$)|.*\\..*|(?:es|id)/(?:|checkout/|checkout/wallet/|paystatus/|pay-success/|cancel/|cancel-subscription/|phone-finder/|gps-locator/|ip-tracker/|about-us/|privacy-policy/|terms-of-use/|pay-method/|intellectual/|contact-us/|faq/|cookie/|location/|map/|getLocation/|locate/|phone-locate/|reveal-location/|username-lookup/|dashboard/locations/|dashboard/account/|dashboard/billing/|dashboard/data-leaks/|login/|forget/|reset/|dev/outbox/)$).*)',
     { source: '/(es|id)/((?!.*\\..*).*)', has: [{ type: 'cookie', key: 'token' }] },
+    { source: '/(es|id)/((?!.*\\..*).*)', has: [{ type: 'cookie', key: '__Host-token' }] },
   ],
 };

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
-import { operatorAudit, optOuts, orders, outboundMessages, supportMessages } from '@/server/db/schema';
+import { operatorAudit, operators, optOuts, orders, outboundMessages, supportMessages } from '@/server/db/schema';
 import { createOperator } from '@/server/services/ops';
+import { sha256 } from '@/server/services/tokens';
 import { API, app, clientHeaders } from './support/api';
 import { buyAccount, call, nextIp, uniqueEmail } from './support/accounts';
 import { subscribe, subscriptionById } from './support/billing';
@@ -15,6 +16,11 @@ import { subscribe, subscriptionById } from './support/billing';
 
 const totpFor = (secret: string) =>
   new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+
+/** This file's block of the IPv6 documentation range; a client in a new /64 of it per call (limits count /64s). */
+const block = Math.floor(Math.random() * 0xffff).toString(16);
+let networks = 0;
+const newNetwork = () => `2001:db8:${block}:${(++networks).toString(16)}::1`;
 
 /** Calls the console API with JSON, as the /ops page does. */
 function ops(method: string, path: string, cookie?: string, body?: unknown, ip = nextIp()) {
@@ -131,18 +137,101 @@ describe('operator console (issue 16 §3)', () => {
     expect(res.status).toBe(403);
   });
 
-  it('limits failed sign-ins per operator address', async () => {
+  it('limits failed sign-ins per operator address and client: a stranger cannot keep the operator out', async () => {
     const email = uniqueEmail('op-limit');
     const created = await createOperator(await getDb(), email);
+    const stranger = newNetwork();
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i += 1) {
-      statuses.push((await ops('POST', '/session', undefined, { email, password: 'wrong', code: '000000' })).status);
+    for (let i = 0; i < 20; i += 1) {
+      const guess = { email, password: `wrong ${i}`, code: '000000' };
+      statuses.push((await ops('POST', '/session', undefined, guess, stranger)).status);
     }
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
-    expect(statuses.at(-1)).toBe(429);
-    // Even the right password and code wait for the window.
+    expect(statuses.slice(5).every((s) => s === 429)).toBe(true);
     const code = totpFor(created.secret).generate();
-    expect((await ops('POST', '/session', undefined, { email, password: created.password, code })).status).toBe(429);
+    // The stranger's client waits for the window, even with the right password and code…
+    expect(
+      (await ops('POST', '/session', undefined, { email, password: created.password, code }, stranger)).status,
+    ).toBe(429);
+    // …the operator, elsewhere, signs in.
+    const own = await ops('POST', '/session', undefined, { email, password: created.password, code }, newNetwork());
+    expect(own.status).toBe(200);
+  });
+
+  it('still meets a per-address ceiling of failures from every client (100 an hour)', async () => {
+    const email = uniqueEmail('op-ceiling');
+    const created = await createOperator(await getDb(), email);
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 105 },
+        async (_, i) =>
+          (await ops('POST', '/session', undefined, { email, password: `w${i}`, code: '000000' }, newNetwork())).status,
+      ),
+    );
+    // Spent before each check, so even at once exactly 100 are checked.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(100);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    const code = totpFor(created.secret).generate();
+    expect(
+      (await ops('POST', '/session', undefined, { email, password: created.password, code }, newNetwork())).status,
+    ).toBe(429);
+  }, 60_000);
+
+  it('writes every failed sign-in to the audit log: who was tried (or a hash), the client, why; never the password', async () => {
+    const email = uniqueEmail('op-failaudit');
+    const created = await createOperator(await getDb(), email);
+    const totp = totpFor(created.secret);
+    const wrongCode = String((Number(totp.generate()) + 1) % 1_000_000).padStart(6, '0');
+    const ip = newNetwork();
+    const unknown = uniqueEmail('op-nobody');
+    const tries = [
+      { email, password: 'not the password', code: totp.generate() },
+      { email, password: created.password, code: wrongCode },
+      { email: unknown, password: 'some password', code: '123456' },
+    ];
+    for (const attempt of tries) expect((await ops('POST', '/session', undefined, attempt, ip)).status).toBe(401);
+    const code = totp.generate();
+    expect((await ops('POST', '/session', undefined, { email, password: created.password, code }, ip)).status).toBe(
+      200,
+    );
+    // The same code again: a replay.
+    expect((await ops('POST', '/session', undefined, { email, password: created.password, code }, ip)).status).toBe(
+      401,
+    );
+
+    const db = await getDb();
+    const failures = await db
+      .select()
+      .from(operatorAudit)
+      .where(
+        sql`${operatorAudit.action} = 'sign_in.failed' and ${operatorAudit.detail}->>'ip' like ${`${ip.split('::')[0]}%`}`,
+      )
+      .orderBy(operatorAudit.id);
+    expect(failures.map((f) => [f.operatorId, f.operatorEmail, f.reason])).toEqual([
+      [created.id, email.toLowerCase(), 'wrong_password'],
+      [created.id, email.toLowerCase(), 'wrong_code'],
+      [null, '-', 'unknown_address'],
+      [created.id, email.toLowerCase(), 'replayed_code'],
+    ]);
+    expect(failures[2].detail).toEqual({ ip, addressSha256: sha256(`ops:${unknown.toLowerCase()}`) });
+    expect(failures[0].detail).toEqual({ ip });
+    const stored = JSON.stringify(failures);
+    for (const secretText of ['not the password', created.password, 'some password', wrongCode, code, unknown]) {
+      expect(stored).not.toContain(secretText);
+    }
+    // A disabled operator's right password and code fail, and say so in the log.
+    await db.update(operators).set({ disabledAt: new Date() }).where(eq(operators.id, created.id));
+    const later = totp.generate({ timestamp: Date.now() + 30_000 });
+    expect(
+      (await ops('POST', '/session', undefined, { email, password: created.password, code: later }, ip)).status,
+    ).toBe(401);
+    const [last] = await db
+      .select()
+      .from(operatorAudit)
+      .where(eq(operatorAudit.operatorId, created.id))
+      .orderBy(desc(operatorAudit.id))
+      .limit(1);
+    expect([last.action, last.reason]).toEqual(['sign_in.failed', 'disabled']);
   });
 
   it('finds orders by e-mail, number and code; refunds through the buyer service and audits who, what and why', async () => {

@@ -1,6 +1,5 @@
 import 'server-only';
 import type { MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { getDb } from '../db/client';
 import { env } from '../env';
 import { resolveClientIp } from '../services/client-ip';
@@ -8,7 +7,7 @@ import { findSessionUser } from '../services/sessions';
 import type { AppEnv } from './context';
 import { ApiError, ErrorCode } from './errors';
 import { pickLanguage } from '../i18n';
-import { SESSION_COOKIE } from './session-cookies';
+import { readSessionCookie } from './session-cookies';
 import { log } from '../observability/log';
 import { metrics } from '../observability/metrics';
 
@@ -47,16 +46,15 @@ export const TOKEN_HEADER = '_chamspy_token';
 
 /**
  * Per-request context: the response language from `Accept-Language`, the client IP (X-Forwarded-For only from
- * TRUSTED_PROXIES), and the signed-in user from the `token` cookie and/or the `_chamspy_token` header (ISSUE 3).
+ * TRUSTED_PROXIES), and the signed-in user from the session cookie (`__Host-token` on an https origin, else `token`)
+ * and/or the `_chamspy_token` header (ISSUE 3).
  * A token that names no live session, or a cookie and header naming different users, leave `user` null with
  * `tokenRejected`; `requireUser` then answers 401 with code 20012.
  */
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set('lang', pickLanguage(c.req.header('accept-language')));
   c.set('clientIp', resolveClientIp(c.req.header('x-peer-ip'), c.req.header('x-forwarded-for'), env().TRUSTED_PROXIES));
-  const tokens = [
-    ...new Set([getCookie(c, SESSION_COOKIE), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t)),
-  ];
+  const tokens = [...new Set([readSessionCookie(c), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t))];
   const db = tokens.length ? await getDb() : null;
   const found = db ? await Promise.all(tokens.map((t) => findSessionUser(db, t))) : [];
   const user = found.length > 0 && found.every((u) => u && u.id === found[0]!.id) ? found[0] : null;

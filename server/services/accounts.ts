@@ -1,11 +1,13 @@
 import 'server-only';
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import type { Db, Tx } from '../db/client';
-import { passwordResetCodes, sessions, users } from '../db/schema';
+import { orders, passwordResetCodes, sessions, users } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode } from '../errors';
 import { queueEmail } from './outbox-queue';
+import { clientKey } from './client-ip';
 import { hashPassword, newPasswordProblem, verifyPassword } from './passwords';
 import { assertNotLimited, consume, resetLimit } from './rate-limit';
 import { createSession, revokeOtherSessions, type SessionUser } from './sessions';
@@ -14,14 +16,23 @@ import { sha256 } from './tokens';
 /** Reset codes: 6 digits, valid 15 minutes, burnt by the 5th wrong guess (ISSUE 3). */
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
 export const RESET_CODE_MAX_FAILURES = 5;
+/**
+ * Failed sign-ins in a row after which an account's password stops signing in until it is reset with an e-mailed
+ * code: NIST SP 800-63B §5.2.2 allows at most 100 consecutive failed attempts on one account.
+ */
+export const LOGIN_LOCK_AFTER_FAILURES = 100;
 
 type Meta = { ip: string | null; userAgent: string | null; locale: string };
 
-/** Why an account call was refused; routes map each to a status and message. */
+/**
+ * Why an account call was refused; routes map each to a status and message. `outboxIds`: e-mails the refused call
+ * still queued (the account-locked notice), for the route to enqueue.
+ */
 export class AccountError extends Error {
   constructor(
     readonly reason: 'login_failed' | 'temporary_expired' | 'current_password_wrong' | 'code_invalid' | 'policy',
     readonly messageKey?: string,
+    readonly outboxIds: string[] = [],
   ) {
     super(reason);
     this.name = 'AccountError';
@@ -54,24 +65,38 @@ export const emailKey = (email: string) => sha256(`email:${normalize(email)}`);
 
 /**
  * Signs in. Unknown e-mail and wrong password fail alike (same error, same timing, same limits). Throttled without
- * locking the owner out (issue 12 §8): attempts per IP; failures per address and IP (an attacker elsewhere does not
- * use up the owner's tries); and a higher ceiling of failures per address from everywhere. Limits are keyed by the
- * address's hash, so a 429 says nothing about whether it is registered. A temporary password past its 7 days fails
- * with `temporary_expired`; a correct temporary password opens a restricted session that may only change it.
+ * locking the owner out (README "Rate limits live in PostgreSQL"): attempts per IP; failures per address and client
+ * (an IPv6 client by its /64; an attacker elsewhere does not use up the owner's tries); and a higher ceiling of failures per address from everywhere
+ * (LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR). Limits are keyed by the address's hash, so a 429 says nothing about whether it
+ * is registered.
+ *
+ * Failed sign-ins in a row (NIST SP 800-63B §5.2.2): every attempt on an account counts one in `users.failed_logins`
+ * before its password is checked (one atomic UPDATE, so guesses sent at once each take their own number); a right
+ * password clears the count. An attempt numbered past LOGIN_LOCK_AFTER_FAILURES is refused even with the right
+ * password, with the same `login_failed` answer (nothing tells a guesser that the account exists or is locked). The
+ * wrong guess numbered exactly LOGIN_LOCK_AFTER_FAILURES queues the `login-locked` e-mail to the owner, once per lock,
+ * saying how to unlock: a reset code (resetPassword clears the count); its AccountError carries the outbox id for the
+ * route to enqueue. A temporary password past its 7 days fails with `temporary_expired`; a correct temporary password
+ * opens a restricted session that may only change it.
  */
 export async function login(db: Db, email: string, password: string, meta: Meta) {
   const address = emailKey(email);
-  const pair = `${address}:${meta.ip ?? 'unknown'}`;
+  const pair = `${address}:${clientKey(meta.ip)}`;
   await consume('loginPerIp', meta.ip ?? 'unknown');
   await assertNotLimited('loginFailuresPerAccountIp', pair);
   await assertNotLimited('loginFailuresPerAccount', address);
   const user = await findUser(db, email);
+  const attempt = user ? await countAttempt(db, user.id) : 0;
   const ok = await verifyPassword(user?.passwordHash ?? null, password);
-  if (!user || !ok) {
+  const failed = async (outboxIds: string[] = []): Promise<never> => {
     await consume('loginFailuresPerAccountIp', pair);
     await consume('loginFailuresPerAccount', address);
-    throw new AccountError('login_failed');
-  }
+    throw new AccountError('login_failed', undefined, outboxIds);
+  };
+  if (!user) return failed();
+  if (!ok) return failed(attempt === LOGIN_LOCK_AFTER_FAILURES ? await queueLockedNotice(db, user, meta.locale) : []);
+  if (attempt > LOGIN_LOCK_AFTER_FAILURES) return failed();
+  await db.update(users).set({ failedLogins: 0 }).where(eq(users.id, user.id));
   const temporary = user.tempPasswordExpiresAt !== null;
   if (temporary && user.tempPasswordExpiresAt!.getTime() < Date.now()) throw new AccountError('temporary_expired');
   await resetLimit('loginFailuresPerAccountIp', pair);
@@ -83,10 +108,43 @@ export async function login(db: Db, email: string, password: string, meta: Meta)
 }
 
 /**
+ * Counts a sign-in attempt on account `userId` (atomic `failed_logins + 1`, held below 2^31 for an account guessed
+ * at for ever) and returns its number in the row.
+ */
+async function countAttempt(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .update(users)
+    .set({ failedLogins: sql`least(${users.failedLogins} + 1, 1000000000)` })
+    .where(eq(users.id, userId))
+    .returning({ failedLogins: users.failedLogins });
+  return row?.failedLogins ?? 0;
+}
+
+/**
+ * Queues the `login-locked` e-mail to `user` (in the language of their newest order, else `locale`): their password
+ * was locked after LOGIN_LOCK_AFTER_FAILURES failed sign-ins in a row, and the link to unlock it with a reset code.
+ * Returns the outbox id to enqueue.
+ */
+async function queueLockedNotice(db: Db, user: { id: string; email: string }, locale: string): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .select({ locale: orders.locale })
+      .from(orders)
+      .where(eq(orders.userId, user.id))
+      .orderBy(desc(orders.createdAt))
+      .limit(1);
+    const language = order?.locale ?? locale;
+    const link = `${env().APP_ORIGIN}${prefixOf(language as AppLocale)}/forget/`;
+    const params = { email: user.email, count: LOGIN_LOCK_AFTER_FAILURES, link };
+    return [await queueEmail(tx, { to: user.email, template: 'login-locked', locale: language, params })];
+  });
+}
+
+/**
  * Changes the signed-in user's password after checking the current one (not asked in a restricted session, opened
- * with the temporary password; issue 13 §16) and the policy. Clears a temporary password,
- * lifts the session's restriction, revokes every other session and e-mails a notice, in one transaction. Each check
- * of the current password spends a point of `passwordChecksPerAccount` first (atomic in PostgreSQL, so guesses sent
+ * with the temporary password; issue 13 §16) and the policy. Clears a temporary password and the failed sign-ins in
+ * a row, lifts the session's restriction, revokes every other session and e-mails a notice, in one transaction. Each
+ * check of the current password spends a point of `passwordChecksPerAccount` first (atomic in PostgreSQL, so guesses sent
  * at once are counted too; issue 12 §2); a success gives them back. Throws RateLimitedError past the limit.
  */
 export async function changePassword(
@@ -111,7 +169,7 @@ export async function changePassword(
   return db.transaction(async (tx) => {
     await tx
       .update(users)
-      .set({ passwordHash, tempPasswordExpiresAt: null, passwordChangedAt: new Date() })
+      .set({ passwordHash, tempPasswordExpiresAt: null, passwordChangedAt: new Date(), failedLogins: 0 })
       .where(eq(users.id, user.id));
     await tx.update(sessions).set({ restricted: false }).where(eq(sessions.id, session.sessionId));
     await revokeOtherSessions(tx, user.id, session.sessionId);
@@ -158,8 +216,8 @@ export async function sendResetCode(db: Db, email: string, locale: string, ip: s
  * once are counted one after another (issue 12 §2): a wrong code counts a failure and the 5th burns the code, however
  * the guesses arrive; an expired, used, voided or foreign code fails alike (`code_invalid`). The route also limits
  * attempts per IP. The new password's policy is checked first (no guess is spent on a weak password). On success: the
- * code is used, the password set (temporary one cleared), every session revoked and a notice e-mailed, in one
- * transaction.
+ * code is used, the password set (temporary one cleared), the failed sign-ins in a row cleared (which unlocks an
+ * account locked by LOGIN_LOCK_AFTER_FAILURES), every session revoked and a notice e-mailed, in one transaction.
  */
 export async function resetPassword(db: Db, email: string, code: string, next: string, locale: string) {
   const problem = await newPasswordProblem(next);
@@ -188,7 +246,7 @@ export async function resetPassword(db: Db, email: string, code: string, next: s
     await tx.update(passwordResetCodes).set({ consumedAt: new Date() }).where(eq(passwordResetCodes.id, pending.id));
     await tx
       .update(users)
-      .set({ passwordHash, tempPasswordExpiresAt: null, passwordChangedAt: new Date() })
+      .set({ passwordHash, tempPasswordExpiresAt: null, passwordChangedAt: new Date(), failedLogins: 0 })
       .where(eq(users.id, user.id));
     await revokeOtherSessions(tx, user.id);
     return [await queueChangedNotice(tx, user.email, locale)];

@@ -22,8 +22,9 @@ import { paymentProvider } from '../providers/payments';
 import { funnelReport } from './events';
 import { queueEmail } from './outbox-queue';
 import { hashPassword, verifyPassword } from './passwords';
+import { clientKey } from './client-ip';
 import { parsePhone, PhoneParseError } from './phone-info';
-import { assertNotLimited, consume, resetLimit } from './rate-limit';
+import { consume, giveBack, resetLimit } from './rate-limit';
 import { refundOrder } from './refunds';
 import { cancelSubscriptions } from './subscriptions';
 import { generatePassword, randomToken, sha256 } from './tokens';
@@ -76,12 +77,24 @@ export async function createOperator(
   return { id: row.id, password, secret, uri: totpOf(secret, address).toString() };
 }
 
+/** Why a console sign-in failed, as the audit log records it (never the password or the code). */
+export type OpsSignInFailure = 'unknown_address' | 'disabled' | 'wrong_password' | 'wrong_code' | 'replayed_code';
+
 /**
  * Signs an operator in with e-mail, password and a current TOTP code (±1 step of 30 s for clock drift). One answer
  * (401 `Api.loginFailed`) for any wrong part. A code is accepted once: its step must be later than the last accepted
- * one, checked and stored under the operator's row lock, so a code seen over a shoulder cannot be replayed. Limits:
- * `opsLoginPerIp` per client IP and `opsLoginFailuresPerEmail` per address (429). Returns the session token (256 bits,
- * stored as SHA-256) and its expiry.
+ * one, checked and stored under the operator's row lock, so a code seen over a shoulder cannot be replayed.
+ *
+ * Limits (429, README "Operator console"), shaped as the buyers' sign-in so that a stranger cannot keep an operator
+ * out: `opsLoginPerIp` attempts per client (an IPv6 client by its /64); `opsLoginFailuresPerEmailIp` failures per
+ * address hash and client (5 per 15 min); `opsLoginFailuresPerEmail` failures per address hash from everywhere (100
+ * per hour). All are spent before the password is checked (atomic in PostgreSQL, so a burst of guesses cannot pass
+ * them); a success clears the address-and-client count and gives the address's point back.
+ *
+ * Every failed check (not a 429) appends `sign_in.failed` to the audit log: the operator's id and e-mail when the
+ * address is an operator's, otherwise `operatorEmail` '-' and the SHA-256 of the typed address (the rate limits' key)
+ * in `detail.addressSha256`; `detail.ip`; the reason (OpsSignInFailure). Never the password or the code.
+ * Returns the session token (256 bits, stored as SHA-256) and its expiry.
  */
 export async function opsSignIn(
   db: Db,
@@ -90,24 +103,32 @@ export async function opsSignIn(
 ): Promise<{ token: string; expiresAt: Date; operator: { id: string; email: string } }> {
   const address = input.email.trim().toLowerCase();
   const emailKey = sha256(`ops:${address}`);
+  const pairKey = `${emailKey}:${clientKey(ip)}`;
   await consume('opsLoginPerIp', ip ?? 'unknown');
-  await assertNotLimited('opsLoginFailuresPerEmail', emailKey);
-  const failed = async (): Promise<never> => {
-    await consume('opsLoginFailuresPerEmail', emailKey);
+  await consume('opsLoginFailuresPerEmailIp', pairKey);
+  await consume('opsLoginFailuresPerEmail', emailKey);
+  // Looked up with disabled operators too, so the audit entry names who was tried; a disabled one still fails.
+  const [candidate] = await db.select().from(operators).where(eq(operators.email, address));
+  const failed = async (reason: OpsSignInFailure): Promise<never> => {
+    await db.insert(operatorAudit).values({
+      operatorId: candidate?.id ?? null,
+      operatorEmail: candidate?.email ?? '-',
+      action: 'sign_in.failed',
+      reason,
+      detail: { ip, ...(candidate ? {} : { addressSha256: emailKey }) },
+    });
     throw new ApiError(401, ErrorCode.loginFailed, 'Api.loginFailed');
   };
-  const [candidate] = await db
-    .select()
-    .from(operators)
-    .where(and(eq(operators.email, address), isNull(operators.disabledAt)));
   const passwordOk = await verifyPassword(candidate?.passwordHash ?? null, input.password);
-  if (!candidate || !passwordOk) return failed();
+  if (!candidate) return failed('unknown_address');
+  if (!passwordOk) return failed('wrong_password');
+  if (candidate.disabledAt !== null) return failed('disabled');
   const session = await db.transaction(async (tx) => {
     const [op] = await tx.select().from(operators).where(eq(operators.id, candidate.id)).for('update');
     const delta = totpOf(op.totpSecret).validate({ token: input.code.replace(/\s/g, ''), window: 1 });
-    if (delta === null) return null;
+    if (delta === null) return 'wrong_code' as const;
     const step = Math.floor(Date.now() / 30_000) + delta;
-    if (op.totpLastStep !== null && step <= op.totpLastStep) return null;
+    if (op.totpLastStep !== null && step <= op.totpLastStep) return 'replayed_code' as const;
     await tx.update(operators).set({ totpLastStep: step }).where(eq(operators.id, op.id));
     const token = randomToken(32);
     const expiresAt = new Date(Date.now() + OPS_SESSION_MS);
@@ -115,8 +136,9 @@ export async function opsSignIn(
     await tx.insert(operatorAudit).values({ operatorId: op.id, operatorEmail: op.email, action: 'sign_in' });
     return { token, expiresAt, operator: { id: op.id, email: op.email } };
   });
-  if (!session) return failed();
-  await resetLimit('opsLoginFailuresPerEmail', emailKey);
+  if (typeof session === 'string') return failed(session);
+  await resetLimit('opsLoginFailuresPerEmailIp', pairKey);
+  await giveBack('opsLoginFailuresPerEmail', emailKey);
   return session;
 }
 

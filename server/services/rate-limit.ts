@@ -44,12 +44,13 @@ export const LIMITS = {
   opsLoginPerIp: { points: 20, duration: 15 * 60 },
   /**
    * Failed operator sign-ins per operator e-mail (hash) and client IP: a guesser elsewhere cannot use up the
-   * operator's own tries (as `loginFailuresPerAccountIp`).
+   * operator's own tries (as `loginFailuresPerAccountIp`). Spent before the check, cleared by a success.
    */
   opsLoginFailuresPerEmailIp: { points: 5, duration: 15 * 60 },
   /**
-   * Failed operator sign-ins per operator e-mail (hash) from everywhere: a ceiling for guessers spread over many IPs,
-   * high enough that it takes many addresses to keep an operator out.
+   * Failed operator sign-ins per operator e-mail (hash) from everywhere, spent before the check (so that a burst
+   * cannot pass it) and given back by a success: a ceiling for guessers spread over many IPs, high enough that it
+   * takes many networks to keep an operator out.
    */
   opsLoginFailuresPerEmail: { points: 100, duration: 3600 },
   /** Discount offers shown per client IP (each is a row). */

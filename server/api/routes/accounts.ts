@@ -3,7 +3,14 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { translate } from '../../i18n';
-import { changePassword, isRegistered, login, resetPassword, sendResetCode } from '../../services/accounts';
+import {
+  AccountError,
+  changePassword,
+  isRegistered,
+  login,
+  resetPassword,
+  sendResetCode,
+} from '../../services/accounts';
 import { undeliveredEmailsTo } from '../../services/outbox';
 import { consume } from '../../services/rate-limit';
 import { revokeSession } from '../../services/sessions';
@@ -44,7 +51,7 @@ const loginRoute = createRoute({
   method: 'post',
   path: '/admin/userSession',
   summary:
-    'Sign in with e-mail and password; sets the session cookies and returns the token in the `_chamspy_token` header. Unknown e-mail and wrong password answer alike (401).',
+    'Sign in with e-mail and password; sets the session cookies (`__Host-token` on an https origin, else `token`, and `userInfo`) and returns the token in the `_chamspy_token` header. Unknown e-mail, wrong password and an account locked after 100 failures in a row (unlocked by a reset code, the owner is e-mailed) answer alike (401).',
   request: { body: bodyOf(z.object({ email, password })) },
   responses: {
     200: jsonResponse(envelope(userInfo), 'Signed in'),
@@ -181,7 +188,11 @@ const meta = (c: {
 export const accountsApi = new OpenAPIHono<AppEnv>()
   .openapi(loginRoute, async (c) => {
     const body = readBody(c, z.object({ email, password }));
-    const result = await login(await getDb(), body.email, body.password, meta(c));
+    const result = await login(await getDb(), body.email, body.password, meta(c)).catch(async (error: unknown) => {
+      // The failure that locks the account queued the owner's notice (services/accounts.ts): send it now.
+      if (error instanceof AccountError && error.outboxIds.length) await enqueueAfterCommit(error.outboxIds);
+      throw error;
+    });
     setSessionCookies(c, result.token, result.user);
     c.header(TOKEN_HEADER, result.token);
     return ok(c, result.user);

@@ -1,9 +1,7 @@
 import 'server-only';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { getDb } from '../../db/client';
-import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import {
   abuseOverview,
@@ -27,10 +25,13 @@ import {
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
 import { ok } from '../respond';
+import { clearOpsCookie, readOpsCookie, setOpsCookie } from '../session-cookies';
 import { emailBody, zodToApiError } from '../validation';
 
-/** The console's session cookie: HttpOnly, SameSite=Strict, 12 hours; separate from the buyers' `token`. */
-export const OPS_COOKIE = 'ops_token';
+/**
+ * The console's session cookie (`__Host-ops_token` on an https origin, else `ops_token`): HttpOnly, SameSite=Strict,
+ * 12 hours; separate from the buyers' session cookie (server/api/session-cookies.ts).
+ */
 
 type OpsEnv = AppEnv & { Variables: { operator: OperatorView } };
 
@@ -60,9 +61,9 @@ const noStore: MiddlewareHandler = async (c, next) => {
   c.header('X-Robots-Tag', 'noindex, nofollow');
 };
 
-/** Guard: a live operator session from the `ops_token` cookie, else 401 (code 20012). */
+/** Guard: a live operator session from the console's cookie, else 401 (code 20012). */
 const requireOperator: MiddlewareHandler<OpsEnv> = async (c, next) => {
-  const token = getCookie(c, OPS_COOKIE);
+  const token = readOpsCookie(c);
   const operator = token ? await findOperator(await getDb(), token) : null;
   if (!operator) throw new ApiError(401, ErrorCode.sessionInvalid, 'Api.notLoggedIn');
   c.set('operator', operator);
@@ -80,7 +81,7 @@ const signInBody = z.object({
 
 /**
  * The operator console's API under `/api_f/v1/ops` (issue 16 §3), kept out of the OpenAPI document. Sign-in takes
- * e-mail, password and a TOTP code and sets the `ops_token` cookie; every other route needs that session (401
+ * e-mail, password and a TOTP code and sets the console's session cookie; every other route needs that session (401
  * otherwise), and every change takes a `reason` and is written to the append-only audit log in the same step. No
  * answer carries a consent code, a token, a password hash, a TOTP secret or a message body. Mutations need the
  * `website_type` header like the rest of the API (403). Answers in the usual envelope; amounts in minor units.
@@ -91,13 +92,7 @@ export const opsApi = new Hono<OpsEnv>()
   .post('/ops/session', async (c) => {
     const input = await jsonBody(c, signInBody);
     const session = await opsSignIn(await getDb(), input, c.get('clientIp'));
-    setCookie(c, OPS_COOKIE, session.token, {
-      httpOnly: true,
-      sameSite: 'Strict',
-      secure: env().APP_ORIGIN.startsWith('https:'),
-      path: '/',
-      maxAge: Math.floor(OPS_SESSION_MS / 1000),
-    });
+    setOpsCookie(c, session.token, Math.floor(OPS_SESSION_MS / 1000));
     return ok(c, { email: session.operator.email });
   })
   .use('/ops/*', requireOperator)
@@ -106,7 +101,7 @@ export const opsApi = new Hono<OpsEnv>()
   // DELETE /ops/session → signs out (audited).
   .delete('/ops/session', async (c) => {
     await opsSignOut(await getDb(), c.get('operator'));
-    deleteCookie(c, OPS_COOKIE, { path: '/' });
+    clearOpsCookie(c);
     return ok(c, { signedOut: true });
   })
   // GET /ops/orders?q= → orders by code, e-mail or number, with subscriptions and refund.
