@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { outboundMessages, users } from '@/server/db/schema';
 import { LOGIN_LOCK_AFTER_FAILURES } from '@/server/services/accounts';
+import { renderEmail } from '@/server/services/templates';
 import { account, call, latestEmail, signIn, tokenOf } from './support/accounts';
 
 // NIST SP 800-63B §5.2.2: at most 100 failed sign-ins in a row on one account, however many addresses they come
@@ -106,5 +107,17 @@ describe('failed sign-ins in a row (NIST SP 800-63B §5.2.2)', () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => signIn(email, 'whatever', nextIp())));
     expect(answers.every((r) => r.status === 401)).toBe(true);
     expect(await lockedNotices(email)).toHaveLength(0);
+  });
+
+  it.each(['en', 'es', 'id'])('the notice reads in %s with the count, the address and the link', (locale) => {
+    const link = `https://chamspy.example/${locale === 'en' ? '' : `${locale}/`}forget/`;
+    const mail = renderEmail('login-locked', locale, { email: 'ana@example.com', count: 100, link });
+    for (const text of [mail.text, mail.html]) {
+      expect(text).toContain('100');
+      expect(text).toContain('ana@example.com');
+      expect(text).toContain(link);
+      expect(text).not.toMatch(/[{}]/);
+    }
+    expect(mail.subject).not.toMatch(/[{}]/);
   });
 });
