@@ -19,7 +19,7 @@ import { runLocateMaintenance } from '../services/locate';
 import { runBillingCycle } from '../services/subscriptions';
 import { forwardAdEvent } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
-import { deliverOutboxMessage, dueOutboxIds, redactHandedOver } from '../services/outbox';
+import { deliverOutboxMessage, dueOutboxIds, redactHandedOver, retryTimesOf } from '../services/outbox';
 import { PROBE_INTERVAL_MS, ProviderHealth, probeWaitingProviders, wakeWaiting } from '../services/outbox-recovery';
 import { emailProvider, type EmailProvider } from '../providers/email';
 import { pollSmsStatuses } from '../services/sms-status';
@@ -98,13 +98,22 @@ export async function enqueueUsernameCheck(idHash: string): Promise<void> {
 }
 
 /**
+ * Retries due within this time (ms) are enqueued by the worker that recorded the failure, on a timer, instead of
+ * waiting for the minute sweep: the first retries of the schedule (10 s, 30 s, ...) keep their time. Later ones are
+ * the sweep's (a minute late at most, against a wait of 15 minutes or more).
+ */
+const TIMED_RETRY_MS = 5 * 60_000;
+
+/**
  * Registers outbox delivery on `boss` and starts its provider probe, in this process. Delivery: up to 8 rows a fetch,
- * polled every 0.5 s (an SMS leaves within about a second). Probe (services/outbox-recovery.ts): every
- * PROBE_INTERVAL_MS, a channel whose messages wait for a retry has its provider probed; when a provider answers again
- * (that probe, or a delivery that succeeds), every message waiting for it is made due and enqueued at once. The next
- * probe round starts PROBE_INTERVAL_MS after the previous one ends (a slow probe never overlaps the next), on an
- * unref'd timer that stops with pg-boss; a failed round is logged and the loop goes on. `providers` replaces the
- * configured ones (EMAIL_PROVIDER, SMS_PROVIDER), for tests. Returns the process's ProviderHealth.
+ * polled every 0.5 s (an SMS leaves within about a second); a failed attempt whose retry is due within TIMED_RETRY_MS
+ * is enqueued again at that time by this process (a timer; if the process ends first, the minute sweep finds the
+ * row). Probe (services/outbox-recovery.ts): every PROBE_INTERVAL_MS, a channel whose messages wait for a retry has
+ * its provider probed; when a provider answers again (that probe, or a delivery that succeeds), every message waiting
+ * for it is made due and enqueued at once. The next probe round starts PROBE_INTERVAL_MS after the previous one ends
+ * (a slow probe never overlaps the next). Timers are unref'd and end with pg-boss; a failed round is logged and the
+ * loop goes on. `providers` replaces the configured ones (EMAIL_PROVIDER, SMS_PROVIDER), for tests. Returns the
+ * process's ProviderHealth.
  */
 export async function startOutboxWorkers(
   boss: PgBoss,
@@ -113,6 +122,20 @@ export async function startOutboxWorkers(
 ): Promise<ProviderHealth> {
   // What this process knows of the providers; when one answers again, what waits for it is due and enqueued at once.
   const health = new ProviderHealth(async (channel) => enqueueOutbox(await wakeWaiting(db, channel)));
+  let stopped = false;
+  const timers = new Set<NodeJS.Timeout>();
+  /** Runs `fn` in `ms` unless pg-boss stops first. */
+  const later = (ms: number, fn: () => Promise<unknown>) => {
+    if (stopped) return;
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        if (!stopped) void fn();
+      },
+      Math.max(ms, 0),
+    ).unref();
+    timers.add(timer);
+  };
   // Up to 8 rows a fetch, delivered side by side: below the pool's 10 connections, and a delivery holds none while
   // its provider call runs, so web requests always find one. A failed provider call is scheduled again by the row
   // itself (no rethrow); only a database error fails the job.
@@ -121,12 +144,25 @@ export async function startOutboxWorkers(
       const results = await Promise.allSettled(
         jobs.map((job) => deliverOutboxMessage(db, job.data.id, { ...providers, health })),
       );
+      const waiting = jobs.filter((_job, i) => results[i].status === 'fulfilled' && results[i].value === 'queued');
+      await retrySoon(waiting.map((job) => job.data.id));
       const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
     }),
   );
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
+  /** Enqueues each of `ids` (rows waiting for a retry) at its next attempt, when that is within TIMED_RETRY_MS. */
+  async function retrySoon(ids: string[]): Promise<void> {
+    try {
+      for (const { id, nextAttemptAt } of await retryTimesOf(db, ids)) {
+        const wait = nextAttemptAt.getTime() - Date.now();
+        if (wait <= TIMED_RETRY_MS) later(wait, () => enqueueAfterCommit([id]));
+      }
+    } catch (error) {
+      // The minute sweep enqueues them instead.
+      if (!isShutdownError(error))
+        log().error({ component: 'outbox', err: describeError(error) }, 'retry timer failed');
+    }
+  }
   const round = async () => {
     try {
       const current = { email: providers.email ?? emailProvider(), sms: providers.sms ?? smsProvider() };
@@ -134,13 +170,14 @@ export async function startOutboxWorkers(
     } catch (error) {
       if (!isShutdownError(error)) log().error({ component: 'outbox', err: describeError(error) }, 'probe failed');
     }
-    if (!stopped) timer = setTimeout(() => void round(), PROBE_INTERVAL_MS).unref();
+    later(PROBE_INTERVAL_MS, round);
   };
   boss.on('stopped', () => {
     stopped = true;
-    clearTimeout(timer);
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
   });
-  timer = setTimeout(() => void round(), PROBE_INTERVAL_MS).unref();
+  later(PROBE_INTERVAL_MS, round);
   return health;
 }
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { retryOnConnectionLoss, type Db } from '../db/client';
 import { locationRequests, outboundMessages } from '../db/schema';
 import { emailProvider, type EmailProvider } from '../providers/email';
@@ -282,4 +282,23 @@ export async function dueOutboxIds(db: Db, now = new Date(), limit = 100): Promi
     .orderBy(outboundMessages.createdAt)
     .limit(limit);
   return rows.map((r) => r.id);
+}
+
+/**
+ * The next attempt times of the `queued` rows among `ids` that wait for a retry (`nextAttemptAt` set), for the job
+ * worker to enqueue retries that come sooner than the minute sweep would notice them.
+ */
+export async function retryTimesOf(db: Db, ids: string[]): Promise<{ id: string; nextAttemptAt: Date }[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .select({ id: outboundMessages.id, nextAttemptAt: outboundMessages.nextAttemptAt })
+    .from(outboundMessages)
+    .where(
+      and(
+        inArray(outboundMessages.id, ids),
+        eq(outboundMessages.status, 'queued'),
+        isNotNull(outboundMessages.nextAttemptAt),
+      ),
+    );
+  return rows as { id: string; nextAttemptAt: Date }[];
 }
