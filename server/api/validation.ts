@@ -116,7 +116,9 @@ export const usernameBody = z
   .max(400, 'Validation.usernameLength')
   .superRefine(byRule(usernameProblem))
   .transform(normalizeUsername)
-  .describe('a username, 1–64 characters with a letter or digit (never a dot segment); not an e-mail address or a phone number');
+  .describe(
+    'a username, 1–64 characters with a letter or digit (never a dot segment); not an e-mail address or a phone number',
+  );
 
 /** The page language a request names (`locale`), for texts rendered later (e-mails, SMS). */
 export const localeBody = z.enum(['en', 'id', 'es', 'en-PH']).default('en');
