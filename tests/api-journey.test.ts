@@ -189,6 +189,9 @@ describe('the journey through the API', () => {
       source: 'gps',
       accuracy: 12,
     });
+    // The newest fix is in central Madrid: the buyer's map names the nearest place from the offline gazetteer.
+    expect(obj.place).toMatchObject({ region: 'Madrid', country: 'ES' });
+    expect(obj.place.distanceM).toBeLessThan(2000);
 
     const stop = await put({ action: 'stop' });
     expect((await stop.json()).obj).toEqual({ status: 'stopped' });

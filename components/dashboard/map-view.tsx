@@ -80,6 +80,7 @@ export function MapView() {
   const latest = gps[0] ?? null;
   const ip = trace.positions.find((p) => p.source === 'ip') ?? null;
   const ipLabel = `${t('ipArea')}${ip?.label ? ` · ${ip.label}` : ''}`;
+  const near = trace.place ? t('near', placeWords(trace.place, locale)) : null;
   return (
     <section className="space-y-4">
       {back}
@@ -104,13 +105,27 @@ export function MapView() {
                   : t('waiting')}
         </p>
       )}
-      {(latest || ip) && <LeafletMap latest={latest} track={[...gps].reverse()} ip={ip} ipLabel={ipLabel} />}
+      {(latest || ip) && (
+        <LeafletMap
+          latest={latest}
+          track={[...gps].reverse()}
+          ip={ip}
+          ipLabel={ipLabel}
+          markerLabel={formatPhone(trace.phone)}
+        />
+      )}
       {latest && (
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 text-sm" data-testid="position">
           <dt className="text-slate-600">{t('coordinates')}</dt>
           <dd data-testid="coordinates" className="font-mono">
             {latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}
           </dd>
+          {near && (
+            <>
+              <dt className="text-slate-600">{t('place')}</dt>
+              <dd data-testid="place">{near}</dd>
+            </>
+          )}
           <dt className="text-slate-600">{t('source')}</dt>
           <dd>
             {t('sourceGps')} · {t('accuracy', { accuracy: Math.round(latest.accuracy ?? 0) })}
@@ -142,4 +157,20 @@ export function MapView() {
       )}
     </section>
   );
+}
+
+/**
+ * The words of a nearest place for `Map.near`: "Sol, Madrid, Spain" (the country's name in `locale`, Intl.DisplayNames)
+ * and its distance ("800 m", "1.2 km"), from the trace's `place` (metres).
+ */
+function placeWords(place: NonNullable<LocationTrace['place']>, locale: string): { place: string; distance: string } {
+  const country = new Intl.DisplayNames([locale], { type: 'region' }).of(place.country) ?? place.country;
+  const parts = [place.name, place.region, country].filter((part, i, all) => part && all.indexOf(part) === i);
+  const km = place.distanceM >= 1000;
+  const distance = new Intl.NumberFormat(locale, {
+    style: 'unit',
+    unit: km ? 'kilometer' : 'meter',
+    maximumFractionDigits: km ? 1 : 0,
+  }).format(km ? place.distanceM / 1000 : Math.max(10, Math.round(place.distanceM / 10) * 10));
+  return { place: parts.join(', '), distance };
 }

@@ -7,20 +7,25 @@ import { useMap } from 'react-leaflet';
 const BASE_PANE = 'offline-base';
 
 /**
- * A built-in base layer under the tiles (issue 13 §6): country borders and coastlines from Natural Earth 1:50m
+ * A built-in base layer under the tiles: country borders and coastlines from Natural Earth 1:50m
  * (`world-atlas` countries-50m, public domain), drawn as land on a water-coloured map, so a position is placed on a
  * recognisable map when tiles do not load (in-app browsers, blocked tile hosts, offline screenshots). The TopoJSON
- * (≈ 750 KB, ≈ 200 KB compressed) and topojson-client are loaded only with the map.
+ * (≈ 750 KB, ≈ 200 KB compressed) and topojson-client are loaded only with the map. When the first tiles fail,
+ * `onOffline` is called once (the map then frames what it shows: the accuracy circle, see leaflet-map.tsx) and the
+ * container is marked `data-offline-base="shown"`.
  */
-export function OfflineBase() {
+export function OfflineBase({ onOffline }: { onOffline?: (map: L.Map) => void }) {
   const map = useMap();
   useEffect(() => {
-    // Tiles that cannot load leave the built-in map: zoomed out to where its coasts and borders read as a map.
+    // Tiles that cannot load leave the built-in map, framed by the map's owner (onOffline) once.
     let tileLoaded = false;
+    let offline = false;
     const onLoad = () => (tileLoaded = true);
     const onError = () => {
-      if (!tileLoaded && map.getZoom() > 5) map.setZoom(5);
       map.getContainer().dataset.offlineBase = 'shown';
+      if (tileLoaded || offline) return;
+      offline = true;
+      onOffline?.(map);
     };
     const watch = (layer: L.Layer) => {
       if (layer instanceof L.TileLayer) layer.on('tileload', onLoad).on('tileerror', onError);
@@ -48,6 +53,6 @@ export function OfflineBase() {
       map.off('layeradd', onAdd);
       map.eachLayer((l) => l instanceof L.TileLayer && l.off('tileload', onLoad).off('tileerror', onError));
     };
-  }, [map]);
+  }, [map, onOffline]);
   return null;
 }

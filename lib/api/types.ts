@@ -109,6 +109,8 @@ export type LocationTrace = {
   createdAt: string;
   sharingUntil: string | null;
   positions: Position[];
+  /** The named place nearest to the newest GPS fix (offline gazetteer; ISO country code, metres), or null. */
+  place: { name: string; region: string | null; country: string; distanceM: number } | null;
 };
 
 export type ConsentView = {

@@ -4,10 +4,15 @@ import type { Db } from '../db/client';
 import { OPEN_STATES, consents, locationRequests, positions } from '../db/schema';
 import { expireIfDue } from './consent';
 import { updatedSince } from './notifications';
+import { nearestPlace } from './places';
 
 // The subscriber's side of location requests: every function takes the caller's id and reads only their rows.
 
-/** A request of `userId` with its newest positions (max 100, newest first); null when absent or someone else's. */
+/**
+ * A request of `userId` with its newest positions (max 100, newest first) and the named place nearest to the newest
+ * GPS fix (offline gazetteer, services/places.ts; null when none within 100 km or no fix); null when the request is
+ * absent or someone else's.
+ */
 export async function requestWithPositions(db: Db, userId: string, id: string) {
   const [request] = await db
     .select()
@@ -22,6 +27,8 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
     .where(eq(positions.requestId, id))
     .orderBy(desc(positions.recordedAt), desc(positions.id))
     .limit(100);
+  const newestGps = list.find((p) => p.source === 'gps');
+  const place = newestGps ? await nearestPlace(newestGps.latitude, newestGps.longitude) : null;
   return {
     id: request.id,
     phone: request.targetE164,
@@ -40,6 +47,7 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
       label: p.label,
       recordedAt: p.recordedAt.toISOString(),
     })),
+    place,
   };
 }
 

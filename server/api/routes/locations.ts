@@ -111,6 +111,17 @@ const traceRoute = createRoute({
           createdAt: z.string(),
           sharingUntil: z.string().nullable(),
           positions: z.array(position),
+          place: z
+            .object({
+              name: z.string(),
+              region: z.string().nullable(),
+              country: z.string().openapi({ description: 'ISO 3166-1 alpha-2' }),
+              distanceM: z.number().openapi({ description: 'metres from the newest GPS fix' }),
+            })
+            .nullable()
+            .openapi({
+              description: 'the named place nearest to the newest GPS fix (offline gazetteer), within 100 km',
+            }),
         }),
       ),
       'Request',
