@@ -25,7 +25,9 @@ import {
   wakeWaiting,
 } from '@/server/services/outbox-recovery';
 import { enqueueOutbox, getBoss, startOutboxWorkers } from '@/server/jobs/boss';
-import { outboxSmsProvider } from '@/server/providers/sms';
+import { isTwilioOutage, outboxSmsProvider } from '@/server/providers/sms';
+import { isSmtpOutage } from '@/server/providers/email';
+import RestException from 'twilio/lib/base/RestException';
 
 /** An in-process SMTP server that refuses the first `failFirst` messages, then accepts and records them. */
 let received: { to: string; raw: string }[] = [];
@@ -434,4 +436,21 @@ describe('recovery after an SMTP outage', () => {
     expect(queueSink.received.filter((m) => to.includes(m.to))).toHaveLength(1);
     await queueSink.stop();
   }, 60_000);
+
+  it('tells an outage (no answer, 421, 5xx, credentials, rate limit) from a refusal of one message', () => {
+    const twilio = (statusCode: number, code: number) =>
+      new RestException({ statusCode, body: JSON.stringify({ code, message: 'x' }) });
+    expect(isTwilioOutage(twilio(400, 21211))).toBe(false); // invalid "To" number: this message only
+    expect(isTwilioOutage(twilio(503, 20503))).toBe(true);
+    expect(isTwilioOutage(twilio(401, 20003))).toBe(true);
+    expect(isTwilioOutage(twilio(429, 20429))).toBe(true);
+    expect(isTwilioOutage(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isTwilioOutage(new TypeError('bug'))).toBe(false);
+    expect(isSmtpOutage(Object.assign(new Error('x'), { code: 'EENVELOPE', responseCode: 550 }))).toBe(false);
+    expect(isSmtpOutage(Object.assign(new Error('x'), { code: 'EMESSAGE', responseCode: 451 }))).toBe(false);
+    expect(isSmtpOutage(Object.assign(new Error('x'), { code: 'EMESSAGE', responseCode: 421 }))).toBe(true);
+    expect(isSmtpOutage(Object.assign(new Error('x'), { code: 'ETIMEDOUT' }))).toBe(true);
+    expect(isSmtpOutage(Object.assign(new Error('x'), { code: 'EAUTH', responseCode: 535 }))).toBe(true);
+    expect(isSmtpOutage(null)).toBe(false);
+  });
 });
