@@ -94,7 +94,7 @@ export async function waitingChannels(db: Db, now = new Date()): Promise<Channel
   return rows.map((r) => r.channel);
 }
 
-/** What one probe round found for a channel: nothing waits, the provider has no probe, it answered again, is up, is down. */
+/** What a probe round found for a channel: nothing waits, no probe, it answered again, it is up, it is down. */
 export type ProbeOutcome = 'idle' | 'unprobed' | 'returned' | 'up' | 'down';
 
 /**

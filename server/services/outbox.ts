@@ -55,7 +55,7 @@ export const RETRY_SCHEDULE_MS = [10, 30, 60, 120, 300, 900, 1_800, 3_600].map((
 /** The spread of each retry wait: a factor drawn uniformly in [1 - RETRY_JITTER, 1 + RETRY_JITTER]. */
 export const RETRY_JITTER = 0.2;
 
-/** How long a message keeps being retried before it may be marked `failed` (ms): a provider outage of a day loses nothing. */
+/** How long a message keeps being retried before it may be marked `failed` (ms): an outage of a day loses nothing. */
 export const DELIVERY_HORIZON_MS = 24 * 3_600_000;
 
 /** The wait (ms, before jitter) after failed attempt `attempts` (1-based) of RETRY_SCHEDULE_MS. */
