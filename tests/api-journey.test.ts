@@ -112,7 +112,9 @@ describe('the journey through the API', () => {
       .where(eq(outboundMessages.recipient, 'buyer.one@example.com'));
     expect(mails).toHaveLength(1);
     expect(mails[0].body).toMatch(/Temporary password: [A-Za-z0-9]{16}/);
-    expect(mails[0].body).toContain(order.code);
+    // The e-mail names the order by its short reference; the long random code stays out of it.
+    expect(mails[0].body).toContain(order.reference);
+    expect(mails[0].body).not.toContain(order.code);
 
     const status = await app.request(`${API}/portal/user/checkRegister/${order.code}`);
     expect((await status.json()).obj.status).toBe('paid');

@@ -234,12 +234,18 @@ describe('operator console (issue 16 §3)', () => {
     expect([last.action, last.reason]).toEqual(['sign_in.failed', 'disabled']);
   });
 
-  it('finds orders by e-mail, number and code; refunds through the buyer service and audits who, what and why', async () => {
+  it('finds orders by e-mail, number, code and reference (any case); refunds through the buyer service and audits who, what and why', async () => {
     const { cookie, email: opEmail } = await operator('refund');
     const buyerEmail = uniqueEmail('op-refund-buyer');
     const bought = await subscribe(buyerEmail);
 
-    for (const q of [buyerEmail.toUpperCase(), bought.code, bought.order.phoneE164.replace('+', '')]) {
+    for (const q of [
+      buyerEmail.toUpperCase(),
+      bought.code,
+      bought.order.reference,
+      bought.order.reference.toLowerCase(),
+      bought.order.phoneE164.replace('+', ''),
+    ]) {
       const found = await (await ops('GET', `/orders?q=${encodeURIComponent(q)}`, cookie)).json();
       expect(found.obj.orders.map((o: { code: string }) => o.code)).toContain(bought.code);
     }

@@ -156,6 +156,27 @@ describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
     }
   });
 
+  it("keeps the paying card's scheme and last four from the subscription's payment method, for the receipt", async () => {
+    const { sessionId, code } = await stripeOrder();
+    fake.subscription(`sub_card_${code}`, 'trialing', Date.now() + 86_400_000, {
+      default_payment_method: {
+        id: 'pm_card_1',
+        object: 'payment_method',
+        type: 'card',
+        card: { brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2034 },
+      },
+    });
+    fake.pay(sessionId, `sub_card_${code}`);
+    const view = (await (await call('GET', `/portal/user/checkRegister/${code}`)).json()).obj;
+    expect(view).toMatchObject({ status: 'paid', card: '4444', cardBrand: 'mastercard' });
+    // Without a card (a wallet, or a payment method Stripe did not expand) the receipt names only the amount.
+    const other = await stripeOrder();
+    fake.subscription(`sub_nocard_${other.code}`, 'trialing', Date.now() + 86_400_000);
+    fake.pay(other.sessionId, `sub_nocard_${other.code}`);
+    const plain = (await (await call('GET', `/portal/user/checkRegister/${other.code}`)).json()).obj;
+    expect(plain).toMatchObject({ status: 'paid', card: null, cardBrand: null });
+  });
+
   it('out-of-order events end in the state Stripe has now (re-fetched, never trusted from the event)', async () => {
     const { sessionId, code } = await stripeOrder();
     const subId = `sub_order_${code}`;

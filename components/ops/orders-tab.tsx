@@ -8,6 +8,8 @@ import { ActionButton, Table, cell, money, opsCall, useOps, when } from './parts
 type OrderRow = {
   id: string;
   code: string;
+  /** The short reference the customer sees and quotes (`CH-7K4M-2Q`). */
+  reference: string;
   email: string;
   phoneE164: string;
   status: string;
@@ -20,7 +22,7 @@ type OrderRow = {
 };
 
 /**
- * Orders tab: search by e-mail, number (with or without +) or order code (`GET /ops/orders`); refund and cancel through
+ * Orders tab: search by e-mail, number (with or without +), order reference or order code (`GET /ops/orders`); refund and cancel through
  * the buyer's own paths (`POST /ops/orders/{id}/refund` and `/cancel`), each with a reason for the audit log.
  */
 export function Orders() {
@@ -41,7 +43,7 @@ export function Orders() {
         <input
           id="ops-q"
           name="q"
-          placeholder="E-mail, number or order code"
+          placeholder="E-mail, number, reference or order code"
           className="min-h-11 flex-1 rounded border border-slate-300 px-3"
         />
         <button className="min-h-11 rounded bg-slate-900 px-4 text-white">Search</button>
@@ -51,7 +53,10 @@ export function Orders() {
         {(data?.orders ?? []).map((o) => (
           <tr key={o.id} data-testid="ops-order">
             <td className={cell}>
-              <code>{o.code}</code>
+              <code className="font-semibold">{o.reference}</code>
+              <div className="text-xs text-slate-600">
+                <code>{o.code}</code>
+              </div>
               <div className="text-xs text-slate-600">{when(o.createdAt)}</div>
             </td>
             <td className={cell}>

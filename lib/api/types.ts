@@ -33,7 +33,10 @@ export type IpInfo = {
 
 /** An order as the pay pages show it (SPEC §3 payment texts); amounts formatted in the request language. */
 export type OrderView = {
+  /** The random order code: the key of the checkout and status URLs, never shown as the order's name. */
   code: string;
+  /** The order reference people read and quote, e.g. `CH-7K4M-2Q`. */
+  reference: string;
   status: 'created' | 'pending' | 'paid' | 'failed' | 'canceled' | 'refunded';
   email: string;
   phone: string;
@@ -46,6 +49,10 @@ export type OrderView = {
   method: 'card' | 'wallet';
   provider: 'sandbox' | 'stripe';
   card: string | null;
+  /** The card's scheme as Stripe names it (`visa`, …); lib/card-brand.ts prints it. */
+  cardBrand: string | null;
+  /** When the order was paid (ISO 8601), null before. */
+  paidAt: string | null;
   pendingAction: string | null;
   failureCode: string | null;
   billingDescriptor: string;

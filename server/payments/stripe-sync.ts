@@ -12,18 +12,21 @@ export type HandlerResult = { outboxIds: string[] };
 
 /**
  * Completes the order of Checkout Session `sessionId` if Stripe says it is paid. The session is re-fetched, never
- * trusted from the event (Stripe webhooks docs, "Handle events"). Used by the `checkout.session.completed` webhook and
+ * trusted from the event (Stripe webhooks docs, "Handle events"). The subscription's default payment method is expanded for
+ * the card's scheme and last four digits (none for a wallet). Used by the `checkout.session.completed` webhook and
  * by the return page; the order row lock makes whichever comes second a no-op (one account, one e-mail).
  * Runs in `tx`. Returns the fulfilment or null when nothing was done (not paid yet, or already completed).
  */
 export async function completeCheckoutSession(tx: Tx, sessionId: string, meta: ClientMeta) {
   const session = await stripeClient().checkout.sessions.retrieve(sessionId, {
-    expand: ['subscription', 'invoice.payments'],
+    expand: ['subscription.default_payment_method', 'invoice.payments'],
   });
   if (session.status !== 'complete' || session.payment_status === 'unpaid' || !session.client_reference_id) return null;
   const sub = typeof session.subscription === 'object' ? session.subscription : null;
   const invoice = typeof session.invoice === 'object' ? session.invoice : null;
   const intent = invoice?.payments?.data[0]?.payment.payment_intent;
+  // The card that paid, for the receipt: its scheme and last four digits only (Stripe's PaymentMethod `card`).
+  const method = typeof sub?.default_payment_method === 'object' ? sub.default_payment_method : null;
   {
     const [order] = await tx.select().from(orders).where(eq(orders.code, session.client_reference_id!)).for('update');
     if (!order || (order.status !== 'pending' && order.status !== 'failed')) return null;
@@ -33,6 +36,8 @@ export async function completeCheckoutSession(tx: Tx, sessionId: string, meta: C
         ? { id: sub.id, status: status === 'active' ? 'active' : 'trialing', currentPeriodEnd: periodEndOf(sub) }
         : undefined,
       providerPaymentId: typeof intent === 'string' ? intent : intent?.id,
+      cardLast4: method?.card?.last4,
+      cardBrand: method?.card?.brand ?? null,
     });
   }
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import creditCardType from 'credit-card-type';
 
 /** Outcome of a sandbox charge, following Stripe's test-card semantics (Stripe docs, "Testing"). */
 export type SandboxCharge =
@@ -34,8 +35,33 @@ export function luhnValid(digits: string): boolean {
 
 /**
  * Charges a card in the sandbox. `cardNumber` is digits only (spaces removed by validation). The number is used only
- * to pick the outcome; only its last four digits are kept.
+ * to pick the outcome; only its last four digits and its scheme (`sandboxCardBrand`) are kept.
  */
 export function sandboxCharge(cardNumber: string): SandboxCharge {
   return TEST_CARDS[cardNumber] ?? { outcome: 'declined', reason: 'not_a_test_card' };
+}
+
+/** `credit-card-type`'s scheme ids → Stripe's `card.brand` codes (lib/card-brand.ts names them). */
+const STRIPE_BRAND: Record<string, string> = {
+  'american-express': 'amex',
+  'diners-club': 'diners',
+  discover: 'discover',
+  elo: 'elo',
+  hiper: 'hiper',
+  hipercard: 'hipercard',
+  jcb: 'jcb',
+  maestro: 'maestro',
+  mastercard: 'mastercard',
+  mir: 'mir',
+  unionpay: 'unionpay',
+  visa: 'visa',
+};
+
+/**
+ * The scheme of a card number (digits), as Stripe names it, from its issuer range (`credit-card-type`, Braintree's
+ * table); null when the range names no scheme or several. What the sandbox keeps beside the last four digits.
+ */
+export function sandboxCardBrand(cardNumber: string): string | null {
+  const types = creditCardType(cardNumber);
+  return types.length === 1 ? (STRIPE_BRAND[types[0].type] ?? null) : null;
 }

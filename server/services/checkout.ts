@@ -5,7 +5,7 @@ import { FUNNEL } from '../../lib/tracking/funnel';
 import { recordOrderEvent } from './events';
 import { domainEvents, orders, payments, priceSetups, subscriptions, users, type Order } from '../db/schema';
 import { env } from '../env';
-import { sandboxCharge } from '../providers/sandbox-payments';
+import { sandboxCardBrand, sandboxCharge } from '../providers/sandbox-payments';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import { accountIdOf } from './accounts';
 import { createSession } from './sessions';
@@ -30,6 +30,8 @@ export type PayResult =
 export type Fulfilment = {
   sandboxRenewal?: 'succeeds' | 'fails';
   cardLast4?: string;
+  /** The card's scheme, Stripe's `card.brand` code (`visa`, …); never more of the number than the last four. */
+  cardBrand?: string | null;
   providerSubscription?: { id: string; status: 'trialing' | 'active'; currentPeriodEnd: Date };
   providerPaymentId?: string;
   /** The payer is on our own page and can receive the new account's session cookie (the sandbox routes). */
@@ -60,6 +62,7 @@ async function lockPayable(tx: Tx, code: string): Promise<Order | Unpayable> {
 export async function paySandboxCard(db: Db, code: string, cardNumber: string, meta: ClientMeta): Promise<PayResult> {
   const charge = sandboxCharge(cardNumber);
   const last4 = cardNumber.slice(-4);
+  const brand = sandboxCardBrand(cardNumber);
   return db.transaction(async (tx) => {
     const order = await lockPayable(tx, code);
     if (!('id' in order)) return order;
@@ -67,11 +70,22 @@ export async function paySandboxCard(db: Db, code: string, cardNumber: string, m
     if (charge.outcome === 'requires_action') {
       await tx
         .update(orders)
-        .set({ pendingAction: '3ds', cardLast4: last4, sandboxRenewal: charge.renewals, status: 'pending' })
+        .set({
+          pendingAction: '3ds',
+          cardLast4: last4,
+          cardBrand: brand,
+          sandboxRenewal: charge.renewals,
+          status: 'pending',
+        })
         .where(eq(orders.id, order.id));
       return { kind: 'requires_action' } as const;
     }
-    return fulfilOrder(tx, order, meta, { sandboxRenewal: charge.renewals, cardLast4: last4, signIn: true });
+    return fulfilOrder(tx, order, meta, {
+      sandboxRenewal: charge.renewals,
+      cardLast4: last4,
+      cardBrand: brand,
+      signIn: true,
+    });
   });
 }
 
@@ -85,6 +99,7 @@ export async function completeSandbox3ds(db: Db, code: string, approve: boolean,
     return fulfilOrder(tx, order, meta, {
       sandboxRenewal: order.sandboxRenewal ?? 'fails',
       cardLast4: order.cardLast4 ?? undefined,
+      cardBrand: order.cardBrand,
       signIn: true,
     });
   });
@@ -185,6 +200,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
       failureCode: null,
       sandboxRenewal: how.sandboxRenewal ?? null,
       cardLast4: how.cardLast4 ?? order.cardLast4,
+      cardBrand: how.cardBrand ?? order.cardBrand,
       providerPaymentId: how.providerPaymentId ?? null,
     })
     .where(eq(orders.id, order.id));
@@ -233,7 +249,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
       email: order.email,
       ...(user.password ? { password: user.password } : {}),
       ...(refusal ? { smsRefused: 1 } : {}),
-      order: order.code,
+      order: order.reference,
       phone: order.phoneE164,
       amount: formatMoney(order.amountMinor, order.currency, order.locale),
       monthly: formatMoney(price.monthlyPriceMinor, price.currency, order.locale),

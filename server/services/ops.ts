@@ -208,7 +208,8 @@ function phoneOf(query: string): string | null {
 }
 
 /**
- * Orders matching `query` (issue 16 §3): an order code (exact), an e-mail (part of it, case-insensitive) or a phone
+ * Orders matching `query` (issue 16 §3): an order code or reference (`CH-7K4M-2Q`, what a customer quotes; exact,
+ * any case), an e-mail (part of it, case-insensitive) or a phone
  * number (E.164, with or without `+`), newest first, at most 50, each with its subscriptions and refund. An empty
  * query lists the newest orders. Amounts in minor units.
  */
@@ -219,6 +220,7 @@ export async function searchOrders(db: Db, query: string) {
     ? undefined
     : or(
         eq(orders.code, q),
+        eq(orders.reference, q.toUpperCase()),
         ilike(orders.email, `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`),
         phone ? eq(orders.phoneE164, phone) : undefined,
       );
@@ -226,6 +228,7 @@ export async function searchOrders(db: Db, query: string) {
     .select({
       id: orders.id,
       code: orders.code,
+      reference: orders.reference,
       email: orders.email,
       phoneE164: orders.phoneE164,
       status: orders.status,

@@ -7,11 +7,15 @@ import { env } from '../env';
 import { paymentProvider } from '../providers/payments';
 import { ApiError, ErrorCode } from '../errors';
 import { randomToken } from './tokens';
+import { newOrderReference } from './order-reference';
 import { parsePhone } from './phone-info';
 import { refusalError } from './requests';
 import { smsRefusal } from './sms-guards';
 import { buyerKey, discounted, findOffer, priceSetup, pricePlan } from './prices';
 import { formatMoney } from './money';
+
+/** How many times `createOrder` draws a new reference when the drawn one is taken. */
+const REFERENCE_ATTEMPTS = 8;
 
 export type OrderInput = {
   email: string;
@@ -72,34 +76,45 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
     }
     amountMinor = discounted(price.trialPriceMinor, offer.percentOff);
   }
-  const [inserted] = await db
-    .insert(orders)
-    .values({
-      code: randomToken(16),
-      email,
-      phoneE164: number.number,
-      requesterName: input.requesterName,
-      note: input.note ?? null,
-      locale: input.locale,
-      priceSetupId: price.id,
-      amountMinor,
-      listPriceMinor: price.trialPriceMinor,
-      currency: price.currency,
-      provider: env().PAYMENT_PROVIDER,
-      paymentMethod: input.method,
-      offerId: input.offer ?? null,
-      idempotencyKey: input.idempotencyKey ?? null,
-      attribution: input.attribution ?? {},
-      userId: ownerId,
-      status: 'pending',
-    })
-    .onConflictDoNothing({ target: orders.idempotencyKey })
-    .returning();
-  if (!inserted) {
-    // Two requests with one key at once: the other one won; answer with its order.
-    const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey!));
-    return replay(db, existing, email, number.number);
+  const values = {
+    email,
+    phoneE164: number.number,
+    requesterName: input.requesterName,
+    note: input.note ?? null,
+    locale: input.locale,
+    priceSetupId: price.id,
+    amountMinor,
+    listPriceMinor: price.trialPriceMinor,
+    currency: price.currency,
+    provider: env().PAYMENT_PROVIDER,
+    paymentMethod: input.method,
+    offerId: input.offer ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+    attribution: input.attribution ?? {},
+    userId: ownerId,
+    status: 'pending' as const,
+  };
+  let inserted: Order | undefined;
+  for (let attempt = 1; !inserted; attempt++) {
+    // Any unique key may be taken: the idempotency key (another request with it won: answer with its order), or,
+    // rarely, the drawn reference (draw again; 32⁶ values, so a second draw practically always succeeds).
+    [inserted] = await db
+      .insert(orders)
+      .values({ ...values, code: randomToken(16), reference: newOrderReference() })
+      .onConflictDoNothing()
+      .returning();
+    if (inserted) break;
+    if (input.idempotencyKey) {
+      const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey));
+      if (existing) return replay(db, existing, email, number.number);
+    }
+    if (attempt >= REFERENCE_ATTEMPTS) throw new Error('no free order reference after several draws');
   }
+  return startPayment(db, inserted, price);
+}
+
+/** Starts the provider's checkout of a new order and keeps the provider's session id; where the payer goes next. */
+async function startPayment(db: Db, inserted: Order, price: Awaited<ReturnType<typeof priceSetup>>) {
   const checkout = await paymentProvider(inserted.provider).startCheckout(inserted, price);
   if (checkout.sessionId) {
     await db.update(orders).set({ providerSessionId: checkout.sessionId }).where(eq(orders.id, inserted.id));
@@ -148,7 +163,8 @@ export async function findOrder(db: Db, code: string) {
 
 /**
  * What the pay page, pay status and e-mails show about an order (SPEC §3 payment texts): phone, e-mail, support
- * e-mail, product name, price, trial price, payment method, card (last four digits), billing descriptor, order id;
+ * e-mail, product name, price, trial price, payment method, card (scheme and last four digits), billing descriptor, the
+ * order's reference (`CH-7K4M-2Q`, what people read; `code` stays the URL key), when it was paid;
  * and the consent SMS's status (`smsStatus`: null before payment, `failed` when refused or undelivered).
  */
 export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>>, lang: string) {
@@ -157,6 +173,7 @@ export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>
   const plan = pricePlan(price, lang);
   return {
     code: order.code,
+    reference: order.reference,
     status: order.status,
     email: order.email,
     phone: order.phoneE164,
@@ -170,6 +187,7 @@ export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>
     method: order.paymentMethod,
     provider: order.provider,
     card: order.cardLast4,
+    cardBrand: order.cardBrand,
     pendingAction: order.pendingAction,
     failureCode: order.failureCode,
     billingDescriptor: e.BILLING_DESCRIPTOR,

@@ -81,7 +81,7 @@ export async function refundOrder(db: Db, userId: string, code: string, lang: st
       to: order.email,
       template: 'refund-issued',
       locale: order.locale,
-      params: { amount: formatMoney(order.amountMinor, order.currency, lang), order: order.code },
+      params: { amount: formatMoney(order.amountMinor, order.currency, lang), order: order.reference },
     });
     return { refund, repeated: false, outboxIds: [emailId] };
   });

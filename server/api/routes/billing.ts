@@ -18,7 +18,8 @@ import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../re
 import { bodyOf, readBody } from '../validation';
 
 const orderRow = z.object({
-  code: z.string(),
+  code: z.string().openapi({ description: 'the random order code (the key of refund calls)' }),
+  reference: z.string().openapi({ description: 'the short order reference people read, e.g. CH-7K4M-2Q' }),
   phone: z.string(),
   status: z.string(),
   amount: z.string().openapi({ description: 'formatted in the request language' }),
@@ -26,6 +27,7 @@ const orderRow = z.object({
   currency: z.string(),
   method: z.string(),
   card: z.string().nullable(),
+  cardBrand: z.string().nullable(),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
 });
@@ -147,6 +149,7 @@ export const billingApi = new OpenAPIHono<AppEnv>()
     return ok(c, {
       orders: orderRows.map((o) => ({
         code: o.code,
+        reference: o.reference,
         phone: o.phoneE164,
         status: o.status,
         amount: formatMoney(o.amountMinor, o.currency, lang),
@@ -154,6 +157,7 @@ export const billingApi = new OpenAPIHono<AppEnv>()
         currency: o.currency,
         method: o.paymentMethod,
         card: o.cardLast4,
+        cardBrand: o.cardBrand,
         createdAt: o.createdAt.toISOString(),
         paidAt: o.paidAt?.toISOString() ?? null,
       })),

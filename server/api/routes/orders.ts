@@ -74,7 +74,8 @@ const plan = z.object({
 });
 
 const orderView_ = z.object({
-  code: z.string(),
+  code: z.string().openapi({ description: 'the random order code: the key of checkout and status URLs' }),
+  reference: z.string().openapi({ description: 'the short order reference people read, e.g. CH-7K4M-2Q' }),
   status: z.string(),
   email: z.string(),
   phone: z.string(),
@@ -86,6 +87,12 @@ const orderView_ = z.object({
   trialHours: z.number().int(),
   method: z.string(),
   billingDescriptor: z.string(),
+  card: z.string().nullable().openapi({ description: 'last four digits of the card that paid' }),
+  cardBrand: z
+    .string()
+    .nullable()
+    .openapi({ description: "the card's scheme as Stripe names it: visa, mastercard, …" }),
+  paidAt: z.string().nullable(),
   offerEndsAt: z.string().nullable(),
   smsStatus: z.enum(['queued', 'sending', 'sent', 'delivered', 'failed']).nullable().openapi({
     description: 'the consent SMS: failed when it was refused (caps) or not delivered; null before it exists',

@@ -61,6 +61,11 @@ export const orders = pgTable(
     id: id(),
     /** Public, unguessable order code used in checkout and status URLs. */
     code: text('code').notNull(),
+    /**
+     * The order reference people read and quote (`CH-7K4M-2Q`: Crockford base32, services/order-reference.ts); unique,
+     * set when the order is created. Never accepted in place of `code`: it is short enough to guess.
+     */
+    reference: text('reference').notNull(),
     email: text('email').notNull(),
     phoneE164: text('phone_e164').notNull(),
     /** Who asks, as the buyer wrote it (issue 13 §2); shown to the owner. Null on orders from before it was asked. */
@@ -91,7 +96,10 @@ export const orders = pgTable(
     pendingAction: text('pending_action'),
     /** What later renewals of a sandbox card do (`fails` for 4000 0000 0000 0341 and 3-D Secure cards). */
     sandboxRenewal: text('sandbox_renewal', { enum: ['succeeds', 'fails'] }),
+    /** The last four digits of the card that paid (never the full number, PCI DSS 3.3 allows showing these). */
     cardLast4: text('card_last4'),
+    /** The card's scheme as Stripe names it (`visa`, `mastercard`, `amex`, …); null for wallets or when unknown. */
+    cardBrand: text('card_brand'),
     /** The provider's ids: Stripe Checkout Session, subscription and payment intent. */
     providerSessionId: text('provider_session_id'),
     providerPaymentId: text('provider_payment_id'),
@@ -102,6 +110,7 @@ export const orders = pgTable(
   },
   (t) => [
     uniqueIndex('orders_code_key').on(t.code),
+    uniqueIndex('orders_reference_key').on(t.reference),
     index('orders_user_id_idx').on(t.userId),
     uniqueIndex('orders_idempotency_key').on(t.idempotencyKey),
     uniqueIndex('orders_provider_session_id_key').on(t.providerSessionId),
