@@ -55,6 +55,22 @@ describe('location requests by subscribers', () => {
     expect(obj.link).toContain('/id/location/?c=');
   });
 
+  it('takes a national number with the country the page gives, and asks for the country code without one', async () => {
+    const buyer = await buyAccount(`national.${Date.now()}@example.com`);
+    const national = freshPhone().slice(3);
+    const withCountry = await newRequest(buyer.token, national, { country: 'ES' });
+    expect(withCountry.status).toBe(201);
+    const without = await call('POST', '/spyContent/phoneLocation', {
+      body: { phone: national, requesterName: 'Anna (your sister)' },
+      headers: { cookie: `token=${buyer.token}`, 'accept-language': 'en' },
+    });
+    expect(without.status).toBe(400);
+    expect(await without.json()).toMatchObject({
+      msg: 'Add the country code at the start, e.g. +44 7400 123456 or +1 415 555 2671.',
+      kind: 'invalid_country_code',
+    });
+  });
+
   it('refuses without a live subscription: "Please re-purchase after the account has expired"', async () => {
     const buyer = await buyAccount(`lapsed.${Date.now()}@example.com`);
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -35,13 +35,34 @@ describe('GET /other/location/info/{phone}', () => {
     ['+999 123', 'invalid_country_code', 'The format of phone number is invalid. (invalid country code)', 'en'],
     ['+1 2', 'too_short', 'El formato del número de teléfono no es válido. (demasiado corto)', 'es'],
     ['+34 6123456789012345', 'too_long', 'Format nomor telepon tidak valid. (terlalu panjang)', 'id'],
-    ['612345678', 'invalid_country_code', 'The format of phone number is invalid. (invalid country code)', 'en'],
+    [
+      '612345678',
+      'invalid_country_code',
+      'Add the country code at the start, e.g. +44 7400 123456 or +1 415 555 2671.',
+      'en',
+    ],
+    ['612345678', 'invalid_country_code', 'Añade el prefijo del país al principio, p. ej., +34 612 34 56 78.', 'es'],
+    ['0812345678', 'invalid_country_code', 'Tambahkan kode negara di depan, mis. +62 812-3456-7890.', 'id'],
   ])('rejects %s with 400 and the kind %s', async (phone, kind, msg, lang) => {
     const res = await app.request(`${API}/other/location/info/${encodeURIComponent(phone)}`, {
       headers: { 'accept-language': lang },
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ success: 0, code: 40000, msg, kind });
+  });
+
+  it('parses a national number against the country the page gives (612345678 with ES is a Spanish mobile)', async () => {
+    const res = await app.request(`${API}/other/location/info/612345678?country=ES`, {
+      headers: { 'accept-language': 'es' },
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).obj).toMatchObject({ e164: '+34612345678', countryCode: 'ES', valid: true });
+  });
+
+  it('keeps "invalid country code" for a + code that does not exist, even with a country given', async () => {
+    const res = await app.request(`${API}/other/location/info/${encodeURIComponent('+999 123')}?country=ES`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).msg).toBe('The format of phone number is invalid. (invalid country code)');
   });
 
   it('refuses input over 250 characters with 422', async () => {

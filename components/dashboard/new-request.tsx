@@ -16,7 +16,9 @@ import { Link } from '@/components/ui/link';
 import { regionName } from '@/lib/intl-format';
 import { OwnerNoteField } from '../locate/owner-note-field';
 import { RequesterNameField } from '../locate/requester-name-field';
-import { LOCALE_COUNTRY, usePhoneInput } from '../locate/use-phone-input';
+import { usePhoneInput } from '../locate/use-phone-input';
+import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
+import type { IpInfo } from '@/lib/api/types';
 
 const schema = z.object({
   phone: phoneField,
@@ -63,8 +65,9 @@ export function NewRequest() {
     defaultValues: { phone: initialPhone, requesterName: '', note: '', text: 'standard', locale: '' },
   });
   const { alert, setAlert, report } = useServerErrors(setError, ['phone', 'requesterName', 'note']);
-  // National numbers parse against the locale's country (issue 13 §3); the field is formatted as typed.
-  const defaultCountry = LOCALE_COUNTRY[locale] ?? null;
+  // National numbers parse against the IP's country, then the locale's (lib/phone-country.ts); formatted as typed.
+  const [ipCountry, setIpCountry] = useState<string | null>(null);
+  const defaultCountry = phoneCountries(locale, ipCountry)[0] ?? null;
   const phoneInput = usePhoneInput(defaultCountry);
   const chosenLocale = useWatch({ control, name: 'locale' });
   const language = chosenLocale || locale.split('-')[0];
@@ -74,17 +77,22 @@ export function NewRequest() {
 
   useEffect(() => {
     api.get<SmsText[]>('/multilingualWord/one/3/phone_text').then(setTexts, () => setTexts([]));
+    api.get<IpInfo>('/other/ipInfo').then(
+      (info) => setIpCountry(info.countryCode),
+      () => {},
+    );
   }, [api]);
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
     try {
       const { locale: smsLocale, note: noteText, ...rest } = values;
+      const country = await phoneCountryFor(values.phone, locale, ipCountry);
       const body = {
         ...rest,
         ...(noteText.trim() ? { note: noteText } : {}),
         ...(smsLocale ? { locale: smsLocale } : {}),
-        ...(defaultCountry ? { country: defaultCountry } : {}),
+        ...(country ? { country } : {}),
       };
       setCreated(await api.post<{ id: string; link: string }>('/spyContent/phoneLocation', body));
     } catch (error) {
@@ -135,7 +143,13 @@ export function NewRequest() {
             autoComplete="off"
             label={t('phone')}
             error={errors.phone?.message}
-            hint={phoneInput.country ? regionName(phoneInput.country, locale) : undefined}
+            hint={
+              phoneInput.country
+                ? regionName(phoneInput.country, locale)
+                : defaultCountry
+                  ? tBox('phoneHint', { country: regionName(defaultCountry, locale) })
+                  : tBox('phoneHintIntl')
+            }
             {...register(
               'phone',
               phoneInput.registerOptions(

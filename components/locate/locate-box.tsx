@@ -13,8 +13,10 @@ import { useDelayed } from '../ui/use-delayed';
 import { track } from '@/lib/tracking/track';
 import { Link } from '@/components/ui/link';
 import { regionName } from '@/lib/intl-format';
+import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
+import { readUserInfo } from '@/lib/user-info';
 import { RequesterNameField } from './requester-name-field';
-import { LOCALE_COUNTRY, usePhoneInput } from './use-phone-input';
+import { usePhoneInput } from './use-phone-input';
 
 /** The facts and pay step, loaded once a number is checked (not part of the first load). */
 const Identified = lazy(() => import('./identified'));
@@ -32,22 +34,29 @@ function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
 /**
  * The home page's locate box (SPEC §2, §5; issue 13 §2): phone, the requester name the owner will see (2–40
  * characters), e-mail and the terms checkbox, validated with the shared zod
- * schema. The phone's default country is the visitor's country from `GET /other/ipInfo`, else the locale's (id → ID,
- * en-PH → PH), so national numbers parse; without one the hint asks for + and the country code at once. The number is
- * formatted as it is typed, with the detected country's name (flag emoji are not drawn everywhere; issue 13 §3).
+ * schema. A national number is parsed against the visitor's country from `GET /other/ipInfo`, then the locale's
+ * (es → ES, id → ID, en-PH → PH), the numbering plan choosing between them (lib/phone-country.ts); without either the
+ * hint asks for + and the country code at once, and the server's error says to add it. The number is formatted as it
+ * is typed, with the detected country's name (flag emoji are not drawn everywhere; issue 13 §3).
  * Submitting shows the numbering-plan facts from `GET /other/location/info/{phone}` (the real lookup, labelled as
- * such), then 'Number identified' and the pay step (offer, price terms, card or wallet). Server errors appear under
- * the field they concern.
+ * such) and, at the same time, asks `GET /portal/user/checkEmail/{email}` whether the e-mail already has an account:
+ * then the e-mail field says so with the sign-in link that returns to New request with this number (an order for it
+ * would be refused, README "Accounts and security"), unless this browser is signed in as that address. Then 'Number
+ * identified' and the pay step (first-order discount, price terms, card or wallet). Server errors appear under the
+ * field they concern.
  */
 export function LocateBox() {
   const t = useTranslations('LocateBox');
   const tApi = useTranslations('Api');
+  const tPay = useTranslations('Pay');
   const locale = useLocale() as AppLocale;
   const [ipCountry, setIpCountry] = useState<string | null>(null);
-  // National numbers parse against the visitor's IP country, else the locale's (issue 13 §3).
-  const defaultCountry = ipCountry ?? LOCALE_COUNTRY[locale] ?? null;
+  // National numbers parse against the visitor's IP country, then the locale's (lib/phone-country.ts).
+  const defaultCountry = phoneCountries(locale, ipCountry)[0] ?? null;
   const phoneInput = usePhoneInput(defaultCountry);
   const [facts, setFacts] = useState<PhoneInfo | null>(null);
+  /** The E.164 number checked when the e-mail turned out to have an account (the sign-in link carries it). */
+  const [registeredFor, setRegisteredFor] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -79,14 +88,28 @@ export function LocateBox() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per page view
   }, []);
 
-  const onCheck = handleSubmit(async ({ phone }) => {
+  const onCheck = handleSubmit(async ({ phone, email }) => {
     track('locate_submitted', 'Lead');
+    setRegisteredFor(null);
     try {
       const client = await api();
-      const info = await client.get<PhoneInfo>(
-        `/other/location/info/${encodeURIComponent(phone)}`,
-        defaultCountry ? { country: defaultCountry } : {},
-      );
+      const country = await phoneCountryFor(phone, locale, ipCountry);
+      // Signed in as this address: the order is attached to the account, nothing to refuse.
+      const own = readUserInfo()?.email?.toLowerCase() === email.trim().toLowerCase();
+      const [info, account] = await Promise.all([
+        client.get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}),
+        own
+          ? null
+          : client
+              .get<{ registered: boolean }>(`/portal/user/checkEmail/${encodeURIComponent(email.trim())}`)
+              // A refused check (rate limit, network) is not a verdict: the order itself checks again.
+              .catch(() => null),
+      ]);
+      if (account?.registered) {
+        setRegisteredFor(info.e164);
+        setError('email', { message: tApi('emailRegistered') }, { shouldFocus: true });
+        return;
+      }
       track('number_identified');
       setFacts(info);
     } catch (error) {
@@ -133,6 +156,16 @@ export function LocateBox() {
           placeholder={t('emailPlaceholder')}
           readOnly={!!facts}
           error={errors.email?.message}
+          hint={
+            registeredFor && errors.email ? (
+              <Link
+                href={`${prefixOf(locale)}/login/?redirect=getLocation&phone=${encodeURIComponent(registeredFor)}`}
+                className="text-sm font-semibold text-brand underline"
+              >
+                {tPay('signInToContinue')}
+              </Link>
+            ) : undefined
+          }
           {...register('email')}
         />
         <div>

@@ -1,9 +1,8 @@
 'use client';
 import { useCallback, useRef, useState } from 'react';
-import type { AppLocale } from '@/lib/routing/rules';
 
-/** The country a locale implies for national numbers (issue 13 §3): `id` → ID, `en-PH` → PH; en and es imply none. */
-export const LOCALE_COUNTRY: Partial<Record<AppLocale, string>> = { id: 'ID', 'en-PH': 'PH' };
+/** The country a locale implies for national numbers: lib/phone-country.ts (es → ES, id → ID, en-PH → PH). */
+export { LOCALE_COUNTRY } from '@/lib/phone-country';
 
 type AsYouTypeCtor = typeof import('libphonenumber-js/min').AsYouType;
 let loading: Promise<AsYouTypeCtor> | null = null;

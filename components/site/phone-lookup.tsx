@@ -2,6 +2,7 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { IpInfo, PhoneInfo } from '@/lib/api/types';
+import { phoneCountryFor } from '@/lib/phone-country';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { PhoneFacts } from '../locate/phone-facts';
 import { useApi } from '../ui/use-api';
@@ -10,25 +11,27 @@ import { Link } from '@/components/ui/link';
 
 /**
  * The free reverse phone lookup of `/phone-finder` (SPEC §1): any number's numbering-plan facts from
- * `GET /other/location/info/{phone}` (national numbers against the visitor's country from `GET /other/ipInfo`), with
+ * `GET /other/location/info/{phone}` (a national number against the visitor's country from `GET /other/ipInfo`, then
+ * the locale's, the numbering plan choosing: lib/phone-country.ts; with neither, the error says to add the code), with
  * the plain note that this does not locate the phone, and a way to ask the owner for the location.
  */
 export function PhoneLookup() {
   const t = useTranslations('Landing.phoneFinder');
   const locale = useLocale() as AppLocale;
   const api = useApi();
-  const [country, setCountry] = useState<string | null>(null);
+  const [ipCountry, setIpCountry] = useState<string | null>(null);
   const [facts, setFacts] = useState<PhoneInfo | null>(null);
 
   useEffect(() => {
     api.get<IpInfo>('/other/ipInfo').then(
-      (info) => setCountry(info.countryCode),
+      (info) => setIpCountry(info.countryCode),
       () => {},
     );
   }, [api]);
 
   const lookup = async (phone: string) => {
     try {
+      const country = await phoneCountryFor(phone, locale, ipCountry);
       setFacts(
         await api.get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}),
       );

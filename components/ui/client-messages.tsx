@@ -3,8 +3,8 @@ import { getMessages } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import type { Messages } from '@/i18n/messages';
 
-/** The `Api` messages client code reads itself (use-api, pay-status); every other API text comes from the server. */
-const CLIENT_API_KEYS = ['network', 'declined'] as const;
+/** The `Api` messages client code reads itself (use-api, pay-status, the locate box's e-mail check); every other API text comes from the server. */
+const CLIENT_API_KEYS = ['network', 'declined', 'emailRegistered'] as const;
 
 /**
  * Hands client components only the message namespaces they use (plus `Validation` for form errors and the few `Api`

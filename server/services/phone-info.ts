@@ -21,6 +21,25 @@ export class PhoneParseError extends Error {
   }
 }
 
+/**
+ * The message key for a number that did not parse (`Validation.*`): a national number (no leading +) typed where no
+ * country could be known (`defaultCountry` absent: the visitor's IP country and the locale's are both unknown, see
+ * lib/phone-country.ts) asks for the country code with an example in the reader's language
+ * (`Validation.phoneAddCountryCode`, "Add the country code, e.g. +44 7400 123456"); every other error keeps `otherwise`
+ * (the route's own wording: by kind, or the generic one).
+ */
+export function phoneErrorKey(
+  error: PhoneParseError,
+  input: string,
+  defaultCountry: string | undefined,
+  otherwise: string,
+): string {
+  const national = !/^[\s(]*[+＋]/.test(input);
+  return error.kind === 'invalid_country_code' && national && !isPhoneCountry(defaultCountry)
+    ? 'Validation.phoneAddCountryCode'
+    : otherwise;
+}
+
 const countries = new Set<string>(getCountries());
 const callingCodes = (
   new Metadata() as unknown as { countryCallingCodes(): Record<string, string[]> }

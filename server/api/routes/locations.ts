@@ -5,7 +5,7 @@ import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { SMS_TEXTS, consentSmsText } from '../../services/consent-sms';
 import { clearPositions, listRequests, requestWithPositions } from '../../services/locate';
-import { PhoneParseError } from '../../services/phone-info';
+import { PhoneParseError, phoneErrorKey } from '../../services/phone-info';
 import { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '../../services/notifications';
 import { quotaOf, renewConsentLink, requestLocation } from '../../services/requests';
 import type { AppEnv } from '../context';
@@ -244,7 +244,8 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
       return created(c, { id: requestId, link });
     } catch (error) {
       if (error instanceof PhoneParseError) {
-        throw new ApiError(400, ErrorCode.badRequest, 'Validation.phoneInvalid', {}, { kind: error.kind });
+        const key = phoneErrorKey(error, body.phone, body.country, 'Validation.phoneInvalid');
+        throw new ApiError(400, ErrorCode.badRequest, key, {}, { kind: error.kind });
       }
       throw error;
     }

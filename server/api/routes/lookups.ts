@@ -2,7 +2,7 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { isIP } from 'node:net';
 import { lookupIp } from '../../services/geoip';
-import { PhoneParseError, phoneInfo } from '../../services/phone-info';
+import { PhoneParseError, phoneErrorKey, phoneInfo } from '../../services/phone-info';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
@@ -88,7 +88,7 @@ export const lookups = new OpenAPIHono<AppEnv>()
         throw new ApiError(
           400,
           ErrorCode.badRequest,
-          phoneKindKey[error.kind] ?? 'Validation.phoneInvalid',
+          phoneErrorKey(error, phone, country, phoneKindKey[error.kind] ?? 'Validation.phoneInvalid'),
           {},
           {
             kind: error.kind,
