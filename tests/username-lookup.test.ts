@@ -11,8 +11,9 @@ import { isBlockedAddress, pathAsWrittenAndParsed } from '@/server/services/user
 import { checkSite, createLookup, decide, pruneLookups, runUsernameCheck } from '@/server/services/username-lookup';
 import { loadSiteList, sitesToCheck, type WmnSite } from '@/server/services/username-sites';
 import { usernameProblem } from '@/lib/validation/username';
+import { lookupVerdict } from '@/lib/username-verdict';
 import { call } from './support/accounts';
-import { EXISTING, FakeSites, fakeSiteList } from './support/fake-sites';
+import { EXISTING, FakeSites, fakeSiteList, UNREACHABLE } from './support/fake-sites';
 
 // Issue 15 §2: the reverse username lookup against a local fake of a few sites, one per WhatsMyName detection rule
 // and per hazard (redirects, a redirect into the private network, a redirect loop, a slow site). The data set's own
@@ -471,5 +472,52 @@ describe('the service-wide hourly budget of outbound requests', () => {
     );
     expect(views.filter((v) => v.status === 'capped').length).toBeGreaterThan(0);
     for (const v of views) expect(v.checked + v.notChecked).toBe(v.total);
+  });
+});
+
+describe('what a lookup shows while it runs and how its result reads', () => {
+  const start = (username: string, ip: string) => call('POST', '/usernameLookup', { body: { username }, ip });
+  const read = async (id: string) => (await (await call('GET', `/usernameLookup/${id}`)).json()).obj;
+
+  it('lists the profiles found so far while the slow site still holds the lookup open', async () => {
+    fake.slowMs = 3000;
+    const { id } = (await (await start(EXISTING, '198.51.100.10')).json()).obj;
+    const job = runUsernameCheck(await getDb(), sha256(id));
+    let view = await read(id);
+    for (let i = 0; i < 40 && view.found.length < 6; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      view = await read(id);
+    }
+    // The fast sites answered, the slow one (answering after the 800 ms time-out) has not: still running.
+    expect(view.status).toBe('running');
+    expect(view.checked).toBeLessThan(view.total);
+    expect(view.notChecked).toBe(0);
+    expect(view.found.map((f: { site: string }) => f.site)).toEqual([
+      'Api',
+      'Codes',
+      'Dotless',
+      'Moved',
+      'Redirects',
+      'Strings',
+    ]);
+    expect(lookupVerdict(view).kind).toBe('running');
+    await job;
+    expect(lookupVerdict(await read(id))).toMatchObject({ kind: 'found', found: 6, unclear: 4 });
+  });
+
+  it('the OpenAPI document says the found list fills in while the lookup runs', async () => {
+    const doc = await (await call('GET', '/openapi.json')).json();
+    const schema = doc.paths['/api_f/v1/usernameLookup/{id}'].get.responses['200'].content['application/json'].schema;
+    const view = schema.properties.obj;
+    expect(view.required).toEqual(expect.arrayContaining(['status', 'total', 'checked', 'unknown', 'found']));
+    expect(view.properties.found.description).toMatch(/filled in as sites answer while the lookup runs/);
+  });
+
+  it('a lookup most sites fail for reads as unknown, not as "no profile found"', async () => {
+    const { id } = (await (await start(UNREACHABLE, '198.51.100.11')).json()).obj;
+    await runUsernameCheck(await getDb(), sha256(id));
+    const view = await read(id);
+    expect(view).toMatchObject({ status: 'done', total: 10, checked: 10, unknown: 8, found: [] });
+    expect(lookupVerdict(view)).toMatchObject({ kind: 'unknown', clear: 2, unclear: 8 });
   });
 });

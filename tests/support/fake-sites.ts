@@ -5,6 +5,12 @@ import type { AddressInfo } from 'node:net';
 export const EXISTING = 'alice';
 
 /**
+ * An account most fake sites fail for, as when the lookup's network reaches almost nothing: every site but the
+ * status-code ones (`/code/`, which answer "not found") drops the connection without an answer.
+ */
+export const UNREACHABLE = 'offline-ghost';
+
+/**
  * A few fake public sites for the reverse username lookup (issue 15 §2), one per detection rule of the WhatsMyName
  * data set and per hazard, listening on 127.0.0.1. `fakeSiteList(base)` is the matching data set. Records how many
  * requests were in flight at most (`maxInFlight`), the paths asked (`paths`) and the cookies and user agents sent.
@@ -40,6 +46,7 @@ export class FakeSites {
       const [, kind, name = ''] = url.pathname.split('/');
       const user = decodeURIComponent(name);
       const exists = user === EXISTING;
+      if ((user === UNREACHABLE || body.includes(UNREACHABLE)) && kind !== 'code') return void res.destroy();
       const send = (status: number, text: string, headers: Record<string, string> = {}) => {
         if (res.destroyed) return;
         res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(text);

@@ -22,7 +22,10 @@ const view = z.object({
   checked: z.number().openapi({ description: 'sites that answered so far' }),
   notChecked: z.number().openapi({ description: 'sites never asked, once the lookup is over (0 while it runs)' }),
   unknown: z.number().openapi({ description: 'answers that fit neither rule (errors, time-outs, blocked)' }),
-  found: z.array(z.object({ site: z.string(), category: z.string(), url: z.string() })),
+  found: z.array(z.object({ site: z.string(), category: z.string(), url: z.string() })).openapi({
+    description:
+      'the profiles found so far, by site name: filled in as sites answer while the lookup runs, so a page can show them before the end',
+  }),
   expiresAt: z.string().openapi({ description: 'the result is deleted after this (an hour after the start)' }),
 });
 
