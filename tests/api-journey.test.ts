@@ -17,7 +17,13 @@ async function createOrder(email: string, phone = '+14155552671') {
     body: form({ email, phone, requesterName: 'Anna (your sister)', terms: true }),
   });
   expect(res.status).toBe(201);
-  return (await res.json()).obj as { code: string; amountMinor: number; currency: string; status: string };
+  return (await res.json()).obj as {
+    code: string;
+    reference: string;
+    amountMinor: number;
+    currency: string;
+    status: string;
+  };
 }
 
 async function pay(code: string, cardNumber: string) {

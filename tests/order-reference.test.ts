@@ -79,6 +79,9 @@ describe('the order reference people read', () => {
       card: '4242',
       cardBrand: 'visa',
       paidAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      // The status page's one button opens this request's map; the new account signs in with the e-mailed password.
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      temporaryPassword: true,
     });
     const row = await orderRow(body.obj.code);
     expect(row).toMatchObject({ cardLast4: '4242', cardBrand: 'visa' });

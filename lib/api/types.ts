@@ -61,6 +61,10 @@ export type OrderView = {
   offerEndsAt: string | null;
   /** The consent SMS: `failed` when refused by a cap or not delivered (issue 12 §6); null before payment. */
   smsStatus?: 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | null;
+  /** The location request the payment made (its map is `/map/?id=`); null before payment. */
+  requestId?: string | null;
+  /** The order's account still signs in with the temporary password e-mailed at payment. */
+  temporaryPassword?: boolean;
 };
 
 /** The price plan of SPEC §3 (`GET /portal/priceSetup`): minor units, major-unit strings and formatted texts. */

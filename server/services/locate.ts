@@ -74,6 +74,11 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
       smsStatus: sql<
         string | null
       >`(select m.status from outbound_messages m where m.location_request_id = "location_requests"."id" order by m.created_at desc limit 1)`,
+      // When the provider took the newest consent SMS; null while it waits in the outbox.
+      smsSentAt: sql<
+        string | null
+      >`(select m.sent_at from outbound_messages m where m.location_request_id = "location_requests"."id" order by m.created_at desc limit 1)`,
+      expiresAt: locationRequests.expiresAt,
     })
     .from(locationRequests)
     .leftJoin(positions, eq(positions.requestId, locationRequests.id))
@@ -87,6 +92,8 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
       ...r,
       createdAt: r.createdAt.toISOString(),
       lastPositionAt: r.lastPositionAt ? new Date(r.lastPositionAt).toISOString() : null,
+      smsSentAt: r.smsSentAt ? new Date(r.smsSentAt).toISOString() : null,
+      expiresAt: r.expiresAt.toISOString(),
     })),
     total,
     pageNum,

@@ -13,16 +13,18 @@ export async function notificationsSeenAt(db: Db, userId: string): Promise<Date>
 }
 
 /**
- * Whether a request changed since `since`: its status changed or a GPS position arrived. The same test marks a row
- * `updated` in the list and counts `notificationsTotal`, so the count matches the rows shown (issue 13 §13).
+ * Whether a request has news for its buyer since `since`: the owner moved it on (opened the link, shared, stopped,
+ * declined) or it ended (expired, withdrawn), a GPS position arrived, or its consent SMS failed. The buyer's own
+ * steps are not news: a request they just made, queued and sent, is shown by its state line, not counted. The same
+ * test marks a row `updated` in the list and counts `notificationsTotal`, so the count matches the rows shown.
  */
 export function updatedSince(since: Date) {
-  return sql<boolean>`(${locationRequests.updatedAt} > ${since} or exists (select 1 from positions p where p.request_id = ${locationRequests.id} and p.source = 'gps' and p.recorded_at > ${since}))`;
+  return sql<boolean>`((${locationRequests.updatedAt} > ${since} and ${locationRequests.status} not in ('queued', 'sms_sent')) or exists (select 1 from positions p where p.request_id = ${locationRequests.id} and p.source = 'gps' and p.recorded_at > ${since}) or exists (select 1 from outbound_messages m where m.location_request_id = ${locationRequests.id} and m.status = 'failed' and m.updated_at > ${since}))`;
 }
 
 /**
- * SPEC's `notificationsTotal`: how many of the subscriber's requests changed status or received a GPS position since
- * they last looked at their locations (`since`, from `notificationsSeenAt`; all of them before a first look).
+ * SPEC's `notificationsTotal`: how many of the subscriber's requests have news (`updatedSince`) since they last
+ * looked at their locations (`since`, from `notificationsSeenAt`; the epoch before a first look).
  */
 export async function notificationsTotal(db: Db, userId: string, since: Date): Promise<number> {
   const [row] = await db

@@ -152,6 +152,13 @@ export async function findOrder(db: Db, code: string) {
       smsStatus: sql<
         'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | null
       >`(select m.status from outbound_messages m join location_requests r on r.id = m.location_request_id where r.order_id = ${orders.id} order by m.created_at desc limit 1)`,
+      // The location request the payment made (the status page's one button opens its map); null before payment.
+      requestId: sql<
+        string | null
+      >`(select r.id from location_requests r where r.order_id = ${orders.id} order by r.created_at limit 1)`,
+      // Whether the order's account still signs in with the e-mailed temporary password (a new account, not yet
+      // changed): the status page then says where the password is; an existing account's buyer got none.
+      temporaryPassword: sql<boolean>`coalesce((select u.temp_password_expires_at is not null from users u where u.id = ${orders.userId}), false)`,
     })
     .from(orders)
     .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
@@ -165,7 +172,9 @@ export async function findOrder(db: Db, code: string) {
  * What the pay page, pay status and e-mails show about an order (SPEC §3 payment texts): phone, e-mail, support
  * e-mail, product name, price, trial price, payment method, card (scheme and last four digits), billing descriptor, the
  * order's reference (`CH-7K4M-2Q`, what people read; `code` stays the URL key), when it was paid;
- * and the consent SMS's status (`smsStatus`: null before payment, `failed` when refused or undelivered).
+ * the consent SMS's status (`smsStatus`: null before payment, `failed` when refused or undelivered); the location
+ * request the payment made (`requestId`, null before; its map is the owner's account's only) and whether the account
+ * still has the e-mailed temporary password (`temporaryPassword`).
  */
 export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>>, lang: string) {
   const { order, price } = row;
@@ -196,6 +205,8 @@ export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>
     offerEndsAt: row.offer?.expiresAt.toISOString() ?? null,
     paidAt: order.paidAt?.toISOString() ?? null,
     smsStatus: row.smsStatus,
+    requestId: row.requestId,
+    temporaryPassword: row.temporaryPassword,
   };
 }
 

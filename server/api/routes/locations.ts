@@ -59,9 +59,15 @@ const listRoute = createRoute({
               positions: z.number(),
               lastPositionAt: z.string().nullable().openapi({ description: 'when the newest position was recorded' }),
               smsStatus: z.string().nullable(),
-              updated: z
-                .boolean()
-                .openapi({ description: 'changed since the subscriber last looked (notificationsTotal)' }),
+              smsSentAt: z
+                .string()
+                .nullable()
+                .openapi({ description: 'when the provider took the consent SMS; null while it waits' }),
+              expiresAt: z.string().openapi({ description: 'when the consent link stops working' }),
+              updated: z.boolean().openapi({
+                description:
+                  'news since the subscriber last looked (notificationsTotal): the owner answered, a position came, the request ended or its SMS failed; not the buyer’s own new request',
+              }),
             }),
           ),
           total: z.number(),

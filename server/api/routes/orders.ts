@@ -97,6 +97,10 @@ const orderView_ = z.object({
   smsStatus: z.enum(['queued', 'sending', 'sent', 'delivered', 'failed']).nullable().openapi({
     description: 'the consent SMS: failed when it was refused (caps) or not delivered; null before it exists',
   }),
+  requestId: z.string().nullable().openapi({ description: 'the location request the payment made; null before' }),
+  temporaryPassword: z
+    .boolean()
+    .openapi({ description: "the order's account still signs in with the temporary password e-mailed at payment" }),
 });
 
 // GET /api_f/v1/portal/priceSetup - the price plan (SPEC §3)
