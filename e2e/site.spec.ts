@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import en from '../messages/en.json' with { type: 'json' };
@@ -196,6 +197,61 @@ test('demo mode says so on every page, in the page language (issue 16 §1)', asy
     await page.goto(path);
     await expect(page.getByTestId('demo-ribbon')).toHaveText(text);
   }
+});
+
+test('paths Next cannot decode and methods it cannot take answer 400/405, never 500 (scripts/request-guard.mjs)', async ({
+  request,
+  baseURL,
+}) => {
+  for (const segment of ['a%ZZb', '%ED%A0%80', '%E0%A4%A']) {
+    const api = await request.get(`/api_f/v1/other/location/info/${segment}`, { headers: { 'accept-language': 'es' } });
+    expect(api.status(), segment).toBe(400);
+    expect(await api.json()).toEqual({
+      success: 0,
+      code: 40000,
+      msg: 'La solicitud contiene caracteres no permitidos.',
+    });
+    expect(api.headers()['x-frame-options']).toBe('DENY');
+    const page = await request.get(`/es/faq/${segment}/`);
+    expect(page.status(), segment).toBe(400);
+    expect(page.headers()['content-type']).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('La solicitud contiene caracteres no permitidos.');
+  }
+  // Decodable but not clean (a NUL): through Next to the API's own check, in the envelope.
+  const nul = await request.get('/api_f/v1/other/location/info/a%00b');
+  expect(nul.status()).toBe(400);
+  expect(await nul.json()).toMatchObject({ success: 0, code: 40000 });
+  // A deep JSON body reaches the API's depth limit through Next.
+  const deep = await request.post('/api_f/v1/portal/order', {
+    headers: { website_type: '7', 'content-type': 'application/json' },
+    data: '['.repeat(5000) + '1' + ']'.repeat(5000),
+  });
+  expect(deep.status()).toBe(400);
+  expect(await deep.json()).toMatchObject({ success: 0, msg: en.Api.tooDeep });
+
+  const trace = await request.fetch('/', { method: 'TRACE' });
+  expect(trace.status()).toBe(405);
+  expect(trace.headers()['allow']).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
+  expect(trace.headers()['content-security-policy']).toContain("default-src 'self'");
+  for (const method of ['TRACE', 'PROPFIND']) {
+    const api = await request.fetch('/api_f/v1/health', { method });
+    expect(api.status(), method).toBe(405);
+    expect(api.headers()['allow']).toContain('GET');
+    expect(await api.json()).toEqual({ success: 0, code: 40500, msg: en.Api.methodNotAllowed });
+  }
+  // CONNECT goes to Node's `connect` event, not the request handler: answered 405 on the socket.
+  const { port } = new URL(baseURL!);
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), 'localhost', () =>
+      socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+    );
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+  expect(answer).toMatch(/^HTTP\/1\.1 405 /);
 });
 
 test('every kind of response carries the security headers (set by scripts/start.mjs, issue 14 §3)', async ({
