@@ -1,5 +1,9 @@
+import { createTranslator } from 'next-intl';
 import { describe, expect, it } from 'vitest';
-import { lookupVerdict, NEGATIVE_UP_TO_SHARE, UNKNOWN_FROM_SHARE } from '@/lib/username-verdict';
+import { lookupVerdict, NEGATIVE_UP_TO_SHARE, UNKNOWN_FROM_SHARE, type VerdictKind } from '@/lib/username-verdict';
+import en from '@/messages/en.json';
+import es from '@/messages/es.json';
+import id from '@/messages/id.json';
 
 // The headline of a reverse username lookup: a name is reported absent only when nearly every site answered clearly;
 // when most sites did not answer, or some were never asked, the result is unknown, not negative.
@@ -81,5 +85,62 @@ describe('the wording rule of a username lookup', () => {
       found: 1,
       clear: 10,
     });
+  });
+});
+
+describe('the headlines in every language', () => {
+  const catalogues = { en, es, id };
+  const say = (locale: keyof typeof catalogues, v: ReturnType<typeof lookupVerdict>) =>
+    createTranslator({ locale, messages: catalogues[locale], namespace: 'UsernameLookup' })(
+      `verdict.${v.kind as Exclude<VerdictKind, 'running'>}`,
+      v,
+    );
+
+  it.each([
+    ['en', 'Most sites did not answer: we cannot say whether this name is used.'],
+    ['es', 'La mayoría de los sitios no respondió: no podemos saber si este nombre está en uso.'],
+    ['id', 'Sebagian besar situs tidak menjawab: kami tidak bisa memastikan apakah nama ini dipakai.'],
+  ] as const)('offline (%s): unknown, never "no profile found"', (locale, text) => {
+    expect(say(locale, lookupVerdict(view('done', 676, 676, 676)))).toBe(text);
+  });
+
+  it.each([
+    [
+      'en',
+      'No profile with this name was found on the 6 sites that answered clearly; 4 others did not answer, so this is not certain.',
+    ],
+    [
+      'es',
+      'No se encontró ningún perfil con este nombre en los 6 sitios que respondieron con claridad; 4 sitios no respondieron, así que no es seguro.',
+    ],
+    [
+      'id',
+      'Tidak ada profil dengan nama ini di 6 situs yang menjawab dengan jelas; 4 situs lainnya tidak menjawab, jadi hasil ini belum pasti.',
+    ],
+  ] as const)('some unclear answers (%s): not found among the clear ones, not certain', (locale, text) => {
+    expect(say(locale, lookupVerdict(view('done', 10, 10, 4)))).toBe(text);
+  });
+
+  it('every headline reads in every language, with its counts', () => {
+    const cases = [
+      view('done', 10, 10, 0, 1),
+      view('done', 10, 10, 3, 7),
+      view('stopped', 10, 9, 3, 1),
+      view('capped', 716, 400, 10, 12),
+      view('done', 716, 716, 0),
+      view('done', 10, 10, 1),
+      view('done', 716, 716, 300),
+      view('done', 716, 716, 716),
+      view('stopped', 716, 1, 0),
+      view('capped', 716, 400, 0),
+    ].map(lookupVerdict);
+    expect(new Set(cases.map((v) => v.kind)).size).toBe(6);
+    for (const locale of ['en', 'es', 'id'] as const) {
+      for (const v of cases) {
+        const text = say(locale, v);
+        expect(text).not.toMatch(/[{}]|verdict\./);
+        if (v.found > 0) expect(text).toContain(String(v.found));
+      }
+    }
   });
 });

@@ -5,6 +5,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
 import type { UsernameLookupView as View } from '@/lib/api/types';
 import { formatTime } from '@/lib/intl-format';
+import { lookupVerdict, type VerdictKind } from '@/lib/username-verdict';
 import { usernameProblem } from '@/lib/validation/username';
 import { Link } from '../ui/link';
 import { TextField } from '../ui/text-field';
@@ -14,19 +15,31 @@ import { usePolling } from '../ui/use-polling';
 /** How often a running lookup's progress is read (ms). */
 const PROGRESS_MS = 1000;
 
+/** The headline's colours: a clear answer in green or grey, anything uncertain in amber. */
+const VERDICT_TONE: Record<Exclude<VerdictKind, 'running'>, string> = {
+  found: 'bg-emerald-50 text-emerald-900 ring-emerald-200',
+  foundIncomplete: 'bg-amber-50 text-amber-900 ring-amber-200',
+  none: 'bg-slate-100 text-slate-900 ring-slate-200',
+  noneAmongClear: 'bg-amber-50 text-amber-900 ring-amber-200',
+  unknown: 'bg-amber-50 text-amber-900 ring-amber-200',
+  unknownIncomplete: 'bg-amber-50 text-amber-900 ring-amber-200',
+};
+
 /**
  * The reverse username lookup of `/username-lookup` (issue 15 §2): a username field (checked by `usernameProblem`,
  * the API's rule) and "also adult sites", off by default; Search starts a lookup (`POST /usernameLookup`) and puts
  * its id in the address (`?id=`), so the result page can be reopened for an hour. While it runs, the real progress
- * from the server every second (sites checked of total, found so far) and Stop; then the profiles found with links,
- * how many sites gave no clear answer, and that a profile of the same name need not be the same person. A lookup the
- * service's hourly request budget cut short (`capped`) says how many sites were not checked; a start refused as busy
- * (429, the API's localized message) shows that message as an alert, not as a problem of the username. An expired
- * or unknown id says so. Needs the `UsernameLookup` and `Validation` messages.
+ * from the server every second (a progress bar and "N of M sites checked", both the server's count of sites
+ * answered), the profiles found so far as they come in, and Stop; nothing is concluded before the end. Then a
+ * headline worded by `lookupVerdict` (lib/username-verdict.ts: "no profile found" only when nearly every site
+ * answered clearly; unknown, not negative, when most did not answer or some were never asked), the profiles found
+ * with links, how many sites gave no clear answer, and that a profile of the same name need not be the same person.
+ * A lookup the service's hourly request budget cut short (`capped`) says how many sites were not checked; a start
+ * refused as busy (429, the API's localized message) shows that message as an alert, not as a problem of the
+ * username. An expired or unknown id says so. Needs the `UsernameLookup` and `Validation` messages.
  */
 export function UsernameLookup() {
   const t = useTranslations('UsernameLookup');
-  const locale = useLocale();
   const api = useApi();
   const router = useRouter();
   const pathname = usePathname();
@@ -129,53 +142,101 @@ export function UsernameLookup() {
           {error}
         </p>
       )}
-      {view && !gone && (
-        <section aria-labelledby="lookup-title" className="space-y-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
-          <h2 id="lookup-title" className="text-xl font-semibold break-words">
-            {t('resultTitle', { username: view.username })}
-          </h2>
-          <div>
-            <progress
-              className="h-2 w-full accent-brand"
-              max={view.total}
-              value={view.checked}
-              aria-label={t('progressLabel')}
-            />
-            <p className="mt-1 text-sm text-slate-700" data-testid="lookup-progress">
-              {t('progress', { checked: view.checked, total: view.total, found: view.found.length })}
-            </p>
-            <p role="status" className="text-sm font-medium text-slate-900" data-testid="lookup-status">
-              {t(`status.${view.status}`, { count: view.notChecked })}
-            </p>
-          </div>
-          {view.status === 'running' && (
-            <button
-              type="button"
-              onClick={onStop}
-              className="min-h-11 rounded-lg border border-slate-400 px-4 font-semibold text-slate-800 hover:bg-slate-50"
-            >
-              {t('stop')}
-            </button>
-          )}
-          {view.found.length > 0 && (
-            <ul className="divide-y divide-slate-200" data-testid="lookup-found">
-              {view.found.map((f) => (
-                <li key={f.site} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
-                  <Link href={f.url} target="_blank" className="min-h-6 font-semibold text-brand underline">
-                    {f.site}
-                  </Link>
-                  <span className="text-xs text-slate-600">{f.category}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-          {view.status !== 'running' && view.found.length === 0 && <p>{t('noneFound')}</p>}
-          <p className="text-sm text-slate-600">
-            {t('unknownNote', { count: view.unknown })} {t('samePerson')}
-          </p>
-          <p className="text-xs text-slate-500">{t('kept', { time: formatTime(view.expiresAt, locale) })}</p>
-        </section>
-      )}
+      {view && !gone && <LookupResult view={view} onStop={onStop} />}
     </div>
+  );
+}
+
+/**
+ * One lookup's result as the server reports it (`view`, GET /usernameLookup/{id}): the headline once it is over, the
+ * progress bar (role `progressbar`, its value the sites answered of `total`, moved only by the server's count), the
+ * status line, Stop while it runs (`onStop`), the profiles found so far and the notes.
+ */
+function LookupResult({ view, onStop }: { view: View; onStop: () => void }) {
+  const t = useTranslations('UsernameLookup');
+  const locale = useLocale();
+  const verdict = lookupVerdict(view);
+  const running = verdict.kind === 'running';
+  const progress = t('progress', { checked: view.checked, total: view.total, found: view.found.length });
+  const percent = view.total > 0 ? Math.min(100, (view.checked / view.total) * 100) : 100;
+  return (
+    <section aria-labelledby="lookup-title" className="space-y-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+      <h2 id="lookup-title" className="text-xl font-semibold break-words">
+        {t('resultTitle', { username: view.username })}
+      </h2>
+      <div role="status" className="space-y-2">
+        {verdict.kind !== 'running' && (
+          <p
+            className={`rounded-xl p-3 text-base font-semibold ring-1 ${VERDICT_TONE[verdict.kind]}`}
+            data-testid="lookup-verdict"
+            data-verdict={verdict.kind}
+          >
+            {t(`verdict.${verdict.kind}`, verdict)}
+          </p>
+        )}
+        <p className="text-sm font-medium text-slate-900" data-testid="lookup-status">
+          {t(`status.${view.status}`, { count: view.notChecked })}
+        </p>
+      </div>
+      <div>
+        <div
+          role="progressbar"
+          aria-label={t('progressLabel')}
+          aria-valuemin={0}
+          aria-valuemax={view.total}
+          aria-valuenow={view.checked}
+          aria-valuetext={progress}
+          className="h-3 w-full overflow-hidden rounded-full bg-slate-200"
+          data-testid="lookup-bar"
+        >
+          <div
+            className={`h-full rounded-full transition-[width] duration-700 ease-out motion-reduce:transition-none ${
+              running ? 'bg-brand' : 'bg-slate-500'
+            }`}
+            style={{ width: `${percent}%` }}
+          />
+        </div>
+        <p className="mt-1 text-sm text-slate-700 tabular-nums" data-testid="lookup-progress">
+          {progress}
+        </p>
+      </div>
+      {running && (
+        <button
+          type="button"
+          onClick={onStop}
+          className="min-h-11 rounded-lg border border-slate-400 px-4 font-semibold text-slate-800 hover:bg-slate-50"
+        >
+          {t('stop')}
+        </button>
+      )}
+      {running && view.found.length > 0 && (
+        <p className="text-sm font-semibold text-slate-800" id="lookup-found-title">
+          {t('foundSoFar')}
+        </p>
+      )}
+      {view.found.length > 0 && (
+        <ul
+          className="divide-y divide-slate-200"
+          data-testid="lookup-found"
+          aria-labelledby={running ? 'lookup-found-title' : undefined}
+        >
+          {view.found.map((f) => (
+            <li key={f.site} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
+              <Link href={f.url} target="_blank" className="min-h-6 font-semibold text-brand underline">
+                {f.site}
+              </Link>
+              <span className="text-xs text-slate-600">{f.category}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="text-sm text-slate-600" data-testid="lookup-notes">
+        {running
+          ? verdict.unclear > 0 && `${t('unknownSoFar', { count: verdict.unclear })} `
+          : `${t('unknownNote', { count: verdict.unclear })} `}
+        {t('samePerson')}
+      </p>
+      <p className="text-xs text-slate-500">{t('kept', { time: formatTime(view.expiresAt, locale) })}</p>
+    </section>
   );
 }
