@@ -58,8 +58,6 @@ const providersSchema = z.object({
     .optional(),
   /** Another Stripe API host, e.g. stripe-mock or a test double: `http://127.0.0.1:12111`. Unset: api.stripe.com. */
   STRIPE_API_URL: z.url().optional(),
-  /** How long a discount offer runs after it is first shown, minutes (SPEC §4). */
-  OFFER_MINUTES: z.coerce.number().positive().max(1440).default(10),
   /** Hours before the trial converts that the reminder e-mail goes out. */
   TRIAL_REMINDER_HOURS: z.coerce.number().min(0).max(23).default(4),
   /** Orders one client IP may create per hour. */

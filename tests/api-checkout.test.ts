@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
-import { orders, payments, priceOffers, users } from '@/server/db/schema';
+import { orders, payments, users } from '@/server/db/schema';
 import { call } from './support/accounts';
 import { emailsTo, nextPhone, payCard, placeOrder, subscribe } from './support/billing';
 
@@ -25,48 +25,7 @@ describe('prices and the discount offer (SPEC §3, §4)', () => {
     });
   });
 
-  it('the offer is recorded once per buyer and number: asking again does not restart the countdown', async () => {
-    const email = unique('offer');
-    const phone = nextPhone();
-    const first = (await (await call('POST', '/portal/priceSetup/offer', { body: { email, phone } })).json()).obj;
-    const again = (await (await call('POST', '/portal/priceSetup/offer', { body: { email, phone } })).json()).obj;
-    expect(again.offer.id).toBe(first.offer.id);
-    expect(again.offer.expiresAt).toBe(first.offer.expiresAt);
-    expect(Date.parse(first.offer.expiresAt) - Date.parse(first.serverNow)).toBeCloseTo(10 * 60_000, -3);
-    expect(first.plan.trialPriceMinor).toBe(50);
-    expect(first.plan.listTrialPriceMinor).toBe(99);
-  });
-
-  it('charges the discounted price only while the offer runs; afterwards it is refused and the price reverts', async () => {
-    const email = unique('discount');
-    const phone = nextPhone();
-    const { obj } = await (await call('POST', '/portal/priceSetup/offer', { body: { email, phone } })).json();
-    const during = await placeOrder({ email, phone, offer: obj.offer.id });
-    expect(during.res.status).toBe(201);
-    expect(during.body.obj.amountMinor).toBe(50);
-
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(obj.offer.expiresAt) + 1000 });
-    try {
-      const after = await placeOrder({ email, phone, offer: obj.offer.id });
-      expect(after.res.status).toBe(409);
-      expect(after.body.msg).toBe('The discount has ended. The trial price is now $0.99.');
-      const plain = await placeOrder({ email, phone });
-      expect(plain.body.obj.amountMinor).toBe(99);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it("another buyer's offer gives no discount", async () => {
-    const phone = nextPhone();
-    const { obj } = await (
-      await call('POST', '/portal/priceSetup/offer', { body: { email: unique('owner'), phone } })
-    ).json();
-    const other = await placeOrder({ email: unique('thief'), phone, offer: obj.offer.id });
-    expect(other.res.status).toBe(409);
-    const db = await getDb();
-    expect((await db.select().from(priceOffers).where(eq(priceOffers.id, obj.offer.id))).length).toBe(1);
-  });
+  // The first-order discount (who gets it, once, concurrently): tests/first-order-discount.test.ts.
 
   it('an unknown plan answers 404, for the price and for an order', async () => {
     const plan = '00000000-0000-4000-8000-000000000000';

@@ -16,22 +16,16 @@ function newKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** `ms` as m:ss (or h:mm:ss), for the offer countdown. */
-function clock(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const [h, m, sec] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return h ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
-}
-
 /**
- * The pay step of the locate flow (SPEC §2 payment flow, ARCHITECTURE §8): the discount offer with a countdown to the
- * end the server recorded (`POST /portal/priceSetup/offer`, clock corrected by `serverNow`), then, in the same type
- * size as the price, the trial price, its 24 hours, the monthly price it converts to, that it renews until cancelled
- * and how to cancel; the card-statement descriptor; card or wallet; and Pay, which creates the order
- * (`POST /portal/order` with an idempotency key). The offer price and the struck regular price stand side by side, large,
- * above the terms (issue 13 §12) and goes where the answer's `next` says. If the offer ended on the
- * server first (409), the regular price is shown with the server's message. An e-mail that already has an account
+ * The pay step of the locate flow (SPEC §2 payment flow, ARCHITECTURE §8): the first-order discount when the server
+ * says it is this buyer's (`POST /portal/priceSetup/offer`: first order from this browser and this address, once),
+ * stated with its rule and no time limit — no countdown, which for an offer that does not really end would be a false
+ * "limited time" claim (Directive 2005/29/EC, Annex I point 7); then, in the same type size as the price, the trial
+ * price, its 24 hours, the monthly price it converts to, that it renews until cancelled and how to cancel; the
+ * card-statement descriptor; card or wallet; and Pay, which creates the order (`POST /portal/order` with an
+ * idempotency key). The discounted price and the struck regular price stand side by side, large, above the terms
+ * (issue 13 §12) and Pay goes where the answer's `next` says. If the discount went to another order first (409,
+ * reason `discount_used`), the regular price is shown with the server's message. An e-mail that already has an account
  * (409, reason `email_registered`, issue 12 §1) gets a sign-in link that returns to New request with this number.
  * Above the offer, the optional note to the owner (issue 15 §3), checked by `ownerNoteProblem` before the order is made
  * (with the confusables table, loaded on that first check: `loadPrototypes`).
@@ -53,13 +47,12 @@ export function PayStep({
   const locale = useLocale() as AppLocale;
   const router = useRouter();
   const [view, setView] = useState<OfferView | null>(null);
-  const [skew, setSkew] = useState(0);
-  const [now, setNow] = useState(() => Date.now());
   const [method, setMethod] = useState<'card' | 'wallet'>('card');
   const [key] = useState(newKey);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [forcedEnd, setForcedEnd] = useState(false);
+  /** The discount went to another order first (409 discount_used): the regular price applies. */
+  const [lost, setLost] = useState(false);
   const [registered, setRegistered] = useState(false);
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | undefined>();
@@ -69,11 +62,7 @@ export function PayStep({
     api()
       .then((client) => client.post<OfferView>('/portal/priceSetup/offer', { email, phone }))
       .then(
-        (v) => {
-          if (cancelled) return;
-          setSkew(Date.parse(v.serverNow) - Date.now());
-          setView(v);
-        },
+        (v) => !cancelled && setView(v),
         (e: Error) => !cancelled && setError(e.message),
       );
     return () => {
@@ -82,15 +71,7 @@ export function PayStep({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per number and e-mail
   }, [email, phone]);
 
-  const endsAt = view?.offer ? Date.parse(view.offer.expiresAt) : 0;
-  const remaining = endsAt - (now + skew);
-  const running = !!view?.offer && remaining > 0 && !forcedEnd;
-
-  useEffect(() => {
-    if (!view?.offer || forcedEnd) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [view, forcedEnd]);
+  const running = !!view?.offer && !lost;
 
   if (!view) {
     return error ? (
@@ -140,7 +121,7 @@ export function PayStep({
     } catch (e) {
       const reason = (e as { detail?: { reason?: unknown } }).detail?.reason;
       if (reason === 'email_registered') setRegistered(true);
-      else if ((e as { status?: number }).status === 409) setForcedEnd(true);
+      else if (reason === 'discount_used') setLost(true);
       setError((e as Error).message);
       setBusy(false);
     }
@@ -159,17 +140,18 @@ export function PayStep({
       />
       {view.offer && (
         <div
-          className={`rounded-lg p-3 text-sm ${running ? 'bg-amber-50 text-amber-900' : 'bg-slate-100 text-slate-700'}`}
+          className={`rounded-lg p-3 text-sm ${running ? 'bg-green-50 text-green-900' : 'bg-slate-100 text-slate-700'}`}
+          data-testid="first-order"
         >
           {running ? (
             <>
-              <p className="font-semibold">{t('offerTitle', { percent: view.offer.percentOff })}</p>
-              <p role="timer" aria-live="off" data-testid="offer-countdown">
-                {t('offerEnds', { time: clock(remaining) })}
+              <p className="font-semibold">
+                {t('firstOrderTitle', { price: plan.trialText, list: plan.listTrialText })}
               </p>
+              <p>{t('firstOrderRule', { percent: view.offer.percentOff })}</p>
             </>
           ) : (
-            <p>{t('offerEnded')}</p>
+            <p>{t('offerUsed')}</p>
           )}
         </div>
       )}

@@ -88,9 +88,19 @@ export type PricePlan = {
   offerPercentOff: number;
 };
 
-/** The discount offer shown to a buyer (`POST /portal/priceSetup/offer`); `serverNow` corrects the client's clock. */
+/** The pay step's price and first-order discount (`POST /portal/priceSetup/offer`). */
 export type OfferView = {
-  offer: { id: string; percentOff: number; expiresAt: string } | null;
+  /** The first-order discount when it is this buyer's (first order from this browser and address, once); else null. */
+  offer: {
+    id: string;
+    percentOff: number;
+    /** @deprecated Always null: the discount does not run out. */
+    expiresAt: string | null;
+    rule: 'first_order';
+  } | null;
+  /** Why `offer` is null: `account` (the address has an account) or `used`; `eligible` when it is given. */
+  firstOrder: 'eligible' | 'account' | 'used';
+  /** @deprecated The server's clock, once used for the countdown. */
   serverNow: string;
   plan: PricePlan;
   /** What the card statement will show (a setting). */

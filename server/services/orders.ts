@@ -1,4 +1,5 @@
 import 'server-only';
+import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { orders, priceOffers, priceSetups, type Attribution, type Order } from '../db/schema';
@@ -11,7 +12,7 @@ import { newOrderReference } from './order-reference';
 import { parsePhone } from './phone-info';
 import { refusalError } from './requests';
 import { smsRefusal } from './sms-guards';
-import { buyerKey, discounted, findOffer, priceSetup, pricePlan } from './prices';
+import { buyerKey, claimFirstOrderDiscount, discounted, findOffer, priceSetup, pricePlan } from './prices';
 import { formatMoney } from './money';
 
 /** How many times `createOrder` draws a new reference when the drawn one is taken. */
@@ -29,8 +30,10 @@ export type OrderInput = {
   /** Price setup id; the default price when absent. */
   plan?: string;
   method: 'card' | 'wallet';
-  /** A discount offer shown to this buyer (`POST /portal/priceSetup/offer`). */
+  /** The first-order discount as shown to this buyer (`POST /portal/priceSetup/offer`): asks for the discount. */
   offer?: string;
+  /** The browser's key (`browserKeyOf` its `offer_browser` cookie): the first-order discount is once per browser. */
+  browser?: string;
   /** The client's idempotency key: the same key returns the same order. */
   idempotencyKey?: string;
   /** Where the buyer came from (tracking fields and event token, issue 7). */
@@ -42,7 +45,8 @@ export type OrderInput = {
 /**
  * Creates an order for `email` to locate `phone` (E.164; national numbers against `country`) and starts checkout with
  * the configured provider (SPEC §7 `POST /portal/order`). The amount comes from `price_setups` (never the client):
- * the trial price, discounted only while the buyer's offer runs. Status `pending`.
+ * the trial price, discounted when the order names the buyer's offer and is the first order from this browser and
+ * this address (`claimFirstOrderDiscount`). Status `pending`.
  *
  * An e-mail that already has an account is refused (409 `Api.emailRegistered`, detail `reason: 'email_registered'`)
  * unless the caller is signed in as that account; then the order is attached to it (`userId`), and paying it adds to
@@ -50,7 +54,9 @@ export type OrderInput = {
  * before it).
  *
  * Errors: PhoneParseError (bad number); ApiError 409 `Api.emailRegistered`; 403/429 when the consent SMS could not be sent to the number
- * (sms-guards, checked before anyone pays); 409 `Api.offerExpired` when the offer has ended (the price reverted);
+ * (sms-guards, checked before anyone pays); 409 `Api.offerUsed` (detail `reason: 'discount_used'`, the regular price)
+ * when the discount asked for is not this order's (another order from this browser or address has it, or the caller
+ * is signed in: not a first order);
  * 409 `Api.idempotencyMismatch` when the key was used for another buyer or number; 404 for an unknown plan.
  */
 export async function createOrder(db: Db, input: OrderInput): Promise<{ order: Order; next: string }> {
@@ -66,17 +72,29 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
   const refusal = await smsRefusal(db, number.number);
   if (refusal) throw refusalError(refusal);
   const price = await priceSetup(db, input.plan);
+  // Drawn first: the first-order discount is claimed for this id before the row is written.
+  const orderId = randomUUID();
   let amountMinor = price.trialPriceMinor;
   if (input.offer) {
     const offer = await findOffer(db, input.offer, buyerKey(email, number.number), price.id);
-    if (!offer || offer.expiresAt <= new Date()) {
-      throw new ApiError(409, ErrorCode.conflict, 'Api.offerExpired', {
-        price: formatMoney(price.trialPriceMinor, price.currency, input.locale),
-      });
+    const claimed =
+      !!offer &&
+      !ownerId &&
+      !!input.browser &&
+      (await claimFirstOrderDiscount(db, { browserKey: input.browser, email, orderId }));
+    if (!offer || !claimed) {
+      throw new ApiError(
+        409,
+        ErrorCode.conflict,
+        'Api.offerUsed',
+        { price: formatMoney(price.trialPriceMinor, price.currency, input.locale) },
+        { reason: 'discount_used' },
+      );
     }
     amountMinor = discounted(price.trialPriceMinor, offer.percentOff);
   }
   const values = {
+    id: orderId,
     email,
     phoneE164: number.number,
     requesterName: input.requesterName,
@@ -202,7 +220,7 @@ export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>
     billingDescriptor: e.BILLING_DESCRIPTOR,
     supportEmail: e.SUPPORT_EMAIL,
     productName: e.NEXT_PUBLIC_PRODUCT_NAME,
-    offerEndsAt: row.offer?.expiresAt.toISOString() ?? null,
+    offerEndsAt: row.offer?.expiresAt?.toISOString() ?? null,
     paidAt: order.paidAt?.toISOString() ?? null,
     smsStatus: row.smsStatus,
     requestId: row.requestId,

@@ -7,7 +7,15 @@ import { enqueueAfterCommit } from '../../jobs/boss';
 import { completeCheckoutSession } from '../../payments/stripe-sync';
 import { createOrder, findOrder, orderView } from '../../services/orders';
 import { PhoneParseError, parsePhone } from '../../services/phone-info';
-import { buyerKey, displayedPricePlan, pricePlan, priceSetup, showOffer } from '../../services/prices';
+import {
+  buyerKey,
+  displayedPricePlan,
+  firstOrderStatus,
+  pricePlan,
+  priceSetup,
+  showOffer,
+} from '../../services/prices';
+import { offerBrowserKey } from '../offer-browser-cookie';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
@@ -113,19 +121,35 @@ const priceRoute = createRoute({
   responses: { 200: jsonResponse(envelope(plan), 'Plan'), 404: jsonResponse(errorEnvelope, 'Unknown plan') },
 });
 
-// POST /api_f/v1/portal/priceSetup/offer - show the discount offer to this buyer (records when it was shown)
+// POST /api_f/v1/portal/priceSetup/offer - the first-order discount for this buyer, if it is theirs (records it as shown)
 const offerRoute = createRoute({
   method: 'post',
   path: '/portal/priceSetup/offer',
   summary:
-    'The discount offer for this e-mail and number: created when first shown, ends OFFER_MINUTES later; asking again returns the same offer (the countdown never restarts). offer null when the plan has no discount.',
+    "The first-order discount for this e-mail and number: offered when this is the first order from this browser (the offer_browser cookie, set here when absent) and this address (no account yet, no discount had), once; no time limit. `offer` is null when the plan has no discount or the discount is not the buyer's (`firstOrder` says why). The price plan is the discounted one when `offer` is given. An order naming `offer.id` claims it.",
   request: { body: bodyOf(z.object({ email, phone, country, plan: uuid.optional() })) },
   responses: {
     200: jsonResponse(
       envelope(
         z.object({
-          offer: z.object({ id: z.string(), percentOff: z.number(), expiresAt: z.string() }).nullable(),
-          serverNow: z.string(),
+          offer: z
+            .object({
+              id: z.string(),
+              percentOff: z.number(),
+              expiresAt: z.string().nullable().openapi({
+                deprecated: true,
+                description: 'always null: the discount does not run out (it used to end 10 minutes after first shown)',
+              }),
+              rule: z
+                .literal('first_order')
+                .openapi({ description: 'first order from this browser and address, once' }),
+            })
+            .nullable(),
+          firstOrder: z.enum(['eligible', 'account', 'used']).openapi({
+            description:
+              'eligible; account: the address has an account (not a first order); used: had or held elsewhere',
+          }),
+          serverNow: z.string().openapi({ deprecated: true, description: 'the server clock; no longer needed' }),
           plan,
           billingDescriptor: z.string(),
         }),
@@ -145,7 +169,10 @@ const createOrderRoute = createRoute({
   request: { body: bodyOf(orderBody) },
   responses: {
     201: jsonResponse(envelope(orderView_.extend({ next: z.string() })), 'Order created'),
-    409: jsonResponse(errorEnvelope, 'Offer ended, or idempotency key used for another order'),
+    409: jsonResponse(
+      errorEnvelope,
+      "The first-order discount asked for is not this order's (reason discount_used), or idempotency key used for another order",
+    ),
     ...errorResponses,
   },
 });
@@ -202,12 +229,15 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
     })();
     const price = await priceSetup(db, body.plan);
     const now = new Date();
-    const offer = await showOffer(db, price, buyerKey(body.email, e164), now);
-    const running = offer && offer.expiresAt > now ? offer : null;
+    const firstOrder = await firstOrderStatus(db, offerBrowserKey(c), body.email, now);
+    const offer = firstOrder === 'eligible' ? await showOffer(db, price, buyerKey(body.email, e164), now) : null;
     return ok(c, {
-      offer: offer ? { id: offer.id, percentOff: offer.percentOff, expiresAt: offer.expiresAt.toISOString() } : null,
+      offer: offer
+        ? { id: offer.id, percentOff: offer.percentOff, expiresAt: null, rule: 'first_order' as const }
+        : null,
+      firstOrder,
       serverNow: now.toISOString(),
-      plan: pricePlan(price, c.get('lang'), running),
+      plan: pricePlan(price, c.get('lang'), offer),
       billingDescriptor: env().BILLING_DESCRIPTOR,
     });
   })
@@ -218,9 +248,14 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
     const attribution = attributionOf(c, body);
     const user = c.get('user');
     const buyer = user && !user.restricted ? user : null;
-    const { order, next } = await createOrder(await getDb(), { ...body, idempotencyKey, attribution, buyer }).catch(
-      phoneError,
-    );
+    const browser = offerBrowserKey(c);
+    const { order, next } = await createOrder(await getDb(), {
+      ...body,
+      idempotencyKey,
+      attribution,
+      buyer,
+      browser,
+    }).catch(phoneError);
     return created(c, { ...(await viewOf(order.code, c.get('lang'))), next });
   })
   .openapi(getOrderRoute, async (c) => ok(c, await viewOf(c.req.valid('param').code, c.get('lang'))))

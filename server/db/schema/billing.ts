@@ -32,9 +32,10 @@ export const priceSetups = pgTable('price_setups', {
 });
 
 /**
- * A discount offer shown to one buyer (SPEC §3/§4): the server records when it was shown and when it ends, and
- * charges the discounted trial price only for orders created before `expiresAt`. One offer per e-mail and number,
- * so reloading the page does not restart the countdown.
+ * The first-order discount as shown to one buyer (SPEC §3 upRate): when it was first shown, per e-mail and number. An
+ * order names it (`orders.offer_id`); whether the order gets the discount is decided by `first_order_discounts`.
+ * `expiresAt` is deprecated: offers no longer end by time (rows from before the change keep their old end, which is
+ * not read).
  */
 export const priceOffers = pgTable(
   'price_offers',
@@ -47,10 +48,26 @@ export const priceOffers = pgTable(
       .references(() => priceSetups.id),
     percentOff: integer('percent_off').notNull(),
     shownAt: timestamp('shown_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Deprecated, null for new offers: the discount no longer runs out (no countdown). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('price_offers_buyer_key').on(t.buyerKey, t.priceSetupId)],
 );
+
+/**
+ * Who has had the first-order discount (services/prices.ts `claimFirstOrderDiscount`): one row per browser
+ * (`browser:` + SHA-256 of its `offer_browser` cookie) and one per e-mail address (`email:` + SHA-256 of the address),
+ * each naming the order holding it. The primary key makes a concurrent second claim wait for the first and then find
+ * it. A holder that was never paid gives way to a newer order under the rules of `claimFirstOrderDiscount`.
+ */
+export const firstOrderDiscounts = pgTable('first_order_discounts', {
+  key: text('key').primaryKey(),
+  /** The order holding the discount; claimed before the order row is written, so no foreign key. */
+  orderId: uuid('order_id').notNull(),
+  /** SHA-256 of the claiming browser's cookie: the same browser may move the discount to a newer order at once. */
+  browserKey: text('browser_key').notNull(),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** ARCHITECTURE §4: `created -> pending -> paid | failed | canceled`; `paid -> refunded`. */
 export const orderStatus = pgEnum('order_status', ['created', 'pending', 'paid', 'failed', 'canceled', 'refunded']);
@@ -231,3 +248,4 @@ export type PriceSetup = typeof priceSetups.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
 export type PriceOffer = typeof priceOffers.$inferSelect;
+export type FirstOrderDiscount = typeof firstOrderDiscounts.$inferSelect;
