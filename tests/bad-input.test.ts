@@ -146,6 +146,23 @@ describe('a body sent with another content type is checked too', () => {
     expect(await res.json()).toEqual({ success: 0, code: 40000, msg: BAD_INPUT.en });
   });
 
+  it('answers a console body sent as text/plain 415 (the console takes JSON only)', async () => {
+    const cookie = await consoleCookie();
+    const res = await app.request(`${API}/ops/opt-outs`, {
+      method: 'POST',
+      headers: {
+        ...clientHeaders,
+        cookie,
+        'x-peer-ip': nextIp(),
+        'content-type': 'text/plain',
+        'accept-language': 'es',
+      },
+      body: JSON.stringify({ phone: '+34612345678', reason: 'asked by phone to stop' }),
+    });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ success: 0, code: 41500 });
+  });
+
   it.each([['text/plain'], ['application/vnd.api+json'], [undefined]])(
     'refuses a NUL or a deep body sent as %s',
     async (type) => {

@@ -35,9 +35,15 @@ import { emailBody, zodToApiError } from '../validation';
 
 type OpsEnv = AppEnv & { Variables: { operator: OperatorView } };
 
-/** The JSON body validated by `schema`, or ApiError 422 naming the first bad field. */
+/**
+ * The JSON body validated by `schema`, or ApiError 422 naming the first bad field. A body declared as anything but
+ * `application/json` answers 415 (the console page always sends JSON; RFC 9110 §15.5.16); none is validated as `{}`.
+ */
 async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
-  const raw = await c.req.json().catch(() => ({}));
+  const type = c.req.header('content-type');
+  if (type && type.split(';')[0]!.trim().toLowerCase() !== 'application/json')
+    throw new ApiError(415, ErrorCode.unsupportedMedia, 'Api.unsupportedMedia');
+  const raw = type ? await c.req.json().catch(() => ({})) : {};
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw zodToApiError(parsed.error);
   return parsed.data;
