@@ -60,6 +60,13 @@ const providersSchema = z.object({
   STRIPE_API_URL: z.url().optional(),
   /** Hours before the trial converts that the reminder e-mail goes out. */
   TRIAL_REMINDER_HOURS: z.coerce.number().min(0).max(23).default(4),
+  /**
+   * Whether a trial in which no location was ever shared is refunded and ends instead of converting
+   * (services/unconsented-trials.ts; README "Payments and subscriptions"). On unless an operator must turn it off.
+   */
+  REFUND_UNCONSENTED_TRIALS: bool.default(true),
+  /** Days before each yearly anniversary of a subscription that the annual reminder e-mail goes out. */
+  ANNUAL_NOTICE_DAYS: z.coerce.number().int().min(1).max(60).default(7),
   /** Orders one client IP may create per hour. */
   ORDERS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
   /**
