@@ -31,8 +31,17 @@ test('shows progress as sites answer, can be stopped, and keeps the result at it
   const progress = page.getByTestId('lookup-progress');
   await expect(progress).toHaveText(/^\d+ of 10 sites checked · \d+ found$/);
   await expect(page.getByTestId('lookup-status')).toHaveText('Checking…');
+  // Nothing is concluded while it runs: no headline, no "every site answered".
+  await expect(page.getByTestId('lookup-verdict')).toHaveCount(0);
+  await expect(page.getByText(/gave a clear answer/)).toHaveCount(0);
   // The fast sites answer within a second; the slow one holds the lookup open.
   await expect(progress).toHaveText('9 of 10 sites checked · 6 found');
+  const bar = page.getByRole('progressbar', { name: 'Sites checked' });
+  await expect(bar).toHaveAttribute('aria-valuenow', '9');
+  await expect(bar).toHaveAttribute('aria-valuemax', '10');
+  await expect(bar).toHaveAttribute('aria-valuetext', '9 of 10 sites checked · 6 found');
+  // The profiles found so far are listed before the end.
+  await expect(page.getByText('Found so far:')).toBeVisible();
   await expect(page.getByTestId('lookup-found').getByRole('link')).toHaveText([
     'Api',
     'Codes',
@@ -41,10 +50,17 @@ test('shows progress as sites answer, can be stopped, and keeps the result at it
     'Redirects',
     'Strings',
   ]);
+  await expect(page.getByTestId('lookup-status')).toHaveText('Checking…');
+  await expect(page.getByTestId('lookup-notes')).toContainText('So far 3 sites gave no clear answer.');
+  await expect(page.getByTestId('lookup-verdict')).toHaveCount(0);
   await page.screenshot({ path: 'test-results/screens/username-lookup-390.png', fullPage: true });
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByTestId('lookup-status')).toHaveText('Stopped before the end.');
   await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  // Profiles found, but one site was never asked: there may be more.
+  await expect(page.getByTestId('lookup-verdict')).toHaveText(
+    'Profiles with this name were found on 6 sites, but not every site answered: there may be more.',
+  );
   // Of the 9 that answered, the redirect into the private network, the redirect loop and the broken site are unknown.
   await expect(page.getByText('3 sites gave no clear answer (blocked, slow or changed).')).toBeVisible();
   const axe = await new AxeBuilder({ page }).analyze();
@@ -65,13 +81,38 @@ test('a lookup left to run ends on its own; an unknown result id says results la
   await page.getByRole('button', { name: 'Cari' }).click();
   await expect(page.getByTestId('lookup-status')).toHaveText('Selesai.', { timeout: 15_000 });
   await expect(page.getByTestId('lookup-progress')).toHaveText('10 dari 10 situs diperiksa · 0 ditemukan');
-  await expect(page.getByText('Tidak ada profil dengan nama ini di situs yang menjawab.')).toBeVisible();
+  // 6 sites said clearly "no such profile", 4 gave no clear answer: not found among the clear ones, not certain.
+  await expect(page.getByTestId('lookup-verdict')).toHaveText(
+    'Tidak ada profil dengan nama ini di 6 situs yang menjawab dengan jelas; 4 situs lainnya tidak menjawab, jadi hasil ini belum pasti.',
+  );
   await expect(page.getByText('4 situs tidak memberi jawaban yang jelas')).toBeVisible();
 
   await page.goto('/id/username-lookup/?id=AAAAAAAAAAAAAAAAAAAAAA');
   await expect(page.getByTestId('lookup-gone')).toHaveText(
     'Hasil ini sudah tidak ada: hasil disimpan selama satu jam. Cari lagi di bawah.',
   );
+});
+
+test('when most sites fail, the result says it is unknown, not that no profile exists', async ({ page }) => {
+  // For this account the fake sites drop the connection, except the two that answer by status code ("not found").
+  await page.goto('/es/username-lookup/');
+  await page.getByLabel('Nombre de usuario').fill('offline-ghost');
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await expect(page.getByTestId('lookup-status')).toHaveText('Terminado.', { timeout: 15_000 });
+  await expect(page.getByTestId('lookup-progress')).toHaveText('10 de 10 sitios consultados · 0 encontrados');
+  await expect(page.getByRole('progressbar', { name: 'Sitios consultados' })).toHaveAttribute('aria-valuenow', '10');
+  const verdict = page.getByTestId('lookup-verdict');
+  await expect(verdict).toHaveText(
+    'La mayoría de los sitios no respondió: no podemos saber si este nombre está en uso.',
+  );
+  await expect(verdict).toHaveAttribute('data-verdict', 'unknown');
+  await expect(page.getByText(/No se encontró ningún perfil/)).toHaveCount(0);
+  await expect(page.getByTestId('lookup-notes')).toContainText(
+    '8 sitios no dieron una respuesta clara (bloqueados, lentos o cambiados).',
+  );
+  await page.screenshot({ path: 'test-results/screens/username-lookup-unknown-390.png', fullPage: true });
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
 });
 
 test('the header links the tool in every locale, and the page credits WhatsMyName', async ({ page }) => {
