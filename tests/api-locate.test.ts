@@ -40,7 +40,9 @@ describe('location requests by subscribers', () => {
     const db = await getDb();
     const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, obj.id));
     expect(request).toMatchObject({ targetE164: phone, status: 'queued', locale: 'es' });
-    expect(request.smsText).toMatch(/^Anna \(your sister\), uno de tus contactos, quiere ver dónde está este teléfono/);
+    expect(request.smsText).toMatch(
+      /^«Anna \(your sister\)», uno de tus contactos, quiere ver dónde está este teléfono/,
+    );
     const list = await (await call('GET', '/spyContent', { headers: { cookie: `token=${buyer.token}` } })).json();
     expect(list.page.quota).toEqual({ used: 2, total: 30 });
   });
@@ -51,7 +53,7 @@ describe('location requests by subscribers', () => {
     const db = await getDb();
     const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, obj.id));
     expect(request.locale).toBe('id');
-    expect(request.smsText).toContain('Anna (your sister) meminta lokasi ponsel ini melalui Chamspy');
+    expect(request.smsText).toContain('"Anna (your sister)" meminta lokasi ponsel ini melalui Chamspy');
     expect(obj.link).toContain('/id/location/?c=');
   });
 

@@ -22,7 +22,8 @@ describe('consent SMS', () => {
     (locale, id) => {
       const link = consentLink(origin, locale, code);
       const text = consentSmsText(locale, 'Chamspy', link, id, longName);
-      expect(text).toContain(longName);
+      // The name as written, in the language's quotes: plain double quotes keep English and Indonesian in GSM-7.
+      expect(text).toContain(locale === 'es' ? `«${longName}»` : `"${longName}"`);
       expect(text).toContain('Chamspy');
       expect(text.endsWith(link)).toBe(true);
       const { encoding, segments } = smsSegments(text);
@@ -37,7 +38,7 @@ describe('consent SMS', () => {
   it('writes Spanish with its accents (UCS-2) and keeps the older unnamed wording for old requests', () => {
     const link = consentLink(origin, 'es', code);
     expect(consentSmsText('es', 'Chamspy', link, 'standard', 'Ana')).toMatch(
-      /^Ana pide la ubicación de este teléfono a través de Chamspy/,
+      /^«Ana» pide la ubicación de este teléfono a través de Chamspy/,
     );
     expect(consentSmsText('es', 'Chamspy', link, 'contact', null)).toMatch(/dónde está este teléfono/);
     expect(consentSmsText('en', 'Chamspy', link, 'standard', null)).toMatch(/^Chamspy: someone asks/);
@@ -56,6 +57,9 @@ describe('consent SMS', () => {
 
   it('guesses the language from the number country and prefixes the link', () => {
     expect(localeForCountry('ES')).toBe('es');
+    expect(localeForCountry('AR')).toBe('es');
+    expect(localeForCountry('US')).toBe('en');
+    expect(localeForCountry(null)).toBe('en');
     expect(localeForCountry('MX')).toBe('es');
     expect(localeForCountry('ID')).toBe('id');
     expect(localeForCountry('PH')).toBe('en-PH');

@@ -220,7 +220,7 @@ describe('requester name through the API', () => {
     const [request] = await db.select().from(locationRequests).where(eq(locationRequests.orderId, order.id));
     expect(request.requesterName).toBe('Anna (your sister)');
     const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, request.id));
-    expect(sms.body).toMatch(/^Anna \(your sister\) pide la ubicación de este teléfono a través de Chamspy/);
+    expect(sms.body).toMatch(/^«Anna \(your sister\)» pide la ubicación de este teléfono a través de Chamspy/);
     const code = /\?c=([A-Za-z0-9_-]+)/.exec(sms.body)![1];
 
     const view = await call('GET', `/spyContent/consent/${code}`, { headers: { 'accept-language': 'es' } });
@@ -264,6 +264,6 @@ describe('requester name through the API', () => {
       .select()
       .from(locationRequests)
       .where(eq(locationRequests.id, (await ok.json()).obj.id));
-    expect(request.smsText).toMatch(/^Tom asks for this phone's location via Chamspy\. Share or decline here: /);
+    expect(request.smsText).toMatch(/^"Tom" asks for this phone's location via Chamspy\. Share or decline here: /);
   });
 });

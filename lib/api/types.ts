@@ -134,12 +134,21 @@ export type LocationTrace = {
   place: { name: string; region: string | null; country: string; distanceM: number } | null;
 };
 
+/**
+ * What the owner is told of the account that asks (server/services/consent.ts `requesterFacts`): created less than 24
+ * hours ago (`newAccount`), the month it was created (`since`, `YYYY-MM`, UTC), the location requests it made in all
+ * (`requests`, the one shown included) and how many of them their owners reported as abuse (`reported`).
+ */
+export type RequesterFacts = { newAccount: boolean; since: string; requests: number; reported: number };
+
 export type ConsentView = {
   product: string;
   /** The requester's e-mail, masked (`u•••@example.com`). */
   requester: string;
   /** Who asks, as the buyer wrote it (issue 13 §2); null on requests from before it was asked. */
   requesterName: string | null;
+  /** What we know of the account that asks, shown beside the name. */
+  facts: RequesterFacts;
   /** The buyer's note to the owner, plain text ≤ 140 characters (issue 15 §3); null when none. */
   note: string | null;
   status: RequestStatus;

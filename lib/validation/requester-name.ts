@@ -1,3 +1,5 @@
+import { claimsAuthority } from './authority-names';
+
 /**
  * The rule for user text that reaches the phone's owner: the requester name (shown on the consent page and in the
  * consent SMS: "Anna (your sister) asks for this phone's location via Chamspy") and the note to the owner (consent page
@@ -18,6 +20,8 @@
  *   through: NFKC (UAX #15: fullwidth "．" becomes ".", circled "⑥" and superscript "⁶" become "6"), the full stops
  *   IDNA treats as label separators (U+3002, U+FF0E, U+FF61; UTS #46 §4) become ".", then the confusable skeleton of
  *   UTS #39 §4 (NFD, each code point replaced by its prototype from confusables.txt: Cyrillic "о" → "o", "․" → ".").
+ * - A name does not claim to be an authority or the service ("Policía Nacional", "Bank BCA", "Chamspy Support"), in
+ *   any spelling: ./authority-names.
  */
 export const REQUESTER_NAME = { min: 2, max: 40, maxDigits: 4, minLetters: 2 } as const;
 
@@ -62,11 +66,14 @@ export function normalizeRequesterName(value: string): string {
  * name: `Invalid` (an invisible, control or format character, a stray combining mark), `Required`, `Length` (2–40
  * code points after `normalizeRequesterName`), `Link` (a URL, a web address or an e-mail address, look-alikes
  * included), `Phone` (more than 4 digits, or a run of more than 4 digits and look-alike digits), `Letters` (fewer than
- * two visible letters). `prototypeOf`: ./skeleton's `prototypeOf` (the API) or `await loadPrototypes()` (the browser
- * forms). Pure; never throws.
+ * two visible letters), then `Authority` (the name claims to be the police, a court, a bank, the government, support,
+ * the product itself…, compared on a folded form: `claimsAuthority` in ./authority-names). `prototypeOf`:
+ * ./skeleton's `prototypeOf` (the API) or `await loadPrototypes()` (the browser forms). Pure; never throws.
  */
 export function requesterNameProblem(value: string, prototypeOf: PrototypeOf): string | null {
   const problem = userTextProblem(value, REQUESTER_NAME, prototypeOf);
+  if (!problem && claimsAuthority(normalizeRequesterName(value), prototypeOf))
+    return 'Validation.requesterNameAuthority';
   return problem && `Validation.requesterName${problem}`;
 }
 

@@ -5,16 +5,8 @@ import { pickLanguage, translate } from '../i18n';
 /** Locales the consent SMS is written in, and their URL prefixes (SPEC §2). */
 const PREFIX: Record<string, string> = { en: '', id: '/id', es: '/es', 'en-PH': '/ph' };
 
-/** Spanish-speaking regions (ISO 3166-1) whose numbers get the Spanish SMS. */
-const SPANISH = new Set('ES MX AR CO PE VE CL EC GT CU BO DO HN PY SV NI CR PA UY PR GQ'.split(' '));
-
-/** The target's language guess from the number's country (ISSUE 5: the buyer may override it later). */
-export function localeForCountry(country: string | null | undefined): string {
-  if (country === 'ID') return 'id';
-  if (country === 'PH') return 'en-PH';
-  if (country && SPANISH.has(country)) return 'es';
-  return 'en';
-}
+// The owner's language from their number's country, shared with the New request form's preview.
+export { localeForCountry } from '../../lib/owner-language';
 
 /**
  * The consent link: `<origin><prefix>/location/?c=<code>` (the trailing slash of our routes saves the owner a
@@ -29,11 +21,13 @@ export const SMS_TEXTS = ['standard', 'contact'] as const;
 export type SmsTextId = (typeof SMS_TEXTS)[number];
 
 /**
- * The consent SMS in `locale` (en-PH uses en), naming who asks (issue 13 §2: "Anna (your sister) asks for this phone's
- * location via Chamspy…"), the service, and the link where the owner shares or declines. Requests made before a
- * requester name was asked (`requesterName` null) get the older wording ("someone asks"). The texts are written in each
- * language's correct orthography (issue 13 §14): English and Indonesian fit GSM-7, Spanish accents need UCS-2;
- * `smsSegments` tells how many parts a text is sent in (tested per text and language).
+ * The consent SMS in `locale` (en-PH uses en; the owner's language, see `localeForCountry`), naming who asks, the
+ * service, and the link where the owner shares or declines. The requester's name is kept as the buyer wrote it
+ * and quoted, so the owner reads it as a name someone typed, not as our words: plain double quotes in English and
+ * Indonesian ("Anna (your sister)" asks for this phone's location via Chamspy…), which keep those texts in GSM-7, and
+ * the angle quotes the Real Academia Española's Ortografía prefers in Spanish («Anna» pide la ubicación…), in a text
+ * that is UCS-2 for its accents anyway. Requests made before a requester name was asked (`requesterName` null) get the
+ * older wording ("someone asks"). `smsSegments` tells how many parts a text is sent in (tested per text and language).
  */
 export function consentSmsText(
   locale: string,

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, countDistinct, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { FUNNEL } from '../../lib/tracking/funnel';
 import { OPEN_STATES, consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
@@ -10,6 +10,7 @@ import { consume } from './rate-limit';
 import { buyerHasAccess } from './requests';
 import { optOut } from './sms-guards';
 import { maskEmail, sha256 } from './tokens';
+import type { RequesterFacts } from '../../lib/api/types';
 
 // The phone owner's side of a location request, reached with the consent code of the SMS link (ARCHITECTURE §1, §6).
 
@@ -34,7 +35,7 @@ export async function expireIfDue(db: Db | Tx, request: LocationRequest): Promis
 
 async function byConsentCode(db: Db, code: string) {
   const [row] = await db
-    .select({ request: locationRequests, buyerEmail: users.email })
+    .select({ request: locationRequests, buyerEmail: users.email, buyerSince: users.createdAt })
     .from(locationRequests)
     .innerJoin(users, eq(users.id, locationRequests.userId))
     .where(eq(locationRequests.consentCodeHash, sha256(code)))
@@ -43,11 +44,41 @@ async function byConsentCode(db: Db, code: string) {
 }
 
 /**
+ * What we know of the account that asks, shown to the owner beside the requester's name (`RequesterFacts`): whether
+ * the account `userId`, created at `createdAt`, is less than 24 hours old at `now` (the page says "created today"),
+ * the month it was created (`YYYY-MM`, UTC), how many location requests it has made in all (the one shown included),
+ * and how many of them their owners reported as abuse (each request counted once). Only these counts and the month:
+ * no other data of the buyer reaches the owner.
+ */
+export async function requesterFacts(
+  db: Db | Tx,
+  userId: string,
+  createdAt: Date,
+  now = new Date(),
+): Promise<RequesterFacts> {
+  const [[made], [reports]] = await Promise.all([
+    db.select({ n: count() }).from(locationRequests).where(eq(locationRequests.userId, userId)),
+    db
+      .select({ n: countDistinct(consents.requestId) })
+      .from(consents)
+      .innerJoin(locationRequests, eq(locationRequests.id, consents.requestId))
+      .where(and(eq(locationRequests.userId, userId), eq(consents.decision, 'reported'))),
+  ]);
+  return {
+    newAccount: now.getTime() - createdAt.getTime() < 24 * 3600_000,
+    since: createdAt.toISOString().slice(0, 7),
+    requests: made.n,
+    reported: reports.n,
+  };
+}
+
+/**
  * What the consent page shows for `code` (issue 13 §2, §8): who asks (the requester name the buyer gave and their
- * masked e-mail), the status, the link's expiry and the sharing window's end, whether the request was withdrawn (the
- * buyer's subscription ended, issue 12 §5), whether the browser refused the location last time, and how the last
- * sharing ended (`ended`: `owner` when the owner stopped or reported, `time` when the chosen duration ran out, null
- * otherwise) with `reported` when the owner reported the request. The first view moves the request to `opened`.
+ * masked e-mail), what we know of their account (`facts`, see `requesterFacts`), the status, the link's expiry and
+ * the sharing window's end, whether the request was withdrawn (the buyer's subscription ended, issue 12 §5),
+ * whether the browser refused the location last time, and how the last sharing ended (`ended`: `owner` when the
+ * owner stopped or reported, `time` when the chosen duration ran out, null otherwise) with `reported` when the owner
+ * reported the request. The first view moves the request to `opened`.
  * Null for an unknown code.
  */
 export async function consentView(db: Db, code: string) {
@@ -75,6 +106,7 @@ export async function consentView(db: Db, code: string) {
   return {
     requester: maskEmail(row.buyerEmail),
     requesterName: row.request.requesterName,
+    facts: await requesterFacts(db, row.request.userId, row.buyerSince),
     note: row.request.note,
     status,
     reported,

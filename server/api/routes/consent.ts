@@ -21,7 +21,7 @@ const consentRoute = createRoute({
   method: 'get',
   path: '/spyContent/consent/{id}',
   summary:
-    "Consent page data for a consent code: the service, the requester's name and masked e-mail, status and how sharing ended",
+    "Consent page data for a consent code: the service, the requester's name and masked e-mail, what we know of their account (created today or the month, requests made, how many reported), status and how sharing ended",
   request: { params: codeParam },
   responses: {
     200: jsonResponse(
@@ -33,6 +33,14 @@ const consentRoute = createRoute({
             .string()
             .nullable()
             .openapi({ description: 'who asks, as the buyer wrote it (issue 13 §2)' }),
+          facts: z
+            .object({
+              newAccount: z.boolean().openapi({ description: 'the account was created less than 24 hours ago' }),
+              since: z.string().openapi({ description: 'the month the account was created, YYYY-MM (UTC)' }),
+              requests: z.number().int().openapi({ description: 'location requests the account made, this one too' }),
+              reported: z.number().int().openapi({ description: 'how many of them their owners reported as abuse' }),
+            })
+            .openapi({ description: 'what we know of the account that asks, shown beside the name' }),
           note: z.string().nullable().openapi({
             description: "the buyer's note to the owner, plain text, at most 140 characters (issue 15 §3)",
           }),
