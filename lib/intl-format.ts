@@ -81,3 +81,13 @@ export function regionName(code: string, locale: string): string {
     return code;
   }
 }
+
+/**
+ * Until when something lasts, as short as it can be read without doubt: the time with its zone when `value` falls on
+ * the reader's today ("14:05 GMT+7"), else the date and time (`formatDateTime`). `now` is ms since the epoch.
+ */
+export function formatUntil(value: string | number | Date, locale: string, now: number, timeZone?: string): string {
+  const day = (t: number | Date | string) =>
+    new Intl.DateTimeFormat('en-CA', { dateStyle: 'short', timeZone: readerZone(timeZone) }).format(new Date(t));
+  return day(value) === day(now) ? formatTime(value, locale, timeZone) : formatDateTime(value, locale, timeZone);
+}

@@ -164,8 +164,56 @@ describe('refunds (SPEC §9: 14 days, service not performed)', () => {
     const { code, cookie, order } = await subscribe(unique('late'));
     const { detail, res, body } = await refundAt(cookie, code, order.paidAt!.getTime() + 14 * DAY + 1000);
     expect(detail).toMatchObject({ eligible: false, reason: 'window_passed' });
+    expect(detail.message).toBe('Refunds can be requested within 14 days of the transaction.');
     expect(res.status).toBe(409);
     expect(body.msg).toBe('Refunds can be requested within 14 days of the transaction.');
+    // The reason is named, so the page can say why and point to support.
+    expect(body).toMatchObject({ reason: 'window_passed' });
+  });
+
+  it('says why a refund is refused, in the reader’s language: already refunded, a location was shared', async () => {
+    const refunded = await subscribe(unique('twice'));
+    expect(
+      (
+        await call('POST', '/admin/order/refund', {
+          body: { code: refunded.code },
+          headers: { cookie: refunded.cookie },
+        })
+      ).status,
+    ).toBe(200);
+    const again = await (
+      await call('POST', '/admin/order/refundDetail', {
+        body: { code: refunded.code },
+        headers: { cookie: refunded.cookie, 'accept-language': 'es' },
+      })
+    ).json();
+    expect(again.obj).toMatchObject({
+      eligible: false,
+      reason: 'already_refunded',
+      message: 'Este pedido fue reembolsado.',
+    });
+
+    const shared = await subscribe(unique('shared-why'));
+    await (
+      await getDb()
+    )
+      .update(locationRequests)
+      .set({ firstSharedAt: new Date() })
+      .where(eq(locationRequests.orderId, shared.order.id));
+    const detail = await (
+      await call('POST', '/admin/order/refundDetail', {
+        body: { code: shared.code },
+        headers: { cookie: shared.cookie, 'accept-language': 'id' },
+      })
+    ).json();
+    expect(detail.obj).toMatchObject({ eligible: false, reason: 'service_performed' });
+    expect(detail.obj.message).toMatch(/lokasi/i);
+    const refused = await call('POST', '/admin/order/refund', {
+      body: { code: shared.code },
+      headers: { cookie: shared.cookie },
+    });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ reason: 'service_performed' });
   });
 
   it('refused once a location was shared (the service was performed)', async () => {

@@ -4,6 +4,7 @@ import {
   safeNext,
   dashboardLocation,
   isLandingPath,
+  FREE_TOOL_PATHS,
   prefixOf,
   routeRequest,
   splitLocale,
@@ -51,9 +52,13 @@ describe('routing rules (SPEC §2)', () => {
     expect(routeRequest('/es/404/', '')).toMatchObject({ kind: 'page', internalPath: '/es/page-not-found/' });
   });
 
-  it('redirects signed-in visitors only from home and landing pages', () => {
+  it('redirects signed-in visitors only from home and landing pages, never from the free tools', () => {
     expect(isLandingPath('/')).toBe(true);
-    expect(isLandingPath('/phone-finder/')).toBe(true);
+    expect(isLandingPath('/gps-locator/')).toBe(true);
+    expect(isLandingPath('/locate/')).toBe(true);
+    expect(isLandingPath('/phone-locate/')).toBe(true);
+    for (const tool of FREE_TOOL_PATHS) expect(isLandingPath(tool)).toBe(false);
+    expect(FREE_TOOL_PATHS).toEqual(['/phone-finder/', '/ip-tracker/', '/username-lookup/']);
     expect(isLandingPath('/404/')).toBe(false);
     expect(isLandingPath('/map/')).toBe(false);
     expect(dashboardLocation('/es', '?wbraid=1')).toBe('/es/dashboard/locations/?wbraid=1');

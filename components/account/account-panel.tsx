@@ -27,7 +27,10 @@ type Undelivered = {
 
 /**
  * `/dashboard/account`: who is signed in, the password change (`PUT /admin/user/password`), and sign-out. A session
- * opened with a temporary password lands here and must choose a password before anything else works.
+ * opened with a temporary password lands here and must choose a password before anything else works. A change that
+ * succeeded replaces the form by a confirmation saying what changed (the new password is the one to use, other
+ * devices were signed out, a notice was e-mailed), with a button to change it again — the form does not come back on
+ * its own asking for the "current" password just chosen.
  */
 export function AccountPanel() {
   const t = useTranslations('Auth');
@@ -36,7 +39,8 @@ export function AccountPanel() {
   const prefix = prefixOf(locale);
   const api = useApi();
   const [me, setMe] = useState<Me | null | 'signed-out'>(null);
-  const [done, setDone] = useState<string | null>(null);
+  /** Whether the password was just changed (the confirmation replaces the form); `chosen`: it replaced a temporary one. */
+  const [done, setDone] = useState<{ chosen: boolean } | null>(null);
   const [undelivered, setUndelivered] = useState<Undelivered[]>([]);
   const {
     register,
@@ -74,8 +78,8 @@ export function AccountPanel() {
     setAlert(null);
     try {
       const body = me.mustChangePassword ? { newPassword } : { password, newPassword };
-      const res = await api.put<Envelope<null>>('/admin/user/password', body, true);
-      setDone(res.msg);
+      await api.put<Envelope<null>>('/admin/user/password', body, true);
+      setDone({ chosen: me.mustChangePassword });
       setMe({ ...me, mustChangePassword: false });
       reset();
     } catch (error) {
@@ -112,22 +116,45 @@ export function AccountPanel() {
         </div>
       )}
       {me.mustChangePassword && <FormAlert message={t('mustChange')} />}
-      <form noValidate onSubmit={onSubmit} className="space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
-        {!me.mustChangePassword && (
-          <TextField
-            id="password"
-            type="password"
-            autoComplete="current-password"
-            label={t('currentPassword')}
-            error={errors.password?.message}
-            {...register('password')}
-          />
-        )}
-        <NewPasswordFields register={register} errors={errors} />
-        <FormAlert message={alert} />
-        <FormAlert message={done} tone="success" />
-        <SubmitButton busy={isSubmitting} label={t('changeSubmit')} busyLabel={t('working')} />
-      </form>
+      {done ? (
+        <div
+          role="status"
+          data-testid="password-changed"
+          className="space-y-3 rounded-2xl bg-green-50 p-6 ring-1 ring-green-200"
+        >
+          <h2 className="text-lg font-semibold text-green-900">{t('passwordChangedTitle')}</h2>
+          <p className="text-slate-800">
+            {t(done.chosen ? 'passwordChosenText' : 'passwordChangedText', { email: me.email })}
+          </p>
+          <button
+            type="button"
+            onClick={() => setDone(null)}
+            className="min-h-11 rounded-lg border border-slate-300 bg-white px-4 text-sm"
+          >
+            {t('changeAgain')}
+          </button>
+        </div>
+      ) : (
+        <form
+          noValidate
+          onSubmit={onSubmit}
+          className="space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200"
+        >
+          {!me.mustChangePassword && (
+            <TextField
+              id="password"
+              type="password"
+              autoComplete="current-password"
+              label={t('currentPassword')}
+              error={errors.password?.message}
+              {...register('password')}
+            />
+          )}
+          <NewPasswordFields register={register} errors={errors} />
+          <FormAlert message={alert} />
+          <SubmitButton busy={isSubmitting} label={t('changeSubmit')} busyLabel={t('working')} />
+        </form>
+      )}
       {!me.mustChangePassword && (
         <Link href={`${prefix}/dashboard/locations/`} className="block text-brand underline">
           {tDash('title')}

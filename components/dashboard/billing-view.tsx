@@ -4,6 +4,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
 import { formatDateTime, formatDay } from '@/lib/intl-format';
+import { cardBrandName } from '@/lib/card-brand';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
@@ -20,6 +21,9 @@ type Sub = {
 };
 type Order = {
   code: string;
+  /** The short reference people read (`CH-7K4M-2Q`); `code` keys the refund calls. */
+  reference: string;
+  cardBrand: string | null;
   phone: string;
   status: string;
   amount: string;
@@ -28,14 +32,19 @@ type Order = {
   createdAt: string;
 };
 type Billing = { orders: Order[]; subscriptions: Sub[] };
-type RefundInfo = { eligible: boolean; amount: string; message: string };
+type RefundInfo = { eligible: boolean; reason: string; amount: string; message: string };
+/** A message over the lists; `refused`: a refund was refused, so the way to support is shown beside the reason. */
+type Notice = { text: string; refused?: boolean };
 type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; amount: string } | null;
 
 /**
  * `/dashboard/billing` (SPEC §2 "My subscriptions" → Billing): each subscription's plan, status, next billing date or
  * end date, and Cancel (confirm dialog → `PUT /admin/user/cancelSubscribe`, effective at the next billing date); the
  * orders with their payment method, and a refund request for each paid one (`POST /admin/order/refundDetail`, then
- * `POST /admin/order/refund` after confirming). Refusals and results show the server's localized message.
+ * `POST /admin/order/refund` after confirming). Refusals and results show the server's localized message; a refused
+ * refund says why (outside the window, a location was shared, already refunded) and links to the contact page. Each
+ * order is named by its short reference. When every subscription has ended, "Buy again" leads to the home page's
+ * locate box.
  */
 export function BillingView() {
   const t = useTranslations('Billing');
@@ -44,7 +53,7 @@ export function BillingView() {
   const api = useApi();
   const [data, setData] = useState<Billing | null>(null);
   const [error, setError] = useState<{ message: string; signedOut: boolean } | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [ask, setAsk] = useState<Ask>(null);
 
   const load = useCallback(
@@ -59,15 +68,17 @@ export function BillingView() {
   }, [load]);
 
   const live = data?.subscriptions.find((s) => s.status !== 'canceled' && !s.cancelAt);
+  // Every subscription has ended (refunded, cancelled and run out, or never bought): the way on is to buy again.
+  const ended = !!data && !data.subscriptions.some((s) => s.status !== 'canceled');
 
   const askRefund = async (code: string) => {
     setNotice(null);
     try {
       const info = await api.post<RefundInfo>('/admin/order/refundDetail', { code });
       if (info.eligible) setAsk({ kind: 'refund', code, amount: info.amount });
-      else setNotice(info.message);
+      else setNotice({ text: info.message, refused: true });
     } catch (e) {
-      setNotice((e as Error).message);
+      setNotice({ text: (e as Error).message });
     }
   };
 
@@ -78,13 +89,14 @@ export function BillingView() {
     try {
       if (current.kind === 'cancel') {
         const { cancelAt } = await api.put<{ cancelAt: string[] }>('/admin/user/cancelSubscribe');
-        setNotice(t('cancelDone', { date: formatDateTime(cancelAt[0] ?? current.date, locale) }));
+        setNotice({ text: t('cancelDone', { date: formatDateTime(cancelAt[0] ?? current.date, locale) }) });
       } else {
         const body = await api.post<{ msg: string }>('/admin/order/refund', { code: current.code }, true);
-        setNotice(body.msg);
+        setNotice({ text: body.msg });
       }
     } catch (e) {
-      setNotice((e as Error).message);
+      const err = e as ApiClientError;
+      setNotice({ text: err.message, refused: current.kind === 'refund' && typeof err.detail?.reason === 'string' });
     }
     await load();
   };
@@ -95,9 +107,21 @@ export function BillingView() {
       {error &&
         (error.signedOut ? <SignInPrompt prefix={prefix} redirect="billing" /> : <p role="alert">{error.message}</p>)}
       {notice && (
-        <p role="status" className="rounded-lg bg-slate-100 p-3 text-slate-800" data-testid="billing-notice">
-          {notice}
-        </p>
+        <div role="status" className="rounded-lg bg-slate-100 p-3 text-slate-800" data-testid="billing-notice">
+          <p>{notice.text}</p>
+          {notice.refused && (
+            <p className="mt-2 text-sm">
+              {t('refundHelp')}{' '}
+              <Link
+                href={`${prefix}/contact-us/`}
+                className="font-semibold text-brand underline"
+                data-testid="refund-support"
+              >
+                {t('contactSupport')}
+              </Link>
+            </p>
+          )}
+        </div>
       )}
       {data && (
         <>
@@ -134,6 +158,18 @@ export function BillingView() {
                 </li>
               ))}
             </ul>
+            {ended && (
+              <div className="mt-3 space-y-2" data-testid="subscription-ended">
+                <p className="text-sm text-slate-700">{t('endedText')}</p>
+                <Link
+                  href={`${prefix}/#top`}
+                  className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
+                  data-testid="buy-again"
+                >
+                  {t('buyAgain')}
+                </Link>
+              </div>
+            )}
             {live && (
               <div className="mt-3 flex flex-wrap items-center gap-4">
                 <button
@@ -162,10 +198,22 @@ export function BillingView() {
                   className="flex flex-wrap items-center justify-between gap-2 p-4 text-sm"
                   data-testid="order"
                 >
-                  <span>{formatPhone(o.phone)}</span>
+                  <span>
+                    <span className="font-semibold" data-testid="order-reference">
+                      {o.reference}
+                    </span>{' '}
+                    · {formatPhone(o.phone)}
+                  </span>
                   <span>{formatDay(o.createdAt, locale)}</span>
                   <span>
-                    {o.amount} · {o.method === 'wallet' ? t('wallet') : o.card ? t('card', { last4: o.card }) : ''}
+                    {o.amount} ·{' '}
+                    {o.method === 'wallet'
+                      ? t('wallet')
+                      : o.card
+                        ? cardBrandName(o.cardBrand)
+                          ? `${cardBrandName(o.cardBrand)} •••• ${o.card}`
+                          : t('card', { last4: o.card })
+                        : ''}
                   </span>
                   <span className="font-semibold">{t(`orderStatus.${o.status}` as 'orderStatus.paid')}</span>
                   {o.status === 'paid' && (

@@ -3,9 +3,11 @@ import { usePathname } from 'next/navigation';
 import { Link } from '@/components/ui/link';
 
 /**
- * The signed-in navigation shown on every dashboard page (issue 13 §1): My locations, Billing (orders, subscription,
- * cancel, refund) and My account, as tabs that fit a 360 px phone (each at least 44 px tall, the row scrolls
- * sideways rather than the page if a language's words run long). The current page is marked `aria-current="page"`.
+ * The signed-in navigation shown on every dashboard page: My locations, Billing (orders, subscription, cancel,
+ * refund), Data leaks where configured, and My account, as tabs that fit a 360 px phone in every language: each at
+ * least 44 px tall (WCAG 2.5.8), labels never cut — a tab that does not fit on the row goes to the next one rather
+ * than being hidden behind a sideways scroll with nothing to show it is there. The current page is marked
+ * `aria-current="page"`.
  */
 export function DashboardNav({
   prefix,
@@ -20,8 +22,8 @@ export function DashboardNav({
 }) {
   const path = usePathname();
   return (
-    <nav aria-label={label} className="mb-6 overflow-x-auto border-b border-slate-200" data-testid="dashboard-nav">
-      <ul className="flex min-w-max gap-1">
+    <nav aria-label={label} className="mb-6 border-b border-slate-200" data-testid="dashboard-nav">
+      <ul className="flex flex-wrap gap-x-1">
         {items.map(([href, text]) => {
           const current = path.replace(/\/?$/, '/').endsWith(href);
           return (
@@ -29,7 +31,7 @@ export function DashboardNav({
               <Link
                 href={`${prefix}${href}`}
                 aria-current={current ? 'page' : undefined}
-                className="inline-flex min-h-11 items-center border-b-2 border-transparent px-3 text-sm font-medium text-slate-700 hover:text-brand aria-[current=page]:border-brand aria-[current=page]:text-brand"
+                className="inline-flex min-h-11 items-center border-b-2 border-transparent px-2.5 text-sm font-medium whitespace-nowrap text-slate-700 hover:text-brand aria-[current=page]:border-brand aria-[current=page]:text-brand"
               >
                 {text}
               </Link>

@@ -4,7 +4,8 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { ApiClientError, MUST_CHANGE_PASSWORD, SESSION_INVALID } from '@/lib/api/client';
 import type { Page, RequestStatus } from '@/lib/api/types';
-import { formatAgo, formatDateTime } from '@/lib/intl-format';
+import { formatAgo, formatDateTime, formatUntil } from '@/lib/intl-format';
+import { waitingState } from '@/lib/request-state';
 import { useNow } from '../ui/use-now';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
@@ -23,6 +24,10 @@ type Row = {
   /** Changed since the subscriber last looked: counted in `notificationsTotal`. */
   updated: boolean;
   smsStatus: string | null;
+  /** When the provider took the consent SMS (ISO 8601), null while it waits. */
+  smsSentAt: string | null;
+  /** When the consent link stops working (ISO 8601). */
+  expiresAt: string;
   locationDenied: boolean;
   withdrawn: boolean;
 };
@@ -57,7 +62,11 @@ const BADGE: Record<Badge, string> = {
 };
 
 /**
- * The subscriber's location requests (`GET /spyContent`) with their status and a link to each map. An invalid
+ * The subscriber's location requests (`GET /spyContent`) with their status and a link to each map. A request waiting
+ * for its owner reads as a state, not an alert: "SMS sent 2 min ago · waiting for the owner · the link is valid until
+ * 14:05" (relative times by `Intl.RelativeTimeFormat`, the expiry in the reader's time zone); only news — the owner
+ * answered, a position came, the request ended, the SMS failed — is counted and marked, in the brand colour. Without a
+ * live subscription (refunded, ended) "New request" becomes "Buy again", to the home page's locate box. An invalid
  * session shows a sign-in notice and link, never a redirect (no loop with the home page's redirect); a session
  * opened with a temporary password links to the account page to choose a password.
  */
@@ -85,6 +94,13 @@ export function LocationList() {
   }, [api]);
 
   const prefix = prefixOf(locale);
+  /** The first words of a waiting request's state: what happened to its SMS or link, and how long ago. */
+  const lead = (w: NonNullable<ReturnType<typeof waitingState>>) =>
+    w.kind === 'sending'
+      ? t('stateSending')
+      : w.kind === 'opened'
+        ? t('status.opened')
+        : t(w.kind === 'sent' ? 'stateSent' : 'stateDelivered', { ago: formatAgo(w.since, locale, now) });
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -92,21 +108,30 @@ export function LocationList() {
           {t('title')}
           {unseen > 0 && (
             <span
-              className="rounded-full bg-red-600 px-2.5 py-0.5 text-sm font-semibold text-white"
+              className="rounded-full bg-blue-100 px-2.5 py-0.5 text-sm font-semibold text-blue-900"
               data-testid="notifications"
             >
               {t('newCount', { count: unseen })}
             </span>
           )}
         </h1>
-        {rows && (
-          <Link
-            href={`${prefix}/getLocation/`}
-            className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
-          >
-            {t('newRequest')}
-          </Link>
-        )}
+        {rows &&
+          (quota ? (
+            <Link
+              href={`${prefix}/getLocation/`}
+              className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
+            >
+              {t('newRequest')}
+            </Link>
+          ) : (
+            <Link
+              href={`${prefix}/#top`}
+              className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
+              data-testid="buy-again"
+            >
+              {t('buyAgain')}
+            </Link>
+          ))}
       </div>
       {quota && (
         <p className="mt-2 text-sm text-slate-600" data-testid="quota">
@@ -132,43 +157,64 @@ export function LocationList() {
             )}
           </div>
         ))}
+      {rows && !quota && (
+        <p className="mt-2 text-sm text-slate-600" data-testid="no-subscription">
+          {t('noSubscription')}
+        </p>
+      )}
       {rows && rows.length === 0 && <p className="mt-4 text-slate-600">{t('empty')}</p>}
       {rows && rows.length > 0 && (
         <ul className="mt-4 divide-y divide-slate-200 rounded-xl bg-white ring-1 ring-slate-200">
-          {rows.map((r) => (
-            <li key={r.id} className="flex flex-wrap items-center justify-between gap-3 p-4" data-testid="location-row">
-              <div>
-                <p className="font-semibold">{formatPhone(r.phone)}</p>
-                <p className="text-sm text-slate-600">{formatDateTime(r.createdAt, locale)}</p>
-              </div>
-              <div className="flex flex-col items-start gap-1">
-                <span className="flex items-center gap-2">
-                  <span className={`rounded-full px-3 py-1 text-sm ${BADGE[badgeOf(r)]}`} data-testid="location-status">
-                    {t(`status.${badgeOf(r)}`)}
+          {rows.map((r) => {
+            const waiting = waitingState(r, now);
+            return (
+              <li
+                key={r.id}
+                className="flex flex-wrap items-center justify-between gap-3 p-4"
+                data-testid="location-row"
+              >
+                <div>
+                  <p className="font-semibold">{formatPhone(r.phone)}</p>
+                  <p className="text-sm text-slate-600">{formatDateTime(r.createdAt, locale)}</p>
+                </div>
+                <div className="flex flex-col items-start gap-1">
+                  <span className="flex items-center gap-2">
+                    <span
+                      className={`rounded-full px-3 py-1 text-sm ${BADGE[badgeOf(r)]}`}
+                      data-testid="location-status"
+                    >
+                      {waiting ? lead(waiting) : t(`status.${badgeOf(r)}`)}
+                    </span>
+                    {r.updated && unseen > 0 && (
+                      <span className="text-xs font-semibold text-blue-800" data-testid="row-updated">
+                        {t('updatedRow')}
+                      </span>
+                    )}
                   </span>
-                  {r.updated && unseen > 0 && (
-                    <span className="text-xs font-semibold text-red-700" data-testid="row-updated">
-                      {t('updatedRow')}
+                  {waiting && (
+                    <span className="text-sm text-slate-600" data-testid="request-state">
+                      {t(waiting.kind === 'opened' ? 'waitingChoice' : 'waitingOwner')} ·{' '}
+                      {t('linkValidUntil', { time: formatUntil(waiting.until, locale, now) })}
                     </span>
                   )}
-                </span>
-                {(r.status === 'sharing' || r.status === 'stopped') && (
-                  <span className="text-sm text-slate-600" data-testid="last-position">
-                    {r.lastPositionAt
-                      ? t('lastPosition', { ago: formatAgo(r.lastPositionAt, locale, now) })
-                      : t('noPosition')}
-                  </span>
-                )}
-              </div>
-              <Link
-                href={`${prefix}/map/?id=${r.id}`}
-                className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
-              >
-                {t('openMap')}
-              </Link>
-              {badgeOf(r) === 'smsFailed' && <SmsFailedActions requestId={r.id} />}
-            </li>
-          ))}
+                  {(r.status === 'sharing' || r.status === 'stopped') && (
+                    <span className="text-sm text-slate-600" data-testid="last-position">
+                      {r.lastPositionAt
+                        ? t('lastPosition', { ago: formatAgo(r.lastPositionAt, locale, now) })
+                        : t('noPosition')}
+                    </span>
+                  )}
+                </div>
+                <Link
+                  href={`${prefix}/map/?id=${r.id}`}
+                  className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
+                >
+                  {t('openMap')}
+                </Link>
+                {badgeOf(r) === 'smsFailed' && <SmsFailedActions requestId={r.id} />}
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

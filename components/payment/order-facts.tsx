@@ -2,12 +2,12 @@
 import { useTranslations } from 'next-intl';
 import type { OrderView } from '@/lib/api/types';
 
-/** The payment facts under a pay page (SPEC §3): card-statement descriptor, order id and the support address. */
+/** The payment facts under a pay page (SPEC §3): card-statement descriptor, the order's short reference (`CH-7K4M-2Q`) and the support address. */
 export function OrderFacts({ order }: { order: OrderView }) {
   const t = useTranslations('Checkout');
   return (
     <p className="mt-4 text-xs text-slate-500">
-      {t('facts', { descriptor: order.billingDescriptor, code: order.code, support: order.supportEmail })}
+      {t('facts', { descriptor: order.billingDescriptor, code: order.reference, support: order.supportEmail })}
     </p>
   );
 }

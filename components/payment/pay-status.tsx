@@ -8,6 +8,9 @@ import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
 import { OrderFacts } from './order-facts';
+import { NoOrder } from './no-order';
+import { cardBrandName } from '@/lib/card-brand';
+import { formatDay } from '@/lib/intl-format';
 import { Link } from '@/components/ui/link';
 import { trackAd } from '@/lib/tracking/track';
 
@@ -26,20 +29,24 @@ function purchased(code: string): void {
 
 type View = { order: OrderView; signedIn: boolean } | 'loading' | 'missing';
 
-const button = 'inline-block rounded-lg bg-brand px-5 py-3 font-semibold text-white';
-const secondary = 'inline-block rounded-lg border border-slate-300 px-5 py-3';
+const button = 'inline-flex min-h-11 items-center rounded-lg bg-brand px-5 py-3 font-semibold text-white';
+const secondary = 'inline-flex min-h-11 items-center rounded-lg border border-slate-300 px-5 py-3';
 
 /**
  * `/paystatus?order=CODE` and `/pay-success` (SPEC §2, §4): shows what the provider confirmed, read from
  * `GET /portal/user/checkRegister/{code}` every 3 s while pending — it never decides the outcome itself.
  * Outcomes: pending ('Checking Payment Results', Refresh, "I have completed the payment", Back to Homepage; the result
- * is also e-mailed); paid and signed in ('User created successfully', Enter Dashboard, Log in); paid but not signed in
- * here (authorization invalid: asks to log in); failed (the decline message and RETRY); cancelled; refunded.
+ * is also e-mailed); paid — what happened ("Payment received", the amount charged to which card on which day), what
+ * happens next (the consent SMS and where the answer shows), a receipt line (amount, date, the order's short
+ * reference, the statement descriptor) and one button: to the request's map when the order's account is signed in
+ * here, else to sign in; failed (the decline message and retry); cancelled; refunded. No order named, or an unknown
+ * one: a plain notice with the way back to the start (`NoOrder`).
  */
 export function PayStatus() {
   const t = useTranslations('PayStatus');
   const tApi = useTranslations('Api');
-  const prefix = prefixOf(useLocale() as AppLocale);
+  const locale = useLocale() as AppLocale;
+  const prefix = prefixOf(locale);
   const api = useApi();
   const code = useSearchParams().get('order') ?? '';
   const [view, setView] = useState<View>(code ? 'loading' : 'missing');
@@ -51,10 +58,11 @@ export function PayStatus() {
       if (!code) return false; // no order named: 'missing' is already shown
       try {
         const order = await api.get<OrderView>(`/portal/user/checkRegister/${encodeURIComponent(code)}`);
+        // Signed in here as the order's own account (a payment never signs anyone in to an account that existed).
         const signedIn =
           order.status === 'paid' &&
-          (await api.get('/admin/userSession/current').then(
-            () => true,
+          (await api.get<{ email: string }>('/admin/userSession/current').then(
+            (me) => me.email.toLowerCase() === order.email.toLowerCase(),
             () => false,
           ));
         if (order.status === 'paid') purchased(order.code);
@@ -75,18 +83,9 @@ export function PayStatus() {
         {t('loading')}
       </p>
     );
-  if (view === 'missing')
-    return (
-      <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
-        <h1 className="text-2xl font-bold">{t('title')}</h1>
-        <p role="alert" className="mt-3">
-          {t('missing')}
-        </p>
-      </section>
-    );
+  if (view === 'missing') return <NoOrder />;
   const { order, signedIn } = view;
   const home = `${prefix}/`;
-  const login = `${prefix}/login/`;
 
   return (
     <section
@@ -112,38 +111,7 @@ export function PayStatus() {
           </div>
         </>
       )}
-      {order.status === 'paid' && signedIn && (
-        <>
-          <h1 className="text-2xl font-bold text-green-800">{t('successTitle')}</h1>
-          <p className="mt-3 text-slate-700">
-            {t('successText', { email: order.email, phone: formatPhone(order.phone) })}
-          </p>
-          {order.smsStatus === 'failed' ? (
-            <p role="alert" className="mt-3 rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="sms-refused">
-              {t('smsRefused')}
-            </p>
-          ) : (
-            <p className="mt-3 text-slate-700">{t('smsSent', { phone: formatPhone(order.phone) })}</p>
-          )}
-          <div className="mt-6 flex flex-wrap gap-3">
-            <Link href={`${prefix}/dashboard/locations/`} className={button}>
-              {t('enterDashboard')}
-            </Link>
-            <Link href={login} className={secondary}>
-              {t('login')}
-            </Link>
-          </div>
-        </>
-      )}
-      {order.status === 'paid' && !signedIn && (
-        <>
-          <h1 className="text-2xl font-bold text-green-800">{t('authTitle')}</h1>
-          <p className="mt-3 text-slate-700">{t('authText', { email: order.email })}</p>
-          <Link href={login} className={`mt-6 ${button}`}>
-            {t('login')}
-          </Link>
-        </>
-      )}
+      {order.status === 'paid' && <Paid order={order} signedIn={signedIn} prefix={prefix} locale={locale} />}
       {order.status === 'failed' && (
         <div role="alert">
           <h1 className="text-2xl font-bold text-red-800">{t('failedTitle')}</h1>
@@ -162,11 +130,101 @@ export function PayStatus() {
           </Link>
         </>
       )}
-      {order.status === 'refunded' && <h1 className="text-2xl font-bold">{t('refundedTitle')}</h1>}
-      <p className="mt-6 text-sm text-slate-600">
+      {order.status === 'refunded' && (
+        <>
+          <h1 className="text-2xl font-bold">{t('refundedTitle')}</h1>
+          <Link href={home} className={`mt-6 ${button}`} data-testid="buy-again">
+            {t('buyAgain')}
+          </Link>
+        </>
+      )}
+      {order.status !== 'paid' && (
+        <>
+          <p className="mt-6 text-sm text-slate-600">
+            {t('summary', { amount: order.amount, monthly: order.monthlyAmount })}
+          </p>
+          <OrderFacts order={order} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The paid order: the headline says what happened (amount, the card's scheme and last four digits or the wallet,
+ * the day), then what happens next with the consent SMS, the account line, a receipt line, and — for the order's
+ * account signed in here — the one button to the request's map (My locations before the request exists).
+ */
+function Paid({
+  order,
+  signedIn,
+  prefix,
+  locale,
+}: {
+  order: OrderView;
+  signedIn: boolean;
+  prefix: string;
+  locale: AppLocale;
+}) {
+  const t = useTranslations('PayStatus');
+  // `paidAt` is set in the same transaction that marks an order paid (services/checkout.ts `fulfilOrder`).
+  const day = formatDay(order.paidAt!, locale);
+  const brand = cardBrandName(order.cardBrand);
+  const charged =
+    order.method === 'wallet'
+      ? t('chargedWallet', { amount: order.amount, date: day })
+      : order.card
+        ? t('chargedCard', { amount: order.amount, card: `${brand ? `${brand} ` : ''}•••• ${order.card}`, date: day })
+        : t('charged', { amount: order.amount, date: day });
+  const phone = formatPhone(order.phone);
+  const request = order.requestId
+    ? `${prefix}/map/?id=${encodeURIComponent(order.requestId)}`
+    : `${prefix}/dashboard/locations/`;
+  return (
+    <>
+      <h1 className="text-2xl font-bold text-green-800" data-testid="paid-headline">
+        {t('paidTitle')}
+        <span className="mt-1 block text-lg font-semibold text-slate-900">{charged}</span>
+      </h1>
+      {order.smsStatus === 'failed' ? (
+        <p role="alert" className="mt-3 rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="sms-refused">
+          {t('smsRefused')}
+        </p>
+      ) : (
+        <p className="mt-3 text-slate-700" data-testid="paid-next">
+          {order.smsStatus === 'sent' || order.smsStatus === 'delivered'
+            ? t('nextSent', { phone })
+            : t('nextSending', { phone })}
+        </p>
+      )}
+      <p className="mt-3 text-slate-700">
+        {signedIn
+          ? order.temporaryPassword
+            ? t('successText', { email: order.email })
+            : t('addedToAccount', { email: order.email })
+          : t('authText', { email: order.email })}
+      </p>
+      {signedIn ? (
+        <Link href={request} className={`mt-6 ${button}`} data-testid="open-request">
+          {t('openRequest')}
+        </Link>
+      ) : (
+        <Link href={`${prefix}/login/`} className={`mt-6 ${button}`}>
+          {t('login')}
+        </Link>
+      )}
+      <p className="mt-6 text-sm text-slate-600" data-testid="receipt">
+        {t('receipt', {
+          amount: order.amount,
+          date: day,
+          reference: order.reference,
+          descriptor: order.billingDescriptor,
+        })}
+      </p>
+      <p className="mt-1 text-sm text-slate-600">
         {t('summary', { amount: order.amount, monthly: order.monthlyAmount })}
       </p>
-      <OrderFacts order={order} />
-    </section>
+      <p className="mt-1 text-xs text-slate-500">{t('help', { support: order.supportEmail })}</p>
+    </>
   );
 }

@@ -13,6 +13,7 @@ import { formatCardNumber, formatExpiry } from '@/lib/card-format';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { OrderFacts } from './order-facts';
+import { NoOrder } from './no-order';
 import { Link } from '@/components/ui/link';
 
 type Phase =
@@ -82,7 +83,7 @@ export function SandboxCheckout() {
         …
       </p>
     );
-  if (phase.kind === 'missing') return <p role="alert">{t('orderMissing')}</p>;
+  if (phase.kind === 'missing') return <NoOrder />;
   const { order } = phase;
   const path = `/portal/order/${encodeURIComponent(order.code)}`;
 

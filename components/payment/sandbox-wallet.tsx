@@ -6,6 +6,7 @@ import type { OrderView } from '@/lib/api/types';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { OrderFacts } from './order-facts';
+import { NoOrder } from './no-order';
 
 /**
  * The sandbox wallet (`/checkout/wallet?order=CODE`): stands in for a PayPal-style wallet the payer leaves for and
@@ -30,7 +31,7 @@ export function SandboxWallet() {
     );
   }, [api, code, router, statusPage]);
 
-  if (order === 'missing') return <p role="alert">{t('orderMissing')}</p>;
+  if (order === 'missing') return <NoOrder />;
   if (!order)
     return (
       <p aria-busy="true" className="text-slate-600">

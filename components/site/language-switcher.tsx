@@ -37,7 +37,7 @@ export function LanguageSwitcher({
     () => '/',
   );
   return (
-    <details className="relative">
+    <details className="sm:relative">
       <summary className="flex min-h-11 min-w-11 cursor-pointer list-none items-center justify-center gap-1 rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand">
         <span className="sr-only">{label}: </span>
         <abbr title={names[current]} className="no-underline">
@@ -45,7 +45,7 @@ export function LanguageSwitcher({
         </abbr>{' '}
         <span aria-hidden>▾</span>
       </summary>
-      <ul className="menu-panel w-52">
+      <ul className="menu-panel sm:w-52">
         {LOCALES.map((l) => (
           <li key={l}>
             <Link

@@ -17,7 +17,8 @@ type Labels = {
 /**
  * The header's account area (issue 13 §1): "Sign in" for visitors (returning to the page they were on); for a
  * signed-in subscriber (the `userInfo` cookie) one disclosure menu with My locations, Billing, My account and Sign out
- * (`DELETE /admin/userSession`), which fits a 360 px header in every language. It follows the cookie, so the payment's
+ * (`DELETE /admin/userSession`), which fits a 360 px header in every language; on a phone its panel spans the header
+ * (globals.css `menu-panel`), never cut at the screen's edge. It follows the cookie, so the payment's
  * success page shows the signed-in header as soon as the payment signed the buyer in. Labels come translated from the
  * server component, so the island carries no message catalogue. The server render shows the visitor's view.
  */
@@ -47,14 +48,14 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
   };
   const item = 'menu-item w-full';
   return (
-    <details className="relative" data-testid="account-menu">
+    <details className="sm:relative" data-testid="account-menu">
       <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand">
         {labels.menu}
         <span aria-hidden className="ml-1">
           ▾
         </span>
       </summary>
-      <ul className="menu-panel w-56">
+      <ul className="menu-panel sm:w-56">
         <li className="truncate px-3 py-1 text-xs text-slate-600" title={email}>
           {email}
         </li>

@@ -70,14 +70,14 @@ export function HeaderLinks({ t, prefix, product }: { t: Translator<'Nav'>; pref
 /** The header's disclosure menu on small screens (a static section): the section links, then the free tools. */
 export function HeaderMenu({ t, prefix }: { t: Translator<'Nav'>; prefix: string }) {
   return (
-    <details className="relative lg:hidden">
+    <details className="sm:relative lg:hidden">
       <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700">
         {t('menu')}
         <span aria-hidden="true" className="ml-1">
           ▾
         </span>
       </summary>
-      <ul className="menu-panel w-56">
+      <ul className="menu-panel sm:w-56">
         {sectionLinks(t, prefix)}
         <li aria-hidden className="my-1 border-t border-slate-200" />
         {toolLinks(t, prefix)}

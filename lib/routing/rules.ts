@@ -15,8 +15,15 @@ export function prefixOf(locale: AppLocale): string {
   return entry ? `/${entry[0]}` : '';
 }
 
-/** Landing pages (SPEC §2): a signed-in visitor asking for one is sent to the dashboard. */
-export const LANDING_PATHS = ['/', '/phone-finder/', '/gps-locator/', '/locate/', '/phone-locate/', '/ip-tracker/'];
+/**
+ * Landing pages (SPEC §2): a signed-in visitor asking for one is sent to the dashboard. The free tools are not among
+ * them — the reverse phone lookup (`/phone-finder/`), the IP tracker (`/ip-tracker/`) and the username lookup work the
+ * same for a subscriber, who would otherwise be sent to My locations and never reach them.
+ */
+export const LANDING_PATHS = ['/', '/gps-locator/', '/locate/', '/phone-locate/'];
+
+/** The free tools: served to everyone, signed in or not. */
+export const FREE_TOOL_PATHS = ['/phone-finder/', '/ip-tracker/', '/username-lookup/'];
 
 /** Pages that exist (without locale prefix, with trailing slash). Anything else redirects to the locale's home. */
 export const PAGE_PATHS = new Set([

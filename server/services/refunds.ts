@@ -47,8 +47,9 @@ export const REFUSAL: Record<Exclude<RefundReason, 'eligible' | 'already_refunde
 };
 
 /**
- * Refunds order `code` of `userId` (SPEC §7 `POST /admin/order/refund`): refused with 409 and the reason unless
- * `refundCheck` allows it; a second refund of the same order is a no-op answering the first. The provider is called
+ * Refunds order `code` of `userId` (SPEC §7 `POST /admin/order/refund`): refused with 409 unless `refundCheck` allows
+ * it — the localized message says why, `detail.reason` names it (`not_paid`, `window_passed`, `service_performed`);
+ * a second refund of the same order is a no-op answering the first. The provider is called
  * with the key `refund-<order code>`, so a retry never refunds twice. The order becomes `refunded`, its subscription
  * ends at once, and the buyer gets an e-mail. Foreign or unknown orders: 404.
  */
@@ -64,7 +65,13 @@ export async function refundOrder(db: Db, userId: string, code: string, lang: st
     if (existing) return { refund: existing, repeated: true, outboxIds: [] as string[] };
     const check = await refundCheck(db, order, now);
     if (check.reason !== 'eligible' && check.reason !== 'already_refunded') {
-      throw new ApiError(409, ErrorCode.conflict, REFUSAL[check.reason], { days: env().REFUND_WINDOW_DAYS });
+      throw new ApiError(
+        409,
+        ErrorCode.conflict,
+        REFUSAL[check.reason],
+        { days: env().REFUND_WINDOW_DAYS },
+        { reason: check.reason },
+      );
     }
     const providerRef = await paymentProvider(order.provider).refund(order, order.amountMinor, `refund-${order.code}`);
     const [refund] = await tx
