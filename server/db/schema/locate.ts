@@ -88,6 +88,11 @@ export const consents = pgTable(
     textHash: text('text_hash').notNull(),
     /** Sharing duration the owner chose, minutes. */
     durationMinutes: integer('duration_minutes'),
+    /**
+     * For a `reported` decision: the owner's optional reason, plain text of at most 140 characters held to the note's
+     * rules (lib/validation/requester-name.ts `ownerNoteProblem`); null when none was given.
+     */
+    reason: text('reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('consents_request_id_idx').on(t.requestId)],
