@@ -141,7 +141,8 @@ test('a new request from the dashboard shows a consent link to copy, which opens
   await page.getByRole('link', { name: 'New request' }).click();
   await page.getByLabel('Phone number').fill('+62 812-3456-7890');
   await page.getByLabel('Your name, as the owner will see it').fill('Budi (kakak)');
-  await page.getByLabel(/^Budi \(kakak\), one of your contacts, wants to see/).check();
+  // The preview is in the language the SMS goes out in: the owner's (an Indonesian number), quoting the name.
+  await page.getByLabel(/^"Budi \(kakak\)", salah satu kontak Anda, ingin melihat/).check();
   await page.getByRole('button', { name: 'Send the consent SMS' }).click();
   await expect(page.getByText('The consent SMS is on its way.')).toBeVisible();
   const link = await page.getByTestId('consent-link').inputValue();

@@ -7,6 +7,7 @@ const consentText = {
   en: {
     onBehalf: "Anna (your sister) asks for this phone's location via Chamspy.",
     account: 'Asked from the account',
+    facts: 'Account created today, first request',
     share: 'Share my location',
     decline: 'Decline',
     sharing: 'You are sharing your location.',
@@ -15,6 +16,7 @@ const consentText = {
   es: {
     onBehalf: 'Anna (your sister) pide la ubicación de este teléfono a través de Chamspy.',
     account: 'Solicitado desde la cuenta',
+    facts: 'Cuenta creada hoy, primera solicitud',
     share: 'Compartir mi ubicación',
     decline: 'Rechazar',
     sharing: 'Estás compartiendo tu ubicación.',
@@ -23,6 +25,7 @@ const consentText = {
   id: {
     onBehalf: 'Anna (your sister) meminta lokasi ponsel ini melalui Chamspy.',
     account: 'Diminta dari akun',
+    facts: 'Akun dibuat hari ini, permintaan pertama',
     share: 'Bagikan lokasi saya',
     decline: 'Tolak',
     sharing: 'Anda sedang membagikan lokasi.',
@@ -115,6 +118,8 @@ for (const c of cases) {
     const text = consentText[c.lang];
     await expect(ownerPage.getByText(text.onBehalf)).toBeVisible();
     await expect(ownerPage.getByText(`${text.account} ${email.slice(0, 1)}•••@example.com.`)).toBeVisible();
+    // Beside the name, what we know of the account that asks: a new one, with this as its first request.
+    await expect(ownerPage.getByTestId('requester-facts')).toHaveText(text.facts);
     await expect(ownerPage.getByRole('button', { name: text.share })).toBeVisible();
     await expect(ownerPage.getByRole('button', { name: text.decline })).toBeVisible();
     await ownerPage.getByRole('button', { name: text.share }).click();
@@ -223,6 +228,14 @@ test('card 4000 0000 0000 0002 is declined with RETRY and creates no account', a
   await expect(page.locator(`[data-recipient="${email}"]`)).toHaveCount(0);
 });
 
+test('a name that claims to be the police is refused in the locate box, in its language', async ({ page }) => {
+  await checkNumber(page, '+34 612 34 56 78', uniqueEmail('authority'), '/es/', 'P0licía Nacional');
+  await expect(page.locator('#requesterName-error')).toHaveText(
+    'Un nombre no puede hacerse pasar por la policía, un banco, un juzgado ni nuestro servicio',
+  );
+  await expect(page.getByTestId('pay-step')).toHaveCount(0);
+});
+
 test("the buyer's note reaches the consent page under the name, never the SMS (issue 15 §3)", async ({
   page,
   browser,
@@ -244,7 +257,8 @@ test("the buyer's note reaches the consent page under the name, never the SMS (i
   await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
   const link = await consentLinkFromOutbox(page, '+447400555813');
   const sms = page.locator('[data-testid="outbox-sms"][data-recipient="+447400555813"]').first();
-  await expect(sms).toContainText('Anna (your sister)');
+  // The SMS quotes the name as the buyer wrote it, in the owner's language (a UK number: English).
+  await expect(sms).toContainText('"Anna (your sister)" asks for this phone\'s location via Chamspy.');
   await expect(sms).not.toContainText('bag');
 
   const owner = await browser.newContext();

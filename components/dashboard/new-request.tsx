@@ -19,6 +19,7 @@ import { RequesterNameField } from '../locate/requester-name-field';
 import { usePhoneInput } from '../locate/use-phone-input';
 import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
 import type { IpInfo } from '@/lib/api/types';
+import { localeForCountry } from '@/lib/owner-language';
 
 const schema = z.object({
   phone: phoneField,
@@ -70,7 +71,9 @@ export function NewRequest() {
   const defaultCountry = phoneCountries(locale, ipCountry)[0] ?? null;
   const phoneInput = usePhoneInput(defaultCountry);
   const chosenLocale = useWatch({ control, name: 'locale' });
-  const language = chosenLocale || locale.split('-')[0];
+  // "From the number's country" previews the language the SMS is sent in: the owner's (their number's country, or the
+  // country a national number is read in), not the buyer's page language.
+  const language = (chosenLocale || localeForCountry(phoneInput.country ?? defaultCountry)).split('-')[0];
   const chosen = useWatch({ control, name: 'text' });
   const requesterName = useWatch({ control, name: 'requesterName' }).trim();
   const note = useWatch({ control, name: 'note' });

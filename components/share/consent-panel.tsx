@@ -4,6 +4,7 @@ import { useSearchParams } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { formatTime } from '@/lib/intl-format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { requesterFactsText } from '@/lib/requester-facts';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
@@ -18,8 +19,9 @@ const FINAL: OwnerState[] = ['declined', 'expired', 'withdrawn', 'reported'];
 
 /**
  * The phone owner's consent page (ARCHITECTURE §1, §6, §8; ISSUE 5; issue 13 §2, §8): says who asks (the requester
- * name the buyer gave, the service and the requester's masked e-mail), what is shared (GPS position with its accuracy,
- * an approximate IP location), for how long, and how to stop. Share and Decline are equally prominent; Report abuse
+ * name the buyer gave, the service and the requester's masked e-mail, with what we know of that account:
+ * `requesterFactsText`), what is shared (GPS position with its accuracy, an approximate IP location), for how long,
+ * and how to stop. Share and Decline are equally prominent; Report abuse
  * ends the request and stops all SMS to the number. Each state of `useConsent` (asked, sharing, paused, stopped,
  * ended, declined, expired, withdrawn, reported, reconnecting) has its own wording and actions; times are shown in the
  * owner's time zone with the zone named.
@@ -88,6 +90,9 @@ export function ConsentPanel() {
         ) : (
           <p className="text-slate-800">{t('who', { product: view.product, requester: view.requester })}</p>
         )}
+        <p className="mt-1 text-sm text-slate-700" data-testid="requester-facts">
+          {requesterFactsText(view.facts, locale, t)}
+        </p>
         {view.note && (
           <figure className="mt-3 border-l-4 border-slate-300 pl-3" data-testid="owner-note">
             <figcaption className="text-xs font-medium uppercase tracking-wide text-slate-600">{t('note')}</figcaption>
