@@ -39,7 +39,16 @@ test('a buyer signs in with the temporary password, must choose a password, sign
   await page.getByLabel('New password', { exact: true }).fill('purple elephants dance');
   await page.getByLabel('Repeat the new password').fill('purple elephants dance');
   await page.getByRole('button', { name: 'Change password' }).click();
-  await expect(page.getByRole('status')).toHaveText('Successfully modified');
+  // The form gives way to a confirmation of what changed; it does not come back asking for the "current" password.
+  const changed = page.getByTestId('password-changed');
+  await expect(changed).toContainText('Password changed');
+  await expect(changed).toContainText(`Your own password now replaces the temporary one for ${email.toLowerCase()}`);
+  await expect(changed).toContainText('Every other device was signed out');
+  await expect(page.getByLabel('Current password')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Change password' })).toHaveCount(0);
+  // Asked for, the form is back, and now it wants the password just chosen.
+  await changed.getByRole('button', { name: 'Change it again' }).click();
+  await expect(page.getByLabel('Current password')).toBeVisible();
 
   await page.goto('/dashboard/locations/');
   await expect(page.getByTestId('location-row')).toHaveCount(1);
@@ -107,7 +116,7 @@ test('/login?redirect=billing lands on the billing page with the trial and the p
   await page.getByLabel('New password', { exact: true }).fill('green tea at noon');
   await page.getByLabel('Repeat the new password').fill('green tea at noon');
   await page.getByRole('button', { name: 'Change password' }).click();
-  await expect(page.getByRole('status')).toHaveText('Successfully modified');
+  await expect(page.getByTestId('password-changed')).toContainText('Password changed');
   await page.getByTestId('account-menu').locator('summary').click();
   await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/$/);

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { query } from './db';
 import { buyThroughApi, checkNumber, payWithCard, startPayment, uniqueEmail } from './helpers';
 
 test('home → number identified → offer countdown → pay 4242 → /paystatus success → dashboard', async ({ page }) => {
@@ -26,9 +27,11 @@ test('home → number identified → offer countdown → pay 4242 → /paystatus
   await expect(page.getByText('$0.50 for 24 hours, then $49.99 per month')).toBeVisible();
   await payWithCard(page, '4242 4242 4242 4242');
   await expect(page).toHaveURL(/\/paystatus\/\?order=/);
-  await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
-  await page.getByRole('link', { name: 'Enter Dashboard' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/locations\/$/);
+  // Signed in by the payment: one button, to the request's map; no "Log in" for someone already signed in.
+  await expect(page.getByRole('heading', { name: /^Payment received/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Log in' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Open your request' }).click();
+  await expect(page).toHaveURL(/\/map\/\?id=[0-9a-f-]{36}$/);
 });
 
 test('the 3-D Secure card asks for authentication; completing it pays', async ({ page }) => {
@@ -37,7 +40,7 @@ test('the 3-D Secure card asks for authentication; completing it pays', async ({
   await payWithCard(page, '4000 0027 6000 3184');
   await expect(page.getByRole('heading', { name: 'Confirm this payment with your bank' })).toBeVisible();
   await page.getByRole('button', { name: 'Complete authentication' }).click();
-  await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Payment received/ })).toContainText('Visa •••• 3184');
 });
 
 test('insufficient funds cancels the order; the page offers to start again', async ({ page }) => {
@@ -55,7 +58,7 @@ test('the wallet redirect: approved pays, cancelled comes back cancelled', async
   await expect(page.getByRole('heading', { name: 'Sandbox wallet' })).toBeVisible();
   await page.getByRole('button', { name: 'Approve and pay' }).click();
   await expect(page).toHaveURL(/\/paystatus\/\?order=/);
-  await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Payment received/ })).toContainText('paid with your wallet on');
 
   await page.context().clearCookies();
   await checkNumber(page, '+1 415 555 2694', uniqueEmail('wallet-no'));
@@ -76,6 +79,36 @@ test('cancel from the billing page: confirm, access kept until the period ends',
   await expect(page.getByTestId('billing-notice')).toContainText('Cancelled. You keep access until');
   await expect(page.getByText(/Ends on .*; nothing more will be charged\./)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Cancel subscription' })).toHaveCount(0);
+});
+
+test('after a refund: Buy again instead of New request; a refused refund says why and links to support', async ({
+  page,
+}) => {
+  await buyThroughApi(page.request, '+14155552697', uniqueEmail('refund-then'));
+  await page.goto('/dashboard/billing/');
+  await expect(page.getByTestId('order-reference')).toHaveText(/^CH-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/);
+  await page.getByRole('button', { name: 'Request a refund' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Refund' }).click();
+  await expect(page.getByTestId('billing-notice')).toContainText('Refund of $0.99 issued.');
+  await expect(page.getByTestId('subscription-ended').getByRole('link', { name: 'Buy again' })).toHaveAttribute(
+    'href',
+    '/#top',
+  );
+  await page.goto('/dashboard/locations/');
+  await expect(page.getByRole('link', { name: 'New request' })).toHaveCount(0);
+  await page.getByTestId('buy-again').click();
+  await expect(page).toHaveURL(/\/#top$/);
+
+  // A second order whose request was shared: the refund is refused, with the reason and the way to support.
+  await buyThroughApi(page.request, '+14155552698', uniqueEmail('refund-refused'));
+  await query(
+    `update location_requests set first_shared_at = now() where target_e164 = '+14155552698' and first_shared_at is null`,
+  );
+  await page.goto('/dashboard/billing/');
+  await page.getByRole('button', { name: 'Request a refund' }).click();
+  const notice = page.getByTestId('billing-notice');
+  await expect(notice).toContainText('A location was already shared for this subscription');
+  await expect(notice.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/contact-us/');
 });
 
 test('cancel from /cancel without signing in: e-mailed link, then confirm', async ({ page, browser }) => {

@@ -70,6 +70,9 @@ test('without an HIBP key the page says the check is not configured here, in eve
     await page.goto(`${prefix}/dashboard/data-leaks/`);
     await expect(page.getByTestId('leaks-not-configured')).toHaveText(text);
     await expect(page.getByTestId('breach')).toHaveCount(0);
+    // Not offered here: no tab leads to it (the address still answers, saying so).
+    await expect(page.getByTestId('dashboard-nav').getByRole('link')).toHaveCount(3);
+    await expect(page.getByTestId('dashboard-nav').locator('a[href$="/dashboard/data-leaks/"]')).toHaveCount(0);
   }
   // The home page of this build (made without a key) does not advertise it.
   const home = await (await fetch(`${baseURL}/`)).text();
@@ -89,6 +92,8 @@ test("with a key it lists the breaches of the subscriber's own e-mail and what t
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto('/es/dashboard/data-leaks/');
+  // Configured on this server (read when the page is served, not when it was built): the tab is there.
+  await expect(page.getByTestId('dashboard-nav').getByRole('link')).toHaveCount(4);
   await expect(page.getByTestId('dashboard-nav').getByRole('link', { name: 'Filtraciones' })).toHaveAttribute(
     'aria-current',
     'page',

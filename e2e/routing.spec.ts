@@ -113,6 +113,25 @@ test.describe('signed-in visitors', () => {
     expect(missing.status()).toBe(404);
   });
 
+  test('the free tools are served to a signed-in subscriber, in every language', async ({ page, context, baseURL }) => {
+    for (const prefix of ['', '/es', '/id', '/ph']) {
+      for (const tool of ['/phone-finder/', '/ip-tracker/', '/username-lookup/']) {
+        const res = await page.request.get(`${prefix}${tool}`, {
+          ...noRedirect,
+          headers: { cookie: `token=${token}` },
+        });
+        expect(res.status(), `${prefix}${tool}`).toBe(200);
+      }
+    }
+    // In a browser with the session: the tool page itself, not My locations.
+    await context.addCookies([{ name: 'token', value: token, url: baseURL! }]);
+    await page.goto('/phone-finder/');
+    await expect(page).toHaveURL(/\/phone-finder\/$/);
+    await expect(page.locator('#main input').first()).toBeVisible();
+    await page.goto('/es/ip-tracker/');
+    await expect(page).toHaveURL(/\/es\/ip-tracker\/$/);
+  });
+
   test('an invalid session cookie is cleared and the home page shows (no loop)', async ({ request }) => {
     const res = await request.get('/', { ...noRedirect, headers: { cookie: 'token=not-a-live-session' } });
     expect(res.status()).toBe(200);

@@ -22,6 +22,8 @@ const PAGES = [
   '/cancel/',
   '/location/?c=unknown-code-000000000',
   '/pay-success/',
+  '/checkout/',
+  '/paystatus/',
 ];
 const SIGNED_IN_PAGES = [
   '/dashboard/locations/',
@@ -153,6 +155,63 @@ test.describe('on a phone', () => {
     await context.close();
   });
 
+  test('at 360 px the dashboard tabs show every label whole and the header dropdowns stay on the screen, in every locale', async ({
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    const context = await phone(browser, baseURL!, 360);
+    await buyThroughApi(context.request, '+14155552676', uniqueEmail('tabs'));
+    const page = await context.newPage();
+    for (const prefix of PREFIXES) {
+      await page.goto(`${prefix}/dashboard/locations/`);
+      const tabs = page.getByTestId('dashboard-nav').getByRole('link');
+      // No HIBP key on this server: no Data leaks tab.
+      await expect(tabs).toHaveCount(3);
+      const cut = await tabs.evaluateAll((links) =>
+        links
+          .map((a) => ({ text: a.textContent, sw: a.scrollWidth, cw: a.clientWidth, r: a.getBoundingClientRect() }))
+          .filter((t) => t.sw > t.cw || t.r.left < 0 || t.r.right > window.innerWidth)
+          .map((t) => `${t.text}: ${t.sw}/${t.cw} at ${Math.round(t.r.left)}–${Math.round(t.r.right)}`),
+      );
+      expect(cut, prefix || '/').toEqual([]);
+      // Each header dropdown (the section menu, the languages, the account) opens inside the screen.
+      for (const summary of await page.locator('header details > summary:visible').all()) {
+        await summary.click();
+        const panel = summary.locator('xpath=..').locator('ul');
+        const box = (await panel.boundingBox())!;
+        expect(box.x, `${prefix} ${await summary.textContent()}`).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(360);
+        await summary.click();
+      }
+    }
+    // A new request is a state, not an alert: when the SMS went, that it waits for the owner, until when the link works.
+    await page.goto('/dashboard/locations/');
+    await expect(page.getByTestId('notifications')).toHaveCount(0);
+    await expect(page.getByTestId('row-updated')).toHaveCount(0);
+    await expect(page.getByTestId('request-state')).toHaveText(
+      /^Waiting for the owner · the link is valid until \d\d:\d\d [AP]M|^Waiting for the owner · the link is valid until \w{3} \d/,
+    );
+    await context.close();
+  });
+
+  test('/checkout/ and /paystatus/ without an order explain and lead back to the start', async ({ page }) => {
+    for (const [path, home] of [
+      ['/checkout/', '/#top'],
+      ['/es/paystatus/', '/es/#top'],
+      ['/id/checkout/?order=unknown-order-code-0000', '/id/#top'],
+    ]) {
+      await page.goto(path);
+      const notice = page.getByTestId('no-order');
+      await expect(notice.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(notice.getByRole('link')).toHaveAttribute('href', home);
+    }
+    await page.goto('/paystatus/');
+    await expect(page.getByRole('heading', { name: 'No order to show' })).toBeVisible();
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect(page).toHaveURL(/\/#top$/);
+  });
+
   test('the success page after paying shows the signed-in header without a reload', async ({ browser, baseURL }) => {
     const context = await phone(browser, baseURL!);
     const page = await context.newPage();
@@ -160,7 +219,7 @@ test.describe('on a phone', () => {
     await checkNumber(page, '+1 415 555 2674', uniqueEmail('success-header'));
     await startPayment(page);
     await payWithCard(page, '4242424242424242');
-    await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /^Payment received/ })).toBeVisible();
     await expect(page.getByTestId('account-menu')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Sign in', exact: true })).toHaveCount(0);
     await page.screenshot({ path: 'test-results/screens/phone-pay-success.png', fullPage: true });
