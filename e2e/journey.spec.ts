@@ -104,7 +104,20 @@ for (const c of cases) {
     await expect(page).toHaveURL(/\/checkout\/\?order=/);
     await expect(page.getByText('for 24 hours, then')).toBeVisible();
     await payWithCard(page, '4242 4242 4242 4242');
-    await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+    // What happened (amount, card, day), what happens next, a receipt with the short order reference, one button.
+    await expect(page.getByRole('heading', { name: /^Payment received/ })).toContainText(
+      /\$0\.\d\d charged to Visa •••• 4242 on \w{3} \d{1,2}, \d{4}/,
+    );
+    await expect(page.getByTestId('paid-next')).toContainText(
+      new RegExp(`consent SMS to ${c.input.replace(/[ -]/g, '[ -]').replace('+', '\\+')}`),
+    );
+    await expect(page.getByTestId('receipt')).toContainText(
+      /^Receipt: \$0\.\d\d on .+ · Order CH-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2} · Shown on your statement as /,
+    );
+    await expect(page.getByTestId('receipt')).not.toContainText(new URL(page.url()).searchParams.get('order')!);
+    const section = page.locator('section[data-status="paid"]');
+    await expect(section.getByRole('link')).toHaveCount(1);
+    await expect(section.getByRole('link', { name: 'Open your request' })).toHaveAttribute('href', /\/map\/\?id=/);
 
     const link = await consentLinkFromOutbox(page, c.e164);
 
@@ -160,7 +173,7 @@ test('Decline stores no location and the buyer sees the refusal', async ({ page,
   await checkNumber(page, '+44 7400 123456', email);
   await startPayment(page);
   await payWithCard(page, '4242424242424242');
-  await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Payment received/ })).toBeVisible();
   const link = await consentLinkFromOutbox(page, '+447400123456');
 
   const owner = await browser.newContext({ geolocation: { latitude: 1, longitude: 2 }, permissions: ['geolocation'] });
@@ -254,7 +267,7 @@ test("the buyer's note reaches the consent page under the name, never the SMS (i
   await expect(step.locator('#note-count')).toHaveText(`${text.length} of 140 characters`);
   await startPayment(page);
   await payWithCard(page, '4242424242424242');
-  await expect(page.getByRole('heading', { name: 'User created successfully' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Payment received/ })).toBeVisible();
   const link = await consentLinkFromOutbox(page, '+447400555813');
   const sms = page.locator('[data-testid="outbox-sms"][data-recipient="+447400555813"]').first();
   // The SMS quotes the name as the buyer wrote it, in the owner's language (a UK number: English).
