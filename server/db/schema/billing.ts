@@ -121,6 +121,11 @@ export const orders = pgTable(
     providerSessionId: text('provider_session_id'),
     providerPaymentId: text('provider_payment_id'),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /**
+     * The buyer asked for the service to start at once, before the 14-day withdrawal period ends (the pay step says so
+     * above Pay: Directive 2011/83/EU Art. 7(3), 14(3)); a withdrawal after a location was shared then refunds pro rata.
+     */
+    startNow: boolean('start_now').notNull().default(false),
     /** Where the buyer came from (issue 7): keyword, channel, click ids and the browser's event token. */
     attribution: jsonb('attribution').$type<Attribution>().notNull().default({}),
     ...timestamps(),

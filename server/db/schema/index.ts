@@ -5,3 +5,4 @@ export * from './messages';
 export * from './tracking';
 export * from './ops';
 export * from './lookups';
+export * from './withdrawals';
