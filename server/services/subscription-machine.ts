@@ -7,7 +7,8 @@
  *   after MAX_FAILED_RENEWALS failures in a row the subscription is `canceled` (Stripe's default of four attempts).
  * - A cancel request takes effect at the next billing date: `cancelAt = currentPeriodEnd`, the current period stays
  *   active, and no charge is made when it ends. Cancelling while `past_due` ends it at once (no access is left).
- * - A refund ends the subscription at once.
+ * - A refund ends the subscription at once; so does a withdrawal from the contract (`withdrawn`, Directive 2011/83/EU
+ *   Art. 9–11a: no further charge, the current period's access ends with it).
  * - `provider_sync` takes the provider's view (Stripe), which is the source of truth for Stripe subscriptions.
  *
  * No import of the database here: `services/subscriptions.ts` applies these transitions in a transaction.
@@ -30,6 +31,7 @@ export type SubscriptionEvent =
   | { type: 'cancel_requested'; at: Date }
   | { type: 'period_ended'; at: Date }
   | { type: 'refunded'; at: Date }
+  | { type: 'withdrawn'; at: Date }
   | {
       type: 'provider_sync';
       at: Date;
@@ -91,6 +93,7 @@ export function transition(state: SubscriptionState, event: SubscriptionEvent): 
       if (!live || !state.cancelAt || state.cancelAt > event.at) return null;
       return ended(event.at);
     case 'refunded':
+    case 'withdrawn':
       return live ? ended(event.at) : null;
     case 'provider_sync': {
       const next: SubscriptionState = {
