@@ -10,6 +10,7 @@ type AbuseData = {
     id: string;
     targetE164: string | null;
     reportedAt: string;
+    reason: string | null;
     buyerEmail: string | null;
     requestStatus: string | null;
   }[];
@@ -40,13 +41,14 @@ export function Abuse() {
       {error && <p role="alert">{error}</p>}
       <div>
         <h2 className="mb-2 font-semibold">Abuse reports</h2>
-        <Table head={['Reported', 'Number', 'Buyer', 'Request']} empty="No abuse reports.">
+        <Table head={['Reported', 'Number', 'Buyer', 'Request', "Owner's reason"]} empty="No abuse reports.">
           {(data?.reports ?? []).map((r) => (
             <tr key={r.id}>
               <td className={cell}>{when(r.reportedAt)}</td>
               <td className={cell}>{r.targetE164}</td>
               <td className={cell}>{r.buyerEmail ?? '—'}</td>
               <td className={cell}>{r.requestStatus ?? 'deleted'}</td>
+              <td className={`${cell} max-w-xs break-words`}>{r.reason ?? '—'}</td>
             </tr>
           ))}
         </Table>

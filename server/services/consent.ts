@@ -137,7 +137,7 @@ export type ConsentAction =
   | { action: 'denied' }
   | { action: 'decline' }
   | { action: 'stop' }
-  | { action: 'report' };
+  | { action: 'report'; reason?: string | null };
 
 /**
  * The owner's answer through the consent link (ARCHITECTURE §4, §6), in one transaction with the request row locked,
@@ -151,7 +151,9 @@ export type ConsentAction =
  *   request keeps its status and is marked so the buyer sees "location not allowed";
  * - `decline`: records the refusal; nothing about the phone's position is stored;
  * - `stop`: ends sharing (recorded); the owner may share again;
- * - `report`: puts the number on the opt-out list (no more SMS to it) and ends the request (recorded).
+ * - `report`: puts the number on the opt-out list (no more SMS to it) and ends the request (recorded, with the
+ *   owner's optional `reason`, already checked and normalized by the route: plain text, at most 140 characters). Taken
+ *   in every state, after a Decline or once the link expired too: an owner may report a request they already refused.
  * Returns the new status and outbox ids to enqueue, or the reason it was refused.
  */
 export async function answerConsent(
@@ -175,14 +177,16 @@ export async function answerConsent(
       meta.shownText({ name: request.requesterName, email: maskEmail(found.buyerEmail), note: request.note }),
     );
     const base = { requestId: id, targetE164: request.targetE164, ip: meta.ip, userAgent: meta.userAgent, textHash };
-    const record = (decision: (typeof consents.$inferInsert)['decision'], durationMinutes?: number) =>
-      tx.insert(consents).values({ ...base, decision, durationMinutes });
+    const record = (
+      decision: (typeof consents.$inferInsert)['decision'],
+      extra: { durationMinutes?: number; reason?: string | null } = {},
+    ) => tx.insert(consents).values({ ...base, decision, ...extra });
     const open = (OPEN_STATES as readonly string[]).includes(status);
 
     if (action.action === 'report') {
       await optOut(tx, request.targetE164, 'report', id);
       const next = status === 'sharing' || status === 'stopped' ? 'stopped' : open ? 'declined' : status;
-      await record('reported');
+      await record('reported', { reason: action.reason ?? null });
       await tx.update(locationRequests).set({ status: next, sharingUntil: null }).where(eq(locationRequests.id, id));
       return { status: next };
     }
@@ -214,7 +218,7 @@ export async function answerConsent(
     const [optedOut] = await tx.select().from(optOuts).where(eq(optOuts.phoneE164, request.targetE164));
     if (optedOut) return { error: 'answered' };
     if (!(await buyerHasAccess(tx, request.userId))) return { error: 'withdrawn' };
-    await record(status === 'stopped' ? 'shared_again' : 'shared', action.minutes);
+    await record(status === 'stopped' ? 'shared_again' : 'shared', { durationMinutes: action.minutes });
     await tx
       .update(locationRequests)
       .set({

@@ -309,7 +309,8 @@ export async function opsCancel(db: Db, operator: OperatorView, orderId: string,
 }
 
 /**
- * Abuse reports (the owners' `reported` decisions, newest first, at most 100) with the reported request's buyer, and
+ * Abuse reports (the owners' `reported` decisions, newest first, at most 100, with the owner's optional reason: plain
+ * text, at most 140 characters, no links or numbers) with the reported request's buyer, and
  * the opt-out list. No consent code, token or SMS text is returned.
  */
 export async function abuseOverview(db: Db) {
@@ -319,6 +320,7 @@ export async function abuseOverview(db: Db) {
       requestId: consents.requestId,
       targetE164: consents.targetE164,
       reportedAt: consents.createdAt,
+      reason: consents.reason,
       buyerEmail: users.email,
       requestStatus: locationRequests.status,
     })

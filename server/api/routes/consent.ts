@@ -9,6 +9,8 @@ import { assertNotLimited, consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { normalizeOwnerNote, ownerNoteProblem } from '../../../lib/validation/requester-name';
+import { prototypeOf } from '../../../lib/validation/skeleton';
 import { bodyOf, readBody } from '../validation';
 import { requestStatus as status } from './locations';
 
@@ -92,6 +94,26 @@ const fix = {
   accuracy: decimal(0, 1_000_000),
 };
 
+/**
+ * The owner's optional reason for a report: plain text held to the rules of the buyer's note to the owner
+ * (`ownerNoteProblem`, lib/validation/requester-name.ts: at most 140 characters, nothing invisible, no link, web or
+ * e-mail address, no phone number, look-alikes included), so nothing a stranger typed reaches the operators' console
+ * as a link or a number to call. A refusal answers 422 with `Validation.reportReason*` (Length, Link, Phone, Invalid).
+ * Absent, empty or blank: null (no reason); stored with line breaks as spaces and whitespace collapsed.
+ */
+const reportReason = z
+  .string()
+  .max(2000, 'Validation.reportReasonLength')
+  .superRefine((value, ctx) => {
+    const problem = ownerNoteProblem(value, prototypeOf);
+    if (problem)
+      ctx.addIssue({ code: 'custom', message: problem.replace('Validation.note', 'Validation.reportReason') });
+  })
+  .transform(normalizeOwnerNote)
+  .nullish()
+  .transform((v) => v ?? null)
+  .describe("the owner's optional reason for the report, at most 140 characters, no links or phone numbers");
+
 const answerBody = z.discriminatedUnion('action', [
   z.object({
     action: z.literal('share'),
@@ -105,7 +127,7 @@ const answerBody = z.discriminatedUnion('action', [
   z.object({ action: z.literal('denied') }),
   z.object({ action: z.literal('decline') }),
   z.object({ action: z.literal('stop') }),
-  z.object({ action: z.literal('report') }),
+  z.object({ action: z.literal('report'), reason: reportReason }),
   z.object({ action: z.literal('position'), ...fix }),
 ]);
 
@@ -114,7 +136,7 @@ const answerRoute = createRoute({
   method: 'put',
   path: '/spyContent/phoneLocation/{id}',
   summary:
-    'Consent page actions by consent code: share (sent after the browser gave its first fix, which it carries: records consent, stores that fix and the IP area), denied (the browser refused the location: nothing stored, the buyer sees it), decline, stop, report (no more SMS to this number), position (lat/lng degrees, accuracy metres; only while sharing). Unknown codes answer 404 and are rate limited per IP; a request withdrawn (subscription ended) answers 410.',
+    'Consent page actions by consent code: share (sent after the browser gave its first fix, which it carries: records consent, stores that fix and the IP area), denied (the browser refused the location: nothing stored, the buyer sees it), decline, stop, report (no more SMS to this number; in any state, after a decline too; an optional `reason` of at most 140 characters is stored with it), position (lat/lng degrees, accuracy metres; only while sharing). Unknown codes answer 404 and are rate limited per IP; a request withdrawn (subscription ended) answers 410.',
   request: { params: codeParam, body: bodyOf(answerBody) },
   responses: {
     200: jsonResponse(envelope(z.object({ status })), 'New status'),
