@@ -46,7 +46,9 @@ test('a second fix moves the marker; Stop asks first and ends sharing; Share aga
     /^You stopped sharing at \d\d:\d\d .+\. Nothing more is being sent\.$/,
   );
   await expect(ownerPage.getByText('You can stop sharing at any time')).toHaveCount(0);
-  await expect(ownerPage.getByRole('link', { name: 'Visit website' })).toBeVisible();
+  // A single-purpose page: nothing leads away to the site, Report abuse stays offered.
+  await expect(ownerPage.getByRole('link', { name: 'Visit website' })).toHaveCount(0);
+  await expect(ownerPage.getByRole('button', { name: 'Report abuse' })).toBeVisible();
 
   const code = new URL(link).searchParams.get('c');
   const refused = await owner.request.put(`/api_f/v1/spyContent/phoneLocation/${code}`, {
@@ -69,8 +71,14 @@ test('Report abuse stops every further request to the number', async ({ browser,
   const ownerPage = await owner.newPage();
   await ownerPage.goto(link);
   await ownerPage.getByRole('button', { name: 'Report abuse' }).click();
-  await ownerPage.getByRole('button', { name: 'Yes' }).click();
+  const dialog = ownerPage.getByRole('dialog', { name: 'Report abuse' });
+  await expect(dialog).toContainText('This number will receive no more location requests from Chamspy.');
+  await dialog.getByRole('button', { name: 'Report and block' }).click();
   await expect(ownerPage.getByText('This number will receive no more location requests from us.')).toBeVisible();
+  await expect(ownerPage.getByTestId('safety-advice')).toHaveText(
+    'If you feel unsafe, contact your local emergency number or a support organisation you trust. Requests to this number through our service are now blocked.',
+  );
+  await expect(ownerPage.getByRole('button', { name: 'Report abuse' })).toHaveCount(0);
 
   await page.goto('/getLocation/');
   await page.getByLabel('Phone number').fill('+44 7400 123457');
@@ -217,6 +225,88 @@ test("the owner's page retries a network error, and a window that ran out reads 
   await expect(ownerPage.getByTestId('owner-notice')).toContainText(/^La ubicación se dejó de compartir a las /);
   await expect(ownerPage.getByText('Puedes dejar de compartir en cualquier momento')).toHaveCount(0);
   await expect(ownerPage.getByRole('button', { name: 'Compartir de nuevo' })).toBeVisible();
+  await owner.close();
+  await buyer.close();
+});
+
+test("the owner's page is single-purpose: the product's name, the request, the choice, report abuse and the privacy policy; no cookie banner, site navigation or sign-in, in every locale", async ({
+  browser,
+  baseURL,
+}) => {
+  const { buyer, link } = await buyerWithLink(browser, baseURL!, '+44 7400 123459', '+447400123459');
+  const code = new URL(link).searchParams.get('c')!;
+  const owner = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const ownerPage = await owner.newPage();
+  const privacy = {
+    '': 'Privacy policy',
+    '/es': 'Política de privacidad',
+    '/id': 'Kebijakan privasi',
+    '/ph': 'Privacy policy',
+  };
+  for (const [prefix, policy] of Object.entries(privacy)) {
+    await ownerPage.goto(`${prefix}/location/?c=${code}`);
+    await expect(ownerPage.getByTestId('consent-panel')).toHaveAttribute('data-state', 'asked');
+    await expect(ownerPage.getByTestId('owner-header')).toHaveText('Chamspy');
+    // Demo mode still says so.
+    await expect(ownerPage.getByTestId('demo-ribbon')).toBeVisible();
+    await expect(ownerPage.getByTestId('cookie-banner')).toHaveCount(0);
+    await expect(ownerPage.locator('nav')).toHaveCount(0);
+    await expect(ownerPage.getByRole('link', { name: /sign in|iniciar sesión|masuk/i })).toHaveCount(0);
+    await expect(ownerPage.getByRole('button', { name: /menu|menú/i })).toHaveCount(0);
+    // The only links: the privacy policy.
+    const links = await ownerPage.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(links).toEqual([`${prefix}/privacy-policy/`]);
+    await expect(ownerPage.getByRole('link', { name: policy })).toBeVisible();
+    await expect(ownerPage.getByTestId('report-abuse').getByRole('button')).toBeVisible();
+  }
+  // No choice was asked for, none is set: the page runs nothing optional (no page tracking, no event service).
+  const names = (await owner.cookies()).map((c) => c.name);
+  expect(names).not.toContain('acceptCookie');
+  await owner.close();
+  await buyer.close();
+});
+
+test('after Decline, Report abuse asks an optional reason: a link is refused in the dialog, a plain reason is stored, safety advice ends the page', async ({
+  browser,
+  baseURL,
+}) => {
+  const { buyer, link } = await buyerWithLink(browser, baseURL!, '+44 7400 123460', '+447400123460');
+  const code = new URL(link).searchParams.get('c')!;
+  const owner = await ownerAt(browser, 51.5, -0.12);
+  const ownerPage = await owner.newPage();
+  await ownerPage.goto(`/es${new URL(link).pathname}${new URL(link).search}`);
+  await ownerPage.getByRole('button', { name: 'Rechazar' }).click();
+  await expect(ownerPage.getByTestId('owner-notice')).toContainText('Has rechazado la solicitud.');
+  const report = ownerPage.getByTestId('report-abuse');
+  await expect(report).toContainText('bloquearemos cualquier otra solicitud de ubicación a este número');
+  await report.getByRole('button', { name: 'Denunciar abuso' }).click();
+  const dialog = ownerPage.getByRole('dialog', { name: 'Denunciar abuso' });
+  const reason = dialog.getByLabel('¿Qué ha pasado? (opcional)');
+  await reason.fill('Me escribe desde chamspy-ayuda.com');
+  await dialog.getByRole('button', { name: 'Denunciar y bloquear' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'El motivo no puede contener un enlace, una dirección web ni un correo electrónico',
+  );
+  await expect(dialog).toBeVisible();
+  await reason.fill('No sé quién es\ny me   insiste mucho');
+  await dialog.getByRole('button', { name: 'Denunciar y bloquear' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(ownerPage.getByTestId('owner-notice')).toHaveText(
+    'Gracias. Este número no recibirá más solicitudes de ubicación nuestras.',
+  );
+  await expect(ownerPage.getByTestId('safety-advice')).toContainText('llama al número de emergencias de tu país');
+  await expect(ownerPage.getByRole('button', { name: 'Denunciar abuso' })).toHaveCount(0);
+
+  const rows = await query<{ decision: string; reason: string | null }>(
+    `select c.decision, c.reason from consents c join location_requests r on r.id = c.request_id
+      where r.consent_code_hash = encode(sha256($1::bytea), 'hex') order by c.created_at`,
+    [code],
+  );
+  expect(rows).toEqual([
+    { decision: 'declined', reason: null },
+    { decision: 'reported', reason: 'No sé quién es y me insiste mucho' },
+  ]);
+  expect(await query('select 1 from opt_outs where phone_e164 = $1', ['+447400123460'])).toHaveLength(1);
   await owner.close();
   await buyer.close();
 });

@@ -3,13 +3,10 @@ import { hasLocale } from 'next-intl';
 import { getTranslations, setRequestLocale } from 'next-intl/server';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { SiteFooter } from '@/components/ui/site-footer';
-import { SiteHeader } from '@/components/ui/site-header';
 import { routing } from '@/i18n/routing';
 import { SITE_ORIGIN } from '@/lib/seo';
 import { site } from '@/lib/site';
 import { ChunkReloadScript, Enhancements } from '@/components/site/enhancements';
-import { Tracker } from '@/components/site/tracker';
 import '@/styles/globals.css';
 
 /** Pages are rendered statically for each locale (ARCHITECTURE §7). */
@@ -32,12 +29,22 @@ export async function generateMetadata({ params }: { params: Promise<{ locale: s
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
-/** Root layout per locale: `<html lang>` is the page's locale (en, id, es, en-PH). */
+/**
+ * Root layout per locale: `<html lang>` is the page's locale (en, id, es, en-PH), the demo ribbon in demo mode, then
+ * the `header` and `footer` slots around the page: parallel routes (`@header`, `@footer`) whose `default.tsx` is the
+ * site's header and footer (with the cookie banner and the page tracking) and whose `location/page.tsx` is the consent
+ * page's own frame (components/share/owner-shell.tsx: the product's name, the privacy policy; no navigation, account
+ * menu, cookie banner or tracking).
+ */
 export default async function LocaleLayout({
   children,
+  header,
+  footer,
   params,
 }: {
   children: ReactNode;
+  header: ReactNode;
+  footer: ReactNode;
   params: Promise<{ locale: string }>;
 }) {
   const { locale } = await params;
@@ -59,13 +66,12 @@ export default async function LocaleLayout({
             {t('demoRibbon')}
           </aside>
         )}
-        <SiteHeader product={site.product} />
+        {header}
         <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
           {children}
         </main>
-        <SiteFooter company={site.company} />
+        {footer}
         <Enhancements />
-        <Tracker offline={t('offline')} />
       </body>
     </html>
   );

@@ -3,15 +3,33 @@ import { ConsentFlow } from '../site/consent-flow';
 import { Icon } from '../site/icon';
 import type { LandingPage } from './locate-landing';
 
+// A landing page's text around the locate box, in two static sections (components/site/static-sections.tsx) so that
+// a phone shows the heading, one line and then the box, and everything else after it (locate-landing.tsx).
+
 /**
- * The landing page's heading, lead, points and illustration (a static section, components/site/static-sections.tsx):
- * `t` of the page's namespace, `home` of `Home` (the illustration's captions).
+ * The landing page's heading and, on phones only, its one-line summary (`oneLine`; a wider screen shows the lead in
+ * LandingDetails right under the heading instead). `t` of the page's namespace.
  */
-export function LandingIntro({ t, home }: { t: Translator<LandingPage>; home: Translator<'Home'> }) {
+export function LandingHeading({ t }: { t: Translator<LandingPage> }) {
   return (
-    <section>
-      <h1 className="text-3xl font-bold leading-tight text-slate-900 sm:text-4xl">{t('heading')}</h1>
-      <p className="mt-4 text-lg text-slate-700">{t('lead')}</p>
+    <div>
+      <h1 className="text-2xl font-bold leading-tight text-slate-900 min-[400px]:text-3xl sm:text-4xl">
+        {t('heading')}
+      </h1>
+      <p className="mt-2 text-slate-700 lg:hidden">{t('oneLine')}</p>
+    </div>
+  );
+}
+
+/**
+ * The landing page's lead, three points and the consent-flow illustration: under the locate box on a phone, under
+ * the heading beside the box on a wide screen. `t` of the page's namespace, `home` of `Home` (the illustration's
+ * captions).
+ */
+export function LandingDetails({ t, home }: { t: Translator<LandingPage>; home: Translator<'Home'> }) {
+  return (
+    <div>
+      <p className="text-lg text-slate-700">{t('lead')}</p>
       <ul className="mt-6 space-y-3 text-slate-700">
         {(['point1', 'point2', 'point3'] as const).map((key) => (
           <li key={key} className="flex gap-2">
@@ -21,6 +39,6 @@ export function LandingIntro({ t, home }: { t: Translator<LandingPage>; home: Tr
         ))}
       </ul>
       <ConsentFlow steps={[home('flow1'), home('flow2'), home('flow3')]} />
-    </section>
+    </div>
   );
 }

@@ -14,18 +14,23 @@ type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landin
 
 /**
  * A landing page around the locate box (SPEC §2): its own heading, lead, three points and the consent-flow
- * illustration (issue 13 §17) from messages/
- * (`page` names the namespace), then the locate box. Used by the home page, `/gps-locator`, and by `/locate` and
- * `/phone-locate` (one's own phone).
+ * illustration (issue 13 §17) from messages/ (`page` names the namespace), and the locate box. On a phone the box
+ * comes right after the heading and a one-line summary, so a visitor from an ad sees the phone field and "Check
+ * number" on the first screen (390×844, with the cookie bar shown; e2e/screens.spec.ts); the lead, points and
+ * illustration follow it. From `lg` up, the text is on the left and the box on the right. Used by the home page,
+ * `/gps-locator`, and by `/locate` and `/phone-locate` (one's own phone).
  */
 export async function LocateLanding({ page }: { page: LandingPage }) {
   const locale = (await getLocale()) as Locale;
   return (
-    <div className="grid gap-8 lg:grid-cols-2 lg:items-start">
-      <StaticSection name="landing-intro" locale={locale} args={{ page }} />
-      <ClientMessages namespaces={['LocateBox', 'PhoneFacts', 'Pay']} validation={LOCATE_VALIDATION}>
-        <LocateBox />
-      </ClientMessages>
+    <div className="grid gap-5 lg:grid-cols-2 lg:grid-rows-[auto_1fr] lg:items-start lg:gap-x-8 lg:gap-y-6">
+      <StaticSection name="landing-intro" locale={locale} args={{ page }} className="lg:col-start-1" />
+      <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">
+        <ClientMessages namespaces={['LocateBox', 'PhoneFacts', 'Pay']} validation={LOCATE_VALIDATION}>
+          <LocateBox />
+        </ClientMessages>
+      </div>
+      <StaticSection name="landing-details" locale={locale} args={{ page }} className="mt-4 lg:col-start-1 lg:mt-0" />
     </div>
   );
 }

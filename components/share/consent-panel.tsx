@@ -3,14 +3,12 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { formatTime } from '@/lib/intl-format';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import type { AppLocale } from '@/lib/routing/rules';
 import { requesterFactsText } from '@/lib/requester-facts';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
-import { Link } from '@/components/ui/link';
+import { ReportAbuse } from './report-abuse';
 import { useConsent, type OwnerState } from './use-consent';
-
-type Dialog = 'stop' | 'report' | null;
 
 /** States in which the owner may (still or again) share. */
 const CAN_SHARE: OwnerState[] = ['asked', 'stopped', 'ended'];
@@ -22,19 +20,20 @@ const FINAL: OwnerState[] = ['declined', 'expired', 'withdrawn', 'reported'];
  * name the buyer gave, the service and the requester's masked e-mail, with what we know of that account:
  * `requesterFactsText`), what is shared (GPS position with its accuracy, an approximate IP location), for how long,
  * and how to stop. Share and Decline are equally prominent; Report abuse
- * ends the request and stops all SMS to the number. Each state of `useConsent` (asked, sharing, paused, stopped,
+ * (./report-abuse: with an optional reason, offered after a Decline too, ending with safety advice) ends the request
+ * and stops all SMS to the number. A single-purpose page: nothing leads to the rest of the site (the route's frame is
+ * components/share/owner-shell.tsx). Each state of `useConsent` (asked, sharing, paused, stopped,
  * ended, declined, expired, withdrawn, reported, reconnecting) has its own wording and actions; times are shown in the
  * owner's time zone with the zone named.
  */
 export function ConsentPanel() {
   const t = useTranslations('Consent');
   const locale = useLocale() as AppLocale;
-  const prefix = prefixOf(locale);
   const api = useApi();
   const code = useSearchParams().get('c') ?? '';
-  const { state, view, gps, accuracy, sendFailing, error, busy, share, act } = useConsent(api, code);
+  const { state, view, gps, accuracy, sendFailing, error, busy, share, act, report } = useConsent(api, code);
   const [minutes, setMinutes] = useState(60);
-  const [dialog, setDialog] = useState<Dialog>(null);
+  const [confirmStop, setConfirmStop] = useState(false);
 
   /** Every state's card: the title, then what the state says and offers. */
   const frame = (children: ReactNode) => (
@@ -71,11 +70,6 @@ export function ConsentPanel() {
     withdrawn: t('withdrawn'),
     reported: t('reported'),
   };
-  const visit = (
-    <Link href={`${prefix}/`} className={`${button} border-slate-700 text-center text-slate-800`}>
-      {t('visitWebsite')}
-    </Link>
-  );
 
   return frame(
     <>
@@ -158,7 +152,7 @@ export function ConsentPanel() {
             >
               {gps === 'denied' || state !== 'asked' ? t('shareAgain') : t('share')}
             </button>
-            {state === 'asked' ? (
+            {state === 'asked' && (
               <button
                 type="button"
                 disabled={busy}
@@ -167,8 +161,6 @@ export function ConsentPanel() {
               >
                 {t('decline')}
               </button>
-            ) : (
-              visit
             )}
           </div>
         </>
@@ -192,7 +184,7 @@ export function ConsentPanel() {
           <button
             type="button"
             disabled={busy}
-            onClick={() => setDialog('stop')}
+            onClick={() => setConfirmStop(true)}
             className={`${button} w-full border-slate-700 text-slate-800`}
           >
             {t('stop')}
@@ -200,27 +192,21 @@ export function ConsentPanel() {
         </div>
       )}
 
-      {FINAL.includes(state) && <div className="mt-6 flex">{visit}</div>}
-
-      {!FINAL.includes(state) && (
-        <button
-          type="button"
-          onClick={() => setDialog('report')}
-          className="mt-6 min-h-6 text-sm text-red-700 underline"
-        >
-          {t('report')}
-        </button>
-      )}
+      <ReportAbuse
+        product={view.product}
+        reported={state === 'reported'}
+        declined={state === 'declined'}
+        report={report}
+      />
 
       <ConfirmDialog
-        open={dialog !== null}
-        message={dialog === 'report' ? t('reportConfirm', { product: view.product }) : t('stopConfirm')}
+        open={confirmStop}
+        message={t('stopConfirm')}
         confirmLabel={t('confirm')}
         cancelLabel={t('cancel')}
         onClose={(confirmed) => {
-          const which = dialog;
-          setDialog(null);
-          if (confirmed && which) void act(which);
+          setConfirmStop(false);
+          if (confirmed) void act('stop');
         }}
       />
     </>,

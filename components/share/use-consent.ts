@@ -192,8 +192,8 @@ export function useConsent(api: ApiClient, code: string) {
     );
   };
 
-  /** Decline, stop or report; the view is reloaded so the page shows the server's state. */
-  const act = async (action: 'decline' | 'stop' | 'report') => {
+  /** Decline or stop; the view is reloaded so the page shows the server's state. */
+  const act = async (action: 'decline' | 'stop') => {
     setBusy(true);
     setError(null);
     try {
@@ -207,6 +207,27 @@ export function useConsent(api: ApiClient, code: string) {
     }
   };
 
+  /**
+   * Report abuse (in any state, after a Decline too) with the owner's optional `reason` (sent only when not blank; the
+   * API holds it to the note's rules: at most 140 characters, no links or phone numbers). Resolves to null once the
+   * report is recorded and the view reloaded, or to the API's localized message when it was refused (a 422 for the
+   * reason, a network error): the report dialog shows it and stays open.
+   */
+  const report = async (reason: string): Promise<string | null> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.put<{ status: RequestStatus }>(path, { action: 'report', ...(reason.trim() ? { reason } : {}) });
+      stopWatch();
+      await load();
+      return null;
+    } catch (e) {
+      return (e as Error).message;
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const state: OwnerState = failed ?? (view ? stateOf(view, now, gps) : 'loading');
-  return { state, view, gps, accuracy, sendFailing, error, busy, share, act };
+  return { state, view, gps, accuracy, sendFailing, error, busy, share, act, report };
 }

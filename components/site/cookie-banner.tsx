@@ -9,6 +9,13 @@ const noSubscribe = () => () => {};
  * The cookie banner (issue 6 item 3): shown until the visitor chooses; Accept sets `acceptCookie=1`, Decline `0`, for a
  * year (path /, SameSite=Lax), and announces it with the `cookiechoice` window event (ad events waiting for the answer
  * are then sent or dropped). Essential cookies (session, language) need no consent. Nothing optional is set before.
+ *
+ * A slim bar at the bottom, so it never covers a page's form: one short text with the policy link and the two choices
+ * side by side, at most 64 px tall on a 360 px phone in every language (the buttons keep the 44 px height of WCAG 2.2
+ * targets, their labels wrap to two lines on a phone). "Accept all" and "Essential only" are on the same layer and
+ * look the same, so neither choice is pushed (EDPB Cookie Banner Taskforce report, 18 January 2023: the refusal on the
+ * first layer, no deceptive button colours or contrast). While it shows,
+ * a spacer of its height ends the footer, so it hides none of the page.
  */
 export function CookieBanner({
   labels,
@@ -26,36 +33,31 @@ export function CookieBanner({
     setChosen(true);
     dispatchEvent(new Event(COOKIE_CHOICE_EVENT));
   };
+  const button =
+    'min-h-11 w-[4.75rem] shrink-0 rounded-lg bg-brand px-1.5 text-xs leading-4 font-semibold text-white hover:bg-brand-dark sm:w-auto sm:px-4 sm:text-sm';
   return (
-    <section
-      aria-label={labels.label}
-      className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 p-4 shadow-lg backdrop-blur"
-      data-testid="cookie-banner"
-    >
-      <div className="mx-auto flex max-w-5xl flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm text-slate-700">
-          {labels.text}{' '}
-          <Link href={policyHref} className="text-brand underline">
-            {labels.more}
-          </Link>
-        </p>
-        <div className="flex shrink-0 gap-3">
-          <button
-            type="button"
-            onClick={() => choose('0')}
-            className="min-h-11 rounded-lg border border-slate-300 px-4 text-sm"
-          >
+    <>
+      <div aria-hidden className="h-16" />
+      <section
+        aria-label={labels.label}
+        className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 px-3 py-2 shadow-lg backdrop-blur"
+        data-testid="cookie-banner"
+      >
+        <div className="mx-auto flex max-w-5xl items-center gap-2 sm:gap-3">
+          <p className="min-w-0 flex-1 text-xs leading-4 text-slate-700 sm:text-sm">
+            {labels.text}{' '}
+            <Link href={policyHref} className="text-brand underline">
+              {labels.more}
+            </Link>
+          </p>
+          <button type="button" onClick={() => choose('0')} className={button}>
             {labels.decline}
           </button>
-          <button
-            type="button"
-            onClick={() => choose('1')}
-            className="min-h-11 rounded-lg bg-brand px-4 text-sm font-semibold text-white"
-          >
+          <button type="button" onClick={() => choose('1')} className={button}>
             {labels.accept}
           </button>
         </div>
-      </div>
-    </section>
+      </section>
+    </>
   );
 }

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { messagesFor, type Messages, type Namespace, type Translator } from '@/i18n/messages';
 import type { Locale } from '@/i18n/routing';
 import { prefixOf } from '@/lib/routing/rules';
-import { LandingIntro } from '../landing/landing-intro';
+import { LandingDetails, LandingHeading } from '../landing/landing-intro';
 import type { LandingPage } from '../landing/locate-landing';
 import { FooterContent } from '../ui/footer-content';
 import { HeaderLinks, HeaderMenu } from '../ui/header-links';
@@ -18,8 +18,10 @@ export type StaticSections = {
   'header-menu': Record<string, never>;
   /** The site footer's links and lines (every page). */
   footer: { company: string };
-  /** A landing page's heading, lead, points and illustration (the home page and the locate-box landing pages). */
+  /** A landing page's heading and one-line summary (the home page and the locate-box landing pages). */
   'landing-intro': { page: LandingPage };
+  /** The same pages' lead, points and illustration (after the locate box on a phone). */
+  'landing-details': { page: LandingPage };
   /** Home: how to track and the advantages. */
   'home-steps': Record<string, never>;
   /** Home: the situations before the carousel takes over. */
@@ -43,7 +45,8 @@ const RENDERERS: { [N in StaticSectionName]: (args: StaticSections[N], c: Contex
   'header-links': ({ product }, { t, prefix }) => <HeaderLinks t={t('Nav')} prefix={prefix} product={product} />,
   'header-menu': (_, { t, prefix }) => <HeaderMenu t={t('Nav')} prefix={prefix} />,
   footer: ({ company }, { t, prefix }) => <FooterContent t={t('Footer')} prefix={prefix} company={company} />,
-  'landing-intro': ({ page }, { t }) => <LandingIntro t={t(page)} home={t('Home')} />,
+  'landing-intro': ({ page }, { t }) => <LandingHeading t={t(page)} />,
+  'landing-details': ({ page }, { t }) => <LandingDetails t={t(page)} home={t('Home')} />,
   'home-steps': (_, { t }) => (
     <>
       <StepsSection t={t('Home')} />

@@ -5,10 +5,12 @@ import { onlineStatus } from '@/lib/tracking/online';
 /**
  * The page's tracking island (issue 7), in the layout: starts lib/tracking/page once the page has loaded and the
  * browser is idle (so it adds nothing to the load's main-thread work), and shows a notice while the browser is offline (SPEC §4 online/offline status), since
- * forms cannot reach the server then.
+ * forms cannot reach the server then. `track: false` (the owner's consent page) keeps only the offline notice: no
+ * page view, click or ad event, no event service and no help chat.
  */
-export function Tracker({ offline }: { offline: string }) {
+export function Tracker({ offline, track = true }: { offline: string; track?: boolean }) {
   useEffect(() => {
+    if (!track) return;
     let idle = 0;
     const start = () =>
       void import('@/lib/tracking/page')
@@ -24,7 +26,7 @@ export function Tracker({ offline }: { offline: string }) {
       removeEventListener('load', whenIdle);
       if ('cancelIdleCallback' in window) cancelIdleCallback(idle);
     };
-  }, []);
+  }, [track]);
   const online = useSyncExternalStore(onlineStatus.subscribe, onlineStatus.isOnline, () => true);
   if (online) return null;
   return (
