@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { cancelTokens, locationRequests, payments, refunds } from '@/server/db/schema';
-import { runBillingCycle } from '@/server/services/subscriptions';
+import { runBillingCycle } from '@/server/services/billing-cycle';
 import { addMonths, MAX_FAILED_RENEWALS } from '@/server/services/subscription-machine';
 import { call } from './support/accounts';
-import { emailsTo, subscribe, subscriptionById } from './support/billing';
+import { emailsTo, markShared, subscribe, subscriptionById } from './support/billing';
 
 const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 const HOUR = 3600_000;
@@ -19,6 +19,7 @@ describe('renewals: the billing job with a fake clock (SPEC §4)', () => {
   it('reminds 4 hours before the trial converts, once, then converts it to a paid month', async () => {
     const email = unique('convert');
     const { sub } = await subscribe(email);
+    await markShared(sub.orderId); // the owner shared during the trial, so it converts
     const end = sub.currentPeriodEnd.getTime();
     const db = await getDb();
 
@@ -28,7 +29,7 @@ describe('renewals: the billing job with a fake clock (SPEC §4)', () => {
     await runBillingCycle(db, new Date(end - 3 * HOUR));
     const reminders = await emailsTo(email, 'trial-reminder');
     expect(reminders).toHaveLength(1);
-    expect(reminders[0].body).toContain('$49.99 per month');
+    expect(reminders[0].body).toContain('US$49.99 per month');
 
     await runBillingCycle(db, new Date(end + 60_000));
     const after = await subscriptionById(sub.id);
@@ -44,6 +45,7 @@ describe('renewals: the billing job with a fake clock (SPEC §4)', () => {
   it('4000…0341: the conversion fails → past_due without access, retried daily, canceled after the last try', async () => {
     const email = unique('fails');
     const { sub, cookie } = await subscribe(email, '4000000000000341');
+    await markShared(sub.orderId);
     const end = sub.currentPeriodEnd.getTime();
     const db = await getDb();
     await runBillingCycle(db, new Date(end + 1000));
@@ -150,9 +152,9 @@ describe('refunds (SPEC §9: 14 days, service not performed)', () => {
     const email = unique('refund');
     const { code, cookie, order, sub } = await subscribe(email);
     const { detail, res, body } = await refundAt(cookie, code, order.paidAt!.getTime() + 14 * DAY - HOUR);
-    expect(detail).toMatchObject({ eligible: true, amount: '$0.99', businessDays: '7-10' });
+    expect(detail).toMatchObject({ eligible: true, amount: 'US$0.99', businessDays: '7-10' });
     expect(res.status).toBe(200);
-    expect(body.msg).toBe('Refund of $0.99 issued. Card refunds arrive in 7 to 10 business days.');
+    expect(body.msg).toBe('Refund of US$0.99 issued. Card refunds arrive in 7 to 10 business days.');
     expect((await subscriptionById(sub.id)).status).toBe('canceled');
     const second = await refundAt(cookie, code, order.paidAt!.getTime() + 14 * DAY - HOUR + 1000);
     expect(second.body.obj.repeated).toBe(true);

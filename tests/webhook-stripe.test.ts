@@ -188,6 +188,7 @@ describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
     const monthEnd = trialEnd + 30 * 86_400_000;
     fake.subscription(subId, 'active', monthEnd);
     const invoice = { object: 'invoice', parent: { subscription_details: { subscription: subId } } };
+    fake.invoice('in_2', subId, 4999);
     await deliver(event('invoice.paid', { id: 'in_2', ...invoice }));
     await deliver(event('invoice.payment_failed', { id: 'in_1', ...invoice }));
     const db = await getDb();

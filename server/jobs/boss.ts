@@ -16,7 +16,7 @@ import { adEvents } from '../db/schema';
 import { isShutdownError } from '../db/client';
 import { env } from '../env';
 import { runLocateMaintenance } from '../services/locate';
-import { runBillingCycle } from '../services/subscriptions';
+import { runBillingCycle } from '../services/billing-cycle';
 import { forwardAdEvent } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
 import { deliverOutboxMessage, dueOutboxIds, redactHandedOver, retryTimesOf } from '../services/outbox';

@@ -2,9 +2,10 @@ import 'server-only';
 import type Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../db/client';
-import { orders, subscriptions } from '../db/schema';
+import { orders, priceSetups, subscriptions } from '../db/schema';
 import { cancelAtOf, periodEndOf, statusFromStripe, stripeClient } from '../providers/stripe';
 import { fulfilOrder, type ClientMeta } from '../services/checkout';
+import { queueReceipt } from '../services/receipts';
 import { applySubscriptionEvent } from '../services/subscriptions';
 
 /** What a Stripe event handler did: outbox rows to enqueue after the commit. */
@@ -68,4 +69,38 @@ export async function syncStripeSubscription(tx: Tx, stripeId: string): Promise<
 export function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   const sub = invoice.parent?.subscription_details?.subscription;
   return typeof sub === 'string' ? sub : (sub?.id ?? null);
+}
+
+/**
+ * The receipt of a paid Stripe invoice `invoiceId` (re-fetched): a monthly charge — the trial's conversion or a renewal
+ * (`billing_reason` other than `subscription_create`, whose receipt is the order e-mail) with an amount above zero —
+ * e-mails what was charged (Stripe's `amount_paid`, minor units), when (`status_transitions.paid_at`), the next charge
+ * (our subscription's period end, already synced) and how to cancel (services/receipts.ts). Runs in the webhook's
+ * transaction, whose event-id record makes one receipt per `invoice.paid` event. Returns the outbox ids.
+ */
+export async function receiptForInvoice(tx: Tx, invoiceId: string): Promise<string[]> {
+  const invoice = await stripeClient().invoices.retrieve(invoiceId);
+  if (invoice.status !== 'paid' || invoice.billing_reason === 'subscription_create' || invoice.amount_paid <= 0) {
+    return [];
+  }
+  const subId = invoiceSubscriptionId(invoice);
+  if (!subId) return [];
+  const [row] = await tx
+    .select({ sub: subscriptions, order: orders, price: priceSetups })
+    .from(subscriptions)
+    .innerJoin(orders, eq(orders.id, subscriptions.orderId))
+    .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
+    .where(eq(subscriptions.providerSubscriptionId, subId));
+  if (!row) return [];
+  const paidAt = invoice.status_transitions?.paid_at;
+  return [
+    await queueReceipt(tx, {
+      order: row.order,
+      amountMinor: invoice.amount_paid,
+      currency: invoice.currency.toUpperCase(),
+      chargedAt: paidAt ? new Date(paidAt * 1000) : new Date(),
+      nextChargeAt: row.sub.currentPeriodEnd,
+      monthlyMinor: row.price.monthlyPriceMinor,
+    }),
+  ];
 }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { cancelTokens, subscriptions, users } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode } from '../errors';
@@ -14,6 +14,26 @@ import { randomToken, sha256 } from './tokens';
 export const CANCEL_LINK_TTL_MS = 24 * 3600_000;
 
 /**
+ * Creates a single-use cancel link for `userId` inside `tx`: a 256-bit random token, of which only the SHA-256 is
+ * stored, valid `ttlMs` (default CANCEL_LINK_TTL_MS, 24 h) from `now`. Opening it shows the confirmation; confirming
+ * cancels as `confirmCancelLink` says. Used by the `/cancel` form and by the annual reminder (its one-click cancel).
+ * Returns the absolute URL, in `locale`'s path prefix.
+ */
+export async function issueCancelLink(
+  tx: Tx,
+  userId: string,
+  locale: string,
+  ttlMs: number = CANCEL_LINK_TTL_MS,
+  now: Date = new Date(),
+): Promise<string> {
+  const token = randomToken(32);
+  await tx
+    .insert(cancelTokens)
+    .values({ userId, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + ttlMs) });
+  return `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/cancel/?token=${token}`;
+}
+
+/**
  * `/cancel` without signing in (the EU withdrawal function), step 1: if `email` has a live subscription, e-mail it a
  * single-use cancel link valid 24 hours (only the SHA-256 of its token is stored). The answer is the same whether or
  * not the address is known, so the form cannot be used to find out who subscribes. Returns the outbox ids.
@@ -21,14 +41,8 @@ export const CANCEL_LINK_TTL_MS = 24 * 3600_000;
 export async function requestCancelLink(db: Db, email: string, locale: string): Promise<string[]> {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
   if (!user || !(await liveSubscriptions(db, user.id)).length) return [];
-  const token = randomToken(32);
   return db.transaction(async (tx) => {
-    await tx.insert(cancelTokens).values({
-      userId: user.id,
-      tokenHash: sha256(token),
-      expiresAt: new Date(Date.now() + CANCEL_LINK_TTL_MS),
-    });
-    const link = `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/cancel/?token=${token}`;
+    const link = await issueCancelLink(tx, user.id, locale);
     return [await queueEmail(tx, { to: email, template: 'cancel-link', locale, params: { link } })];
   });
 }

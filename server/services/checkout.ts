@@ -13,6 +13,8 @@ import { generatePassword } from './tokens';
 import { formatMoney } from './money';
 import { createLocationRequest } from './requests';
 import { queueEmail } from './outbox-queue';
+import { billingLinks, paidCard } from './receipts';
+import { emailDateTime } from './templates';
 import { TEMP_PASSWORD_TTL_MS, hashPassword } from './passwords';
 
 export type ClientMeta = { ip: string | null; userAgent: string | null };
@@ -204,14 +206,14 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
       providerPaymentId: how.providerPaymentId ?? null,
     })
     .where(eq(orders.id, order.id));
+  const trialEnd = how.providerSubscription?.currentPeriodEnd ?? new Date(now.getTime() + price.trialHours * 3600_000);
   const [sub] = await tx
     .insert(subscriptions)
     .values({
       userId: user.id,
       orderId: order.id,
       status: how.providerSubscription?.status ?? 'trialing',
-      currentPeriodEnd:
-        how.providerSubscription?.currentPeriodEnd ?? new Date(now.getTime() + price.trialHours * 3600_000),
+      currentPeriodEnd: trialEnd,
       provider: order.provider,
       providerSubscriptionId: how.providerSubscription?.id ?? null,
     })
@@ -255,6 +257,12 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
       monthly: formatMoney(price.monthlyPriceMinor, price.currency, order.locale),
       descriptor: e.BILLING_DESCRIPTOR,
       link: `${e.APP_ORIGIN}${prefixOf(order.locale as AppLocale)}/dashboard/locations/`,
+      // The receipt of the trial payment (services/receipts.ts has the renewals'): when, paid with what, how to cancel.
+      date: emailDateTime(now, order.locale),
+      method: order.paymentMethod,
+      ...paidCard(how.cardBrand ?? order.cardBrand, how.cardLast4 ?? order.cardLast4),
+      ...(e.REFUND_UNCONSENTED_TRIALS ? { refundUnconsented: 1 } : {}),
+      ...billingLinks(order.locale),
     },
   });
   return {

@@ -5,8 +5,8 @@ import { renderEmail, type EmailTemplate } from './templates';
 
 /** Parameters that are secrets (issue 12 §7): kept in the sent text only as long as delivery needs them. */
 const SECRET_PARAMS = ['password', 'code'];
-/** Templates whose `link` carries a secret token (a single-use cancel link). */
-const SECRET_LINKS = new Set<EmailTemplate>(['cancel-link']);
+/** Templates whose `link` carries a secret token (a single-use cancel link, also in the annual reminder). */
+const SECRET_LINKS = new Set<EmailTemplate>(['cancel-link', 'annual-notice']);
 /** What stands where a secret was, once the message has been handed over. */
 export const REMOVED = '[removed]';
 

@@ -9,6 +9,8 @@
  *   active, and no charge is made when it ends. Cancelling while `past_due` ends it at once (no access is left).
  * - A refund ends the subscription at once; so does a withdrawal from the contract (`withdrawn`, Directive 2011/83/EU
  *   Art. 9–11a: no further charge, the current period's access ends with it).
+ * - A trial in which no location was ever shared ends without converting (`trial_unconsented`, decided
+ *   TRIAL_DECISION_LEAD_MS before the trial ends by `trialDecisionDue`); services/unconsented-trials.ts refunds it.
  * - `provider_sync` takes the provider's view (Stripe), which is the source of truth for Stripe subscriptions.
  *
  * No import of the database here: `services/subscriptions.ts` applies these transitions in a transaction.
@@ -32,6 +34,7 @@ export type SubscriptionEvent =
   | { type: 'period_ended'; at: Date }
   | { type: 'refunded'; at: Date }
   | { type: 'withdrawn'; at: Date }
+  | { type: 'trial_unconsented'; at: Date }
   | {
       type: 'provider_sync';
       at: Date;
@@ -44,6 +47,13 @@ export type SubscriptionEvent =
 export const MAX_FAILED_RENEWALS = 4;
 /** A failed renewal is retried on the next settlement day. */
 export const RETRY_AFTER_MS = 24 * 3600_000;
+
+/**
+ * How long before a trial ends the billing cycle decides whether it converts or is refunded because nothing was
+ * shared: 10 minutes. Stripe creates the conversion invoice at `trial_end` (Stripe docs, "Subscription trials"), so
+ * the Stripe subscription must be cancelled before then; the cycle runs once a minute, so ten runs fall in the window.
+ */
+export const TRIAL_DECISION_LEAD_MS = 10 * 60_000;
 
 /** `date` plus `months` calendar months in UTC, clamped to the month's last day (31 Jan + 1 → 28/29 Feb). */
 export function addMonths(date: Date, months: number): Date {
@@ -65,6 +75,27 @@ export function hasAccess(state: SubscriptionState, now: Date): boolean {
 export function isDue(state: SubscriptionState, now: Date): boolean {
   if (state.status === 'past_due') return !!state.nextRetryAt && state.nextRetryAt <= now;
   return (state.status === 'trialing' || state.status === 'active') && state.currentPeriodEnd <= now;
+}
+
+/**
+ * Whether the conversion decision of a trial is due at `now`: the subscription is `trialing` and its trial ends within
+ * `leadMs` (default TRIAL_DECISION_LEAD_MS) or has ended. A cancelled trial is included: it ends unconverted anyway,
+ * and its payment is refunded all the same when nothing was shared.
+ */
+export function trialDecisionDue(state: SubscriptionState, now: Date, leadMs = TRIAL_DECISION_LEAD_MS): boolean {
+  return state.status === 'trialing' && state.currentPeriodEnd.getTime() - leadMs <= now.getTime();
+}
+
+/**
+ * The next anniversary of a subscription started at `start` that is after `now`: `start` plus a whole number (≥ 1) of
+ * years, on the same calendar day (29 February → 28 February in other years, as `addMonths` clamps).
+ */
+export function nextAnniversary(start: Date, now: Date): Date {
+  // Start in `now`'s year (the earlier anniversary then lies in the year before, so it is not after `now`).
+  let years = Math.max(1, now.getUTCFullYear() - start.getUTCFullYear());
+  let at = addMonths(start, 12 * years);
+  while (at <= now) at = addMonths(start, 12 * ++years);
+  return at;
 }
 
 /**
@@ -95,6 +126,9 @@ export function transition(state: SubscriptionState, event: SubscriptionEvent): 
     case 'refunded':
     case 'withdrawn':
       return live ? ended(event.at) : null;
+    case 'trial_unconsented':
+      // Only a trial: once a month was paid, the service was given and the normal refund rules apply.
+      return state.status === 'trialing' ? ended(event.at) : null;
     case 'provider_sync': {
       const next: SubscriptionState = {
         status: event.status,

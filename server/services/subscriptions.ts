@@ -1,13 +1,23 @@
 import 'server-only';
 import { emailDateTime } from './templates';
-import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { domainEvents, orders, payments, priceSetups, subscriptions, users } from '../db/schema';
+import {
+  consents,
+  domainEvents,
+  locationRequests,
+  orders,
+  payments,
+  priceSetups,
+  subscriptions,
+  users,
+} from '../db/schema';
 import type { Subscription } from '../db/schema';
 import { env } from '../env';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
+import { queueReceipt } from './receipts';
 import { withdrawRequests } from './requests';
 import { isDue, transition, type SubscriptionEvent, type SubscriptionState } from './subscription-machine';
 
@@ -30,6 +40,42 @@ export async function applySubscriptionEvent(tx: Tx, id: string, event: Subscrip
   });
   if (updated.status === 'canceled' && row.status !== 'canceled') await withdrawRequests(tx, updated.userId);
   return updated;
+}
+
+/**
+ * Whether a location was shared with buyer `userId` at or after `since` (their order's payment): a request of theirs
+ * has `firstSharedAt` then or later, or the owner's consent record (`consents`, append-only) says `shared` or
+ * `shared_again` since. This is "the service was performed" (terms of use, refunds): a trial without it is refunded
+ * and does not convert (services/unconsented-trials.ts).
+ */
+export async function locationSharedSince(db: Db | Tx, userId: string, since: Date): Promise<boolean> {
+  const consentGiven = db
+    .select({ one: sql`1` })
+    .from(consents)
+    .where(
+      and(
+        eq(consents.requestId, locationRequests.id),
+        inArray(consents.decision, ['shared', 'shared_again']),
+        gte(consents.createdAt, since),
+      ),
+    );
+  const [hit] = await db
+    .select({ id: locationRequests.id })
+    .from(locationRequests)
+    .where(
+      and(eq(locationRequests.userId, userId), or(gte(locationRequests.firstSharedAt, since), exists(consentGiven))),
+    )
+    .limit(1);
+  return !!hit;
+}
+
+/**
+ * Whether the trial of `row` waits for the unconsented-trial decision instead of converting: the setting
+ * REFUND_UNCONSENTED_TRIALS is on, it is a trial, and no location was shared since its order was paid.
+ */
+async function awaitsTrialRefund(tx: Tx, row: Billing): Promise<boolean> {
+  if (!env().REFUND_UNCONSENTED_TRIALS || row.sub.status !== 'trialing' || !row.order.paidAt) return false;
+  return !(await locationSharedSince(tx, row.sub.userId, row.order.paidAt));
 }
 
 /** The subscription, its order and price, for e-mails and charges. */
@@ -59,10 +105,12 @@ function emailParams(row: Billing, sub: SubscriptionState) {
 }
 
 /**
- * Charges one due sandbox renewal at `now` (SPEC §4): a subscription whose cancel date has come is canceled without a
- * charge; otherwise the monthly price is charged (the sandbox card's renewal behaviour decides the outcome), a
- * `payments` row is written and the machine moves to `active` or `past_due`. A failure e-mails the subscriber.
- * Returns the outbox ids to enqueue. Skips rows another worker holds (`skip locked`).
+ * Charges one due sandbox renewal at `now` (SPEC §4): a trial in which nothing was shared is left to the
+ * unconsented-trial refund (never converted, whatever happens to that refund); a subscription whose cancel date has
+ * come is canceled without a charge; otherwise the monthly price is charged (the sandbox card's renewal behaviour
+ * decides the outcome), a `payments` row is written and the machine moves to `active` or `past_due`. A success
+ * queues the receipt (services/receipts.ts), a failure e-mails the subscriber. Returns the outbox ids to enqueue.
+ * Skips rows another worker holds (`skip locked`).
  */
 async function renewOne(db: Db, id: string, now: Date): Promise<string[]> {
   return db.transaction(async (tx) => {
@@ -74,6 +122,7 @@ async function renewOne(db: Db, id: string, now: Date): Promise<string[]> {
     if (!locked) return [];
     const row = await withOrder(tx, id);
     if (!row || !isDue(row.sub, now)) return [];
+    if (await awaitsTrialRefund(tx, row)) return [];
     if (row.sub.cancelAt && row.sub.cancelAt <= now) {
       await applySubscriptionEvent(tx, id, { type: 'period_ended', at: now });
       return [];
@@ -90,12 +139,21 @@ async function renewOne(db: Db, id: string, now: Date): Promise<string[]> {
     });
     if (ok) {
       const next = await applySubscriptionEvent(tx, id, { type: 'renewal_paid', at: now });
-      if (next)
-        await tx
-          .update(users)
-          .set({ paymentCount: sql`${users.paymentCount} + 1` })
-          .where(eq(users.id, row.sub.userId));
-      return [];
+      if (!next) return [];
+      await tx
+        .update(users)
+        .set({ paymentCount: sql`${users.paymentCount} + 1` })
+        .where(eq(users.id, row.sub.userId));
+      return [
+        await queueReceipt(tx, {
+          order: row.order,
+          amountMinor: row.price.monthlyPriceMinor,
+          currency: row.price.currency,
+          chargedAt: now,
+          nextChargeAt: next.currentPeriodEnd,
+          monthlyMinor: row.price.monthlyPriceMinor,
+        }),
+      ];
     }
     const failuresInARow = await failedInARow(tx, id);
     const next = await applySubscriptionEvent(tx, id, { type: 'renewal_failed', at: now, failuresInARow });
@@ -120,10 +178,11 @@ async function failedInARow(tx: Tx, id: string): Promise<number> {
 }
 
 /**
- * The billing job (every minute): renews every due sandbox subscription and queues the trial reminders. Stripe
- * subscriptions are renewed by Stripe and arrive as webhooks. Returns the outbox ids to enqueue.
+ * Renews every due sandbox subscription at `now` (`renewOne`, at most 200 a run, oldest first). Stripe subscriptions
+ * are renewed by Stripe and arrive as webhooks. Part of the billing job (services/billing-cycle.ts). Returns the
+ * outbox ids to enqueue.
  */
-export async function runBillingCycle(db: Db, now: Date = new Date()): Promise<string[]> {
+export async function renewDueSubscriptions(db: Db, now: Date = new Date()): Promise<string[]> {
   const due = await db
     .select({ id: subscriptions.id })
     .from(subscriptions)
@@ -140,7 +199,6 @@ export async function runBillingCycle(db: Db, now: Date = new Date()): Promise<s
     .limit(200);
   const ids: string[] = [];
   for (const { id } of due) ids.push(...(await renewOne(db, id, now)));
-  ids.push(...(await sendTrialReminders(db, now)));
   return ids;
 }
 
@@ -177,7 +235,10 @@ export async function sendTrialReminders(db: Db, now: Date = new Date()): Promis
         to: row.email,
         template: 'trial-reminder',
         locale: row.order.locale,
-        params: emailParams(row, row.sub),
+        params: {
+          ...emailParams(row, row.sub),
+          ...(env().REFUND_UNCONSENTED_TRIALS ? { refundUnconsented: 1 } : {}),
+        },
       });
     });
     if (queued) ids.push(queued);

@@ -17,6 +17,9 @@ export type EmailTemplate =
   | 'subscription-canceled'
   | 'cancel-link'
   | 'refund-issued'
+  | 'trial-refunded'
+  | 'payment-receipt'
+  | 'annual-notice'
   | 'contact-message'
   | 'support-reply';
 
@@ -30,12 +33,20 @@ export function escapeHtml(value: string): string {
   );
 }
 
+/** A receipt's payment line: the wallet, the card by scheme and last four, or a card we know nothing of. */
+const paidWith = (p: Params) =>
+  p.method === 'wallet' ? 'Email.receiptWallet' : p.card ? 'Email.receiptCard' : 'Email.receiptCardPlain';
+
 const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
   'order-credentials': (p) => [
     'Email.credentialsIntro',
     p.password ? 'Email.credentialsLogin' : 'Email.credentialsExisting',
     ...(p.password ? ['Email.credentialsPassword'] : []),
+    // The order e-mail is also the receipt of the trial payment: what, when, how it was paid, how to cancel.
     'Email.credentialsOrder',
+    paidWith(p),
+    ...(p.refundUnconsented ? ['Email.reminderNoConsent'] : []),
+    'Email.receiptCancel',
     p.smsRefused ? 'Email.credentialsSmsRefused' : 'Email.credentialsConsent',
     'Email.credentialsLink',
   ],
@@ -44,12 +55,19 @@ const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
   'login-locked': () => ['Email.lockedBody'],
   'temporary-password': () => ['Email.temporaryBody'],
   'sharing-started': () => ['Email.sharingBody'],
-  'trial-reminder': () => ['Email.reminderBody', 'Email.howToCancel'],
+  'trial-reminder': (p) => [
+    'Email.reminderBody',
+    ...(p.refundUnconsented ? ['Email.reminderNoConsent'] : []),
+    'Email.howToCancel',
+  ],
   'renewal-failed': () => ['Email.renewalFailedBody', 'Email.howToCancel'],
   'subscription-ended': () => ['Email.endedBody'],
   'subscription-canceled': () => ['Email.canceledBody'],
   'cancel-link': () => ['Email.cancelLinkBody'],
   'refund-issued': () => ['Email.refundBody'],
+  'trial-refunded': () => ['Email.trialRefundedBody', 'Email.trialRefundedRequests'],
+  'payment-receipt': (p) => ['Email.receiptRenewal', paidWith(p), 'Email.receiptCancel'],
+  'annual-notice': () => ['Email.annualBody', 'Email.annualCancel'],
   'contact-message': () => ['Email.contactBody'],
   'support-reply': () => ['Email.supportReplyBody'],
 };
@@ -67,6 +85,9 @@ const SUBJECT: Record<EmailTemplate, string> = {
   'subscription-canceled': 'Email.canceledSubject',
   'cancel-link': 'Email.cancelLinkSubject',
   'refund-issued': 'Email.refundSubject',
+  'trial-refunded': 'Email.trialRefundedSubject',
+  'payment-receipt': 'Email.receiptSubject',
+  'annual-notice': 'Email.annualSubject',
   'contact-message': 'Email.contactSubject',
   'support-reply': 'Email.supportReplySubject',
 };

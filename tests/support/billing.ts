@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { getDb } from '@/server/db/client';
-import { orders, outboundMessages, subscriptions } from '@/server/db/schema';
+import { locationRequests, orders, outboundMessages, subscriptions } from '@/server/db/schema';
 import { call, nextPhone, tokenOf } from './accounts';
 
 export { nextPhone } from './accounts';
@@ -46,4 +46,14 @@ export async function subscriptionById(id: string) {
 export async function emailsTo(to: string, template?: string) {
   const rows = await (await getDb()).select().from(outboundMessages).where(eq(outboundMessages.recipient, to));
   return template ? rows.filter((r) => r.template === template) : rows;
+}
+
+/** Marks the location request of order `orderId` as shared now (the owner consented), so its trial converts. */
+export async function markShared(orderId: string) {
+  await (
+    await getDb()
+  )
+    .update(locationRequests)
+    .set({ firstSharedAt: new Date() })
+    .where(eq(locationRequests.orderId, orderId));
 }

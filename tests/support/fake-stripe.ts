@@ -10,6 +10,7 @@ type Json = Record<string, unknown>;
 export class FakeStripe {
   sessions = new Map<string, Json>();
   subscriptions = new Map<string, Json>();
+  invoices = new Map<string, Json>();
   requests: { method: string; path: string; body: string; idempotencyKey: string | undefined }[] = [];
   failNext = 0;
   private server: Server | undefined;
@@ -32,6 +33,23 @@ export class FakeStripe {
     };
     this.subscriptions.set(id, sub);
     return sub;
+  }
+
+  /** A paid invoice `id` of subscription `subId`: `amountPaid` minor units, for Stripe's `billing_reason` `reason`. */
+  invoice(id: string, subId: string, amountPaid: number, reason = 'subscription_cycle', extra: Json = {}): Json {
+    const invoice = {
+      id,
+      object: 'invoice',
+      status: 'paid',
+      billing_reason: reason,
+      amount_paid: amountPaid,
+      currency: 'usd',
+      status_transitions: { paid_at: Math.floor(Date.now() / 1000) },
+      parent: { type: 'subscription_details', subscription_details: { subscription: subId } },
+      ...extra,
+    };
+    this.invoices.set(id, invoice);
+    return invoice;
   }
 
   start(): Promise<void> {
@@ -83,6 +101,11 @@ export class FakeStripe {
           if (req.method === 'POST' && params.get('cancel_at_period_end') === 'true') sub.cancel_at_period_end = true;
           if (req.method === 'DELETE') sub.status = 'canceled';
           return send(200, sub);
+        }
+        if (req.method === 'GET' && (m = /^\/v1\/invoices\/([\w-]+)$/.exec(path))) {
+          const invoice = this.invoices.get(m[1]);
+          if (!invoice) return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing' } });
+          return send(200, invoice);
         }
         if (req.method === 'POST' && path === '/v1/refunds') {
           return send(200, { id: `re_${++this.counter}`, object: 'refund', status: 'succeeded' });

@@ -1,0 +1,24 @@
+import 'server-only';
+import type { Db } from '../db/client';
+import { sendAnnualNotices } from './annual-notices';
+import { renewDueSubscriptions, sendTrialReminders } from './subscriptions';
+import { refundUnconsentedTrials } from './unconsented-trials';
+
+/**
+ * The billing job, once a minute (server/jobs/boss.ts), at `now`, in this order:
+ * 1. trials ending within 10 minutes in which nothing was shared are refunded and end (services/unconsented-trials.ts,
+ *    sandbox and Stripe; off with REFUND_UNCONSENTED_TRIALS=false);
+ * 2. due sandbox renewals are charged, each with its receipt (services/subscriptions.ts; Stripe renews by itself and
+ *    its invoices arrive as webhooks);
+ * 3. the trial reminder, TRIAL_REMINDER_HOURS before a trial converts;
+ * 4. the annual reminder, ANNUAL_NOTICE_DAYS before each anniversary (services/annual-notices.ts).
+ * Every step is safe to run from several workers at once (row locks, conditional claims, unique refunds). Returns the
+ * outbox ids to enqueue after the commits.
+ */
+export async function runBillingCycle(db: Db, now: Date = new Date()): Promise<string[]> {
+  const ids = await refundUnconsentedTrials(db, now);
+  ids.push(...(await renewDueSubscriptions(db, now)));
+  ids.push(...(await sendTrialReminders(db, now)));
+  ids.push(...(await sendAnnualNotices(db, now)));
+  return ids;
+}

@@ -1,0 +1,97 @@
+import 'server-only';
+import { and, asc, eq, lte } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { domainEvents, orders, refunds, subscriptions } from '../db/schema';
+import { env } from '../env';
+import { log } from '../observability/log';
+import { paymentProvider } from '../providers/payments';
+import { formatMoney } from './money';
+import { queueEmail } from './outbox-queue';
+import { TRIAL_DECISION_LEAD_MS, trialDecisionDue } from './subscription-machine';
+import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
+
+/** The provider's idempotency key of the automatic refund of order `code`: a retry never refunds twice. */
+export const autoRefundKey = (code: string) => `auto-refund-${code}`;
+
+/**
+ * Money back when nobody consented (README "Payments and subscriptions"): every trial whose end is at most
+ * TRIAL_DECISION_LEAD_MS (10 minutes) away, or past, and in which no location was shared since its order was paid
+ * (`locationSharedSince`: the owner declined, never opened the link, or the SMS failed), is refunded in full and ends
+ * instead of converting. Runs in the once-a-minute billing job, for sandbox and Stripe subscriptions alike: a Stripe
+ * subscription is cancelled at Stripe before its `trial_end`, so Stripe never creates the first monthly invoice.
+ * Off when REFUND_UNCONSENTED_TRIALS is false. One subscription's failure (a provider error) is logged and retried the
+ * next minute without holding up the others; until it succeeds, the sandbox renewal leaves that trial unconverted.
+ * Returns the outbox ids to enqueue.
+ */
+export async function refundUnconsentedTrials(db: Db, now: Date = new Date()): Promise<string[]> {
+  if (!env().REFUND_UNCONSENTED_TRIALS) return [];
+  const due = await db
+    .select({ id: subscriptions.id, orderId: subscriptions.orderId })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.status, 'trialing'),
+        lte(subscriptions.currentPeriodEnd, new Date(now.getTime() + TRIAL_DECISION_LEAD_MS)),
+      ),
+    )
+    .orderBy(asc(subscriptions.currentPeriodEnd))
+    .limit(200);
+  const ids: string[] = [];
+  for (const sub of due) {
+    try {
+      ids.push(...(await refundIfUnconsented(db, sub, now)));
+    } catch (err) {
+      log().error({ err, subscriptionId: sub.id }, 'unconsented trial: refund failed, retried next minute');
+    }
+  }
+  return ids;
+}
+
+/**
+ * Decides one trial in one transaction. The order row is locked first (as a refund asked for by the buyer locks it,
+ * services/refunds.ts), skipping one another worker holds, then the subscription; both are read again under the
+ * locks, so concurrent runs refund once. The provider is asked to refund with `autoRefundKey` (Stripe: Idempotency-Key),
+ * then a Stripe subscription is cancelled at once; then the `refunds` row (unique per order), the order `refunded`,
+ * the machine's `trial_unconsented` (which ends the open requests), an `order.refunded` domain event and the buyer's
+ * e-mail (`trial-refunded`, messages/*.json `Email.trialRefunded*`). Returns the outbox ids; [] when nothing was due.
+ */
+async function refundIfUnconsented(db: Db, due: { id: string; orderId: string }, now: Date): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .select()
+      .from(orders)
+      .where(eq(orders.id, due.orderId))
+      .for('update', { skipLocked: true });
+    if (!order || order.status !== 'paid' || !order.paidAt || !order.userId) return [];
+    const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, due.id)).for('update');
+    if (!sub || !trialDecisionDue(sub, now)) return [];
+    if (await locationSharedSince(tx, order.userId, order.paidAt)) return [];
+    const [existing] = await tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.orderId, order.id));
+    if (existing) return [];
+    const provider = paymentProvider(order.provider);
+    const providerRef = await provider.refund(order, order.amountMinor, autoRefundKey(order.code));
+    if (sub.provider !== 'sandbox') await paymentProvider(sub.provider).cancelNow(sub);
+    await tx
+      .insert(refunds)
+      .values({ orderId: order.id, amountMinor: order.amountMinor, currency: order.currency, providerRef });
+    await tx.update(orders).set({ status: 'refunded', refundedAt: now }).where(eq(orders.id, order.id));
+    await applySubscriptionEvent(tx, sub.id, { type: 'trial_unconsented', at: now });
+    await tx.insert(domainEvents).values({
+      type: 'order.refunded',
+      aggregateId: order.id,
+      payload: { reason: 'unconsented_trial', amountMinor: order.amountMinor, at: now.toISOString() },
+    });
+    return [
+      await queueEmail(tx, {
+        to: order.email,
+        template: 'trial-refunded',
+        locale: order.locale,
+        params: {
+          phone: order.phoneE164,
+          order: order.reference,
+          amount: formatMoney(order.amountMinor, order.currency, order.locale),
+        },
+      }),
+    ];
+  });
+}
