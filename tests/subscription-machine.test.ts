@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   MAX_FAILED_RENEWALS,
+  TRIAL_DECISION_LEAD_MS,
   addMonths,
   hasAccess,
   isDue,
+  nextAnniversary,
   transition,
+  trialDecisionDue,
   type SubscriptionState,
 } from '@/server/services/subscription-machine';
 
@@ -142,5 +145,38 @@ describe('subscription state machine (ARCHITECTURE §4, SPEC §4)', () => {
       cancelAt: null,
     })!;
     expect(canceled.canceledAt).toEqual(hours(30));
+  });
+
+  it('trial_unconsented: a trial ends at once (also a cancelled one); a paid month or an ended subscription does not change', () => {
+    const ended = transition(trial, { type: 'trial_unconsented', at: hours(23.9) })!;
+    expect(ended).toMatchObject({ status: 'canceled', canceledAt: hours(23.9), nextRetryAt: null });
+    expect(hasAccess(ended, hours(23.95))).toBe(false);
+    const cancelled = transition(trial, { type: 'cancel_requested', at: hours(2) })!;
+    expect(transition(cancelled, { type: 'trial_unconsented', at: hours(23.9) })?.status).toBe('canceled');
+    const active = transition(trial, { type: 'renewal_paid', at: hours(24) })!;
+    expect(transition(active, { type: 'trial_unconsented', at: hours(25) })).toBeNull();
+    expect(transition(ended, { type: 'trial_unconsented', at: hours(24) })).toBeNull();
+    const pastDue = transition(trial, { type: 'renewal_failed', at: hours(24), failuresInARow: 1 })!;
+    expect(transition(pastDue, { type: 'trial_unconsented', at: hours(25) })).toBeNull();
+  });
+
+  it('the trial decision is due 10 minutes before the trial ends, and after; only for a trial', () => {
+    expect(TRIAL_DECISION_LEAD_MS).toBe(10 * 60_000);
+    expect(trialDecisionDue(trial, new Date(hours(24).getTime() - TRIAL_DECISION_LEAD_MS - 1))).toBe(false);
+    expect(trialDecisionDue(trial, new Date(hours(24).getTime() - TRIAL_DECISION_LEAD_MS))).toBe(true);
+    expect(trialDecisionDue(trial, hours(30))).toBe(true);
+    const active = transition(trial, { type: 'renewal_paid', at: hours(24) })!;
+    expect(trialDecisionDue(active, hours(24 * 40))).toBe(false);
+  });
+
+  it('the next anniversary: whole years after the start, strictly after now; 29 February clamps to 28', () => {
+    const start = new Date('2026-03-15T08:00:00Z');
+    expect(nextAnniversary(start, start).toISOString()).toBe('2027-03-15T08:00:00.000Z');
+    expect(nextAnniversary(start, new Date('2027-03-15T07:59:59Z')).toISOString()).toBe('2027-03-15T08:00:00.000Z');
+    expect(nextAnniversary(start, new Date('2027-03-15T08:00:00Z')).toISOString()).toBe('2028-03-15T08:00:00.000Z');
+    expect(nextAnniversary(start, new Date('2029-01-02T00:00:00Z')).toISOString()).toBe('2029-03-15T08:00:00.000Z');
+    const leap = new Date('2028-02-29T12:00:00Z');
+    expect(nextAnniversary(leap, leap).toISOString()).toBe('2029-02-28T12:00:00.000Z');
+    expect(nextAnniversary(leap, new Date('2031-06-01T00:00:00Z')).toISOString()).toBe('2032-02-29T12:00:00.000Z');
   });
 });

@@ -75,7 +75,7 @@ export class FakeStripe {
         const params = new URLSearchParams(body);
         let m: RegExpExecArray | null;
         if (req.method === 'POST' && path === '/v1/checkout/sessions') {
-          const id = `cs_test_${++this.counter}`;
+          const id = `cs_test_${this.port}_${++this.counter}`; // unique across the fakes of one test run (one database)
           const session = {
             id,
             object: 'checkout.session',

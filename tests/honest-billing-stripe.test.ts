@@ -1,0 +1,138 @@
+import Stripe from 'stripe';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { orders, refunds, subscriptions } from '@/server/db/schema';
+import { runBillingCycle } from '@/server/services/billing-cycle';
+import { API, app } from './support/api';
+import { emailsTo, markShared, placeOrder } from './support/billing';
+import { FakeStripe } from './support/fake-stripe';
+import { log } from '@/server/observability/log';
+
+// The Stripe provider, pointed at the fake Stripe API (settings are read on first use, after this).
+const PORT = vi.hoisted(() => {
+  const port = 44000 + (process.pid % 1000);
+  process.env.PAYMENT_PROVIDER = 'stripe';
+  process.env.STRIPE_SECRET_KEY = 'sk_test_fake123';
+  process.env.STRIPE_WEBHOOK_SECRET = 'whsec_fake123';
+  process.env.STRIPE_API_URL = `http://127.0.0.1:${port}`;
+  return port;
+});
+const SECRET = 'whsec_fake123';
+const stripe = new Stripe('sk_test_fake123');
+const fake = new FakeStripe(PORT);
+const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
+const MINUTE = 60_000;
+let eventCounter = 0;
+
+beforeAll(() => fake.start());
+afterAll(() => fake.stop());
+
+/** Delivers a Stripe event of `type` about `object` to the webhook, signed as Stripe signs it. */
+function deliver(type: string, object: Record<string, unknown>) {
+  const payload = JSON.stringify({
+    id: `evt_honest_${++eventCounter}_${Date.now()}`,
+    object: 'event',
+    type,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  });
+  return app.request(`${API}/webhooks/stripe`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+    },
+    body: payload,
+  });
+}
+
+/** A Stripe order paid through Checkout (its trial ending in 24 hours), confirmed by the webhook. */
+async function paidStripeTrial(email = unique('stripe-trial')) {
+  const { body } = await placeOrder({ email });
+  const code = body.obj.code as string;
+  const db = await getDb();
+  const [pending] = await db.select().from(orders).where(eq(orders.code, code));
+  const subId = `sub_honest_${code}`;
+  const trialEnd = Date.now() + 86_400_000;
+  fake.subscription(subId, 'trialing', trialEnd, { trial_end: Math.floor(trialEnd / 1000) });
+  fake.pay(pending.providerSessionId!, subId, `pi_${code}`);
+  const res = await deliver('checkout.session.completed', {
+    id: pending.providerSessionId,
+    object: 'checkout.session',
+  });
+  expect(res.status).toBe(200);
+  const [order] = await db.select().from(orders).where(eq(orders.code, code));
+  const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.orderId, order.id));
+  return { email, code, order, sub, subId };
+}
+
+describe('Stripe: money back when nobody consented, and receipts', () => {
+  it('an unshared trial: Stripe refunds with auto-refund-<order> and cancels before trial_end, once for 20 cycles', async () => {
+    const { email, code, order, sub, subId } = await paidStripeTrial();
+    const at = new Date(sub.currentPeriodEnd.getTime() - 5 * MINUTE);
+    const db = await getDb();
+    await Promise.all(Array.from({ length: 20 }, () => runBillingCycle(db, at)));
+    await runBillingCycle(db, new Date(at.getTime() + MINUTE));
+
+    const sentRefunds = fake.requests.filter((r) => r.path === '/v1/refunds' && r.body.includes(`pi_${code}`));
+    expect(sentRefunds).toHaveLength(1);
+    expect(sentRefunds[0].idempotencyKey).toBe(`auto-refund-${code}`);
+    expect(sentRefunds[0].body).toContain(`amount=${order.amountMinor}`);
+    const cancels = fake.requests.filter((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${subId}`);
+    expect(cancels).toHaveLength(1);
+    expect(fake.subscriptions.get(subId)!.status).toBe('canceled');
+    expect(await db.select().from(refunds).where(eq(refunds.orderId, order.id))).toHaveLength(1);
+    const [ended] = await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    expect(ended.status).toBe('canceled');
+    expect(await emailsTo(email, 'trial-refunded')).toHaveLength(1);
+
+    // Stripe's own "deleted" event afterwards changes nothing more.
+    expect((await deliver('customer.subscription.deleted', { id: subId, object: 'subscription' })).status).toBe(200);
+    expect((await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id)))[0].status).toBe('canceled');
+  });
+
+  it('a Stripe refund that fails is retried the next minute with the same key; the trial is not refunded twice', async () => {
+    const { code, order, sub } = await paidStripeTrial();
+    const db = await getDb();
+    const at = sub.currentPeriodEnd.getTime() - 8 * MINUTE;
+    fake.failNext = 2; // the SDK retries once, then the run gives up on this trial
+    const logged = vi.spyOn(log(), 'error').mockImplementation(() => {});
+    await runBillingCycle(db, new Date(at));
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ subscriptionId: sub.id }),
+      'unconsented trial: refund failed, retried next minute',
+    );
+    logged.mockRestore();
+    expect(await db.select().from(refunds).where(eq(refunds.orderId, order.id))).toHaveLength(0);
+    await runBillingCycle(db, new Date(at + MINUTE));
+    expect(await db.select().from(refunds).where(eq(refunds.orderId, order.id))).toHaveLength(1);
+    const keys = fake.requests.filter((r) => r.path === '/v1/refunds' && r.body.includes(`pi_${code}`));
+    expect(new Set(keys.map((r) => r.idempotencyKey))).toEqual(new Set([`auto-refund-${code}`]));
+  });
+
+  it('a shared trial is left to Stripe; the conversion invoice and each renewal e-mail a receipt, the first invoice none', async () => {
+    const { email, code, order, sub, subId } = await paidStripeTrial();
+    await markShared(order.id);
+    const db = await getDb();
+    await runBillingCycle(db, new Date(sub.currentPeriodEnd.getTime() - 5 * MINUTE));
+    expect(fake.requests.filter((r) => r.path === '/v1/refunds' && r.body.includes(`pi_${code}`))).toHaveLength(0);
+    expect(fake.subscriptions.get(subId)!.status).toBe('trialing');
+
+    // The first invoice (the trial fee) is receipted by the order e-mail.
+    const invoice = { object: 'invoice', parent: { subscription_details: { subscription: subId } } };
+    fake.invoice(`in_first_${code}`, subId, order.amountMinor, 'subscription_create');
+    await deliver('invoice.paid', { id: `in_first_${code}`, ...invoice });
+    expect(await emailsTo(email, 'payment-receipt')).toHaveLength(0);
+
+    // Stripe converts the trial: the subscription is active for a month and the invoice is paid.
+    const monthEnd = sub.currentPeriodEnd.getTime() + 30 * 86_400_000;
+    fake.subscription(subId, 'active', monthEnd);
+    fake.invoice(`in_cycle_${code}`, subId, 4999);
+    await deliver('invoice.paid', { id: `in_cycle_${code}`, ...invoice });
+    const [receipt] = await emailsTo(email, 'payment-receipt');
+    expect(receipt.body).toContain('US$49.99 for one month of the plan, charged on');
+    expect(receipt.body).toContain('/cancel/ (no sign-in needed)');
+    expect(receipt.body).toContain('Your card statement shows:');
+  });
+});
