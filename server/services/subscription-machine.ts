@@ -5,8 +5,9 @@
  * - The 24-hour trial converts by itself: a paid renewal makes it `active` for one calendar month.
  * - A failed renewal suspends access and auto-renewal (`past_due`) and is retried on the next settlement day (+1 day);
  *   after MAX_FAILED_RENEWALS failures in a row the subscription is `canceled` (Stripe's default of four attempts).
- * - A cancel request takes effect at the next billing date: `cancelAt = currentPeriodEnd`, the current period stays
- *   active, and no charge is made when it ends. Cancelling while `past_due` ends it at once (no access is left).
+ * - A cancel request stops every future charge at once, with no cut-off before the period end: `cancelAt =
+ *   currentPeriodEnd`, the current period stays active (requests in progress keep working), and no charge is made
+ *   when it ends. Cancelling while `past_due` ends it at once (no access is left).
  * - A refund ends the subscription at once; so does a withdrawal from the contract (`withdrawn`, Directive 2011/83/EU
  *   Art. 9–11a: no further charge, the current period's access ends with it).
  * - A trial in which no location was ever shared ends without converting (`trial_unconsented`, decided

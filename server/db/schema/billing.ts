@@ -162,7 +162,10 @@ export const subscriptions = pgTable(
     providerSubscriptionId: text('provider_subscription_id'),
     /** When a `past_due` renewal is tried again (the next settlement day). */
     nextRetryAt: timestamp('next_retry_at', { withTimezone: true }),
-    /** When the e-mail reminding that the trial converts was queued. */
+    /**
+     * When the last reminder was queued: the trial reminder, then each annual reminder (services/annual-notices.ts claims
+     * the next one only when this is older than its anniversary's window, so each is sent once).
+     */
     reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true }),
     ...timestamps(),
   },
