@@ -82,7 +82,7 @@ test('forgotten password: code from the outbox, reset, sign in with the new pass
   await expect(page.getByText('The code is incorrect or has expired')).toBeVisible();
   await page.getByLabel('Code from the e-mail').fill(code);
   await page.getByRole('button', { name: 'Save the new password' }).click();
-  await expect(page.getByRole('status')).toHaveText('Successfully modified');
+  await expect(page.getByRole('status')).toHaveText('Your password was reset. Sign in with the new one.');
   await page.getByRole('link', { name: 'Go to sign in' }).click();
 
   await signIn(page, email, 'silver rivers run', page.url().replace(/^https?:\/\/[^/]+/, ''));
@@ -126,7 +126,7 @@ test('/login?redirect=billing lands on the billing page with the trial and the p
   await expect(page).toHaveURL(/\/dashboard\/billing\/$/);
   await expect(page.getByRole('heading', { name: 'Billing' })).toBeVisible();
   await expect(page.getByTestId('subscription')).toContainText('Trial');
-  await expect(page.getByTestId('order')).toContainText('$0.99');
+  await expect(page.getByTestId('order')).toContainText('US$0.99');
   await expect(page.getByTestId('order')).toContainText('Paid');
 });
 

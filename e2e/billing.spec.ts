@@ -2,29 +2,36 @@ import { expect, test } from '@playwright/test';
 import { query } from './db';
 import { buyThroughApi, checkNumber, payWithCard, startPayment, uniqueEmail } from './helpers';
 
-test('home → number identified → offer countdown → pay 4242 → /paystatus success → dashboard', async ({ page }) => {
+test('home → number identified → first-order discount (no countdown) → pay 4242 → /paystatus success → dashboard', async ({
+  page,
+}) => {
   const email = uniqueEmail('flow');
   await checkNumber(page, '+1 415 555 2690', email);
   await expect(page.getByRole('heading', { name: 'Number identified' })).toBeVisible();
   const step = page.getByTestId('pay-step');
-  await expect(step.getByText('50% off your trial')).toBeVisible();
-  const countdown = step.getByTestId('offer-countdown');
-  await expect(countdown).toHaveText(/Offer ends in (9:5\d|10:00)/);
-  const first = await countdown.textContent();
-  await expect(countdown).not.toHaveText(first!); // it really counts down
+  // The discount is stated with its rule and no time limit: no timer, no "ends in" (Directive 2005/29/EC, Annex I.7).
+  await expect(step.getByTestId('first-order')).toHaveText(
+    'First-order discount: US$0.50 instead of US$0.99' +
+      '50% off the trial of your first order, once per browser and e-mail address. No time limit.',
+  );
+  await expect(step.getByRole('timer')).toHaveCount(0);
+  await expect(step.getByTestId('offer-countdown')).toHaveCount(0);
+  await expect(step).not.toContainText(/ends in|expires|minutes left/i);
+  await page.waitForTimeout(1500);
+  await expect(step.getByTestId('first-order')).toContainText('First-order discount: US$0.50 instead of US$0.99');
   await expect(step.getByTestId('price-line')).toContainText(
-    '$0.50 for 24 hours, then $49.99 per month. It renews every month until you cancel',
+    'US$0.50 for 24 hours, then US$49.99 per month. It renews every month until you cancel',
   );
   await expect(step.getByText('Your card statement will show: CHAMSPY DEMO')).toBeVisible();
   // Issue 13 §12: the offer price and the struck regular price side by side, above the terms.
   const offer = step.getByTestId('offer-price');
-  await expect(offer).toContainText('$0.50');
-  await expect(offer.locator('s')).toHaveText('$0.99');
+  await expect(offer).toContainText('US$0.50');
+  await expect(offer.locator('s')).toHaveText('US$0.99');
   const [price, struck] = [await offer.locator('span').first().boundingBox(), await offer.locator('s').boundingBox()];
   expect(Math.abs(price!.y + price!.height - (struck!.y + struck!.height))).toBeLessThan(12);
   await startPayment(page);
   await expect(page).toHaveURL(/\/checkout\/\?order=/);
-  await expect(page.getByText('$0.50 for 24 hours, then $49.99 per month')).toBeVisible();
+  await expect(page.getByText('US$0.50 for 24 hours, then US$49.99 per month')).toBeVisible();
   await payWithCard(page, '4242 4242 4242 4242');
   await expect(page).toHaveURL(/\/paystatus\/\?order=/);
   // Signed in by the payment: one button, to the request's map; no "Log in" for someone already signed in.
@@ -89,7 +96,7 @@ test('after a refund: Buy again instead of New request; a refused refund says wh
   await expect(page.getByTestId('order-reference')).toHaveText(/^CH-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/);
   await page.getByRole('button', { name: 'Request a refund' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Refund' }).click();
-  await expect(page.getByTestId('billing-notice')).toContainText('Refund of $0.99 issued.');
+  await expect(page.getByTestId('billing-notice')).toContainText('Refund of US$0.99 issued.');
   await expect(page.getByTestId('subscription-ended').getByRole('link', { name: 'Buy again' })).toHaveAttribute(
     'href',
     '/#top',

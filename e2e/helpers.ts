@@ -32,7 +32,7 @@ export async function checkNumber(page: Page, phone: string, email: string, path
 /** After the number is identified: picks `method` in the pay step, checks the price terms and presses Pay. */
 export async function startPayment(page: Page, method: 'Card' | 'Wallet' = 'Card') {
   const step = page.getByTestId('pay-step');
-  await expect(step.getByTestId('price-line')).toContainText('for 24 hours, then $49.99 per month');
+  await expect(step.getByTestId('price-line')).toContainText('for 24 hours, then US$49.99 per month');
   await step.getByRole('radio', { name: method }).check();
   await step.getByRole('button', { name: /^Pay / }).click();
 }
@@ -44,7 +44,7 @@ export async function payWithCard(page: Page, card: string) {
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');
   await page.getByLabel('CVC').fill('123');
   await page.getByLabel('Postal code').fill('94107');
-  await page.getByRole('button', { name: /^(Pay|RETRY)/ }).click();
+  await page.getByRole('button', { name: /^(Pay|Try again)/ }).click();
 }
 
 /** Reads the consent link of the newest SMS to `e164` from /dev/outbox. */

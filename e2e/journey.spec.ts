@@ -112,7 +112,7 @@ for (const c of cases) {
       new RegExp(`consent SMS to ${c.input.replace(/[ -]/g, '[ -]').replace('+', '\\+')}`),
     );
     await expect(page.getByTestId('receipt')).toContainText(
-      /^Receipt: \$0\.\d\d on .+ · Order CH-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2} · Shown on your statement as /,
+      /^Receipt: US\$0\.\d\d on .+ · Order CH-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2} · Shown on your statement as /,
     );
     await expect(page.getByTestId('receipt')).not.toContainText(new URL(page.url()).searchParams.get('order')!);
     const section = page.locator('section[data-status="paid"]');
@@ -223,7 +223,7 @@ test('a phone number pad is enough to pay: digits only, the slash and spaces are
   await expect(page).toHaveURL(/\/paystatus\//);
 });
 
-test('card 4000 0000 0000 0002 is declined with RETRY and creates no account', async ({ page }) => {
+test('card 4000 0000 0000 0002 is declined with Try again and creates no account', async ({ page }) => {
   const email = uniqueEmail('declined-card');
   await checkNumber(page, '+1 415 555 2671', email);
   await startPayment(page);
@@ -232,7 +232,7 @@ test('card 4000 0000 0000 0002 is declined with RETRY and creates no account', a
   await expect(
     page.getByText('Transaction has been declined. Please contact your issuing bank', { exact: false }),
   ).toBeVisible();
-  await expect(page.getByRole('button', { name: 'RETRY' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
 
   const session = await page.request.get('/api_f/v1/admin/userSession/current');
   expect(session.status()).toBe(401);

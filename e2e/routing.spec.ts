@@ -54,11 +54,11 @@ test.describe('locale routing', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Localiza mi teléfono por su número');
   });
 
-  test('/404 shows the not-found message and a BACK button that goes back', async ({ page }) => {
+  test('/404 shows the not-found message and a Back button that goes back', async ({ page }) => {
     await page.goto('/es/');
     await page.goto('/404/');
     await expect(page.getByRole('heading', { name: 'This page could not be found' })).toBeVisible();
-    await page.getByRole('button', { name: 'BACK' }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
     await expect(page).toHaveURL(/\/es\/$/);
   });
 

@@ -83,7 +83,7 @@ describe('temporary passwords', () => {
       headers: { cookie: `token=${token}` },
     });
     expect(change.status).toBe(200);
-    expect((await change.json()).msg).toBe('Successfully modified');
+    expect((await change.json()).msg).toBe('Your password was changed.');
     expect((await call('GET', '/spyContent', { headers: { cookie: `token=${token}` } })).status).toBe(200);
     // The payment session was another session: revoked by the change.
     expect((await call('GET', '/spyContent', { headers: { cookie: `token=${bought.token}` } })).status).toBe(401);
@@ -143,11 +143,11 @@ describe('password policy', () => {
 
   it.each([
     ['7 characters', 'abcdefg', 422, 'Password must be between 8 to 64 characters'],
-    ['8 characters', 'abcdefgh', 200, 'Successfully modified'],
-    ['64 characters', 'x'.repeat(63) + 'y', 200, 'Successfully modified'],
+    ['8 characters', 'abcdefgh', 200, 'Your password was changed.'],
+    ['64 characters', 'x'.repeat(63) + 'y', 200, 'Your password was changed.'],
     ['65 characters', 'x'.repeat(64) + 'y', 422, 'Password must be between 8 to 64 characters'],
-    ['8 emoji', '🦊🐙🦉🐝🦋🐢🦀🐬', 200, 'Successfully modified'],
-    ['inner spaces', 'blue moon river', 200, 'Successfully modified'],
+    ['8 emoji', '🦊🐙🦉🐝🦋🐢🦀🐬', 200, 'Your password was changed.'],
+    ['inner spaces', 'blue moon river', 200, 'Your password was changed.'],
     ['a leading space', ' leading-space', 422, 'Password without spaces at the start or the end'],
     ['a common password', 'Password1', 422, 'This password is too common. Please choose another one.'],
   ])('%s → %s', async (_label, password, status, msg) => {

@@ -15,13 +15,13 @@ describe('prices and the discount offer (SPEC §3, §4)', () => {
       isTryout: true,
       trialPrice: '0.99',
       presentPrice: '49.99',
-      sign: '$',
+      sign: 'US$',
       integer: '0',
       decimal: '99',
       trialHours: 24,
       geolocations: 30,
-      trialText: '$0.99',
-      monthlyText: '$49.99',
+      trialText: 'US$0.99',
+      monthlyText: 'US$49.99',
     });
   });
 
@@ -161,7 +161,7 @@ describe('transaction info for the help chat (SPEC §7 GET /other/user/property)
       paymentCount: 1,
       subscriptionStatus: 'trialing',
       lastOrder: code,
-      lastAmount: '$0.99',
+      lastAmount: 'US$0.99',
     });
     expect((await call('GET', '/other/user/property')).status).toBe(401);
   });

@@ -74,8 +74,8 @@ describe('the journey through the API', () => {
     expect((await res.json()).obj).toMatchObject({
       amountMinor: 99,
       currency: 'USD',
-      amount: '$0.99',
-      monthlyAmount: '$49.99',
+      amount: 'US$0.99',
+      monthlyAmount: 'US$49.99',
       status: 'pending',
     });
   });
@@ -261,7 +261,7 @@ describe('the journey through the API', () => {
     const res = await app.request(`${API}/admin/order/status`, { headers: { cookie: `token=${carol.token}` } });
     const { obj } = await res.json();
     expect(obj.orders).toHaveLength(1);
-    expect(obj.orders[0]).toMatchObject({ code: carol.order.code, status: 'paid', amount: '$0.99', amountMinor: 99 });
+    expect(obj.orders[0]).toMatchObject({ code: carol.order.code, status: 'paid', amount: 'US$0.99', amountMinor: 99 });
     expect(obj.subscriptions).toEqual([expect.objectContaining({ status: 'trialing', cancelAt: null })]);
     const anonymous = await app.request(`${API}/admin/order/status`);
     expect(anonymous.status).toBe(401);

@@ -28,7 +28,7 @@ describe('reset codes', () => {
     const code = await codeOf(a.email);
     const ok = await reset(a.email, code);
     expect(ok.status).toBe(200);
-    expect((await ok.json()).msg).toBe('Successfully modified');
+    expect((await ok.json()).msg).toBe('Your password was reset. Sign in with the new one.');
     expect((await latestEmail(a.email)).template).toBe('password-changed');
     expect((await call('GET', '/spyContent', { headers: { cookie: `token=${session}` } })).status).toBe(401);
     expect((await signIn(a.email, 'a brand new secret')).status).toBe(200);

@@ -37,7 +37,7 @@ describe('the first-order discount: first order from this browser and this addre
     expect(browser.cookie).toMatch(/^offer_browser=/);
     expect(obj.offer).toMatchObject({ percentOff: 50, expiresAt: null, rule: 'first_order' });
     expect(obj.firstOrder).toBe('eligible');
-    expect(obj.plan).toMatchObject({ trialPriceMinor: 50, listTrialPriceMinor: 99, trialText: '$0.50' });
+    expect(obj.plan).toMatchObject({ trialPriceMinor: 50, listTrialPriceMinor: 99, trialText: 'US$0.50' });
   });
 
   it('gives the discount to the first paid order of a browser; the next e-mail from that browser pays the regular price', async () => {
@@ -59,7 +59,7 @@ describe('the first-order discount: first order from this browser and this addre
     expect(refused.res.status).toBe(409);
     expect(refused.body).toMatchObject({
       reason: 'discount_used',
-      msg: 'The first-order discount has already gone to another order from this browser or this e-mail address. The trial price is $0.99.',
+      msg: 'The first-order discount has already gone to another order from this browser or this e-mail address. The trial price is US$0.99.',
     });
     const plain = await order(shown.browser, second, phone);
     expect(plain.body.obj.amountMinor).toBe(99);

@@ -38,7 +38,7 @@ describe('the displayed price setup is reused, what is charged is read fresh (is
     const t0 = Date.now();
     const en = await displayedPricePlan(db, row.id, 'en', t0);
     const es = await displayedPricePlan(db, row.id, 'es', t0);
-    expect(en).toMatchObject({ trialPriceMinor: 99, trialText: '$0.99', monthlyText: '$49.99' });
+    expect(en).toMatchObject({ trialPriceMinor: 99, trialText: 'US$0.99', monthlyText: 'US$49.99' });
     expect(es).toEqual(pricePlan(row, 'es'));
     expect(es.trialText).not.toBe(en.trialText);
     expect(await displayedPricePlan(db, row.id, 'en', t0 + 1000)).toBe(en);
@@ -46,7 +46,7 @@ describe('the displayed price setup is reused, what is charged is read fresh (is
     await db.update(priceSetups).set({ trialPriceMinor: 149 }).where(eq(priceSetups.id, row.id));
     expect((await displayedPricePlan(db, row.id, 'en', t0 + 1000)).trialPriceMinor).toBe(99);
     const later = await displayedPricePlan(db, row.id, 'en', t0 + PRICE_CACHE_MS + 1);
-    expect(later).toMatchObject({ trialPriceMinor: 149, trialText: '$1.49' });
+    expect(later).toMatchObject({ trialPriceMinor: 149, trialText: 'US$1.49' });
   });
 
   it('answers the plan in the language the client asks for', async () => {
@@ -90,8 +90,11 @@ describe('the displayed price setup is reused, what is charged is read fresh (is
 });
 
 describe('cached currency formatting gives the same text as a fresh formatter', () => {
+  // English is formatted as World English (en-001), which writes US$ rather than a bare $.
   const fresh = (minor: number, currency: string, locale: string, digits: number) =>
-    new Intl.NumberFormat(locale, { style: 'currency', currency }).format(minor / 10 ** digits);
+    new Intl.NumberFormat(locale === 'en' ? 'en-001' : locale, { style: 'currency', currency }).format(
+      minor / 10 ** digits,
+    );
 
   it.each([
     [99, 'USD', 'en', 2],
@@ -117,11 +120,11 @@ describe('cached currency formatting gives the same text as a fresh formatter', 
       offerPercentOff: 50,
       createdAt: new Date(),
     };
-    expect(pricePlan(plan, 'en')).toMatchObject({ sign: '$', trialText: '$0.99', monthlyText: '$49.99' });
+    expect(pricePlan(plan, 'en')).toMatchObject({ sign: 'US$', trialText: 'US$0.99', monthlyText: 'US$49.99' });
     expect(pricePlan(plan, 'es')).toMatchObject({
       trialText: fresh(99, 'USD', 'es', 2),
       monthlyText: fresh(4999, 'USD', 'es', 2),
     });
-    expect(pricePlan(plan, 'es').trialText).not.toBe('$0.99');
+    expect(pricePlan(plan, 'es').trialText).not.toBe('US$0.99');
   });
 });

@@ -17,7 +17,7 @@ import { Link } from '@/components/ui/link';
 
 /**
  * `/reset` (SPEC §2): e-mail, the 6-digit code and a new password twice
- * (`PUT /admin/userSession/forgetPassword/{email}`); on 'Successfully modified' a link to sign in.
+ * (`PUT /admin/userSession/forgetPassword/{email}`); on success ('Your password was reset…') a link to sign in.
  */
 export function ResetForm() {
   const t = useTranslations('Auth');

@@ -32,10 +32,10 @@ type Order = {
   createdAt: string;
 };
 type Billing = { orders: Order[]; subscriptions: Sub[] };
-type RefundInfo = { eligible: boolean; reason: string; amount: string; message: string };
+type RefundInfo = { eligible: boolean; reason: string; amount: string; message: string; method: 'card' | 'wallet' };
 /** A message over the lists; `refused`: a refund was refused, so the way to support is shown beside the reason. */
 type Notice = { text: string; refused?: boolean };
-type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; amount: string } | null;
+type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; amount: string; wallet: boolean } | null;
 
 /**
  * `/dashboard/billing` (SPEC §2 "My subscriptions" → Billing): each subscription's plan, status, next billing date or
@@ -75,7 +75,7 @@ export function BillingView() {
     setNotice(null);
     try {
       const info = await api.post<RefundInfo>('/admin/order/refundDetail', { code });
-      if (info.eligible) setAsk({ kind: 'refund', code, amount: info.amount });
+      if (info.eligible) setAsk({ kind: 'refund', code, amount: info.amount, wallet: info.method === 'wallet' });
       else setNotice({ text: info.message, refused: true });
     } catch (e) {
       setNotice({ text: (e as Error).message });
@@ -233,7 +233,7 @@ export function BillingView() {
           ask?.kind === 'cancel'
             ? t('cancelConfirm', { date: formatDateTime(ask.date, locale) })
             : ask
-              ? t('refundConfirm', { amount: ask.amount })
+              ? t(ask.wallet ? 'refundConfirmWallet' : 'refundConfirm', { amount: ask.amount })
               : ''
         }
         confirmLabel={ask?.kind === 'refund' ? t('refundAction') : t('cancel')}

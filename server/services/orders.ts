@@ -12,7 +12,15 @@ import { newOrderReference } from './order-reference';
 import { parsePhone } from './phone-info';
 import { refusalError } from './requests';
 import { smsRefusal } from './sms-guards';
-import { buyerKey, claimFirstOrderDiscount, discounted, findOffer, priceSetup, pricePlan } from './prices';
+import {
+  buyerKey,
+  claimFirstOrderDiscount,
+  discounted,
+  findOffer,
+  preferredCurrency,
+  priceSetup,
+  pricePlan,
+} from './prices';
 import { formatMoney } from './money';
 
 /** How many times `createOrder` draws a new reference when the drawn one is taken. */
@@ -71,7 +79,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
   // Refuse before payment what could not be sent after it: opted-out numbers, countries, daily caps.
   const refusal = await smsRefusal(db, number.number);
   if (refusal) throw refusalError(refusal);
-  const price = await priceSetup(db, input.plan);
+  const price = await priceSetup(db, input.plan, preferredCurrency(input.locale));
   // Drawn first: the first-order discount is claimed for this id before the row is written.
   const orderId = randomUUID();
   let amountMinor = price.trialPriceMinor;

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { firstOrderDiscounts, orders, priceOffers, priceSetups, type PriceOffer, type PriceSetup } from '../db/schema';
 import { notFound } from '../errors';
@@ -8,13 +8,28 @@ import { currencyFormat, formatMoney, minorDigits } from './money';
 import { sha256 } from './tokens';
 
 /**
- * A price setup by id (an unknown id: ApiError 404), or the default one (seeded by drizzle/0001; none is a setup
- * error). Prices never come from the client.
+ * The currency a page language's visitors pay in when a price setup exists in it (ISO 4217): Spanish pages (Spain) →
+ * EUR, Indonesian → IDR. English is served worldwide and has none. Without such a setup the default one (USD) is
+ * shown, and formatMoney writes it unmistakably (US$).
  */
-export async function priceSetup(db: Db | Tx, id?: string): Promise<PriceSetup> {
+export const LANG_CURRENCY: Readonly<Record<string, string>> = { es: 'EUR', id: 'IDR' };
+
+/** The preferred currency of `lang` (`LANG_CURRENCY`), or undefined. */
+export function preferredCurrency(lang: string): string | undefined {
+  return LANG_CURRENCY[lang];
+}
+
+/**
+ * A price setup by id (an unknown id: ApiError 404), or else the one to show: a setup in `currency` (the visitor's,
+ * `preferredCurrency`) when one exists, the default one otherwise (seeded by drizzle/0001; none is a setup error).
+ * Prices never come from the client.
+ */
+export async function priceSetup(db: Db | Tx, id?: string, currency?: string): Promise<PriceSetup> {
+  // A column expression (a constant cannot order rows): true for setups in the preferred currency.
+  const preferred = sql`(${priceSetups.currency} = ${currency ?? ''})`;
   const [price] = id
     ? await db.select().from(priceSetups).where(eq(priceSetups.id, id)).limit(1)
-    : await db.select().from(priceSetups).orderBy(desc(priceSetups.isDefault)).limit(1);
+    : await db.select().from(priceSetups).orderBy(desc(preferred), desc(priceSetups.isDefault)).limit(1);
   if (price) return price;
   if (id) throw notFound();
   throw new Error('no price_setups row: run the migrations');
@@ -29,11 +44,16 @@ const cached = new Map<string, { price: PriceSetup; until: number }>();
  * PRICE_CACHE_MS, so a price changed in the database shows within a minute. Unknown ids are not cached (404 each
  * time). Orders, offers and payments keep reading priceSetup() fresh: what is charged never comes from this cache.
  */
-export async function displayedPriceSetup(db: Db, id?: string, now = Date.now()): Promise<PriceSetup> {
-  const key = id ?? '';
+export async function displayedPriceSetup(
+  db: Db,
+  id?: string,
+  now = Date.now(),
+  currency?: string,
+): Promise<PriceSetup> {
+  const key = `${id ?? ''}|${currency ?? ''}`;
   const hit = cached.get(key);
   if (hit && hit.until > now) return hit.price;
-  const price = await priceSetup(db, id);
+  const price = await priceSetup(db, id, currency);
   if (cached.size >= 100) cached.clear();
   cached.set(key, { price, until: now + PRICE_CACHE_MS });
   return price;
@@ -57,7 +77,7 @@ export async function displayedPricePlan(
   lang: string,
   now = Date.now(),
 ): Promise<PricePlan> {
-  const price = await displayedPriceSetup(db, id, now);
+  const price = await displayedPriceSetup(db, id, now, preferredCurrency(lang));
   let byLang = displayedPlans.get(price);
   if (!byLang) displayedPlans.set(price, (byLang = new Map()));
   let plan = byLang.get(lang);

@@ -88,7 +88,11 @@ export async function refundOrder(db: Db, userId: string, code: string, lang: st
       to: order.email,
       template: 'refund-issued',
       locale: order.locale,
-      params: { amount: formatMoney(order.amountMinor, order.currency, lang), order: order.reference },
+      params: {
+        amount: formatMoney(order.amountMinor, order.currency, lang),
+        order: order.reference,
+        method: order.paymentMethod,
+      },
     });
     return { refund, repeated: false, outboxIds: [emailId] };
   });

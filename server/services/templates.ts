@@ -64,7 +64,8 @@ const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
   'subscription-ended': () => ['Email.endedBody'],
   'subscription-canceled': () => ['Email.canceledBody'],
   'cancel-link': () => ['Email.cancelLinkBody'],
-  'refund-issued': () => ['Email.refundBody'],
+  // A wallet refund goes back to the wallet, whose timing we cannot promise; a card's takes 7 to 10 business days.
+  'refund-issued': (p) => [p.method === 'wallet' ? 'Email.refundBodyWallet' : 'Email.refundBody'],
   'trial-refunded': () => ['Email.trialRefundedBody', 'Email.trialRefundedRequests'],
   'payment-receipt': (p) => ['Email.receiptRenewal', paidWith(p), 'Email.receiptCancel'],
   'annual-notice': () => ['Email.annualBody', 'Email.annualCancel'],

@@ -1,9 +1,9 @@
 import { CancelSignedIn } from '@/components/billing/cancel-signed-in';
 import { clientPage } from '@/components/ui/client-page';
-import { NO_INDEX } from '@/lib/seo';
+import { titled } from '@/lib/page-title';
 
 /** `/cancel-subscription` (SPEC §2): cancel the signed-in subscriber's subscription at the next billing date. */
 export default clientPage(CancelSignedIn, ['Cancel']);
 
-/** Not for search engines (robots.txt disallows it too). */
-export const metadata = NO_INDEX;
+/** Its own tab title; not for search engines (robots.txt disallows it too). */
+export const generateMetadata = titled('cancelSubscription');

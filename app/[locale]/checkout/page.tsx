@@ -1,9 +1,9 @@
 import { SandboxCheckout } from '@/components/payment/sandbox-checkout';
 import { clientPage } from '@/components/ui/client-page';
-import { NO_INDEX } from '@/lib/seo';
+import { titled } from '@/lib/page-title';
 
 /** `/checkout?order=CODE`: the sandbox checkout page of an order. */
 export default clientPage(SandboxCheckout, ['Checkout']);
 
-/** Not for search engines (robots.txt disallows it too). */
-export const metadata = NO_INDEX;
+/** Its own tab title; not for search engines (robots.txt disallows it too). */
+export const generateMetadata = titled('checkout');

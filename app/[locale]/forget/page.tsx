@@ -1,9 +1,9 @@
 import { ForgetForm } from '@/components/account/forget-form';
 import { clientPage } from '@/components/ui/client-page';
-import { NO_INDEX } from '@/lib/seo';
+import { titled } from '@/lib/page-title';
 
 /** `/forget` (SPEC §2): ask for a password-reset code. */
 export default clientPage(ForgetForm, ['Auth']);
 
-/** Not for search engines (robots.txt disallows it too). */
-export const metadata = NO_INDEX;
+/** Its own tab title; not for search engines (robots.txt disallows it too). */
+export const generateMetadata = titled('forget');

@@ -1,9 +1,9 @@
 import { ConsentPanel } from '@/components/share/consent-panel';
 import { clientPage } from '@/components/ui/client-page';
-import { NO_INDEX } from '@/lib/seo';
+import { titled } from '@/lib/page-title';
 
 /** `/location?c=CODE`: the phone owner's consent page (works in any phone browser, no app). */
 export default clientPage(ConsentPanel, ['Consent']);
 
-/** Not for search engines (robots.txt disallows it too). */
-export const metadata = NO_INDEX;
+/** Its own tab title; not for search engines (robots.txt disallows it too). */
+export const generateMetadata = titled('location');

@@ -1,9 +1,9 @@
 import { MapView } from '@/components/dashboard/map-view';
 import { clientPage } from '@/components/ui/client-page';
-import { NO_INDEX } from '@/lib/seo';
+import { titled } from '@/lib/page-title';
 
 /** `/map?id=ID`: the subscriber's map of one location request (polls every 3 s). */
 export default clientPage(MapView, ['Map', 'Dashboard', 'Auth']);
 
-/** Not for search engines (robots.txt disallows it too). */
-export const metadata = NO_INDEX;
+/** Its own tab title; not for search engines (robots.txt disallows it too). */
+export const generateMetadata = titled('map');

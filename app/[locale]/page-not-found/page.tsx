@@ -3,8 +3,9 @@ import { BackButton } from '@/components/ui/back-button';
 import { ClientMessages } from '@/components/ui/client-messages';
 import type { Locale } from '@/i18n/routing';
 import { prefixOf } from '@/lib/routing/rules';
+import { titled } from '@/lib/page-title';
 
-/** `/404` (SPEC §2): 'This page could not be found' with a BACK button. */
+/** `/404` (SPEC §2): 'This page could not be found' with a Back button. */
 export default async function NotFoundPage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);
@@ -18,3 +19,6 @@ export default async function NotFoundPage({ params }: { params: Promise<{ local
     </div>
   );
 }
+
+/** Its own tab title ("Page not found"); not for search engines. */
+export const generateMetadata = titled('notFound');

@@ -1,9 +1,9 @@
 import { ResetForm } from '@/components/account/reset-form';
 import { clientPage } from '@/components/ui/client-page';
-import { NO_INDEX } from '@/lib/seo';
+import { titled } from '@/lib/page-title';
 
 /** `/reset` (SPEC §2): reset the password with the e-mailed code. */
 export default clientPage(ResetForm, ['Auth']);
 
-/** Not for search engines (robots.txt disallows it too). */
-export const metadata = NO_INDEX;
+/** Its own tab title; not for search engines (robots.txt disallows it too). */
+export const generateMetadata = titled('reset');

@@ -127,7 +127,7 @@ const changeRoute = createRoute({
   middleware: [requireSession] as const,
   request: { body: bodyOf(changeBody) },
   responses: {
-    200: jsonResponse(messageOnly, "'Successfully modified'"),
+    200: jsonResponse(messageOnly, "'Your password was changed.'"),
     401: jsonResponse(errorEnvelope, 'No session'),
     ...errorResponses,
   },
@@ -147,7 +147,7 @@ const resetRoute = createRoute({
   method: 'put',
   path: '/admin/userSession/forgetPassword/{email}',
   summary:
-    "Reset with code + new password ('Successfully modified'); every session is revoked. The 5th wrong code burns it; attempts are limited per IP (429).",
+    "Reset with code + new password ('Your password was reset…'); every session is revoked. The 5th wrong code burns it; attempts are limited per IP (429).",
   request: { params: emailParam, body: bodyOf(z.object({ code, newPassword: password })) },
   responses: { 200: jsonResponse(messageOnly, 'Reset'), ...limited, ...errorResponses },
 });
@@ -237,7 +237,7 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     const body = readBody(c, changeBody);
     const ids = await changePassword(await getDb(), c.get('user')!, body.password, body.newPassword, c.get('lang'));
     await enqueueAfterCommit(ids);
-    return ok(c, null, translate(c.get('lang'), 'Api.modified'));
+    return ok(c, null, translate(c.get('lang'), 'Api.passwordChanged'));
   })
   .openapi(forgotRoute, async (c) => {
     const ids = await sendResetCode(await getDb(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
@@ -255,7 +255,7 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
       c.get('lang'),
     );
     await enqueueAfterCommit(ids);
-    return ok(c, null, translate(c.get('lang'), 'Api.modified'));
+    return ok(c, null, translate(c.get('lang'), 'Api.passwordReset'));
   })
   .openapi(temporaryRoute, async (c) => {
     // Never replaces a working temporary password (issue 12 §8): the owner gets a code to choose their own.

@@ -65,6 +65,9 @@ const refundInfo = z.object({
   amountMinor: z.number().int(),
   deadline: z.string().nullable(),
   businessDays: z.string().openapi({ description: 'how long a card refund takes: "7-10"' }),
+  method: z
+    .enum(['card', 'wallet'])
+    .openapi({ description: 'how the order was paid: a wallet refund goes to the wallet' }),
   message: z.string().openapi({ description: 'why it is refused, localized; empty when eligible' }),
 });
 
@@ -188,6 +191,7 @@ export const billingApi = new OpenAPIHono<AppEnv>()
       amountMinor: check.amountMinor,
       deadline: check.deadline?.toISOString() ?? null,
       businessDays: '7-10',
+      method: order.paymentMethod,
       message:
         check.reason === 'eligible'
           ? ''
@@ -198,10 +202,14 @@ export const billingApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(refundRoute, async (c) => {
     const { code } = readBody(c, codeBody);
-    const result = await refundOrder(await getDb(), c.get('user')!.id, code, c.get('lang'));
+    const db = await getDb();
+    const result = await refundOrder(db, c.get('user')!.id, code, c.get('lang'));
     await enqueueAfterCommit(result.outboxIds);
     const amount = formatMoney(result.refund.amountMinor, result.refund.currency, c.get('lang'));
-    return ok(c, { amount, repeated: result.repeated }, translate(c.get('lang'), 'Api.refunded', { amount }));
+    // The text says where the money goes: the card (7 to 10 business days) or the wallet paid with.
+    const wallet = (await ownedOrder(db, code, c.get('user')!.id))?.paymentMethod === 'wallet';
+    const message = translate(c.get('lang'), wallet ? 'Api.refundedWallet' : 'Api.refunded', { amount });
+    return ok(c, { amount, repeated: result.repeated }, message);
   })
   .openapi(cancelRoute, async (c) => {
     const result = await cancelSubscriptions(await getDb(), c.get('user')!.id, (sub) =>

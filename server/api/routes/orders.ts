@@ -11,6 +11,7 @@ import {
   buyerKey,
   displayedPricePlan,
   firstOrderStatus,
+  preferredCurrency,
   pricePlan,
   priceSetup,
   showOffer,
@@ -227,7 +228,7 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
         phoneError(error);
       }
     })();
-    const price = await priceSetup(db, body.plan);
+    const price = await priceSetup(db, body.plan, preferredCurrency(c.get('lang')));
     const now = new Date();
     const firstOrder = await firstOrderStatus(db, offerBrowserKey(c), body.email, now);
     const offer = firstOrder === 'eligible' ? await showOffer(db, price, buyerKey(body.email, e164), now) : null;

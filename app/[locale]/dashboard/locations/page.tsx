@@ -1,9 +1,9 @@
 import { LocationList } from '@/components/dashboard/location-list';
 import { clientPage } from '@/components/ui/client-page';
-import { NO_INDEX } from '@/lib/seo';
+import { titled } from '@/lib/page-title';
 
 /** `/dashboard/locations`: the subscriber's location requests. */
 export default clientPage(LocationList, ['Dashboard', 'Auth']);
 
-/** Not for search engines (robots.txt disallows it too). */
-export const metadata = NO_INDEX;
+/** Its own tab title; not for search engines (robots.txt disallows it too). */
+export const generateMetadata = titled('locations');

@@ -1,0 +1,106 @@
+import { expect, test, type Page } from '@playwright/test';
+import { buyThroughApi, checkNumber, uniqueEmail } from './helpers';
+
+/**
+ * National numbers, the e-mail check at "Check number", tab titles and button words, in a real browser. The test server
+ * runs on localhost, whose address has no country: only the page's locale can give one.
+ */
+
+test.describe('national numbers', () => {
+  test('612345678 on /es/ is a Spanish number', async ({ page }) => {
+    await checkNumber(page, '612345678', uniqueEmail('es-national'), '/es/', 'Ana');
+    await expect(page.getByRole('heading', { name: 'Número identificado' })).toBeVisible();
+    await expect(page.locator('section[aria-labelledby=facts-title]')).toContainText('España');
+    await expect(page.locator('section[aria-labelledby=facts-title]')).toContainText('+34 612 34 56 78');
+  });
+
+  test('on / (English, no IP country) a national number asks for the country code', async ({ page }) => {
+    await checkNumber(page, '612345678', uniqueEmail('en-national'));
+    await expect(page.locator('#phone-error')).toHaveText(
+      'Add the country code at the start, e.g. +44 7400 123456 or +1 415 555 2671.',
+    );
+    await expect(page.getByTestId('pay-step')).toHaveCount(0);
+  });
+
+  test('the phone finder reads 612345678 on /es/ as Spanish too', async ({ page }) => {
+    await page.goto('/es/phone-finder/');
+    await page.locator('#lookup-phone').fill('612345678');
+    await page.locator('#lookup-phone').press('Enter');
+    await expect(page.getByTestId('lookup-result')).toContainText('España');
+  });
+});
+
+test('an e-mail that has an account is refused at Check number, with the sign-in link', async ({ page, request }) => {
+  const email = uniqueEmail('registered');
+  await buyThroughApi(request, '+14155552701', email);
+  await checkNumber(page, '+34 612 34 56 78', email);
+  await expect(page.locator('#email-error')).toHaveText('The email address you entered is already registered!');
+  const link = page.getByRole('link', { name: 'Sign in to continue with this number' });
+  await expect(link).toHaveAttribute('href', '/login/?redirect=getLocation&phone=%2B34612345678');
+  await expect(page.getByTestId('pay-step')).toHaveCount(0);
+});
+
+/** Routes with their own tab title: SPEC §2's, the dashboard pages and the wallet page. */
+const ROUTES = [
+  '/',
+  '/phone-finder/',
+  '/gps-locator/',
+  '/locate/',
+  '/phone-locate/',
+  '/ip-tracker/',
+  '/username-lookup/',
+  '/location/',
+  '/getLocation/',
+  '/map/',
+  '/reveal-location/',
+  '/login/',
+  '/forget/',
+  '/reset/',
+  '/checkout/',
+  '/checkout/wallet/',
+  '/paystatus/',
+  '/pay-success/',
+  '/cancel-subscription/',
+  '/cancel/',
+  '/dashboard/locations/',
+  '/dashboard/billing/',
+  '/dashboard/account/',
+  '/about-us/',
+  '/privacy-policy/',
+  '/terms-of-use/',
+  '/pay-method/',
+  '/intellectual/',
+  '/contact-us/',
+  '/faq/',
+  '/cookie/',
+  '/404/',
+];
+
+/** Words of three letters or more in capitals only, other than acronyms (FAQ, CVC, SMS, GPS, IP). */
+async function shoutingButtons(page: Page): Promise<string[]> {
+  const texts = await page
+    .locator('button:visible, [role=button]:visible, input[type=submit]:visible')
+    .evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText || (el as HTMLInputElement).value || ''));
+  return texts.filter((text) =>
+    (text.match(/\p{L}{3,}/gu) ?? []).some((w) => w === w.toUpperCase() && !['FAQ', 'CVC', 'SMS', 'GPS'].includes(w)),
+  );
+}
+
+for (const prefix of ['', '/es', '/id', '/ph']) {
+  test(`every route in ${prefix || '/'} has its own tab title, and no button is written in capitals`, async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    const titles = new Map<string, string>();
+    for (const route of ROUTES) {
+      await page.goto(`${prefix}${route}`);
+      const title = await page.title();
+      expect(title, `${prefix}${route}`).toMatch(/\S/);
+      titles.set(route, title);
+      expect(await shoutingButtons(page), `${prefix}${route}`).toEqual([]);
+    }
+    const byTitle = new Map<string, string[]>();
+    for (const [route, title] of titles) byTitle.set(title, [...(byTitle.get(title) ?? []), route]);
+    expect([...byTitle.values()].filter((routes) => routes.length > 1)).toEqual([]);
+  });
+}
