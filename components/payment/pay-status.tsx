@@ -183,8 +183,7 @@ function Paid({
   return (
     <>
       <h1 className="text-2xl font-bold text-green-800" data-testid="paid-headline">
-        {t('paidTitle')}
-        <span className="mt-1 block text-lg font-semibold text-slate-900">{charged}</span>
+        {t('paidTitle')} <span className="mt-1 block text-lg font-semibold text-slate-900">{charged}</span>
       </h1>
       {order.smsStatus === 'failed' ? (
         <p role="alert" className="mt-3 rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="sms-refused">
@@ -202,7 +201,9 @@ function Paid({
           ? order.temporaryPassword
             ? t('successText', { email: order.email })
             : t('addedToAccount', { email: order.email })
-          : t('authText', { email: order.email })}
+          : order.temporaryPassword
+            ? t('authText', { email: order.email })
+            : t('authTextExisting', { email: order.email })}
       </p>
       {signedIn ? (
         <Link href={request} className={`mt-6 ${button}`} data-testid="open-request">
