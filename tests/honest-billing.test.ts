@@ -29,7 +29,7 @@ async function consentOf(orderId: string) {
 async function ownerAnswers(orderId: string, action: 'decline' | 'share') {
   const { code } = await consentOf(orderId);
   await call('GET', `/spyContent/consent/${code}`);
-  const body =
+  const body: Record<string, string | number> =
     action === 'share' ? { action, minutes: 60, latitude: 48.8584, longitude: 2.2945, accuracy: 12 } : { action };
   const res = await call('PUT', `/spyContent/phoneLocation/${code}`, { body });
   expect((await res.json()).obj.status).toBe(action === 'share' ? 'sharing' : 'declined');
