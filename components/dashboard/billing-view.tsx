@@ -39,7 +39,8 @@ type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; am
 
 /**
  * `/dashboard/billing` (SPEC §2 "My subscriptions" → Billing): each subscription's plan, status, next billing date or
- * end date, and Cancel (confirm dialog → `PUT /admin/user/cancelSubscribe`, effective at the next billing date); the
+ * end date, the withdrawal function ("Withdraw from contract here" → `/withdraw`, which shows the confirmation step at
+ * once when signed in), and Cancel (confirm dialog → `PUT /admin/user/cancelSubscribe`, effective at the next billing date); the
  * orders with their payment method, and a refund request for each paid one (`POST /admin/order/refundDetail`, then
  * `POST /admin/order/refund` after confirming). Refusals and results show the server's localized message; a refused
  * refund says why (outside the window, a location was shared, already refunded) and links to the contact page. Each
@@ -185,6 +186,17 @@ export function BillingView() {
                 >
                   {t('cancelPage')}
                 </Link>
+              </div>
+            )}
+            {data.orders.some((o) => o.status === 'paid' || o.status === 'refunded') && (
+              <div className="mt-4 space-y-1" data-testid="withdraw">
+                <Link
+                  href={`${prefix}/withdraw/`}
+                  className="inline-flex min-h-11 items-center font-semibold text-brand underline"
+                >
+                  {t('withdraw')}
+                </Link>
+                <p className="text-sm text-slate-600">{t('withdrawHint')}</p>
               </div>
             )}
           </div>

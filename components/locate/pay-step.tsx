@@ -22,7 +22,8 @@ function newKey(): string {
  * stated with its rule and no time limit — no countdown, which for an offer that does not really end would be a false
  * "limited time" claim (Directive 2005/29/EC, Annex I point 7); then, in the same type size as the price, the trial
  * price, its 24 hours, the monthly price it converts to, that it renews until cancelled and how to cancel; the
- * card-statement descriptor; card or wallet; and Pay, which creates the order (`POST /portal/order` with an
+ * card-statement descriptor; card or wallet; the request to start at once and what a withdrawal then refunds
+ * (`Pay.startNow`, sent as `startNow`: Directive 2011/83/EU Art. 7(3), 14(3)); and Pay, which creates the order (`POST /portal/order` with an
  * idempotency key). The discounted price and the struck regular price stand side by side, large, above the terms
  * (issue 13 §12) and Pay goes where the answer's `next` says. If the discount went to another order first (409,
  * reason `discount_used`), the regular price is shown with the server's message. An e-mail that already has an account
@@ -108,6 +109,8 @@ export function PayStep({
           ...(note.trim() ? { note } : {}),
           locale,
           terms: true,
+          // The statement above Pay (`Pay.startNow`): the buyer asks for the service to start at once.
+          startNow: true,
           plan: plan.id,
           method,
           idempotencyKey: key,
@@ -187,6 +190,9 @@ export function PayStep({
         ))}
       </fieldset>
       <p className="text-sm text-slate-600">{t('descriptor', { descriptor: view.billingDescriptor })}</p>
+      <p className="text-sm text-slate-600" data-testid="start-now">
+        {t('startNow')}
+      </p>
       {error && (
         <p role="alert" className="text-sm text-red-700">
           {error}{' '}

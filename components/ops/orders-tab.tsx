@@ -19,6 +19,17 @@ type OrderRow = {
   paidAt: string | null;
   subscriptions: { id: string; status: string; currentPeriodEnd: string; cancelAt: string | null }[];
   refund: { amountMinor: number; createdAt: string } | null;
+  /** The buyer's withdrawal from the contract (append-only record), null when none. */
+  withdrawal: {
+    withdrawnAt: string;
+    via: 'email_link' | 'account';
+    ip: string | null;
+    userAgent: string | null;
+    timeZone: string | null;
+    rule: 'full' | 'pro_rata';
+    paidMinor: number;
+    refundMinor: number;
+  } | null;
 };
 
 /**
@@ -66,6 +77,16 @@ export function Orders() {
             <td className={cell}>
               {money(o.amountMinor, o.currency)} · {o.status}
               {o.refund && <div className="text-xs">refunded {when(o.refund.createdAt)}</div>}
+              {o.withdrawal && (
+                <div className="text-xs" data-testid="ops-withdrawal">
+                  withdrawn {when(o.withdrawal.withdrawnAt)} via {o.withdrawal.via} ({o.withdrawal.rule}, refund{' '}
+                  {money(o.withdrawal.refundMinor, o.currency)} of {money(o.withdrawal.paidMinor, o.currency)}) · IP{' '}
+                  {o.withdrawal.ip ?? '—'} · {o.withdrawal.timeZone ?? 'UTC'}
+                  <div className="truncate text-slate-600" title={o.withdrawal.userAgent ?? ''}>
+                    {o.withdrawal.userAgent ?? '—'}
+                  </div>
+                </div>
+              )}
             </td>
             <td className={cell}>
               {o.subscriptions.map((s) => (

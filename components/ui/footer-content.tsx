@@ -11,6 +11,8 @@ const LINKS = [
   ['/faq/', 'faq'],
   ['/cookie/', 'cookie'],
   ['/cancel/', 'unsubscribe'],
+  // The withdrawal function, separate from cancelling (Directive 2011/83/EU Art. 11a).
+  ['/withdraw/', 'withdraw'],
   ['/terms-of-use/#refund', 'refund'],
 ] as const;
 

@@ -35,6 +35,7 @@ export const PAGE_PATHS = new Set([
   '/pay-success/',
   '/cancel/',
   '/cancel-subscription/',
+  '/withdraw/',
   '/phone-finder/',
   '/gps-locator/',
   '/ip-tracker/',

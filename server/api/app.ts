@@ -21,6 +21,7 @@ import { billingApi } from './routes/billing';
 import { webhooksApi } from './routes/webhooks';
 import { sandboxPayApi } from './routes/sandbox-pay';
 import { cancelApi } from './routes/cancel';
+import { withdrawApi } from './routes/withdraw';
 import { contactApi } from './routes/contact';
 import { trackingApi } from './routes/tracking';
 import { opsApi } from './routes/ops';
@@ -84,6 +85,7 @@ export function createApp() {
   app.route('/', ordersApi);
   app.route('/', sandboxPayApi);
   app.route('/', cancelApi);
+  app.route('/', withdrawApi);
   app.route('/', contactApi);
   app.route('/', trackingApi);
   app.route('/', accountsApi);

@@ -26,6 +26,7 @@ import { clientKey } from './client-ip';
 import { parsePhone, PhoneParseError } from './phone-info';
 import { consume, giveBack, resetLimit } from './rate-limit';
 import { refundOrder } from './refunds';
+import { withdrawals } from '../db/schema/withdrawals';
 import { cancelSubscriptions } from './subscriptions';
 import { generatePassword, randomToken, sha256 } from './tokens';
 
@@ -211,7 +212,8 @@ function phoneOf(query: string): string | null {
  * Orders matching `query` (issue 16 §3): an order code or reference (`CH-7K4M-2Q`, what a customer quotes; exact,
  * any case), an e-mail (part of it, case-insensitive) or a phone
  * number (E.164, with or without `+`), newest first, at most 50, each with its subscriptions and refund. An empty
- * query lists the newest orders. Amounts in minor units.
+ * query lists the newest orders. Amounts in minor units. A withdrawal from the contract (services/withdrawals.ts) is
+ * shown with who made it, when, from where and the refund (`withdrawal`, null when none).
  */
 export async function searchOrders(db: Db, query: string) {
   const q = query.trim();
@@ -264,10 +266,27 @@ export async function searchOrders(db: Db, query: string) {
         .from(refunds)
         .where(inArray(refunds.orderId, ids))
     : [];
+  const withdrawalRows = ids.length
+    ? await db
+        .select({
+          orderId: withdrawals.orderId,
+          withdrawnAt: withdrawals.withdrawnAt,
+          via: withdrawals.via,
+          ip: withdrawals.ip,
+          userAgent: withdrawals.userAgent,
+          timeZone: withdrawals.timeZone,
+          rule: withdrawals.rule,
+          paidMinor: withdrawals.paidMinor,
+          refundMinor: withdrawals.refundMinor,
+        })
+        .from(withdrawals)
+        .where(inArray(withdrawals.orderId, ids))
+    : [];
   return rows.map((r) => ({
     ...r,
     subscriptions: subs.filter((s) => s.orderId === r.id),
     refund: refundRows.find((f) => f.orderId === r.id) ?? null,
+    withdrawal: withdrawalRows.find((w) => w.orderId === r.id) ?? null,
   }));
 }
 

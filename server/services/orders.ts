@@ -44,6 +44,8 @@ export type OrderInput = {
   browser?: string;
   /** The client's idempotency key: the same key returns the same order. */
   idempotencyKey?: string;
+  /** The buyer asked for the service to start at once (the pay step's statement; orders.start_now). */
+  startNow?: boolean;
   /** Where the buyer came from (tracking fields and event token, issue 7). */
   attribution?: Attribution;
   /** The caller's account when signed in with a full session; only its own e-mail may be ordered for (issue 12). */
@@ -116,6 +118,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
     paymentMethod: input.method,
     offerId: input.offer ?? null,
     idempotencyKey: input.idempotencyKey ?? null,
+    startNow: input.startNow ?? false,
     attribution: input.attribution ?? {},
     userId: ownerId,
     status: 'pending' as const,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, eq, gte, isNotNull } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { locationRequests, orders, refunds, subscriptions, type Order } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode, notFound } from '../errors';
@@ -45,6 +45,23 @@ export const REFUSAL: Record<Exclude<RefundReason, 'eligible' | 'already_refunde
   window_passed: 'Api.refundWindowPassed',
   service_performed: 'Api.refundServicePerformed',
 };
+
+/**
+ * Sends a refund of `amountMinor` (minor units, > 0) of `order` to its provider with `idempotencyKey` (Stripe:
+ * Idempotency-Key; a retry never refunds twice) and records it: the `refunds` row (one per order — a second one raises
+ * the unique violation) and the order `refunded` at `now`. Runs inside the caller's transaction, which must hold the
+ * order's row lock. For refunds decided by another rule than `refundCheck` (a withdrawal from the contract,
+ * services/withdrawals.ts). Returns the `refunds` row.
+ */
+export async function recordRefund(tx: Tx, order: Order, amountMinor: number, idempotencyKey: string, now: Date) {
+  const providerRef = await paymentProvider(order.provider).refund(order, amountMinor, idempotencyKey);
+  const [refund] = await tx
+    .insert(refunds)
+    .values({ orderId: order.id, amountMinor, currency: order.currency, providerRef })
+    .returning();
+  await tx.update(orders).set({ status: 'refunded', refundedAt: now }).where(eq(orders.id, order.id));
+  return refund;
+}
 
 /**
  * Refunds order `code` of `userId` (SPEC §7 `POST /admin/order/refund`): refused with 409 unless `refundCheck` allows

@@ -1,6 +1,7 @@
 import 'server-only';
 import { formatPhone } from '../../lib/phone-format';
 import { env } from '../env';
+import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import { pickLanguage, translate, type ApiLanguage } from '../i18n';
 
 /** E-mail templates; their texts live in messages/*.json under `Email` (en-PH uses en). */
@@ -16,6 +17,8 @@ export type EmailTemplate =
   | 'subscription-ended'
   | 'subscription-canceled'
   | 'cancel-link'
+  | 'withdraw-link'
+  | 'withdrawal-confirmed'
   | 'refund-issued'
   | 'trial-refunded'
   | 'payment-receipt'
@@ -64,6 +67,17 @@ const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
   'subscription-ended': () => ['Email.endedBody'],
   'subscription-canceled': () => ['Email.canceledBody'],
   'cancel-link': () => ['Email.cancelLinkBody'],
+  'withdraw-link': () => ['Email.withdrawLinkBody'],
+  // The acknowledgement of a withdrawal (Directive 2011/83/EU Art. 11a(3)): the contract, date and time, the refund.
+  'withdrawal-confirmed': (p) => [
+    'Email.withdrawnBody',
+    Number(p.refundMinor) > 0
+      ? p.method === 'wallet'
+        ? 'Email.withdrawnRefundWallet'
+        : 'Email.withdrawnRefundCard'
+      : 'Email.withdrawnNoRefund',
+    'Email.withdrawnRequests',
+  ],
   // A wallet refund goes back to the wallet, whose timing we cannot promise; a card's takes 7 to 10 business days.
   'refund-issued': (p) => [p.method === 'wallet' ? 'Email.refundBodyWallet' : 'Email.refundBody'],
   'trial-refunded': () => ['Email.trialRefundedBody', 'Email.trialRefundedRequests'],
@@ -85,6 +99,8 @@ const SUBJECT: Record<EmailTemplate, string> = {
   'subscription-ended': 'Email.endedSubject',
   'subscription-canceled': 'Email.canceledSubject',
   'cancel-link': 'Email.cancelLinkSubject',
+  'withdraw-link': 'Email.withdrawLinkSubject',
+  'withdrawal-confirmed': 'Email.withdrawnSubject',
   'refund-issued': 'Email.refundSubject',
   'trial-refunded': 'Email.trialRefundedSubject',
   'payment-receipt': 'Email.receiptSubject',
@@ -92,6 +108,12 @@ const SUBJECT: Record<EmailTemplate, string> = {
   'contact-message': 'Email.contactSubject',
   'support-reply': 'Email.supportReplySubject',
 };
+
+/**
+ * The e-mails about an order and its charges, which carry the link "Withdraw from contract here" (`Email.withdrawLine`,
+ * Directive 2011/83/EU Art. 11a: the withdrawal function is reachable from every order e-mail).
+ */
+const ORDER_EMAILS: ReadonlySet<string> = new Set(['order-credentials', 'payment-receipt', 'trial-reminder', 'annual-notice']);
 
 /**
  * A date and time for an e-mail, which cannot know the reader's zone (issue 13 §4): in UTC, saying so, as the locale
@@ -113,11 +135,18 @@ export function renderEmail(template: EmailTemplate, locale: string, params: Par
   const all = {
     product: e.NEXT_PUBLIC_PRODUCT_NAME,
     support: e.SUPPORT_EMAIL,
+    withdrawLink: `${e.APP_ORIGIN}${prefixOf(locale as AppLocale)}/withdraw/`,
     ...params,
     // Numbers are written for people (issue 13 §4): +49 1512 3456781, not +4915123456781.
     ...(typeof params.phone === 'string' ? { phone: formatPhone(params.phone) } : {}),
   };
-  const keys = ['Email.greeting', ...LINES[template](params), 'Email.support', 'Email.signature'];
+  const keys = [
+    'Email.greeting',
+    ...LINES[template](params),
+    ...(ORDER_EMAILS.has(template) ? ['Email.withdrawLine'] : []),
+    'Email.support',
+    'Email.signature',
+  ];
   const paragraphs = keys.map((key) => translate(lang, key, all));
   const escaped = Object.fromEntries(Object.entries(all).map(([k, v]) => [k, escapeHtml(String(v))]));
   const htmlParagraphs = keys.map(

@@ -55,6 +55,11 @@ const orderBody = z.object({
   locale: localeBody,
   /** One box: "I am 18 or older and accept the terms of use and the privacy policy" (SPEC §5, §6). */
   terms: formBoolean.refine((v) => v, 'Validation.termsRequired'),
+  /**
+   * The buyer asks for the service to start at once, within the 14-day withdrawal period (the pay step states it above
+   * Pay; Directive 2011/83/EU Art. 7(3)): a withdrawal after a location was shared then refunds pro rata. Absent: false.
+   */
+  startNow: formBoolean.optional(),
   plan: uuid.optional(),
   method: z.enum(['card', 'wallet']).default('card'),
   offer: uuid.optional(),

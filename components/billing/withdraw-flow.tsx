@@ -1,0 +1,256 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLocale, useTranslations } from 'next-intl';
+import { useSearchParams } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { formatDateTime } from '@/lib/intl-format';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
+import { Link } from '../ui/link';
+import { TextField } from '../ui/text-field';
+import { useApi } from '../ui/use-api';
+
+/** A contract as `GET /portal/withdraw/link/{token}` and `GET /admin/withdraw/contracts` name it (money formatted). */
+type Contract = {
+  code: string;
+  reference: string;
+  product: string;
+  phone: string;
+  paidAt: string;
+  trial: string;
+  monthly: string;
+  method: 'card' | 'wallet';
+  subscription: { status: 'trialing' | 'active' | 'past_due' | 'canceled'; currentPeriodEnd: string } | null;
+  state: 'open' | 'period_ended' | 'withdrawn' | 'refunded';
+  deadline: string;
+  rule: 'full' | 'pro_rata';
+  paid: string;
+  refund: string;
+  refundMinor: number;
+  withdrawal: { at: string; refund: string; refundMinor: number } | null;
+};
+/** The acknowledgement `POST …/withdraw/confirm` answers: the instant (ISO), written in UTC and in the reader's zone. */
+type Acknowledgement = {
+  reference: string;
+  product: string;
+  at: string;
+  atUtc: string;
+  atLocal: string | null;
+  refund: string;
+  refundMinor: number;
+};
+type Source = { kind: 'link'; token: string } | { kind: 'account' };
+type LinkState = 'usable' | 'used' | 'expired' | 'unknown';
+
+/** The browser's IANA time zone, sent with the confirmation so the acknowledgement states it. */
+function browserZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `/withdraw` — the withdrawal function (Directive 2011/83/EU Art. 11a; services/withdrawals.ts): separate from
+ * cancelling, reachable from the footer, Billing and every order e-mail. Signed in, the confirmation step shows at once
+ * (`GET /admin/withdraw/contracts`); otherwise the e-mail of the account → a single-use link (24 h,
+ * `POST /portal/withdraw/request`, same answer for unknown addresses) → `/withdraw?token=…`
+ * (`GET /portal/withdraw/link/{token}`). The confirmation step names the contract (product, order reference, payment
+ * date, prices, number, subscription), the withdrawal period, and what happens (the refund by the rule, requests in
+ * progress end); "Confirm withdrawal" (`POST …/withdraw/confirm` with the browser's zone) shows the acknowledgement
+ * with the date and time in UTC and in the reader's zone, which is also e-mailed. After the 14 days the contract says
+ * the period has ended and offers cancellation instead. Texts: messages/*.json `Withdraw`.
+ */
+export function WithdrawFlow() {
+  const t = useTranslations('Withdraw');
+  const locale = useLocale() as AppLocale;
+  const api = useApi();
+  const token = useSearchParams().get('token');
+  const [source, setSource] = useState<Source | null>(null);
+  const [linkState, setLinkState] = useState<LinkState | null>(null);
+  const [contracts, setContracts] = useState<Contract[] | null>(null);
+  const [done, setDone] = useState<Acknowledgement | null>(null);
+  const [busy, setBusy] = useState(false);
+  /** Without a token: whether the sign-in check has answered (the e-mail form waits for it). */
+  const [checked, setChecked] = useState(false);
+  const [message, setMessage] = useState<{ text: string; role: 'status' | 'alert' } | null>(null);
+
+  useEffect(() => {
+    if (token) {
+      api.get<{ state: LinkState; contracts: Contract[] }>(`/portal/withdraw/link/${encodeURIComponent(token)}`).then(
+        (v) => {
+          setLinkState(v.state);
+          setContracts(v.contracts);
+          if (v.state === 'usable' || v.state === 'used') setSource({ kind: 'link', token });
+        },
+        (e: Error) => setMessage({ text: e.message, role: 'alert' }),
+      );
+      return;
+    }
+    // Signed in: straight to the confirmation step; otherwise (401, 403) the e-mail form.
+    api.get<{ contracts: Contract[] }>('/admin/withdraw/contracts').then(
+      (v) => {
+        setContracts(v.contracts);
+        setSource({ kind: 'account' });
+        setChecked(true);
+      },
+      () => setChecked(true),
+    );
+  }, [api, token]);
+
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<ForgetValues>({ resolver: zodResolver(forgetSchema), defaultValues: { email: '' } });
+
+  const onSend = handleSubmit(async ({ email }) => {
+    try {
+      await api.post('/portal/withdraw/request', { email, locale });
+      setMessage({ text: t('sent'), role: 'status' });
+    } catch (e) {
+      setMessage({ text: (e as Error).message, role: 'alert' });
+    }
+  });
+
+  const onConfirm = async (code: string) => {
+    if (!source) return;
+    setBusy(true);
+    setMessage(null);
+    try {
+      const zone = browserZone();
+      const body = { code, ...(zone ? { timeZone: zone } : {}) };
+      const ack =
+        source.kind === 'link'
+          ? await api.post<Acknowledgement>('/portal/withdraw/confirm', { ...body, token: source.token })
+          : await api.post<Acknowledgement>('/admin/withdraw/confirm', body);
+      setDone(ack);
+    } catch (e) {
+      setMessage({ text: (e as Error).message, role: 'alert' });
+    }
+    setBusy(false);
+  };
+
+  const date = (iso: string) => formatDateTime(iso, locale);
+  const usable = source?.kind === 'account' || linkState === 'usable';
+  const showForm = !done && !source && (token ? linkState === 'expired' || linkState === 'unknown' : checked);
+
+  return (
+    <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+      <h1 className="text-2xl font-bold">{done ? t('doneTitle') : t('title')}</h1>
+      {done ? (
+        <div role="status" className="space-y-2" data-testid="withdraw-done">
+          <p className="font-semibold">{t('done', { product: done.product, reference: done.reference })}</p>
+          <p>{t('doneAt', { utc: done.atUtc })}</p>
+          {done.atLocal && <p>{t('doneAtLocal', { local: done.atLocal })}</p>}
+          <p>{done.refundMinor > 0 ? t('doneRefund', { refund: done.refund }) : t('doneNoRefund')}</p>
+          <p>{t('doneRequests')}</p>
+          <p className="text-slate-700">{t('doneEmail')}</p>
+        </div>
+      ) : (
+        <p className="text-slate-700">{t('lead')}</p>
+      )}
+      {!done && token && linkState === null && !message && <p aria-busy="true">{t('checking')}</p>}
+      {!done && token && linkState === 'used' && <p className="font-semibold">{t('used')}</p>}
+      {!done && token && (linkState === 'expired' || linkState === 'unknown') && <p role="alert">{t(linkState)}</p>}
+      {!done && source && contracts && contracts.length === 0 && <p>{t('none')}</p>}
+      {!done &&
+        source &&
+        contracts?.map((c) => (
+          <article
+            key={c.code}
+            className="space-y-2 rounded-xl bg-slate-50 p-4 text-sm"
+            data-testid="withdraw-contract"
+          >
+            <h2 className="text-base font-semibold">{t('contractTitle')}</h2>
+            <p>
+              {t('contract', {
+                product: c.product,
+                reference: c.reference,
+                date: date(c.paidAt),
+                trial: c.trial,
+                monthly: c.monthly,
+                phone: c.phone,
+              })}
+            </p>
+            {c.subscription && (
+              <p>
+                {c.subscription.status === 'trialing'
+                  ? t('subTrialing', { date: date(c.subscription.currentPeriodEnd) })
+                  : c.subscription.status === 'active'
+                    ? t('subActive', { date: date(c.subscription.currentPeriodEnd) })
+                    : c.subscription.status === 'past_due'
+                      ? t('subPastDue')
+                      : t('subCanceled')}
+              </p>
+            )}
+            {c.state === 'open' && (
+              <>
+                <p>{t('deadline', { date: date(c.deadline) })}</p>
+                <p className="font-medium text-slate-900" data-testid="withdraw-what">
+                  {c.rule === 'full'
+                    ? t('whatFull', { refund: c.refund })
+                    : c.refundMinor > 0
+                      ? t('whatProRata', { refund: c.refund, paid: c.paid })
+                      : t('whatProRataNone', { paid: c.paid })}
+                </p>
+                {c.refundMinor > 0 && <p className="text-slate-600">{t('refundTime')}</p>}
+                {usable && (
+                  <button
+                    type="button"
+                    disabled={busy}
+                    onClick={() => onConfirm(c.code)}
+                    className="min-h-11 rounded-lg bg-red-700 px-5 py-3 font-semibold text-white disabled:opacity-60"
+                  >
+                    {busy ? t('working') : t('confirm')}
+                  </button>
+                )}
+              </>
+            )}
+            {c.state === 'period_ended' && (
+              <>
+                <p>{t('periodEnded', { date: date(c.deadline) })}</p>
+                <Link
+                  href={`${prefixOf(locale)}${source.kind === 'account' ? '/cancel-subscription/' : '/cancel/'}`}
+                  className="inline-flex min-h-11 items-center font-semibold text-brand underline"
+                >
+                  {t('cancelInstead')}
+                </Link>
+              </>
+            )}
+            {c.state === 'withdrawn' && c.withdrawal && (
+              <p>{t('alreadyWithdrawn', { date: date(c.withdrawal.at), refund: c.withdrawal.refund })}</p>
+            )}
+            {c.state === 'refunded' && <p>{t('refunded')}</p>}
+          </article>
+        ))}
+      {showForm && (
+        <form noValidate onSubmit={onSend} className="space-y-3">
+          <p className="text-slate-700">{t('emailLead')}</p>
+          <TextField
+            id="withdraw-email"
+            label={t('email')}
+            type="email"
+            autoComplete="email"
+            error={errors.email?.message}
+            {...register('email')}
+          />
+          <button
+            type="submit"
+            disabled={isSubmitting}
+            className="min-h-11 rounded-lg bg-brand px-5 py-3 font-semibold text-white disabled:opacity-60"
+          >
+            {isSubmitting ? t('working') : t('send')}
+          </button>
+        </form>
+      )}
+      {message && (
+        <p role={message.role} className={message.role === 'alert' ? 'text-red-700' : 'text-slate-800'}>
+          {message.text}
+        </p>
+      )}
+    </section>
+  );
+}

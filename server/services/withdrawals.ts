@@ -1,0 +1,367 @@
+import 'server-only';
+import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import {
+  domainEvents,
+  orders,
+  payments,
+  priceSetups,
+  subscriptions,
+  users,
+  withdrawals,
+  withdrawalTokens,
+  type Order,
+  type Subscription,
+  type Withdrawal,
+} from '../db/schema';
+import { env } from '../env';
+import { ApiError, ErrorCode, notFound } from '../errors';
+import { paymentProvider } from '../providers/payments';
+import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { formatMoney } from './money';
+import { queueEmail } from './outbox-queue';
+import { recordRefund } from './refunds';
+import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
+import { emailDateTime } from './templates';
+import { randomToken, sha256 } from './tokens';
+import { withdrawalQuote, type WithdrawalQuote } from './withdrawal-rule';
+
+/**
+ * The withdrawal function (Directive 2011/83/EU Art. 11a, inserted by Directive (EU) 2023/2673, in force 19 June 2026):
+ * "Withdraw from contract here" → a confirmation step naming the contract and what happens → "Confirm withdrawal" → an
+ * acknowledgement on the page and by e-mail (a durable medium) with the date and time. Reachable without signing in by
+ * a single-use e-mailed link (as `/cancel`), or from Billing when signed in. Refund amounts: services/withdrawal-rule.ts.
+ */
+
+/** How long an e-mailed withdrawal link works: 24 hours. */
+export const WITHDRAW_LINK_TTL_MS = 24 * 3600_000;
+
+/** The provider's idempotency key of the refund a withdrawal of order `code` makes: a retry never refunds twice. */
+export const withdrawKey = (code: string) => `withdraw-${code}`;
+
+/** Where a contract stands for the confirmation step. */
+export type ContractState = 'open' | 'period_ended' | 'withdrawn' | 'refunded';
+
+/** A contract as the confirmation step names it: money formatted in `lang`, minor units beside; times ISO 8601. */
+export type ContractView = {
+  code: string;
+  reference: string;
+  product: string;
+  phone: string;
+  paidAt: string;
+  /** What the order paid (the trial), formatted. */
+  trial: string;
+  monthly: string;
+  method: 'card' | 'wallet';
+  subscription: { status: Subscription['status']; currentPeriodEnd: string } | null;
+  state: ContractState;
+  /** The last moment of the 14-day withdrawal period. */
+  deadline: string;
+  rule: WithdrawalQuote['rule'];
+  paid: string;
+  paidMinor: number;
+  refund: string;
+  refundMinor: number;
+  currency: string;
+  /** The withdrawal already made, if any. */
+  withdrawal: { at: string; refund: string; refundMinor: number } | null;
+};
+
+/** The validated IANA time zone the browser reported, or null (unknown zones are dropped, not refused). */
+export function validTimeZone(zone: string | null | undefined): string | null {
+  if (!zone || zone.length > 64) return null;
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** "24 November 2026 at 15:05:09 CET (Europe/Madrid)": the instant in `zone`, as `locale` writes it. */
+export function zonedDateTime(date: Date, locale: string, zone: string): string {
+  const written = new Intl.DateTimeFormat(locale, {
+    dateStyle: 'long',
+    timeStyle: 'long',
+    timeZone: zone,
+  }).format(date);
+  return `${written} (${zone})`;
+}
+
+/** The quote of `order` (paid) with its subscription at `now`: its successful charges and whether a location was shared. */
+async function quoteOf(db: Db | Tx, order: Order, sub: Subscription | undefined, now: Date) {
+  const charges = await db
+    .select({ amountMinor: payments.amountMinor, at: payments.createdAt })
+    .from(payments)
+    .where(and(eq(payments.orderId, order.id), eq(payments.status, 'succeeded')));
+  // A charge recorded without a row (an order paid before `payments` existed) counts as the order's own amount.
+  if (!charges.length) charges.push({ amountMinor: order.amountMinor, at: order.paidAt! });
+  return withdrawalQuote({
+    paidAt: order.paidAt!,
+    now,
+    startNow: order.startNow,
+    shared: order.startNow && !!order.userId && (await locationSharedSince(db, order.userId, order.paidAt!)),
+    charges,
+    currentPeriodEnd: sub?.currentPeriodEnd ?? null,
+    ended: !sub || sub.status === 'canceled',
+  });
+}
+
+/**
+ * The contracts of account `userId` that a withdrawal can name: its paid and refunded orders (newest first, at most
+ * 10), each with its subscription, state, period end, and the refund a withdrawal at `now` would make. Money in `lang`.
+ */
+export async function withdrawalContracts(db: Db, userId: string, lang: string, now: Date): Promise<ContractView[]> {
+  const rows = await db
+    .select({ order: orders, price: priceSetups })
+    .from(orders)
+    .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
+    .where(and(eq(orders.userId, userId), inArray(orders.status, ['paid', 'refunded'])))
+    .orderBy(desc(orders.paidAt))
+    .limit(10);
+  const views: ContractView[] = [];
+  for (const { order, price } of rows) {
+    if (!order.paidAt) continue;
+    const [sub] = await db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.orderId, order.id))
+      .orderBy(desc(subscriptions.createdAt))
+      .limit(1);
+    const [done] = await db.select().from(withdrawals).where(eq(withdrawals.orderId, order.id));
+    const quote = await quoteOf(db, order, sub, now);
+    const state: ContractState = done
+      ? 'withdrawn'
+      : order.status === 'refunded'
+        ? 'refunded'
+        : quote.withinPeriod
+          ? 'open'
+          : 'period_ended';
+    const money = (minor: number) => formatMoney(minor, order.currency, lang);
+    views.push({
+      code: order.code,
+      reference: order.reference,
+      product: env().NEXT_PUBLIC_PRODUCT_NAME,
+      phone: order.phoneE164,
+      paidAt: order.paidAt.toISOString(),
+      trial: money(order.amountMinor),
+      monthly: formatMoney(price.monthlyPriceMinor, price.currency, lang),
+      method: order.paymentMethod,
+      subscription: sub ? { status: sub.status, currentPeriodEnd: sub.currentPeriodEnd.toISOString() } : null,
+      state,
+      deadline: quote.deadline.toISOString(),
+      rule: quote.rule,
+      paid: money(quote.paidMinor),
+      paidMinor: quote.paidMinor,
+      refund: money(quote.refundMinor),
+      refundMinor: quote.refundMinor,
+      currency: order.currency,
+      withdrawal: done
+        ? { at: done.withdrawnAt.toISOString(), refund: money(done.refundMinor), refundMinor: done.refundMinor }
+        : null,
+    });
+  }
+  return views;
+}
+
+/**
+ * Step 1 without signing in: if `email` belongs to an account with a paid (or refunded) order, e-mail it a single-use
+ * withdrawal link valid WITHDRAW_LINK_TTL_MS (24 h; only the SHA-256 of its 256-bit token is stored). The same answer
+ * whether or not the address is known (the caller answers the same; rate limits are the route's). The link exists
+ * also after the 14 days: the page then says the period has ended and offers cancellation. Returns the outbox ids.
+ */
+export async function requestWithdrawLink(db: Db, email: string, locale: string, now = new Date()): Promise<string[]> {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+  if (!user) return [];
+  const [order] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.userId, user.id), inArray(orders.status, ['paid', 'refunded'])))
+    .limit(1);
+  if (!order) return [];
+  const token = randomToken(32);
+  return db.transaction(async (tx) => {
+    await tx.insert(withdrawalTokens).values({
+      userId: user.id,
+      tokenHash: sha256(token),
+      expiresAt: new Date(now.getTime() + WITHDRAW_LINK_TTL_MS),
+    });
+    const link = `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/withdraw/?token=${token}`;
+    return [await queueEmail(tx, { to: email, template: 'withdraw-link', locale, params: { link } })];
+  });
+}
+
+/**
+ * What an e-mailed withdrawal link can do: `usable` (with the account's contracts for the confirmation step), `used`
+ * (with the contracts, which then show the withdrawal made), `expired` or `unknown` (no contracts). The token is 256
+ * random bits, so the answer tells a guesser nothing.
+ */
+export async function withdrawLinkState(db: Db, token: string, lang: string, now = new Date()) {
+  const [row] = await db
+    .select()
+    .from(withdrawalTokens)
+    .where(eq(withdrawalTokens.tokenHash, sha256(token)));
+  if (!row) return { state: 'unknown' as const, contracts: [] };
+  if (!row.usedAt && row.expiresAt <= now) return { state: 'expired' as const, contracts: [] };
+  return {
+    state: row.usedAt ? ('used' as const) : ('usable' as const),
+    contracts: await withdrawalContracts(db, row.userId, lang, now),
+  };
+}
+
+/** Who withdraws, how and from where: either a signed-in account (`userId`) or an e-mailed link (`token`). */
+export type WithdrawInput = ({ userId: string; token?: never } | { token: string; userId?: never }) & {
+  /** The order's public code (the contract named on the confirmation step). */
+  code: string;
+  ip: string | null;
+  userAgent: string | null;
+  /** The browser's IANA zone for the acknowledgement; invalid or absent: UTC only. */
+  timeZone?: string | null;
+  now?: Date;
+};
+
+/**
+ * Withdraws from the contract of order `code` ("Confirm withdrawal"), in one transaction:
+ * 1. an e-mailed link is claimed (single use: a used, expired or unknown token → 410 `Api.withdrawLinkInvalid`; a
+ *    refused withdrawal rolls the claim back, so the link still works for cancelling or another contract);
+ * 2. the order is locked (`for no key update`, before the subscription, as the refund paths do) — a second withdrawal
+ *    of the same order waits and then answers the first (`repeated`); then its subscription is locked, so a renewal charge running at
+ *    the same moment either finished before (and its charge is refunded with the rest) or skips the locked row and
+ *    finds it ended;
+ * 3. refused: not the caller's order or never paid → 404; already refunded → 409 `Api.withdrawRefunded`
+ *    (`reason: already_refunded`); after the 14 days → 409 `Api.withdrawPeriodEnded` (`reason: period_ended`);
+ * 4. the refund (services/withdrawal-rule.ts) goes to the provider with the key `withdraw-<code>` (`recordRefund`);
+ *    the subscription ends at once (Stripe's first, then the machine's `withdrawn`, which ends open requests);
+ * 5. the withdrawal is recorded (append-only `withdrawals`: who, when, IP, user agent, zone, rule, refund), an
+ *    `order.withdrawn` domain event written and the acknowledgement e-mailed (`withdrawal-confirmed`).
+ * Returns the record, the order, whether it repeats an earlier one, and the outbox ids to enqueue.
+ */
+export async function withdraw(db: Db, input: WithdrawInput) {
+  const now = input.now ?? new Date();
+  const timeZone = validTimeZone(input.timeZone);
+  return db.transaction(async (tx) => {
+    let userId = input.userId;
+    if (input.token !== undefined) {
+      const [claimed] = await tx
+        .update(withdrawalTokens)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(withdrawalTokens.tokenHash, sha256(input.token)),
+            isNull(withdrawalTokens.usedAt),
+            gt(withdrawalTokens.expiresAt, now),
+          ),
+        )
+        .returning({ userId: withdrawalTokens.userId });
+      if (!claimed) throw new ApiError(410, ErrorCode.gone, 'Api.withdrawLinkInvalid');
+      userId = claimed.userId;
+    }
+    const [order] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.code, input.code), eq(orders.userId, userId!)))
+      // NO KEY UPDATE: withdrawals and refunds of the order wait for each other, but a renewal charge that holds the
+      // subscription may still insert its `payments` row (its foreign key takes KEY SHARE on the order) and finish,
+      // instead of deadlocking against this transaction waiting for the subscription.
+      .for('no key update');
+    if (!order || !order.paidAt) throw notFound();
+    const [existing] = await tx.select().from(withdrawals).where(eq(withdrawals.orderId, order.id));
+    if (existing) return { withdrawal: existing, order, repeated: true, outboxIds: [] as string[] };
+    if (order.status === 'refunded') {
+      throw new ApiError(409, ErrorCode.conflict, 'Api.withdrawRefunded', {}, { reason: 'already_refunded' });
+    }
+    if (order.status !== 'paid') throw notFound();
+    const [sub] = await tx
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.orderId, order.id))
+      .orderBy(desc(subscriptions.createdAt))
+      .limit(1)
+      .for('update');
+    const quote = await quoteOf(tx, order, sub, now);
+    if (!quote.withinPeriod) {
+      throw new ApiError(
+        409,
+        ErrorCode.conflict,
+        'Api.withdrawPeriodEnded',
+        { date: emailDateTime(quote.deadline, order.locale) },
+        { reason: 'period_ended' },
+      );
+    }
+    if (sub && sub.status !== 'canceled' && sub.provider !== 'sandbox')
+      await paymentProvider(sub.provider).cancelNow(sub);
+    const refund =
+      quote.refundMinor > 0 ? await recordRefund(tx, order, quote.refundMinor, withdrawKey(order.code), now) : null;
+    if (sub) await applySubscriptionEvent(tx, sub.id, { type: 'withdrawn', at: now });
+    const [withdrawal] = await tx
+      .insert(withdrawals)
+      .values({
+        orderId: order.id,
+        userId: userId!,
+        email: order.email,
+        subscriptionId: sub?.id ?? null,
+        via: input.token !== undefined ? 'email_link' : 'account',
+        ip: input.ip,
+        userAgent: input.userAgent?.slice(0, 500) ?? null,
+        timeZone,
+        withdrawnAt: now,
+        periodEndsAt: quote.deadline,
+        rule: quote.rule,
+        paidMinor: quote.paidMinor,
+        refundMinor: quote.refundMinor,
+        currency: order.currency,
+        refundId: refund?.id ?? null,
+      })
+      .returning();
+    await tx.insert(domainEvents).values({
+      type: 'order.withdrawn',
+      aggregateId: order.id,
+      payload: { rule: quote.rule, refundMinor: quote.refundMinor, at: now.toISOString() },
+    });
+    const emailId = await queueAcknowledgement(tx, order, withdrawal);
+    return { withdrawal, order, repeated: false, outboxIds: [emailId] };
+  });
+}
+
+/**
+ * The acknowledgement on a durable medium (Art. 11a(3)): the contract (product, order reference, number, payment
+ * date), the date and time of the withdrawal in UTC and in the buyer's zone, and the refund. Texts:
+ * messages/*.json `Email.withdrawn*`.
+ */
+async function queueAcknowledgement(tx: Tx, order: Order, w: Withdrawal): Promise<string> {
+  const locale = order.locale;
+  const utc = emailDateTime(w.withdrawnAt, locale);
+  return queueEmail(tx, {
+    to: order.email,
+    template: 'withdrawal-confirmed',
+    locale,
+    params: {
+      order: order.reference,
+      phone: order.phoneE164,
+      paidAt: emailDateTime(order.paidAt!, locale),
+      amount: formatMoney(order.amountMinor, order.currency, locale),
+      date: utc,
+      local: w.timeZone ? zonedDateTime(w.withdrawnAt, locale, w.timeZone) : utc,
+      refund: formatMoney(w.refundMinor, w.currency, locale),
+      refundMinor: w.refundMinor,
+      method: order.paymentMethod,
+      rule: w.rule,
+    },
+  });
+}
+
+/** The acknowledgement as the page shows it: ISO instant, both written forms, the contract and the refund. */
+export function acknowledgementView(w: Withdrawal, order: Order, lang: string, repeated: boolean) {
+  return {
+    reference: order.reference,
+    product: env().NEXT_PUBLIC_PRODUCT_NAME,
+    at: w.withdrawnAt.toISOString(),
+    atUtc: emailDateTime(w.withdrawnAt, lang),
+    atLocal: w.timeZone ? zonedDateTime(w.withdrawnAt, lang, w.timeZone) : null,
+    timeZone: w.timeZone,
+    rule: w.rule,
+    refund: formatMoney(w.refundMinor, w.currency, lang),
+    refundMinor: w.refundMinor,
+    method: order.paymentMethod,
+    repeated,
+  };
+}
