@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { priceSetups } from '@/server/db/schema';
 import { formatMoney, minorDigits } from '@/server/services/money';
@@ -12,12 +12,21 @@ import {
 } from '@/server/services/prices';
 import { API, app, clientHeaders } from './support/api';
 
-/** A new price setup row with these prices (minor units). */
+const created: string[] = [];
+
+/** A new price setup row with these prices (minor units); removed after this file, so later tests see the seeded one. */
 async function newSetup(currency: string, trialPriceMinor: number, monthlyPriceMinor: number) {
   const db = await getDb();
   const [row] = await db.insert(priceSetups).values({ currency, trialPriceMinor, monthlyPriceMinor }).returning();
+  created.push(row.id);
   return row;
 }
+
+// A setup left in EUR would become the Spanish pages' price (LANG_CURRENCY) in the test files that run after this one.
+afterAll(async () => {
+  const db = await getDb();
+  for (const id of created) await db.delete(priceSetups).where(eq(priceSetups.id, id));
+});
 
 describe('the displayed price setup is reused, what is charged is read fresh (issue 14 §3)', () => {
   it('shows a price changed in the database once PRICE_CACHE_MS has passed; priceSetup() sees it at once', async () => {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { firstOrderDiscounts, orders, priceOffers, priceSetups, type PriceOffer, type PriceSetup } from '../db/schema';
 import { notFound } from '../errors';
@@ -29,7 +29,11 @@ export async function priceSetup(db: Db | Tx, id?: string, currency?: string): P
   const preferred = sql`(${priceSetups.currency} = ${currency ?? ''})`;
   const [price] = id
     ? await db.select().from(priceSetups).where(eq(priceSetups.id, id)).limit(1)
-    : await db.select().from(priceSetups).orderBy(desc(preferred), desc(priceSetups.isDefault)).limit(1);
+    : await db
+        .select()
+        .from(priceSetups)
+        .orderBy(desc(preferred), desc(priceSetups.isDefault), asc(priceSetups.createdAt))
+        .limit(1);
   if (price) return price;
   if (id) throw notFound();
   throw new Error('no price_setups row: run the migrations');
