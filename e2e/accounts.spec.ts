@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { buyThroughApi, checkNumber, startPayment, uniqueEmail } from './helpers';
+import { buyThroughApi, checkNumber, uniqueEmail } from './helpers';
 
 /** Reads the newest e-mail to `email` from /dev/outbox. */
 async function latestMail(page: Page, email: string): Promise<string> {
@@ -130,7 +130,7 @@ test('/login?redirect=billing lands on the billing page with the trial and the p
   await expect(page.getByTestId('order')).toContainText('Paid');
 });
 
-test('an order for a registered e-mail is refused before payment, with a sign-in link that returns to the number (issue 12 §1)', async ({
+test('a registered e-mail is refused at Check number, with a sign-in link that returns to the number (issue 12 §1)', async ({
   page,
   request,
 }) => {
@@ -143,13 +143,11 @@ test('an order for a registered e-mail is refused before payment, with a sign-in
   });
   expect(changed.status()).toBe(200);
 
-  // A stranger (no session) types that e-mail into the locate box.
+  // A stranger (no session) types that e-mail into the locate box: Check number says so, before any pay step.
   await checkNumber(page, '+1 415 555 2672', email);
-  await startPayment(page);
-  const alert = page.getByTestId('pay-step').getByRole('alert');
-  await expect(alert).toContainText('The email address you entered is already registered!');
-  await expect(page).not.toHaveURL(/checkout/);
-  await alert.getByRole('link', { name: 'Sign in to continue with this number' }).click();
+  await expect(page.locator('#email-error')).toHaveText('The email address you entered is already registered!');
+  await expect(page.getByTestId('pay-step')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Sign in to continue with this number' }).click();
   await expect(page).toHaveURL(/\/login\/\?redirect=getLocation&phone=/);
 
   // The account's owner signs in and continues with the number in New request.
