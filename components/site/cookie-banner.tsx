@@ -40,7 +40,7 @@ export function CookieBanner({
       <div aria-hidden className="h-16" />
       <section
         aria-label={labels.label}
-        className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 px-3 py-2 shadow-lg backdrop-blur"
+        className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 px-3 py-1.5 shadow-lg backdrop-blur sm:py-2"
         data-testid="cookie-banner"
       >
         <div className="mx-auto flex max-w-5xl items-center gap-2 sm:gap-3">

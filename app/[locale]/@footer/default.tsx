@@ -1,4 +1,4 @@
-import { getTranslations } from 'next-intl/server';
+import { getTranslations, setRequestLocale } from 'next-intl/server';
 import { Tracker } from '@/components/site/tracker';
 import { SiteFooter } from '@/components/ui/site-footer';
 import type { Locale } from '@/i18n/routing';
@@ -10,6 +10,8 @@ import { site } from '@/lib/site';
  */
 export default async function Footer({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
+  // Set here too: a slot renders apart from the layout (see ../@header/default.tsx).
+  setRequestLocale(locale);
   const t = await getTranslations({ locale, namespace: 'Footer' });
   return (
     <>
