@@ -6,3 +6,4 @@ export * from './tracking';
 export * from './ops';
 export * from './lookups';
 export * from './withdrawals';
+export * from './subscription-consents';
