@@ -158,6 +158,11 @@ const trackingSchema = z.object({
   TRACKING_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(600),
   /** Days tracking rows (operation log, button clicks, ad events with IP and user agent) are kept. */
   TRACKING_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /**
+   * Days the proof of a buyer's consent to the subscription (terms shown at Pay, prices, time, address) is kept: 3 years
+   * by default (California's limitation period for automatic-renewal claims), then deleted by the daily retention job.
+   */
+  SUBSCRIPTION_CONSENT_RETENTION_DAYS: z.coerce.number().int().min(365).max(3650).default(1095),
 });
 
 const envSchema = databaseSchema

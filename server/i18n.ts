@@ -17,6 +17,11 @@ function catalogue(lang: ApiLanguage): Record<string, unknown> {
   return catalogues[lang];
 }
 
+/** The whole catalogue of `lang` (messages/{lang}.json), for next-intl's `createTranslator` on the server. */
+export function messagesOf(lang: ApiLanguage): Record<string, unknown> {
+  return catalogue(lang);
+}
+
 /**
  * Picks the response language from an `Accept-Language` header: the first listed language (by q-value) that is
  * en, id or es; `en-PH` counts as en. Missing or unknown → 'en'.

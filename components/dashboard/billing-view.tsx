@@ -236,6 +236,14 @@ export function BillingView() {
                 </li>
               ))}
             </ul>
+            {data.orders.length > 0 && (
+              <p className="mt-3 text-sm text-slate-600" data-testid="consent-records">
+                {t('consentRecordsText')}{' '}
+                <Link href="/api_f/v1/admin/user/subscriptionConsents" download className="text-brand underline">
+                  {t('consentRecordsDownload')}
+                </Link>
+              </p>
+            )}
           </div>
         </>
       )}

@@ -30,6 +30,16 @@ type OrderRow = {
     paidMinor: number;
     refundMinor: number;
   } | null;
+  /** The buyer's consent to the subscription at Pay: the terms shown, their SHA-256 and version, time and client. */
+  subscriptionConsent: {
+    termsVersion: string;
+    termsText: string;
+    termsSha256: string;
+    startNow: boolean;
+    ip: string | null;
+    userAgent: string | null;
+    agreedAt: string;
+  } | null;
 };
 
 /**
@@ -86,6 +96,18 @@ export function Orders() {
                     {o.withdrawal.userAgent ?? '—'}
                   </div>
                 </div>
+              )}
+              {o.subscriptionConsent && (
+                <details className="text-xs" data-testid="ops-subscription-consent">
+                  <summary>
+                    agreed {when(o.subscriptionConsent.agreedAt)} · {o.subscriptionConsent.termsVersion}
+                    {o.subscriptionConsent.startNow ? ' · start now' : ''} · IP {o.subscriptionConsent.ip ?? '—'}
+                  </summary>
+                  <pre className="whitespace-pre-wrap">{o.subscriptionConsent.termsText}</pre>
+                  <div className="break-all text-slate-600">
+                    SHA-256 {o.subscriptionConsent.termsSha256} · {o.subscriptionConsent.userAgent ?? '—'}
+                  </div>
+                </details>
               )}
             </td>
             <td className={cell}>

@@ -62,8 +62,8 @@ async function assertMigrated(client: import('pg').PoolClient, role: string): Pr
  * Prepares the database as its owner (`ownerUrl`): applies the migrations, installs pg-boss's schema and creates the
  * queues (both DDL), and, when `appRole` is given, grants that role what the app needs and nothing more:
  * SELECT/INSERT/UPDATE/DELETE on the tables of `public` and `pgboss`, the sequences, reading the migration record, and
- * not UPDATE/DELETE on `operator_audit` nor UPDATE on `consents` (whose triggers refuse them anyway; the retention
- * purge deletes consent records). TRUNCATE, ALTER and ownership are never granted. Idempotent; run at every start-up
+ * not UPDATE/DELETE on `operator_audit` and `withdrawals` nor UPDATE on `consents` and `subscription_consents` (whose
+ * triggers refuse them anyway; the retention purges delete consent records). TRUNCATE, ALTER and ownership are never granted. Idempotent; run at every start-up
  * by the process holding the owner's connection, under the migrations' advisory lock. Throws when a migration fails
  * or the owner cannot grant.
  */
@@ -99,6 +99,8 @@ async function grantAppRole(pool: Pool, appRole: string): Promise<void> {
     await client.query(`grant usage, select, update on all sequences in schema public, pgboss to ${role}`);
     await client.query(`revoke update, delete, truncate on operator_audit from ${role}`);
     await client.query(`revoke update, truncate on consents from ${role}`);
+    await client.query(`revoke update, truncate on subscription_consents from ${role}`);
+    await client.query(`revoke update, delete, truncate on withdrawals from ${role}`);
     await client.query('commit');
   } catch (error) {
     await client.query('rollback');

@@ -19,6 +19,7 @@ import { runLocateMaintenance } from '../services/locate';
 import { runBillingCycle } from '../services/billing-cycle';
 import { forwardAdEvent } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
+import { purgeSubscriptionConsents } from '../services/subscription-consents';
 import { deliverOutboxMessage, dueOutboxIds, redactHandedOver, retryTimesOf } from '../services/outbox';
 import { PROBE_INTERVAL_MS, ProviderHealth, probeWaitingProviders, wakeWaiting } from '../services/outbox-recovery';
 import { emailProvider, type EmailProvider } from '../providers/email';
@@ -230,7 +231,11 @@ export async function startWorkers(): Promise<void> {
   );
   await boss.schedule(TRACKING_RETENTION_QUEUE, '17 3 * * *');
   await boss.work(TRACKING_RETENTION_QUEUE, () =>
-    timedJob(TRACKING_RETENTION_QUEUE, () => pruneTracking(db, env().TRACKING_RETENTION_DAYS)),
+    timedJob(TRACKING_RETENTION_QUEUE, async () => {
+      await pruneTracking(db, env().TRACKING_RETENTION_DAYS);
+      // Proof of consent to a subscription is kept 3 years by default, then deleted by the same daily run.
+      await purgeSubscriptionConsents(db, env().SUBSCRIPTION_CONSENT_RETENTION_DAYS);
+    }),
   );
   await boss.work<{ idHash: string }>(USERNAME_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 4 }, (jobs) =>
     timedJob(USERNAME_QUEUE, async () => {

@@ -27,6 +27,7 @@ import { parsePhone, PhoneParseError } from './phone-info';
 import { consume, giveBack, resetLimit } from './rate-limit';
 import { refundOrder } from './refunds';
 import { withdrawals } from '../db/schema/withdrawals';
+import { consentRecordView, subscriptionConsentsOfOrders } from './subscription-consents';
 import { cancelSubscriptions } from './subscriptions';
 import { generatePassword, randomToken, sha256 } from './tokens';
 
@@ -213,7 +214,8 @@ function phoneOf(query: string): string | null {
  * any case), an e-mail (part of it, case-insensitive) or a phone
  * number (E.164, with or without `+`), newest first, at most 50, each with its subscriptions and refund. An empty
  * query lists the newest orders. Amounts in minor units. A withdrawal from the contract (services/withdrawals.ts) is
- * shown with who made it, when, from where and the refund (`withdrawal`, null when none).
+ * shown with who made it, when, from where and the refund (`withdrawal`, null when none); the buyer's consent to the
+ * subscription at Pay with the exact terms shown (`subscriptionConsent`, services/subscription-consents.ts).
  */
 export async function searchOrders(db: Db, query: string) {
   const q = query.trim();
@@ -282,11 +284,14 @@ export async function searchOrders(db: Db, query: string) {
         .from(withdrawals)
         .where(inArray(withdrawals.orderId, ids))
     : [];
+  const consentRows = await subscriptionConsentsOfOrders(db, ids);
+  const consentView = (row: (typeof consentRows)[number] | undefined) => (row ? consentRecordView(row) : null);
   return rows.map((r) => ({
     ...r,
     subscriptions: subs.filter((s) => s.orderId === r.id),
     refund: refundRows.find((f) => f.orderId === r.id) ?? null,
     withdrawal: withdrawalRows.find((w) => w.orderId === r.id) ?? null,
+    subscriptionConsent: consentView(consentRows.find((x) => x.orderId === r.id)),
   }));
 }
 

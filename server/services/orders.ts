@@ -22,6 +22,7 @@ import {
   pricePlan,
 } from './prices';
 import { formatMoney } from './money';
+import { recordSubscriptionConsent } from './subscription-consents';
 
 /** How many times `createOrder` draws a new reference when the drawn one is taken. */
 const REFERENCE_ATTEMPTS = 8;
@@ -46,6 +47,8 @@ export type OrderInput = {
   idempotencyKey?: string;
   /** The buyer asked for the service to start at once (the pay step's statement; orders.start_now). */
   startNow?: boolean;
+  /** The client's address and user agent, kept with the proof of consent to the subscription. */
+  client?: { ip: string | null; userAgent: string | null };
   /** Where the buyer came from (tracking fields and event token, issue 7). */
   attribution?: Attribution;
   /** The caller's account when signed in with a full session; only its own e-mail may be ordered for (issue 12). */
@@ -127,11 +130,30 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
   for (let attempt = 1; !inserted; attempt++) {
     // Any unique key may be taken: the idempotency key (another request with it won: answer with its order), or,
     // rarely, the drawn reference (draw again; 32⁶ values, so a second draw practically always succeeds).
-    [inserted] = await db
-      .insert(orders)
-      .values({ ...values, code: randomToken(16), reference: newOrderReference() })
-      .onConflictDoNothing()
-      .returning();
+    // The proof of the buyer's consent to the subscription is written with the order, in one transaction.
+    inserted = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(orders)
+        .values({ ...values, code: randomToken(16), reference: newOrderReference() })
+        .onConflictDoNothing()
+        .returning();
+      if (row) {
+        await recordSubscriptionConsent(tx, {
+          orderId: row.id,
+          email,
+          locale: input.locale,
+          trialMinor: amountMinor,
+          monthlyMinor: price.monthlyPriceMinor,
+          currency: price.currency,
+          geolocations: price.geolocationsPerPeriod,
+          descriptor: env().BILLING_DESCRIPTOR,
+          startNow: values.startNow,
+          ip: input.client?.ip ?? null,
+          userAgent: input.client?.userAgent ?? null,
+        });
+      }
+      return row;
+    });
     if (inserted) break;
     if (input.idempotencyKey) {
       const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey));

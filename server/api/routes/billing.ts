@@ -11,6 +11,7 @@ import { formatMoney } from '../../services/money';
 import { ownedOrder } from '../../services/orders';
 import { REFUSAL, refundCheck, refundOrder } from '../../services/refunds';
 import { cancelSubscriptions } from '../../services/subscriptions';
+import { consentRecordView, subscriptionConsentsOf } from '../../services/subscription-consents';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser } from '../middleware';
@@ -134,7 +135,41 @@ const propertyRoute = createRoute({
   },
 });
 
+// GET /api_f/v1/admin/user/subscriptionConsents - the caller's proof of consent to their subscriptions, as a file
+const consentRecord = z.object({
+  orderId: z.string(),
+  email: z.string(),
+  locale: z.string(),
+  termsVersion: z.string().openapi({ description: 'terms-of-use@<12 hex of the SHA-256 of the terms of use shown>' }),
+  termsText: z.string().openapi({ description: 'the terms the pay step showed, one statement a line' }),
+  termsSha256: z.string(),
+  trialPriceMinor: z.number().int(),
+  monthlyPriceMinor: z.number().int(),
+  currency: z.string(),
+  startNow: z.boolean(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  agreedAt: z.string(),
+});
+const consentsRoute = createRoute({
+  method: 'get',
+  path: '/admin/user/subscriptionConsents',
+  summary:
+    "The caller's records of consent to the subscription (the terms shown at Pay, their SHA-256 and version, prices in minor units, time, address, user agent), newest first, sent as a download (Content-Disposition: attachment)",
+  middleware: [requireUser] as const,
+  responses: {
+    200: jsonResponse(envelope(z.array(consentRecord)), 'Records'),
+    401: jsonResponse(errorEnvelope, 'Not signed in'),
+  },
+});
+
 export const billingApi = new OpenAPIHono<AppEnv>()
+  .openapi(consentsRoute, async (c) => {
+    const records = await subscriptionConsentsOf(await getDb(), c.get('user')!.id);
+    c.header('Content-Disposition', 'attachment; filename="subscription-consent-records.json"');
+    c.header('Cache-Control', 'no-store');
+    return ok(c, records.map(consentRecordView));
+  })
   .openapi(statusRoute, async (c) => {
     const db = await getDb();
     const userId = c.get('user')!.id;

@@ -261,6 +261,7 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
       attribution,
       buyer,
       browser,
+      client: { ip: c.get('clientIp') ?? null, userAgent: c.req.header('user-agent') ?? null },
     }).catch(phoneError);
     return created(c, { ...(await viewOf(order.code, c.get('lang'))), next });
   })
