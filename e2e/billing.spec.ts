@@ -139,3 +139,23 @@ test('cancel from /cancel without signing in: e-mailed link, then confirm', asyn
   await page.getByRole('button', { name: 'Cancel my subscription' }).click();
   await expect(page.getByText(/Your subscription is cancelled\. You keep access until/)).toBeVisible();
 });
+
+test('Billing offers the proof of what was agreed at Pay as a download: the terms shown, hashed, with the prices', async ({
+  page,
+}) => {
+  await buyThroughApi(page.request, '+14155552694', uniqueEmail('consent-proof'));
+  await page.goto('/es/dashboard/billing/');
+  const proof = page.getByTestId('consent-records');
+  await expect(proof).toContainText('Constancia de lo que aceptaste al pagar');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    proof.getByRole('link', { name: 'Descargar (JSON)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('subscription-consent-records.json');
+  const { obj } = JSON.parse(
+    await (await download.createReadStream()).toArray().then((c) => Buffer.concat(c).toString()),
+  );
+  expect(obj).toHaveLength(1);
+  expect(obj[0].termsText).toMatch(/^I am 18 or older and accept the terms of use and the privacy policy\n/);
+  expect(obj[0].termsSha256).toMatch(/^[0-9a-f]{64}$/);
+});
