@@ -77,7 +77,7 @@ export default function LeafletMap({
   const onOffline = useCallback((map: L.Map) => {
     const circle = frame.current;
     if (!circle) return;
-    map.fitBounds(L.latLng(circle.lat, circle.lng).toBounds(circle.radiusM * 2), { padding: [24, 24], maxZoom: 17 });
+    map.fitBounds(L.latLng(circle.lat, circle.lng).toBounds(circle.radiusM * 2), { padding: [24, 24], maxZoom: 18 });
   }, []);
   if (!focus) return null;
   const center: [number, number] = [focus.latitude, focus.longitude];
