@@ -389,10 +389,12 @@ test.describe('national numbers (issue 13 §3, §4)', () => {
     });
   }
 
-  test('en and es ask for + and the country code at once', async ({ page }) => {
+  test('en asks for + and the country code at once; es takes a Spanish national number too', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.locator('#phone-hint')).toHaveText('Start with + and the country code, e.g. +44 7400 123456.');
     await page.goto('/es/');
     await expect(page.locator('#phone-hint')).toHaveText(
-      'Empieza por + y el prefijo del país, p. ej., +34 612 34 56 78.',
+      'Formato internacional con +, o un número nacional de España.',
     );
     await page.locator('#phone').pressSequentially('+4915123456781');
     await expect(page.locator('#phone')).toHaveValue('+49 1512 3456781');
