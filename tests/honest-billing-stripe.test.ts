@@ -96,7 +96,8 @@ describe('Stripe: money back when nobody consented, and receipts', () => {
     const { code, order, sub } = await paidStripeTrial();
     const db = await getDb();
     const at = sub.currentPeriodEnd.getTime() - 8 * MINUTE;
-    fake.failNext = 2; // the SDK retries once, then the run gives up on this trial
+    // This order's refund fails twice (the SDK retries once), then the run gives up on this trial.
+    fake.failMatching = { test: (path, body) => path === '/v1/refunds' && body.includes(`pi_${code}`), times: 2 };
     const logged = vi.spyOn(log(), 'error').mockImplementation(() => {});
     await runBillingCycle(db, new Date(at));
     expect(logged).toHaveBeenCalledWith(

@@ -13,6 +13,8 @@ export class FakeStripe {
   invoices = new Map<string, Json>();
   requests: { method: string; path: string; body: string; idempotencyKey: string | undefined }[] = [];
   failNext = 0;
+  /** Answers 500 to the next `times` requests whose path and body pass `test` (other requests are served). */
+  failMatching: { test: (path: string, body: string) => boolean; times: number } | null = null;
   private server: Server | undefined;
   private counter = 0;
 
@@ -70,6 +72,11 @@ export class FakeStripe {
         };
         if (this.failNext > 0) {
           this.failNext -= 1;
+          return send(500, { error: { type: 'api_error', message: 'fake failure' } });
+        }
+        const fail = this.failMatching;
+        if (fail && fail.times > 0 && fail.test(path, decodeURIComponent(body))) {
+          fail.times -= 1;
           return send(500, { error: { type: 'api_error', message: 'fake failure' } });
         }
         const params = new URLSearchParams(body);
