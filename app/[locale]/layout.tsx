@@ -3,6 +3,11 @@ import { hasLocale } from 'next-intl';
 import { getTranslations, setRequestLocale } from 'next-intl/server';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { OwnerFooter, OwnerHeader } from '@/components/share/owner-shell';
+import { OwnerPageSwitch } from '@/components/share/owner-page-switch';
+import { Tracker } from '@/components/site/tracker';
+import { SiteFooter } from '@/components/ui/site-footer';
+import { SiteHeader } from '@/components/ui/site-header';
 import { routing } from '@/i18n/routing';
 import { SITE_ORIGIN } from '@/lib/seo';
 import { site } from '@/lib/site';
@@ -31,20 +36,16 @@ export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
 /**
  * Root layout per locale: `<html lang>` is the page's locale (en, id, es, en-PH), the demo ribbon in demo mode, then
- * the `header` and `footer` slots around the page: parallel routes (`@header`, `@footer`) whose `default.tsx` is the
- * site's header and footer (with the cookie banner and the page tracking) and whose `location/page.tsx` is the consent
- * page's own frame (components/share/owner-shell.tsx: the product's name, the privacy policy; no navigation, account
- * menu, cookie banner or tracking).
+ * the page in its frame: the site's header and footer (with the cookie banner, the page tracking and the offline
+ * notice) on every page but the owner's consent page, which gets its own (components/share/owner-shell.tsx: the
+ * product's name and the privacy policy; no navigation, account menu, cookie banner or tracking), chosen by
+ * OwnerPageSwitch from the path.
  */
 export default async function LocaleLayout({
   children,
-  header,
-  footer,
   params,
 }: {
   children: ReactNode;
-  header: ReactNode;
-  footer: ReactNode;
   params: Promise<{ locale: string }>;
 }) {
   const { locale } = await params;
@@ -66,11 +67,24 @@ export default async function LocaleLayout({
             {t('demoRibbon')}
           </aside>
         )}
-        {header}
+        <OwnerPageSwitch site={<SiteHeader product={site.product} />} owner={<OwnerHeader product={site.product} />} />
         <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
           {children}
         </main>
-        {footer}
+        <OwnerPageSwitch
+          site={
+            <>
+              <SiteFooter company={site.company} />
+              <Tracker offline={t('offline')} />
+            </>
+          }
+          owner={
+            <>
+              <OwnerFooter locale={locale} company={site.company} />
+              <Tracker offline={t('offline')} track={false} />
+            </>
+          }
+        />
         <Enhancements />
       </body>
     </html>

@@ -13,10 +13,10 @@ import type { LandingPage } from './locate-landing';
 export function LandingHeading({ t }: { t: Translator<LandingPage> }) {
   return (
     <div>
-      <h1 className="text-2xl font-bold leading-tight text-slate-900 min-[400px]:text-3xl sm:text-4xl">
+      <h1 className="text-[1.375rem] font-bold leading-tight text-slate-900 min-[400px]:text-3xl sm:text-4xl">
         {t('heading')}
       </h1>
-      <p className="mt-2 text-slate-700 lg:hidden">{t('oneLine')}</p>
+      <p className="mt-1 text-slate-700 lg:hidden">{t('oneLine')}</p>
     </div>
   );
 }

@@ -23,7 +23,7 @@ type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landin
 export async function LocateLanding({ page }: { page: LandingPage }) {
   const locale = (await getLocale()) as Locale;
   return (
-    <div className="grid gap-4 lg:grid-cols-2 lg:grid-rows-[auto_1fr] lg:items-start lg:gap-x-8 lg:gap-y-6">
+    <div className="grid gap-3 lg:grid-cols-2 lg:grid-rows-[auto_1fr] lg:items-start lg:gap-x-8 lg:gap-y-6">
       <StaticSection name="landing-intro" locale={locale} args={{ page }} className="lg:col-start-1" />
       <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">
         <ClientMessages namespaces={['LocateBox', 'PhoneFacts', 'Pay']} validation={LOCATE_VALIDATION}>

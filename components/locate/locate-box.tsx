@@ -118,7 +118,7 @@ export function LocateBox() {
   });
 
   return (
-    <section aria-labelledby="locate-title" className="rounded-2xl bg-white p-5 shadow-lg ring-1 ring-slate-200 sm:p-6">
+    <section aria-labelledby="locate-title" className="rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
       <h2 id="locate-title" className="text-xl font-semibold">
         {t('title')}
       </h2>

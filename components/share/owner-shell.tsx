@@ -10,7 +10,7 @@ import { Link } from '../ui/link';
 
 /**
  * The owner's header: the product's name with its mark, not a link (nothing leads away from the choice). Rendered by
- * the `@header` slot of the locale layout for `/location/` (app/[locale]/@header/location/page.tsx).
+ * the locale layout on `/location/` instead of the site header (./owner-page-switch.tsx).
  */
 export function OwnerHeader({ product }: { product: string }) {
   return (
@@ -25,7 +25,8 @@ export function OwnerHeader({ product }: { product: string }) {
 
 /**
  * The owner's footer: a link to the privacy policy (in `locale`, whose path prefix it takes) and the operator's
- * copyright line with `company`, the legal name. Rendered by the `@footer` slot for `/location/`.
+ * copyright line with `company`, the legal name. Rendered by the locale layout on `/location/` instead of the site
+ * footer.
  */
 export async function OwnerFooter({ locale, company }: { locale: Locale; company: string }) {
   const t = await getTranslations({ locale, namespace: 'Footer' });
