@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { createTranslator } from 'next-intl';
+import { createTranslator } from 'use-intl/core';
 import { desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { orders, subscriptionConsents, type SubscriptionConsent } from '../db/schema';
