@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { query } from './db';
 
 // Issue 15 §2: /username-lookup against the fake sites of e2e/fixtures/wmn-sites.json (10 sites without the adult
 // one; the slow site answers only after the suite's 4 s time-out, so a lookup runs about 4 s).
@@ -91,6 +93,52 @@ test('a lookup left to run ends on its own; an unknown result id says results la
   await expect(page.getByTestId('lookup-gone')).toHaveText(
     'Hasil ini sudah tidak ada: hasil disimpan selama satu jam. Cari lagi di bawah.',
   );
+});
+
+test('when the requests of the hour are spent, Search answers busy; a lookup cut short says how many sites were not checked', async ({
+  page,
+}) => {
+  // The service-wide budget (rate_limits, rate-limiter-flexible's `<limit>:<subject>` keys) as other lookups left it.
+  const spend = (points: number) =>
+    query(
+      `INSERT INTO rate_limits (key, points, expire) VALUES ('usernameLookupFetches:all', $1, $2)
+       ON CONFLICT (key) DO UPDATE SET points = $1, expire = $2`,
+      [points, Date.now() + 3600_000],
+    );
+  await spend(1_000_000);
+  try {
+    await page.goto('/es/username-lookup/');
+    await page.getByLabel('Nombre de usuario').fill('alice');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'búsquedas' })).toHaveText(
+      /^Las búsquedas de nombres de usuario están ocupadas ahora mismo: .* \(dentro de 60 min como máximo\)\.$/,
+    );
+    await expect(page.locator('#username-error')).toHaveCount(0);
+    await expect(page).toHaveURL(/\/es\/username-lookup\/$/);
+  } finally {
+    await spend(0);
+  }
+
+  // A lookup the budget stopped after 4 of its 10 sites (stored as the job leaves it: done, 4 answers).
+  const id = 'CappedCappedCappedCapp';
+  const idHash = createHash('sha256').update(id).digest('hex');
+  await query(
+    `INSERT INTO username_checks (id_hash, username, total, status, expires_at) VALUES ($1, 'alice', 10, 'done', now() + interval '1 hour')`,
+    [idHash],
+  );
+  await query(
+    `INSERT INTO username_check_results (check_id_hash, site, outcome) VALUES ($1, 'Codes', 'found'), ($1, 'Strings', 'not_found'), ($1, 'Loop', 'unknown'), ($1, 'Api', 'found')`,
+    [idHash],
+  );
+  await page.goto(`/username-lookup/?id=${id}`);
+  await expect(page.getByTestId('lookup-progress')).toHaveText('4 of 10 sites checked · 2 found');
+  await expect(page.getByTestId('lookup-status')).toHaveText(
+    'Stopped before the end: the service has used its checks for this hour. 6 sites were not checked; please search again later.',
+  );
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  await expect(page.getByTestId('lookup-found').getByRole('link')).toHaveText(['Api', 'Codes']);
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
 });
 
 test('when most sites fail, the result says it is unknown, not that no profile exists', async ({ page }) => {
