@@ -5,6 +5,7 @@ import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { formatDateTime } from '@/lib/intl-format';
+import { formatPhone } from '@/lib/phone-format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { Link } from '../ui/link';
@@ -172,7 +173,7 @@ export function WithdrawFlow() {
                 date: date(c.paidAt),
                 trial: c.trial,
                 monthly: c.monthly,
-                phone: c.phone,
+                phone: formatPhone(c.phone),
               })}
             </p>
             {c.subscription && (
