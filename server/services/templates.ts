@@ -113,7 +113,12 @@ const SUBJECT: Record<EmailTemplate, string> = {
  * The e-mails about an order and its charges, which carry the link "Withdraw from contract here" (`Email.withdrawLine`,
  * Directive 2011/83/EU Art. 11a: the withdrawal function is reachable from every order e-mail).
  */
-const ORDER_EMAILS: ReadonlySet<string> = new Set(['order-credentials', 'payment-receipt', 'trial-reminder', 'annual-notice']);
+const ORDER_EMAILS: ReadonlySet<string> = new Set([
+  'order-credentials',
+  'payment-receipt',
+  'trial-reminder',
+  'annual-notice',
+]);
 
 /**
  * A date and time for an e-mail, which cannot know the reader's zone (issue 13 §4): in UTC, saying so, as the locale
