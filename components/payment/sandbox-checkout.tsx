@@ -111,7 +111,9 @@ export function SandboxCheckout() {
     <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
       <p className="mt-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{t('sandboxBanner')}</p>
-      <p className="mt-4 text-slate-700">{t('summary', { phone: formatPhone(order.phone), email: order.email })}</p>
+      <p className="mt-4 break-words text-slate-700">
+        {t('summary', { phone: formatPhone(order.phone), email: order.email })}
+      </p>
       {phase.kind === 'canceled' ? (
         <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-800">
           <p className="font-semibold">{t('canceledTitle')}</p>
