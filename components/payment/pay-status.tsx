@@ -174,7 +174,12 @@ function Paid({
     order.method === 'wallet'
       ? t('chargedWallet', { amount: order.amount, date: day })
       : order.card
-        ? t('chargedCard', { amount: order.amount, card: `${brand ? `${brand} ` : ''}•••• ${order.card}`, date: day })
+        ? // No-break spaces: "Visa •••• 4242" is one unit and never wraps inside.
+          t('chargedCard', {
+            amount: order.amount,
+            card: `${brand ? `${brand}\u00a0` : ''}••••\u00a0${order.card}`,
+            date: day,
+          })
         : t('charged', { amount: order.amount, date: day });
   const phone = formatPhone(order.phone);
   const request = order.requestId
