@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { sessionCookieName } from './lib/session-cookie-names';
-import { dashboardLocation, isLandingPath, rememberedLanguageRedirect, routeRequest } from './lib/routing/rules';
+import { dashboardLocation, rememberedLanguageRedirect, routeRequest, signedInRedirects } from './lib/routing/rules';
 
 /**
  * Next 16 proxy (formerly middleware): wires the rules of lib/routing to requests (SPEC §2). A visitor with a session
@@ -23,7 +23,7 @@ export async function proxy(request: NextRequest) {
   const serve = () => (decision.internalPath === pathname ? NextResponse.next() : rewrite());
   const cookieName = sessionCookieName(process.env.APP_ORIGIN);
   const token = request.cookies.get(cookieName)?.value;
-  if (token && isLandingPath(decision.rest)) {
+  if (token && signedInRedirects(decision.rest)) {
     const session = await checkSession(request, token);
     if (session === 'live') {
       return NextResponse.redirect(new URL(dashboardLocation(decision.prefix, search), request.url), 302);

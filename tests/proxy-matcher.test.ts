@@ -2,7 +2,7 @@ import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { describe, expect, it } from 'vitest';
 import { config } from '../proxy';
 import {
-  isLandingPath,
+  signedInRedirects,
   PAGE_PATHS,
   PREFIX_LOCALES,
   rememberedLanguageRedirect,
@@ -38,7 +38,7 @@ function proxyHasWork(path: string, cookies: Record<string, string>): boolean {
   if (decision.kind === 'redirect') return true;
   if (decision.internalPath !== path || decision.rest === '/404/') return true;
   // The session cookie is `__Host-token` on an https origin, `token` on http (lib/session-cookie-names.ts).
-  return !!(cookies.token ?? cookies['__Host-token']) && isLandingPath(decision.rest);
+  return !!(cookies.token ?? cookies['__Host-token']) && signedInRedirects(decision.rest);
 }
 
 describe('proxy matcher (issue 14 §3)', () => {

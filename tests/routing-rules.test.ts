@@ -5,6 +5,7 @@ import {
   dashboardLocation,
   isLandingPath,
   FREE_TOOL_PATHS,
+  signedInRedirects,
   prefixOf,
   routeRequest,
   splitLocale,
@@ -53,11 +54,11 @@ describe('routing rules (SPEC §2)', () => {
   });
 
   it('redirects signed-in visitors only from home and landing pages, never from the free tools', () => {
-    expect(isLandingPath('/')).toBe(true);
-    expect(isLandingPath('/gps-locator/')).toBe(true);
-    expect(isLandingPath('/locate/')).toBe(true);
-    expect(isLandingPath('/phone-locate/')).toBe(true);
-    for (const tool of FREE_TOOL_PATHS) expect(isLandingPath(tool)).toBe(false);
+    for (const page of ['/', '/gps-locator/', '/locate/', '/phone-locate/']) expect(signedInRedirects(page)).toBe(true);
+    // The free tools stay landing pages for the funnel (landing_view) but are served to signed-in visitors.
+    for (const tool of FREE_TOOL_PATHS) expect(signedInRedirects(tool)).toBe(false);
+    expect(isLandingPath('/phone-finder/')).toBe(true);
+    expect(isLandingPath('/ip-tracker/')).toBe(true);
     expect(FREE_TOOL_PATHS).toEqual(['/phone-finder/', '/ip-tracker/', '/username-lookup/']);
     expect(isLandingPath('/404/')).toBe(false);
     expect(isLandingPath('/map/')).toBe(false);

@@ -16,13 +16,15 @@ export function prefixOf(locale: AppLocale): string {
 }
 
 /**
- * Landing pages (SPEC §2): a signed-in visitor asking for one is sent to the dashboard. The free tools are not among
- * them — the reverse phone lookup (`/phone-finder/`), the IP tracker (`/ip-tracker/`) and the username lookup work the
- * same for a subscriber, who would otherwise be sent to My locations and never reach them.
+ * Landing pages (SPEC §2): where ads and search send visitors; each logs `landing_view` (lib/tracking/page.ts). A
+ * signed-in visitor asking for one is sent to the dashboard, except on the free tools (`signedInRedirects`).
  */
-export const LANDING_PATHS = ['/', '/gps-locator/', '/locate/', '/phone-locate/'];
+export const LANDING_PATHS = ['/', '/phone-finder/', '/gps-locator/', '/locate/', '/phone-locate/', '/ip-tracker/'];
 
-/** The free tools: served to everyone, signed in or not. */
+/**
+ * The free tools: served to everyone, signed in or not — the reverse phone lookup, the IP tracker and the username
+ * lookup work the same for a subscriber, who would otherwise be sent to My locations and never reach them.
+ */
 export const FREE_TOOL_PATHS = ['/phone-finder/', '/ip-tracker/', '/username-lookup/'];
 
 /** Pages that exist (without locale prefix, with trailing slash). Anything else redirects to the locale's home. */
@@ -113,6 +115,11 @@ export function rememberedLanguageRedirect(pathname: string, search: string, lan
 /** Whether a signed-in visitor asking for `rest` (path without prefix) goes to the dashboard instead. */
 export function isLandingPath(rest: string): boolean {
   return LANDING_PATHS.includes(rest);
+}
+
+/** Whether a signed-in visitor asking for `rest` is sent to the dashboard: landing pages, the free tools excepted. */
+export function signedInRedirects(rest: string): boolean {
+  return isLandingPath(rest) && !FREE_TOOL_PATHS.includes(rest);
 }
 
 /** Where a signed-in visitor is sent: the dashboard locations page under the same prefix, query kept. */
