@@ -110,7 +110,7 @@ for (const c of cases) {
     );
     await expect(page.getByTestId('paid-next')).toContainText(
       // Formatted numbers keep their groups together with no-break spaces.
-      new RegExp(`consent SMS to ${c.input.replace(/[ -]/g, '[\\s-]').replace('+', '\\+')}`),
+      new RegExp(`consent SMS (?:was sent )?to ${c.input.replace(/[ -]/g, '[\\s-]').replace('+', '\\+')}`),
     );
     await expect(page.getByTestId('receipt')).toContainText(
       /^Receipt: US\$0\.\d\d on .+ · Order CH-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2} · Shown on your statement as /,
