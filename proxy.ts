@@ -7,7 +7,7 @@ import { dashboardLocation, rememberedLanguageRedirect, routeRequest, signedInRe
  * cookie (`__Host-token` when APP_ORIGIN is https, else `token`: lib/session-cookie-names.ts, the API's own rule)
  * asking for the home page or a landing page is checked against the API; a live session goes to the dashboard, a
  * dead one has its cookie cleared and sees the page (no loop). `/` honours a language the visitor chose
- * before (`lang` cookie, issue 13 §7).
+ * before (`lang` cookie).
  */
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
@@ -41,7 +41,7 @@ export async function proxy(request: NextRequest) {
       return response;
     }
   }
-  // `/404/` is the not-found page: served with a real 404 status (issue 13 §10).
+  // `/404/` is the not-found page: served with a real 404 status.
   return decision.rest === '/404/' ? rewrite({ status: 404 }) : serve();
 }
 
@@ -61,7 +61,7 @@ async function checkSession(request: NextRequest, token: string): Promise<'live'
 }
 
 /**
- * Where the proxy runs (issue 14 §3): invoking it at all costs a static page about a third of its throughput, so it
+ * Where the proxy runs: invoking it at all costs a static page about a third of its throughput, so it
  * runs only where it has work. `/es/…` and `/id/…` pages that exist are served as they are (their internal path is
  * their public path): the proxy is skipped for them unless a session cookie (`token` or `__Host-token`) may send a
  * landing-page visitor to the dashboard. It still runs for English and `/ph/` paths (rewritten to `/en/…`,

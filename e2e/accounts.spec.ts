@@ -30,7 +30,7 @@ test('a buyer signs in with the temporary password, must choose a password, sign
   await signIn(page, email, temporary);
   await expect(page).toHaveURL(/\/dashboard\/account\/$/);
   await expect(page.getByText('You signed in with a temporary password.')).toBeVisible();
-  // Signed in with the temporary password: only the new one is asked (issue 13 §16).
+  // Signed in with the temporary password: only the new one is asked.
   await expect(page.getByLabel('Current password')).toHaveCount(0);
   await page.getByLabel('New password', { exact: true }).fill('short');
   await page.getByLabel('Repeat the new password').fill('short');
@@ -111,7 +111,7 @@ test('/login?redirect=billing lands on the billing page with the trial and the p
   // Choose a password first: a temporary password only opens the account page.
   await signIn(page, email, temporary);
   await expect(page).toHaveURL(/\/dashboard\/account\/$/);
-  // Signed in with the temporary password: only the new one is asked (issue 13 §16).
+  // Signed in with the temporary password: only the new one is asked.
   await expect(page.getByLabel('Current password')).toHaveCount(0);
   await page.getByLabel('New password', { exact: true }).fill('green tea at noon');
   await page.getByLabel('Repeat the new password').fill('green tea at noon');
@@ -130,7 +130,7 @@ test('/login?redirect=billing lands on the billing page with the trial and the p
   await expect(page.getByTestId('order')).toContainText('Paid');
 });
 
-test('a registered e-mail is refused at Check number, with a sign-in link that returns to the number (issue 12 §1)', async ({
+test('a registered e-mail is refused at Check number, with a sign-in link that returns to the number', async ({
   page,
   request,
 }) => {

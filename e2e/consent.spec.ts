@@ -91,7 +91,7 @@ test('Report abuse stops every further request to the number', async ({ browser,
   await buyer.close();
 });
 
-test('permission denied: nothing is stored, the owner can try again, the buyer sees "location not allowed" (issue 12 §3)', async ({
+test('permission denied: nothing is stored, the owner can try again, the buyer sees "location not allowed"', async ({
   browser,
   baseURL,
 }) => {
@@ -164,7 +164,7 @@ test('a new request from the dashboard shows a consent link to copy, which opens
   await buyer.close();
 });
 
-test('an undelivered SMS shows "SMS not delivered" and a consent link the buyer can send (issue 12 §11)', async ({
+test('an undelivered SMS shows "SMS not delivered" and a consent link the buyer can send', async ({
   browser,
   baseURL,
 }) => {
@@ -191,7 +191,7 @@ test('an undelivered SMS shows "SMS not delivered" and a consent link the buyer 
   await buyer.close();
 });
 
-test("the owner's page retries a network error, and a window that ran out reads as ended (issue 13 §8)", async ({
+test("the owner's page retries a network error, and a window that ran out reads as ended", async ({
   browser,
   baseURL,
 }) => {

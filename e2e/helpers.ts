@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /**
- * Collects console errors and uncaught exceptions of `page` (issue 13 §15), each prefixed with the page's URL; the
+ * Collects console errors and uncaught exceptions of `page`, each prefixed with the page's URL; the
  * returned array fills as the page runs.
  */
 export function consoleErrors(page: Page): string[] {
@@ -17,7 +17,7 @@ export function uniqueEmail(tag: string): string {
 }
 
 /**
- * Home → locate box: enters phone, the requester name (`name`, issue 13 §2) and e-mail, accepts the terms, checks the
+ * Home → locate box: enters phone, the requester name (`name`) and e-mail, accepts the terms, checks the
  * number; the facts must show.
  */
 export async function checkNumber(page: Page, phone: string, email: string, path = '/', name = 'Anna (your sister)') {

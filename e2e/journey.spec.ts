@@ -84,13 +84,13 @@ const cases = [
 
 for (const c of cases) {
   test(`journey for ${c.input}: facts, payment, consent, map`, async ({ page, browser }) => {
-    // No console error on any page of the journey, the buyer's or the owner's (issue 13 §15).
+    // No console error on any page of the journey, the buyer's or the owner's.
     const errors = consoleErrors(page);
     const email = uniqueEmail('buyer');
     await checkNumber(page, c.input, email);
     await expect(page.getByRole('heading', { name: 'From the number: country, carrier, time zone' })).toBeVisible();
     await expect(page.getByTestId('fact-country')).toContainText(c.country);
-    // A fact the numbering plan does not give is left out, with one line saying so (issue 13 §5).
+    // A fact the numbering plan does not give is left out, with one line saying so.
     if (c.carrier) await expect(page.getByTestId('fact-carrier')).toContainText(c.carrier);
     else {
       await expect(page.getByTestId('fact-carrier')).toHaveCount(0);
@@ -141,7 +141,7 @@ for (const c of cases) {
     await expect(ownerPage.getByTestId('last-sent')).toContainText(text.accuracy);
 
     await page.goto('/dashboard/locations/');
-    // Numbers are shown in international format (issue 13 §4).
+    // Numbers are shown in international format.
     const row = page
       .getByTestId('location-row')
       .filter({ hasText: new RegExp(c.input.replace(/[ -]/g, '[ -]').replace('+', '\\+')) });
@@ -250,10 +250,7 @@ test('a name that claims to be the police is refused in the locate box, in its l
   await expect(page.getByTestId('pay-step')).toHaveCount(0);
 });
 
-test("the buyer's note reaches the consent page under the name, never the SMS (issue 15 §3)", async ({
-  page,
-  browser,
-}) => {
+test("the buyer's note reaches the consent page under the name, never the SMS", async ({ page, browser }) => {
   const email = uniqueEmail('note');
   await checkNumber(page, '+44 7400 555813', email);
   const step = page.getByTestId('pay-step');
@@ -287,7 +284,7 @@ test("the buyer's note reaches the consent page under the name, never the SMS (i
   await owner.close();
 });
 
-test('back from the checkout, the home page shows its static sections again (issue 14 §4)', async ({ page }) => {
+test('back from the checkout, the home page shows its static sections again', async ({ page }) => {
   // The pay step moves to the checkout by client-side navigation; Back restores the home page from the router's
   // cache, where the static sections keep the HTML the server sent at the first load.
   await checkNumber(page, '+44 7400 123463', uniqueEmail('back'), '/es/');

@@ -108,7 +108,7 @@ test.describe('signed-in visitors', () => {
   test('pages that are not landing pages are not redirected', async ({ request }) => {
     const res = await request.get('/faq/', { ...noRedirect, headers: { cookie: `token=${token}` } });
     expect(res.status()).toBe(200);
-    // The not-found page answers 404 (issue 13 §10), with or without a session.
+    // The not-found page answers 404, with or without a session.
     const missing = await request.get('/404/', { ...noRedirect, headers: { cookie: `token=${token}` } });
     expect(missing.status()).toBe(404);
   });

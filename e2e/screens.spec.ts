@@ -44,7 +44,7 @@ async function overflow(page: Page): Promise<number> {
 }
 
 /**
- * Visible tap targets smaller than WCAG 2.2 allows (issue 13 §11): header controls, form controls and buttons under
+ * Visible tap targets smaller than WCAG 2.2 allows: header controls, form controls and buttons under
  * 44×44 px, any other target under 24×24 px. A checkbox or radio is measured with its label (which toggles it); links
  * inside running text are exempt (WCAG 2.5.8 "inline"), as are visually hidden elements.
  */
@@ -292,7 +292,7 @@ test.describe('on a phone', () => {
   });
 });
 
-test.describe('dead ends (issue 13 §10)', () => {
+test.describe('dead ends', () => {
   test('signed-out pages that need a session say "please sign in" and come back after signing in', async ({
     page,
     request,
@@ -327,10 +327,7 @@ test.describe('dead ends (issue 13 §10)', () => {
   });
 });
 
-test('a chosen language is remembered: / goes to it, other URLs are served as asked (issue 13 §7)', async ({
-  page,
-  request,
-}) => {
+test('a chosen language is remembered: / goes to it, other URLs are served as asked', async ({ page, request }) => {
   // No choice: / is English.
   expect((await request.get('/', { maxRedirects: 0 })).status()).toBe(200);
   // Landing on /es/ from an ad is not a choice.

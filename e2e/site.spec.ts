@@ -64,7 +64,7 @@ for (const { prefix, lang } of LOCALES) {
         await page.waitForLoadState('networkidle');
         const axe = await new AxeBuilder({ page }).analyze();
         expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
-        // `/404/` answers 404 on purpose (issue 13 §10); Chromium logs that status of the document itself.
+        // `/404/` answers 404 on purpose; Chromium logs that status of the document itself.
         expect(errors.filter((e) => !(status === 404 && /status of 404/.test(e)))).toEqual([]);
       });
     }
@@ -187,7 +187,7 @@ test('screenshots at 375×812 and 1280×800 of home, a landing page, the price c
   }
 });
 
-test('demo mode says so on every page, in the page language (issue 16 §1)', async ({ page }) => {
+test('demo mode says so on every page, in the page language', async ({ page }) => {
   for (const [path, text] of [
     ['/', 'Demo: no real payment or SMS is made.'],
     ['/es/faq/', 'Demo: no se realiza ningún pago ni SMS real.'],
@@ -254,9 +254,7 @@ test('paths Next cannot decode and methods it cannot take answer 400/405, never 
   expect(answer).toMatch(/^HTTP\/1\.1 405 /);
 });
 
-test('every kind of response carries the security headers (set by scripts/start.mjs, issue 14 §3)', async ({
-  request,
-}) => {
+test('every kind of response carries the security headers (set by scripts/start.mjs)', async ({ request }) => {
   const home = await request.get('/es/');
   const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(await home.text())![1];
   const answers = [

@@ -53,7 +53,7 @@ function tileOrigin(url: string): string {
 }
 
 /**
- * Third-party origins the CSP must allow for the tracking settings (issue 7): the button-click tracker's host, Google
+ * Third-party origins the CSP must allow for the tracking settings: the button-click tracker's host, Google
  * Analytics (NEXT_PUBLIC_EVENT_SERVICE=gtag) and Crisp (NEXT_PUBLIC_HELP_CHAT=crisp). None by default. Each value is
  * '' or a space-led list, to append to its directive.
  */

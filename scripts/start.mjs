@@ -28,7 +28,7 @@ await app.prepare();
 
 // The security headers of every response (lib/security-headers.ts), left by instrumentation.ts during prepare() with
 // the values the build inlined. Set here rather than in next.config's headers(), which Next compiles with
-// path-to-regexp on every request (issue 14 §3). Without them the server does not start.
+// path-to-regexp on every request. Without them the server does not start.
 const securityHeaders = globalThis[Symbol.for('app.securityHeaders')];
 if (!Array.isArray(securityHeaders) || securityHeaders.length === 0) {
   console.error('The security headers were not set up (instrumentation.ts did not run); not starting.');

@@ -21,7 +21,7 @@ const databaseSchema = z.object({
 });
 
 const siteSchema = z.object({
-  /** Where links in SMS and e-mails point; `http://localhost:${PORT}` when unset (issue 16 §1). */
+  /** Where links in SMS and e-mails point; `http://localhost:${PORT}` when unset. */
   APP_ORIGIN: z.url(),
   NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default(SITE_DEFAULTS.product),
   SUPPORT_EMAIL: z.email().default(SITE_DEFAULTS.support),
@@ -94,7 +94,7 @@ const providersSchema = z.object({
     .optional(),
   EMAIL_FROM: z.string().min(3).default(`${SITE_DEFAULTS.product} <no-reply@example.com>`),
   GEOIP_MMDB_DIR: z.string().optional(),
-  /** The WhatsMyName site list of the reverse username lookup (issue 15 §2), relative to the working directory. */
+  /** The WhatsMyName site list of the reverse username lookup, relative to the working directory. */
   USERNAME_SITES_FILE: z.string().min(1).default('data/whatsmyname/wmn-data.json'),
   /** Sites one username lookup asks at the same time. */
   USERNAME_LOOKUP_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(16),
@@ -114,7 +114,7 @@ const providersSchema = z.object({
    * Private, link-local and other non-public addresses stay blocked either way.
    */
   USERNAME_LOOKUP_ALLOW_LOOPBACK: bool.default(false),
-  /** Have I Been Pwned API v3 key (issue 15 §1); unset: the data-leak check says it is not configured here. */
+  /** Have I Been Pwned API v3 key; unset: the data-leak check says it is not configured here. */
   HIBP_API_KEY: z.string().min(16, 'at least 16 characters').optional(),
   /** Base URL of the HIBP API v3; another host for tests. */
   HIBP_API_URL: z.url().default('https://haveibeenpwned.com/api/v3'),
@@ -125,7 +125,7 @@ const providersSchema = z.object({
   PWNED_PASSWORDS_URL: z.union([z.literal('off'), z.url()]).default('https://api.pwnedpasswords.com'),
   CONSENT_LINK_TTL_HOURS: z.coerce.number().positive().max(168).default(24),
   POSITION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  /** Days the append-only consent records are kept after their request's positions are deleted (issue 12 §11). */
+  /** Days the append-only consent records are kept after their request's positions are deleted. */
   CONSENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   SMS_MAX_PER_BUYER_PER_DAY: z.coerce.number().int().min(0).default(10),
   SMS_MAX_PER_TARGET_PER_DAY: z.coerce.number().int().min(0).default(3),
@@ -142,7 +142,7 @@ const providersSchema = z.object({
     .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 codes, comma-separated'))),
 });
 
-/** Tracking and ad settings (issue 7). NEXT_PUBLIC_* ones are also read by the browser build. */
+/** Tracking and ad settings. NEXT_PUBLIC_* ones are also read by the browser build. */
 const trackingSchema = z.object({
   /** The `{hash}` of the ad-conversion endpoint `POST /api_{hash}` (letters and digits). */
   NEXT_PUBLIC_AD_EVENTS_HASH: z
@@ -183,7 +183,7 @@ const envSchema = databaseSchema
         if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=twilio' });
       }
     }
-    // Live mode (issue 16 §1): real payments and real SMS may not go out under the demo identity.
+    // Live mode: real payments and real SMS may not go out under the demo identity.
     if (!isDemoMode(e)) {
       const placeholders = {
         NEXT_PUBLIC_COMPANY_NAME: e.NEXT_PUBLIC_COMPANY_NAME === SITE_DEFAULTS.company,

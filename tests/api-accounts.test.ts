@@ -89,7 +89,7 @@ describe('temporary passwords', () => {
     expect((await call('GET', '/spyContent', { headers: { cookie: `token=${bought.token}` } })).status).toBe(401);
   });
 
-  it('the restricted session sets a password without typing the temporary one again; a full session must (issue 13 §16)', async () => {
+  it('the restricted session sets a password without typing the temporary one again; a full session must', async () => {
     const bought = await buyAccount(`temp-choose.${Date.now()}@example.com`);
     const restricted = tokenOf(await signIn(bought.email, bought.temporaryPassword));
     const chosen = await call('PUT', '/admin/user/password', {
@@ -119,7 +119,7 @@ describe('temporary passwords', () => {
     );
   });
 
-  it('recovering access e-mails a code and never replaces the working temporary password (issue 12 §8)', async () => {
+  it('recovering access e-mails a code and never replaces the working temporary password', async () => {
     const bought = await buyAccount(`tempnew.${Date.now()}@example.com`);
     const res = await call('PUT', `/admin/userSession/restPassword/${bought.email}`);
     expect(res.status).toBe(200);

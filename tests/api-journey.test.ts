@@ -188,7 +188,7 @@ describe('the journey through the API', () => {
     const { obj } = await trace.json();
     expect(obj.status).toBe('sharing');
     expect(obj.positions[0]).toMatchObject({ source: 'gps', latitude: 40.4168, longitude: -3.7038, accuracy: 8.5 });
-    // The share carried the first fix; the IP area was stored with it, in the same transaction (issue 12 §3).
+    // The share carried the first fix; the IP area was stored with it, in the same transaction.
     expect(obj.positions.map((p: { source: string }) => p.source).sort()).toEqual(['gps', 'gps', 'ip']);
     expect(obj.positions.find((p: { source: string }) => p.source === 'ip')).toMatchObject({
       label: 'London, England, GB',
@@ -242,7 +242,7 @@ describe('the journey through the API', () => {
       reason: 'no_session',
     });
     const dead = await app.request(`${API}/spyContent`, { headers: { cookie: 'token=forged' } });
-    // A token that is no longer valid: the page says the session ended (issue 13 §10).
+    // A token that is no longer valid: the page says the session ended.
     expect(await dead.json()).toMatchObject({
       msg: 'The login status is invalid, please log in to your account.',
       reason: 'session_ended',

@@ -167,7 +167,7 @@ describe('location requests by subscribers', () => {
     expect(await db.select().from(positions).where(eq(positions.requestId, obj.id))).toHaveLength(0);
   });
 
-  it('counts the requests that changed or received positions until the subscriber has seen them (issue 13 §13)', async () => {
+  it('counts the requests that changed or received positions until the subscriber has seen them', async () => {
     const buyer = await buyAccount(`notify.${Date.now()}@example.com`);
     const cookie = { cookie: `token=${buyer.token}` };
     const list = async () => (await (await call('GET', '/spyContent', { headers: cookie })).json()).page;

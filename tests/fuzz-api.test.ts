@@ -161,7 +161,7 @@ function fill(path: string, values: string[]): string {
   return path.replace(/\{[^}]+\}/g, () => (values[i++] || 'x').replace(/[\s#?/\\]/g, '_'));
 }
 
-describe('property: no input answers 5xx (issue 12 §9)', () => {
+describe('property: no input answers 5xx', () => {
   const ops = operations();
 
   // Every refused input logs a warning (server/api/input-hygiene.ts): hundreds here, which would bury the report.
@@ -292,7 +292,7 @@ describe('property: no input to the operator console answers 5xx', () => {
   });
 });
 
-describe('the inputs that answered 500 before (issue 12 §9)', () => {
+describe('the inputs that answered 500 before', () => {
   const send = (path: string, init: RequestInit & { json?: unknown; form?: Record<string, string> } = {}) =>
     app.request(`${ORIGIN}/api_f/v1${path}`, {
       method: init.method ?? (init.json || init.form ? 'POST' : 'GET'),

@@ -51,7 +51,7 @@ async function auditOf(targetId: string) {
   return (await getDb()).select().from(operatorAudit).where(eq(operatorAudit.targetId, targetId));
 }
 
-describe('operator console (issue 16 §3)', () => {
+describe('operator console', () => {
   it('creates an operator from the command line, whose printed password and TOTP secret sign in', async () => {
     const email = uniqueEmail('op-cli');
     const run = (address: string) =>
@@ -402,7 +402,7 @@ describe('operator console (issue 16 §3)', () => {
   });
 });
 
-describe('undelivered e-mails on the account page (issue 16 §6)', () => {
+describe('undelivered e-mails on the account page', () => {
   it("lists only the signed-in user's e-mails that failed or wait for a retry, without their text", async () => {
     const mine = await buyAccount(uniqueEmail('undelivered-mine'));
     const other = await buyAccount(uniqueEmail('undelivered-other'));

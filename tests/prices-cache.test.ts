@@ -28,7 +28,7 @@ afterAll(async () => {
   for (const id of created) await db.delete(priceSetups).where(eq(priceSetups.id, id));
 });
 
-describe('the displayed price setup is reused, what is charged is read fresh (issue 14 §3)', () => {
+describe('the displayed price setup is reused, what is charged is read fresh', () => {
   it('shows a price changed in the database once PRICE_CACHE_MS has passed; priceSetup() sees it at once', async () => {
     const db = await getDb();
     const row = await newSetup('EUR', 149, 2999);

@@ -29,7 +29,7 @@ const paths = [
 ].filter((p) => p !== '');
 
 /**
- * The proxy may be skipped only where it would do nothing (issue 14 §3): the page is served at its own path (no
+ * The proxy may be skipped only where it would do nothing: the page is served at its own path (no
  * redirect, no rewrite) and no session or language cookie changes the answer.
  */
 function proxyHasWork(path: string, cookies: Record<string, string>): boolean {
@@ -41,7 +41,7 @@ function proxyHasWork(path: string, cookies: Record<string, string>): boolean {
   return !!(cookies.token ?? cookies['__Host-token']) && signedInRedirects(decision.rest);
 }
 
-describe('proxy matcher (issue 14 §3)', () => {
+describe('proxy matcher', () => {
   it.each<Record<string, string>>([
     {},
     { token: 't' },

@@ -71,7 +71,7 @@ describe('routing rules (SPEC §2)', () => {
   });
 });
 
-describe('remembered language (SPEC §3 lang cookie, issue 13 §7)', () => {
+describe('remembered language (SPEC §3 lang cookie)', () => {
   it('sends / to the language the visitor chose, keeping the query', () => {
     expect(rememberedLanguageRedirect('/', '?gclid=1', 'es')).toBe('/es/?gclid=1');
     expect(rememberedLanguageRedirect('/', '', 'en-PH')).toBe('/ph/');
@@ -87,7 +87,7 @@ describe('remembered language (SPEC §3 lang cookie, issue 13 §7)', () => {
   });
 });
 
-describe('return path after sign-in (issue 13 §10)', () => {
+describe('return path after sign-in', () => {
   it('keeps a path of this site', () => {
     expect(safeNext('/reveal-location/')).toBe('/reveal-location/');
     expect(safeNext('/es/map/?id=1')).toBe('/es/map/?id=1');

@@ -104,7 +104,7 @@ describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
     expect(order).toMatchObject({ status: 'paid', providerPaymentId: 'pi_test_1' });
   });
 
-  it('an order whose e-mail became an account before Stripe confirmed it opens no session and issues no password (issue 12 §1)', async () => {
+  it('an order whose e-mail became an account before Stripe confirmed it opens no session and issues no password', async () => {
     const first = await stripeOrder();
     const second = await stripeOrder(first.email);
     const complete = async (o: typeof first, tag: string) => {

@@ -49,7 +49,7 @@ export function AccountPanel() {
     reset,
     formState: { errors, isSubmitting },
   } = useForm<ChangePasswordValues, { restricted: boolean }>({
-    // A session opened with the temporary password only chooses the new one (issue 13 §16).
+    // A session opened with the temporary password only chooses the new one.
     resolver: (values, context, options) =>
       context?.restricted
         ? (zodResolver(choosePasswordSchema)(values, context, options as never) as ReturnType<

@@ -36,7 +36,7 @@ type Badge = RequestStatus | 'delivered' | 'smsFailed' | 'locationDenied' | 'wit
 
 /**
  * The badge of a row: a request whose SMS the carrier confirmed shows 'delivered' until the owner opens it; one whose
- * SMS was refused or not delivered shows 'SMS not delivered' (issue 12 §11); an owner whose browser refused the
+ * SMS was refused or not delivered shows 'SMS not delivered'; an owner whose browser refused the
  * location shows 'opened, location not allowed' (§3); a request ended with the subscription shows 'withdrawn' (§5).
  */
 function badgeOf(row: Row): Badge {

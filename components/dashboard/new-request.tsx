@@ -39,7 +39,7 @@ type SmsText = { id: string; locale: string; text: string };
 
 /**
  * `/getLocation` (SPEC §2): a subscriber asks for another number's location: the number, the requester name the owner
- * will see (issue 13 §2) and the SMS text (previewed in the page's language with that name) → `POST /spyContent/phoneLocation`; then a link to the request's map. Quota, subscription
+ * will see and the SMS text (previewed in the page's language with that name) → `POST /spyContent/phoneLocation`; then a link to the request's map. Quota, subscription
  * and SMS-guard refusals appear as the server words them.
  */
 export function NewRequest() {
@@ -62,7 +62,7 @@ export function NewRequest() {
     formState: { errors, isSubmitting },
   } = useForm<Values>({
     resolver: zodResolver(schema),
-    // A buyer sent here from the pay step after signing in (issue 12 §1) continues with the number they typed.
+    // A buyer sent here from the pay step after signing in continues with the number they typed.
     defaultValues: { phone: initialPhone, requesterName: '', note: '', text: 'standard', locale: '' },
   });
   const { alert, setAlert, report } = useServerErrors(setError, ['phone', 'requesterName', 'note']);

@@ -14,7 +14,7 @@ type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landin
 
 /**
  * A landing page around the locate box (SPEC §2): its own heading, lead, three points and the consent-flow
- * illustration (issue 13 §17) from messages/ (`page` names the namespace), and the locate box. On a phone the box
+ * illustration from messages/ (`page` names the namespace), and the locate box. On a phone the box
  * comes right after the heading and a one-line summary, so a visitor from an ad sees the phone field and "Check
  * number" on the first screen (390×844, with the cookie bar shown; e2e/screens.spec.ts); the lead, points and
  * illustration follow it. From `lg` up, the text is on the left and the box on the right. Used by the home page,

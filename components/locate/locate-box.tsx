@@ -32,12 +32,12 @@ function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
 }
 
 /**
- * The home page's locate box (SPEC §2, §5; issue 13 §2): phone, the requester name the owner will see (2–40
+ * The home page's locate box (SPEC §2, §5): phone, the requester name the owner will see (2–40
  * characters), e-mail and the terms checkbox, validated with the shared zod
  * schema. A national number is parsed against the visitor's country from `GET /other/ipInfo`, then the locale's
  * (es → ES, id → ID, en-PH → PH), the numbering plan choosing between them (lib/phone-country.ts); without either the
  * hint asks for + and the country code at once, and the server's error says to add it. The number is formatted as it
- * is typed, with the detected country's name (flag emoji are not drawn everywhere; issue 13 §3).
+ * is typed, with the detected country's name (flag emoji are not drawn everywhere).
  * Submitting shows the numbering-plan facts from `GET /other/location/info/{phone}` (the real lookup, labelled as
  * such) and, at the same time, asks `GET /portal/user/checkEmail/{email}` whether the e-mail already has an account:
  * then the e-mail field says so with the sign-in link that returns to New request with this number (an order for it

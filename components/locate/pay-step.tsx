@@ -25,10 +25,10 @@ function newKey(): string {
  * card-statement descriptor; card or wallet; the request to start at once and what a withdrawal then refunds
  * (`Pay.startNow`, sent as `startNow`: Directive 2011/83/EU Art. 7(3), 14(3)); and Pay, which creates the order (`POST /portal/order` with an
  * idempotency key). The discounted price and the struck regular price stand side by side, large, above the terms
- * (issue 13 §12) and Pay goes where the answer's `next` says. If the discount went to another order first (409,
+ * and Pay goes where the answer's `next` says. If the discount went to another order first (409,
  * reason `discount_used`), the regular price is shown with the server's message. An e-mail that already has an account
- * (409, reason `email_registered`, issue 12 §1) gets a sign-in link that returns to New request with this number.
- * Above the offer, the optional note to the owner (issue 15 §3), checked by `ownerNoteProblem` before the order is made
+ * (409, reason `email_registered`) gets a sign-in link that returns to New request with this number.
+ * Above the offer, the optional note to the owner, checked by `ownerNoteProblem` before the order is made
  * (with the confusables table, loaded on that first check: `loadPrototypes`).
  */
 export function PayStep({
@@ -40,7 +40,7 @@ export function PayStep({
   email: string;
   /** E.164. */
   phone: string;
-  /** Who asks, as the owner will see it (issue 13 §2). */
+  /** Who asks, as the owner will see it. */
   requesterName: string;
   api: () => Promise<ApiClient>;
 }) {

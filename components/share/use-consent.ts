@@ -8,7 +8,7 @@ import { shouldSendFix } from '@/lib/geo';
 export type GpsState = 'idle' | 'waiting' | 'ok' | 'denied' | 'lost';
 
 /**
- * The owner's page state (issue 13 §8), taken from the server's status and end time:
+ * The owner's page state, taken from the server's status and end time:
  * `loading`, `reconnecting` (no answer from the server yet: retried), `invalid` (unknown code), `asked` (not answered),
  * `sharing`, `paused` (sharing, but the browser stopped giving positions: page hidden or phone locked), `stopped`
  * (by the owner), `ended` (the chosen duration ran out), `declined`, `expired`, `withdrawn` (the buyer's subscription
@@ -57,7 +57,7 @@ function stateOf(view: ConsentView, now: number, gps: GpsState): OwnerState {
 }
 
 /**
- * The consent page's state machine (ARCHITECTURE §6; issue 12 §3; issue 13 §8). Loads the view for `code` (network
+ * The consent page's state machine (ARCHITECTURE §6; issue 12 §3). Loads the view for `code` (network
  * errors retried with backoff, shown as `reconnecting`, never as an invalid link); Share asks the browser first and
  * sends the share with that first fix (nothing is stored before); while sharing, `watchPosition` sends fixes at most
  * every 10 s unless the phone moved over 25 m, a failed send is retried with the next fix, and the watch restarts when

@@ -6,7 +6,7 @@ import { Link } from '@/components/ui/link';
 const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
 
 /**
- * Remembers a language the visitor chose in the `lang` cookie (SPEC §3; issue 13 §7), one year, so `/` sends them to
+ * Remembers a language the visitor chose in the `lang` cookie (SPEC §3), one year, so `/` sends them to
  * it next time (proxy.ts). Only an explicit choice sets it.
  */
 function rememberLanguage(locale: AppLocale): void {

@@ -64,7 +64,7 @@ const RENDERERS: { [N in StaticSectionName]: (args: StaticSections[N], c: Contex
 };
 
 /**
- * Renders static section `name` in `locale` with `args` (issue 14 §4). Only the server has this module: the package's
+ * Renders static section `name` in `locale` with `args`. Only the server has this module: the package's
  * `imports` field (`#static-sections`) gives the browser bundle static-sections.browser.ts instead, so neither the
  * sections' text nor their code reach the browser, and the RSC payload carries only the section's name and `args`.
  * The text comes from the same catalogues as the server components' (`messagesFor`, i18n/messages.ts).

@@ -3,7 +3,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { onlineStatus } from '@/lib/tracking/online';
 
 /**
- * The page's tracking island (issue 7), in the layout: starts lib/tracking/page once the page has loaded and the
+ * The page's tracking island, in the layout: starts lib/tracking/page once the page has loaded and the
  * browser is idle (so it adds nothing to the load's main-thread work), and shows a notice while the browser is offline (SPEC §4 online/offline status), since
  * forms cannot reach the server then. `track: false` (the owner's consent page) keeps only the offline notice: no
  * page view, click or ad event, no event service and no help chat.

@@ -26,7 +26,7 @@ const VERDICT_TONE: Record<Exclude<VerdictKind, 'running'>, string> = {
 };
 
 /**
- * The reverse username lookup of `/username-lookup` (issue 15 §2): a username field (checked by `usernameProblem`,
+ * The reverse username lookup of `/username-lookup`: a username field (checked by `usernameProblem`,
  * the API's rule) and "also adult sites", off by default; Search starts a lookup (`POST /usernameLookup`) and puts
  * its id in the address (`?id=`), so the result page can be reopened for an hour. While it runs, the real progress
  * from the server every second (a progress bar and "N of M sites checked", both the server's count of sites

@@ -15,7 +15,7 @@ type Labels = {
 };
 
 /**
- * The header's account area (issue 13 §1): "Sign in" for visitors (returning to the page they were on); for a
+ * The header's account area: "Sign in" for visitors (returning to the page they were on); for a
  * signed-in subscriber (the `userInfo` cookie) one disclosure menu with My locations, Billing, My account and Sign out
  * (`DELETE /admin/userSession`), which fits a 360 px header in every language; on a phone its panel spans the header
  * (globals.css `menu-panel`), never cut at the screen's edge. It follows the cookie, so the payment's

@@ -13,7 +13,7 @@ const ANCHORS = [
   ['contact', 'contact'],
 ] as const;
 
-/** The free tools the header's "Free tools" menu links to (issue 15 §2), in order: [path, label key]. */
+/** The free tools the header's "Free tools" menu links to, in order: [path, label key]. */
 const TOOLS = [
   ['/username-lookup/', 'toolUsername'],
   ['/phone-finder/', 'toolPhone'],

@@ -59,7 +59,7 @@ export type OrderView = {
   supportEmail: string;
   productName: string;
   offerEndsAt: string | null;
-  /** The consent SMS: `failed` when refused by a cap or not delivered (issue 12 §6); null before payment. */
+  /** The consent SMS: `failed` when refused by a cap or not delivered; null before payment. */
   smsStatus?: 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | null;
   /** The location request the payment made (its map is `/map/?id=`); null before payment. */
   requestId?: string | null;
@@ -123,9 +123,9 @@ export type LocationTrace = {
   id: string;
   phone: string;
   status: RequestStatus;
-  /** The owner tapped Share but the browser refused the location (issue 12 §3). */
+  /** The owner tapped Share but the browser refused the location. */
   locationDenied: boolean;
-  /** Ended with the subscription (issue 12 §5). */
+  /** Ended with the subscription. */
   withdrawn: boolean;
   createdAt: string;
   sharingUntil: string | null;
@@ -145,18 +145,18 @@ export type ConsentView = {
   product: string;
   /** The requester's e-mail, masked (`u•••@example.com`). */
   requester: string;
-  /** Who asks, as the buyer wrote it (issue 13 §2); null on requests from before it was asked. */
+  /** Who asks, as the buyer wrote it; null on requests from before it was asked. */
   requesterName: string | null;
   /** What we know of the account that asks, shown beside the name. */
   facts: RequesterFacts;
-  /** The buyer's note to the owner, plain text ≤ 140 characters (issue 15 §3); null when none. */
+  /** The buyer's note to the owner, plain text ≤ 140 characters; null when none. */
   note: string | null;
   status: RequestStatus;
   /** The owner reported this request as abuse. */
   reported: boolean;
   /** For a stopped request: stopped by the owner, or the chosen duration ran out. */
   ended: 'owner' | 'time' | null;
-  /** The buyer's subscription ended and the request with it (issue 12 §5). */
+  /** The buyer's subscription ended and the request with it. */
   withdrawn: boolean;
   /** The browser refused the location when the owner last tapped Share (nothing was stored). */
   locationDenied: boolean;
@@ -187,7 +187,7 @@ export type BreachView = {
 export type DataLeakReport =
   { configured: false } | { configured: true; email: string; checkedAt: string; breaches: BreachView[] };
 
-/** `GET /usernameLookup/{id}` (issue 15 §2): a reverse username lookup's progress and the profiles found so far. */
+/** `GET /usernameLookup/{id}`: a reverse username lookup's progress and the profiles found so far. */
 export type UsernameLookupView = {
   username: string;
   /**

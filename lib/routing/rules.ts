@@ -102,7 +102,7 @@ export function routeRequest(pathname: string, search: string): RouteDecision {
 }
 
 /**
- * Where `/` sends a visitor who chose a language before (SPEC §3 `lang` cookie; issue 13 §7): a 302 to that language's
+ * Where `/` sends a visitor who chose a language before (SPEC §3 `lang` cookie): a 302 to that language's
  * home page, query kept, for a remembered `id`, `es` or `en-PH`; null for English, no cookie, an unknown value, or any
  * other path (every other URL names its language itself, so it is served as asked and stays statically rendered).
  */

@@ -59,7 +59,7 @@ export const locateBoxSchema = z.object({
 
 /**
  * The `Validation` messages the locate box and its pay step can show, as key prefixes (the page hands the browser
- * only these; issue 14 §4): the fields of `locateBoxSchema` and the note to the owner. tests/client-messages.test.ts
+ * only these): the fields of `locateBoxSchema` and the note to the owner. tests/client-messages.test.ts
  * checks that every message those rules give is among them.
  */
 export const LOCATE_VALIDATION = ['phone', 'email', 'requesterName', 'note', 'terms', 'invalid'] as const;
@@ -105,7 +105,7 @@ export const changePasswordSchema = z
   .check(samePassword);
 
 /**
- * Choose a password in a session opened with the temporary password (issue 13 §16): the new one twice; signing in
+ * Choose a password in a session opened with the temporary password: the new one twice; signing in
  * with the temporary password already proved it.
  */
 export const choosePasswordSchema = z.object(newPasswordPair).check(samePassword);
@@ -132,7 +132,7 @@ export const contactSchema = z.object({
 export type ContactValues = z.infer<typeof contactSchema>;
 
 /**
- * A phone number carried in a query string (`?phone=`, the pay step's sign-in link back to New request; issue 12 §1):
+ * A phone number carried in a query string (`?phone=`, the pay step's sign-in link back to New request):
  * digits, spaces and `+` only, at most 40 characters; anything else is dropped. '' when absent.
  */
 export function phoneFromQuery(value: string | null): string {

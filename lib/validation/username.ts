@@ -1,5 +1,5 @@
 /**
- * The username of a reverse username lookup (issue 15 §2): 1–64 characters (Unicode code points) after trimming,
+ * The username of a reverse username lookup: 1–64 characters (Unicode code points) after trimming,
  * from the characters the WhatsMyName data set's own known accounts use — letters, digits, `.`, `_`, `-` and single
  * inner spaces — with at least one letter or digit, and never an e-mail address or a phone number (the lookup is for
  * public profile names, not a way to trace a person's address or number). The letter or digit keeps every name, and

@@ -30,7 +30,7 @@ import { inputHygiene } from './input-hygiene';
 import { AccountError } from '../services/accounts';
 import { RateLimitedError } from '../services/rate-limit';
 
-/** Status and message of each account failure; login failures are one answer whatever the cause (ISSUE 3). */
+/** Status and message of each account failure; login failures are one answer whatever the cause. */
 function accountError(error: AccountError): ApiError {
   switch (error.reason) {
     case 'login_failed':
@@ -96,7 +96,7 @@ export function createApp() {
   app.route('/', locationsApi);
   app.route('/', consentApi);
   app.route('/', devApi);
-  // Kept out of the OpenAPI document: the operator console is not advertised (issue 16 §3).
+  // Kept out of the OpenAPI document: the operator console is not advertised.
   app.route('/', opsApi);
 
   app.doc31('/openapi.json', {
@@ -129,7 +129,7 @@ export function createApp() {
     else if (error instanceof HTTPException && error.status < 500)
       apiError = new ApiError(400, ErrorCode.badRequest, 'Api.badBody');
     else {
-      // The route's pattern, never the path, query or body: they may hold e-mails, numbers and codes (issue 12 §9).
+      // The route's pattern, never the path, query or body: they may hold e-mails, numbers and codes.
       log().error(
         { reqId: c.get('requestId'), method: c.req.method, route: c.req.routePath, err: describeError(error) },
         'unexpected error',

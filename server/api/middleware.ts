@@ -15,7 +15,7 @@ import { metrics } from '../observability/metrics';
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
 /**
- * First middleware of the API (issue 16 §4): gives the request an id (the proxy's `X-Request-Id` or a new UUID),
+ * First middleware of the API: gives the request an id (the proxy's `X-Request-Id` or a new UUID),
  * echoes it in the `X-Request-Id` response header, and after the answer writes one JSON log line (request id,
  * method, route pattern, status, duration in ms; never the path, query, body or IP) and counts the request in
  * `http_requests_total` and `http_request_duration_seconds`.
@@ -25,7 +25,7 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
   c.set('requestId', requestId);
   // Set before the answer exists, the header goes into it as it is made; set afterwards, Hono copies the whole
-  // Response to add it (issue 14 §3). A Response built by hand by a route would not carry it: added then.
+  // Response to add it. A Response built by hand by a route would not carry it: added then.
   c.header('X-Request-Id', requestId);
   const started = performance.now();
   try {
@@ -47,7 +47,7 @@ export const TOKEN_HEADER = '_chamspy_token';
 /**
  * Per-request context: the response language from `Accept-Language`, the client IP (X-Forwarded-For only from
  * TRUSTED_PROXIES), and the signed-in user from the session cookie (`__Host-token` on an https origin, else `token`)
- * and/or the `_chamspy_token` header (ISSUE 3).
+ * and/or the `_chamspy_token` header.
  * A token that names no live session, or a cookie and header naming different users, leave `user` null with
  * `tokenRejected`; `requireUser` then answers 401 with code 20012.
  */
@@ -86,7 +86,7 @@ export const requireWebsiteType: MiddlewareHandler<AppEnv> = async (c, next) => 
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.get('user')) {
     const ended = !!c.get('tokenRejected');
-    // `reason` lets a page say "your session has ended" or "please sign in" (issue 13 §10).
+    // `reason` lets a page say "your session has ended" or "please sign in".
     throw new ApiError(
       401,
       ErrorCode.sessionInvalid,

@@ -108,7 +108,7 @@ export const ownerNoteBody = z
   .describe('optional note shown to the owner under the requester name, at most 140 characters, never in the SMS');
 
 /**
- * The username of a reverse username lookup (issue 15 §2): 1–64 characters of letters, digits, `.`, `_`, `-` and
+ * The username of a reverse username lookup: 1–64 characters of letters, digits, `.`, `_`, `-` and
  * inner spaces, never an e-mail address or a phone number (`usernameProblem`); trimmed. 422 with the rule's key.
  */
 export const usernameBody = z
@@ -141,7 +141,7 @@ export function trackIdOf(c: Context): string | undefined {
   return value && /^[0-9a-f]{64}$/.test(value) ? value : undefined;
 }
 
-/** An order's attribution (issue 7) from the tracking fields of its body and the `track_id` header. Empty values dropped. */
+/** An order's attribution from the tracking fields of its body and the `track_id` header. Empty values dropped. */
 export function attributionOf(
   c: Context,
   body: { keyword?: string; apkChannel?: string; gclid?: string; wbraid?: string; gaCid?: string },

@@ -79,7 +79,7 @@ async function open(): Promise<DbState> {
 
 /**
  * Starts the embedded PostgreSQL, loaded only when DATABASE_URL is unset: the container image leaves the package out
- * (issue 16 §4), and there a missing DATABASE_URL is a clear start-up error rather than a crash.
+ *, and there a missing DATABASE_URL is a clear start-up error rather than a crash.
  */
 async function embeddedPostgres(dir: string, port: number) {
   let mod: typeof import('./embedded');
@@ -125,7 +125,7 @@ export function isConnectionError(error: unknown): boolean {
 
 /**
  * Runs `fn` again while it fails with a lost connection (isConnectionError), waiting 0.5, 1, 2, 4 and 8 s: enough for
- * a PostgreSQL restart or failover (issue 16 §6). Any other error, or the sixth failure, is thrown.
+ * a PostgreSQL restart or failover. Any other error, or the sixth failure, is thrown.
  */
 export async function retryOnConnectionLoss<T>(
   fn: () => Promise<T>,

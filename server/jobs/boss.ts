@@ -90,7 +90,7 @@ export function enqueueAdForward(id: string): Promise<void> {
 }
 
 /**
- * Queues a username lookup (issue 15 §2). A lookup asks up to 716 sites, a few minutes at worst: the job may run 15
+ * Queues a username lookup. A lookup asks up to 716 sites, a few minutes at worst: the job may run 15
  * minutes; a crashed worker's job is run again once and resumes with the sites not answered yet.
  */
 export async function enqueueUsernameCheck(idHash: string): Promise<void> {
@@ -197,13 +197,13 @@ export async function startWorkers(): Promise<void> {
   await boss.schedule(SWEEP_QUEUE, '* * * * *');
   await boss.work(SWEEP_QUEUE, () =>
     timedJob(SWEEP_QUEUE, async () => {
-      // Username lookups past their hour, with their results (issue 15 §2).
+      // Username lookups past their hour, with their results.
       await pruneLookups(db);
       // Retries whose time has come, first attempts whose enqueue was lost, and deliveries of a crashed worker.
       await enqueueOutbox(await dueOutboxIds(db));
-      // Secrets of handed-over messages, once /dev/outbox is off (issue 12 §7).
+      // Secrets of handed-over messages, once /dev/outbox is off.
       await redactHandedOver(db);
-      // SMS whose status callback never came (issue 12 §11).
+      // SMS whose status callback never came.
       await pollSmsStatuses(db, smsProvider());
       // Ad events never tried a few minutes after they arrived (their enqueue failed).
       const unsent = await db

@@ -13,7 +13,7 @@ import { assertNotLimited, consume, resetLimit } from './rate-limit';
 import { createSession, revokeOtherSessions, type SessionUser } from './sessions';
 import { sha256 } from './tokens';
 
-/** Reset codes: 6 digits, valid 15 minutes, burnt by the 5th wrong guess (ISSUE 3). */
+/** Reset codes: 6 digits, valid 15 minutes, burnt by the 5th wrong guess. */
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
 export const RESET_CODE_MAX_FAILURES = 5;
 /**
@@ -142,10 +142,10 @@ async function queueLockedNotice(db: Db, user: { id: string; email: string }, lo
 
 /**
  * Changes the signed-in user's password after checking the current one (not asked in a restricted session, opened
- * with the temporary password; issue 13 §16) and the policy. Clears a temporary password and the failed sign-ins in
+ * with the temporary password) and the policy. Clears a temporary password and the failed sign-ins in
  * a row, lifts the session's restriction, revokes every other session and e-mails a notice, in one transaction. Each
  * check of the current password spends a point of `passwordChecksPerAccount` first (atomic in PostgreSQL, so guesses sent
- * at once are counted too; issue 12 §2); a success gives them back. Throws RateLimitedError past the limit.
+ * at once are counted too); a success gives them back. Throws RateLimitedError past the limit.
  */
 export async function changePassword(
   db: Db,
@@ -155,7 +155,7 @@ export async function changePassword(
   locale: string,
 ) {
   const [user] = await db.select().from(users).where(eq(users.id, session.id));
-  // A session opened with the temporary password has just proved it (issue 13 §16); any other must give it again.
+  // A session opened with the temporary password has just proved it; any other must give it again.
   if (!session.restricted || current !== undefined) {
     if (current === undefined)
       throw new ApiError(422, ErrorCode.validation, 'Validation.passwordRequired', {}, { field: 'password' });
@@ -213,7 +213,7 @@ export async function sendResetCode(db: Db, email: string, locale: string, ip: s
 
 /**
  * Resets the password of `email` with its newest code. The code row is locked while it is checked, so guesses sent at
- * once are counted one after another (issue 12 §2): a wrong code counts a failure and the 5th burns the code, however
+ * once are counted one after another: a wrong code counts a failure and the 5th burns the code, however
  * the guesses arrive; an expired, used, voided or foreign code fails alike (`code_invalid`). The route also limits
  * attempts per IP. The new password's policy is checked first (no guess is spent on a weak password). On success: the
  * code is used, the password set (temporary one cleared), the failed sign-ins in a row cleared (which unlocks an

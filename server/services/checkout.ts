@@ -45,7 +45,7 @@ type Unpayable = { kind: 'not_found' } | { kind: 'not_payable' } | { kind: 'emai
 /**
  * Locks a payable order (`pending` or `failed`) of `code`, or says why it cannot be paid. An order made by a visitor
  * whose e-mail has since become an account is not charged (`email_registered`): the check made when the order was
- * created must still hold where the money moves (issue 12 §1).
+ * created must still hold where the money moves.
  */
 async function lockPayable(tx: Tx, code: string): Promise<Order | Unpayable> {
   const [order] = await tx.select().from(orders).where(eq(orders.code, code)).for('update').limit(1);
@@ -144,7 +144,7 @@ async function decline(tx: Tx, order: Order, reason: string): Promise<PayResult>
 }
 
 /**
- * The account a paid order belongs to (issue 12 §1). An order made while signed in names its account: the payment is
+ * The account a paid order belongs to. An order made while signed in names its account: the payment is
  * added to it. Otherwise a new account is created with a generated temporary password (argon2id hash stored, valid 7
  * days) and `password` is returned to e-mail. If the e-mail became an account after the order was made (only possible
  * for a provider that charges before we see it, such as Stripe Checkout), the payment is added to that account but
@@ -183,7 +183,7 @@ async function payingAccount(tx: Tx, order: Order, now: Date) {
  * (`payingAccount`: a new one, or the signed-in buyer's); a trialing subscription; a `payments` row; an `order.paid`
  * domain event; the location request with its consent code (stored hashed); and two outbox rows: the buyer's
  * credentials e-mail and the consent SMS. Only a newly created account, paid on our own page (`how.signIn`), gets a
- * session (`token`); a payment never signs anyone in to an account that existed before it (issue 12 §1). Call with
+ * session (`token`); a payment never signs anyone in to an account that existed before it. Call with
  * the order row locked and payable, so the webhook and the return page completing it at once make one account and
  * one e-mail.
  */
@@ -234,7 +234,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
   await recordOrderEvent(tx, FUNNEL.paid, order.id);
   const session = user.password && how.signIn ? await createSession(tx, user.id, meta) : null;
   // The SMS guards are checked again where the SMS is queued; a refusal is recorded on the request's SMS, not thrown:
-  // the payment has happened, and the buyer can share the link themselves (issue 12 §6).
+  // the payment has happened, and the buyer can share the link themselves.
   const { smsId, refusal } = await createLocationRequest(tx, {
     userId: user.id,
     e164: order.phoneE164,

@@ -14,7 +14,7 @@ import type { RequesterFacts } from '../../lib/api/types';
 
 // The phone owner's side of a location request, reached with the consent code of the SMS link (ARCHITECTURE §1, §6).
 
-/** Sharing durations the owner may choose (minutes); default 60 (ISSUE 5). */
+/** Sharing durations the owner may choose (minutes); default 60. */
 export const SHARE_PRESETS = [15, 60, 480] as const;
 
 /** A browser position: degrees (WGS 84) and the accuracy radius in metres (Geolocation API `coords`). */
@@ -75,7 +75,7 @@ export async function requesterFacts(
 /**
  * What the consent page shows for `code` (issue 13 §2, §8): who asks (the requester name the buyer gave and their
  * masked e-mail), what we know of their account (`facts`, see `requesterFacts`), the status, the link's expiry and
- * the sharing window's end, whether the request was withdrawn (the buyer's subscription ended, issue 12 §5),
+ * the sharing window's end, whether the request was withdrawn (the buyer's subscription ended),
  * whether the browser refused the location last time, and how the last sharing ended (`ended`: `owner` when the
  * owner stopped or reported, `time` when the chosen duration ran out, null otherwise) with `reported` when the owner
  * reported the request. The first view moves the request to `opened`.
@@ -142,8 +142,8 @@ export type ConsentAction =
 /**
  * The owner's answer through the consent link (ARCHITECTURE §4, §6), in one transaction with the request row locked,
  * so the same answer sent many times at once is recorded once. Every decision is its own append-only consent record
- * (UTC time, IP, user agent, SHA-256 of the text shown; issue 12 §11):
- * - `share` (issue 12 §3): sent only after the browser gave its first fix, which it carries. Records the consent
+ * (UTC time, IP, user agent, SHA-256 of the text shown):
+ * - `share`: sent only after the browser gave its first fix, which it carries. Records the consent
  *   (`shared`, or `shared_again` after a stop) with the duration, opens the window of `minutes`, and stores that fix
  *   together with the IP-based area. The first share e-mails the buyer a link to the map. Refused (`withdrawn`) when
  *   the buyer no longer has access;

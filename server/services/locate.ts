@@ -33,9 +33,9 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
     id: request.id,
     phone: request.targetE164,
     status,
-    /** The owner tapped Share but the browser's location was refused (issue 12 §3): "opened, location not allowed". */
+    /** The owner tapped Share but the browser's location was refused: "opened, location not allowed". */
     locationDenied: request.locationDeniedAt !== null && status !== 'sharing',
-    /** Ended because the subscription ended (issue 12 §5). */
+    /** Ended because the subscription ended. */
     withdrawn: request.withdrawnAt !== null,
     createdAt: request.createdAt.toISOString(),
     sharingUntil: request.sharingUntil?.toISOString() ?? null,
@@ -53,7 +53,7 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
 
 /**
  * One page of `userId`'s requests, newest first, with each one's position count, the time of its newest position (for
- * "last position 52 min ago", issue 13 §9), its SMS's status, and whether it changed since `since` (when the subscriber
+ * "last position 52 min ago"), its SMS's status, and whether it changed since `since` (when the subscriber
  * last looked: `notificationsSeenAt`).
  */
 export async function listRequests(db: Db, userId: string, pageNum: number, pageSize: number, since: Date) {
@@ -116,7 +116,7 @@ export async function clearPositions(db: Db, userId: string, id: string): Promis
  * Periodic upkeep (a pg-boss cron job, every minute): requests whose link passed its expiry unanswered become
  * `expired`; sharing windows that ended become `stopped`; positions of requests that ended more than
  * `retentionDays` ago are deleted (POSITION_RETENTION_DAYS); consent records are deleted `consentDays` after that
- * (CONSENT_RETENTION_DAYS, issue 12 §11). Returns how many rows each step touched.
+ * (CONSENT_RETENTION_DAYS). Returns how many rows each step touched.
  */
 export async function runLocateMaintenance(db: Db, retentionDays: number, consentDays = 365) {
   const now = new Date();

@@ -170,7 +170,7 @@ export async function opsSignOut(db: Db, operator: OperatorView): Promise<void> 
 }
 
 /**
- * Appends one entry to the audit log (issue 16 §3), in the caller's transaction when it has one so the entry and the
+ * Appends one entry to the audit log, in the caller's transaction when it has one so the entry and the
  * change commit together. `detail` must hold no secret.
  */
 export async function audit(
@@ -210,7 +210,7 @@ function phoneOf(query: string): string | null {
 }
 
 /**
- * Orders matching `query` (issue 16 §3): an order code or reference (`CH-7K4M-2Q`, what a customer quotes; exact,
+ * Orders matching `query`: an order code or reference (`CH-7K4M-2Q`, what a customer quotes; exact,
  * any case), an e-mail (part of it, case-insensitive) or a phone
  * number (E.164, with or without `+`), newest first, at most 50, each with its subscriptions and refund. An empty
  * query lists the newest orders. Amounts in minor units. A withdrawal from the contract (services/withdrawals.ts) is
@@ -428,7 +428,7 @@ export async function undeliveredMessages(db: Db) {
 
 /**
  * Puts a failed (or retry-waiting) message back in the queue for a new round of attempts, due at once, and audits
- * `message.retry`. A message finally failed has had its secrets removed (issue 12 §7), so it is re-sent as redacted
+ * `message.retry`. A message finally failed has had its secrets removed, so it is re-sent as redacted
  * (the buyer asks for a reset code instead of a lost temporary password). Other states: 409. Returns the row id to
  * enqueue.
  */

@@ -30,9 +30,9 @@ const REFERENCE_ATTEMPTS = 8;
 export type OrderInput = {
   email: string;
   phone: string;
-  /** Who asks, validated by `requesterNameBody` (issue 13 §2); shown to the owner once the order is paid. */
+  /** Who asks, validated by `requesterNameBody`; shown to the owner once the order is paid. */
   requesterName: string;
-  /** The optional note to the owner, validated by `ownerNoteBody` (issue 15 §3); null: none. */
+  /** The optional note to the owner, validated by `ownerNoteBody`; null: none. */
   note?: string | null;
   country?: string;
   locale: string;
@@ -51,7 +51,7 @@ export type OrderInput = {
   client?: { ip: string | null; userAgent: string | null };
   /** Where the buyer came from (tracking fields and event token, issue 7). */
   attribution?: Attribution;
-  /** The caller's account when signed in with a full session; only its own e-mail may be ordered for (issue 12). */
+  /** The caller's account when signed in with a full session; only its own e-mail may be ordered for. */
   buyer?: { id: string } | null;
 };
 

@@ -3,7 +3,7 @@ import { outboundMessages } from '../db/schema';
 import type { Tx } from '../db/client';
 import { renderEmail, type EmailTemplate } from './templates';
 
-/** Parameters that are secrets (issue 12 §7): kept in the sent text only as long as delivery needs them. */
+/** Parameters that are secrets: kept in the sent text only as long as delivery needs them. */
 const SECRET_PARAMS = ['password', 'code'];
 /** Templates whose `link` carries a secret token (a single-use cancel link, also in the annual reminder). */
 const SECRET_LINKS = new Set<EmailTemplate>(['cancel-link', 'annual-notice']);

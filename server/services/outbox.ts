@@ -11,7 +11,7 @@ import { describeError } from '../observability/describe-error';
 import type { ProviderHealth } from './outbox-recovery';
 
 /**
- * The columns that replace a message's secret-bearing texts by their redacted rendering (issue 12 §7). Applied when
+ * The columns that replace a message's secret-bearing texts by their redacted rendering. Applied when
  * delivery no longer needs the secret: once a real provider has the message, once it has finally failed, and for
  * the demo `outbox` provider (whose row is the delivery) only while `/dev/outbox` is off.
  */
@@ -99,7 +99,7 @@ export function nextAttemptAfter(attempts: number, now: Date, random = Math.rand
 
 /**
  * Delivers one outbox row through its provider (ARCHITECTURE §4: `queued -> sent -> delivered | failed`), in three
- * steps so that no database transaction or pooled connection is held during the provider call (issue 16 §6):
+ * steps so that no database transaction or pooled connection is held during the provider call:
  * 1. claim: one conditional UPDATE moves a due `queued` row (or a `sending` row whose lease has run out) to `sending`
  *    with a lease of LEASE_MS and counts the attempt; a row another job holds, or not yet due, is left alone, so a
  *    message is sent once however many jobs run for it;
@@ -222,7 +222,7 @@ export async function deliverOutboxMessage(
 }
 
 /**
- * E-mails to `address` that have not arrived (issue 16 §6): `failed` ones, and `queued` ones whose last attempt
+ * E-mails to `address` that have not arrived: `failed` ones, and `queued` ones whose last attempt
  * failed (they will be tried again at `nextAttemptAt`), from the last 30 days, newest first, at most 10.
  */
 export async function undeliveredEmailsTo(db: Db, address: string) {

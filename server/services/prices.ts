@@ -71,7 +71,7 @@ const displayedPlans = new WeakMap<PriceSetup, Map<string, PricePlan>>();
 
 /**
  * The plan of `GET /portal/priceSetup` (SPEC §3): pricePlan() of displayedPriceSetup() in `lang`, computed once per
- * cached setup row and language (its formatting was the route's largest own cost; issue 14 §3) and dropped with the
+ * cached setup row and language (its formatting was the route's largest own cost) and dropped with the
  * row. `now` in ms since the epoch. Same errors as displayedPriceSetup() (unknown id: ApiError 404). Callers must not
  * change the object returned.
  */

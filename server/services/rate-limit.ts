@@ -40,7 +40,7 @@ export const LIMITS = {
   cancelLinksPerIp: { points: 20, duration: 3600 },
   /** Contact-form messages per client IP. */
   contactPerIp: { points: 5, duration: 3600 },
-  /** Operator console sign-in attempts per client IP (issue 16 §3). */
+  /** Operator console sign-in attempts per client IP. */
   opsLoginPerIp: { points: 20, duration: 15 * 60 },
   /**
    * Failed operator sign-ins per operator e-mail (hash) and client IP: a guesser elsewhere cannot use up the
@@ -55,13 +55,13 @@ export const LIMITS = {
   opsLoginFailuresPerEmail: { points: 100, duration: 3600 },
   /** Discount offers shown per client IP (each is a row). */
   offersPerIp: { points: 120, duration: 3600 },
-  /** Data-leak checks per account (issue 15 §1); HIBP itself is asked at most once a day per account. */
+  /** Data-leak checks per account; HIBP itself is asked at most once a day per account. */
   dataLeakChecksPerAccount: { points: 20, duration: 3600 },
   /** Orders created per client IP (each one may lead to an SMS); ORDERS_PER_IP_PER_HOUR. */
   get ordersPerIp() {
     return { points: env().ORDERS_PER_IP_PER_HOUR, duration: 3600 };
   },
-  /** Reverse username lookups started per client IP (issue 15 §2); USERNAME_LOOKUPS_PER_IP_PER_HOUR. */
+  /** Reverse username lookups started per client IP; USERNAME_LOOKUPS_PER_IP_PER_HOUR. */
   get usernameLookupsPerIp() {
     return { points: env().USERNAME_LOOKUPS_PER_IP_PER_HOUR, duration: 3600 };
   },

@@ -24,7 +24,7 @@ import { isDue, transition, type SubscriptionEvent, type SubscriptionState } fro
 /**
  * Applies `event` to subscription `id` inside `tx` (row locked), writes the change and a `subscription.<event>`
  * domain event. A subscription that ends (`canceled`: refund, cancellation at period end, failed renewals) withdraws
- * the buyer's open requests unless another subscription still gives access (issue 12 §5). Returns the new row, or
+ * the buyer's open requests unless another subscription still gives access. Returns the new row, or
  * null when the event changes nothing (see `transition`).
  */
 export async function applySubscriptionEvent(tx: Tx, id: string, event: SubscriptionEvent) {

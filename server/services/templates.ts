@@ -121,7 +121,7 @@ const ORDER_EMAILS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A date and time for an e-mail, which cannot know the reader's zone (issue 13 §4): in UTC, saying so, as the locale
+ * A date and time for an e-mail, which cannot know the reader's zone: in UTC, saying so, as the locale
  * writes it: "November 24, 2026 at 2:05 PM UTC", "24 de noviembre de 2026, 14:05 UTC".
  */
 export function emailDateTime(date: Date, locale: string): string {
@@ -142,7 +142,7 @@ export function renderEmail(template: EmailTemplate, locale: string, params: Par
     support: e.SUPPORT_EMAIL,
     withdrawLink: `${e.APP_ORIGIN}${prefixOf(locale as AppLocale)}/withdraw/`,
     ...params,
-    // Numbers are written for people (issue 13 §4): +49 1512 3456781, not +4915123456781.
+    // Numbers are written for people: +49 1512 3456781, not +4915123456781.
     ...(typeof params.phone === 'string' ? { phone: formatPhone(params.phone) } : {}),
   };
   const keys = [

@@ -5,7 +5,7 @@ import ipaddr from 'ipaddr.js';
 import { Agent, fetch } from 'undici';
 
 /**
- * Outbound requests of the reverse username lookup (issue 15 §2), made so that a site list entry or a redirect cannot
+ * Outbound requests of the reverse username lookup, made so that a site list entry or a redirect cannot
  * turn the server against its own network (SSRF): every host is resolved first and refused when any of its addresses
  * is not public unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved…;
  * IPv6 addresses carrying an IPv4 address judged by it; see `isBlockedAddress`); the connection is made to the

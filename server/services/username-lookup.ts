@@ -13,7 +13,7 @@ import { sitesToCheck, type WmnSite } from './username-sites';
 import type { UsernameLookupView } from '../../lib/api/types';
 import { normalizeUsername } from '../../lib/validation/username';
 
-/** How long a lookup and its results are kept (ms): an hour (issue 15 §2). */
+/** How long a lookup and its results are kept (ms): an hour. */
 export const LOOKUP_TTL_MS = 3600_000;
 /** How often a running lookup reads whether it was stopped (ms). */
 const STOP_POLL_MS = 300;
@@ -49,7 +49,7 @@ export function profileUrl(site: WmnSite, username: string): string {
 }
 
 /**
- * Asks one site about `username` (issue 15 §2): `uri_check` with the username URL-encoded (or `post_body` with it,
+ * Asks one site about `username`: `uri_check` with the username URL-encoded (or `post_body` with it,
  * as POST with the site's headers), a browser user agent, no cookies, through the SSRF guard of `guardedRequest`,
  * within `timeoutMs`; then `decide`. `beforeRequest` runs before each request leaves (the first one before the
  * site's `timeoutMs` starts: waiting for the request budget is not the site's slowness). A time-out, a refused

@@ -11,7 +11,7 @@ export const EXISTING = 'alice';
 export const UNREACHABLE = 'offline-ghost';
 
 /**
- * A few fake public sites for the reverse username lookup (issue 15 §2), one per detection rule of the WhatsMyName
+ * A few fake public sites for the reverse username lookup, one per detection rule of the WhatsMyName
  * data set and per hazard, listening on 127.0.0.1. `fakeSiteList(base)` is the matching data set. Records how many
  * requests were in flight at most (`maxInFlight`), the paths asked (`paths`) and the cookies and user agents sent.
  */

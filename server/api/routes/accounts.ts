@@ -98,7 +98,7 @@ const undeliveredRoute = createRoute({
   method: 'get',
   path: '/admin/user/undeliveredEmails',
   summary:
-    "E-mails to the signed-in user's address that failed or wait for a retry (issue 16 §6): subject, when written, status (`queued` = will be tried again at `nextAttemptAt`; `failed` = gave up). Never the text.",
+    "E-mails to the signed-in user's address that failed or wait for a retry: subject, when written, status (`queued` = will be tried again at `nextAttemptAt`; `failed` = gave up). Never the text.",
   middleware: [requireSession] as const,
   responses: {
     200: jsonResponse(
@@ -123,7 +123,7 @@ const changeRoute = createRoute({
   method: 'put',
   path: '/admin/user/password',
   summary:
-    'Change the password (needs the current one, except in a session opened with the temporary password, issue 13 §16); other sessions are revoked and a notice e-mailed',
+    'Change the password (needs the current one, except in a session opened with the temporary password); other sessions are revoked and a notice e-mailed',
   middleware: [requireSession] as const,
   request: { body: bodyOf(changeBody) },
   responses: {
@@ -258,7 +258,7 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     return ok(c, null, translate(c.get('lang'), 'Api.passwordReset'));
   })
   .openapi(temporaryRoute, async (c) => {
-    // Never replaces a working temporary password (issue 12 §8): the owner gets a code to choose their own.
+    // Never replaces a working temporary password: the owner gets a code to choose their own.
     const ids = await sendResetCode(await getDb(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
     await enqueueAfterCommit(ids);
     return ok(c, null, translate(c.get('lang'), 'Api.temporarySent'));

@@ -31,10 +31,7 @@ const consentRoute = createRoute({
         z.object({
           product: z.string(),
           requester: z.string().openapi({ description: "the requester's e-mail, masked" }),
-          requesterName: z
-            .string()
-            .nullable()
-            .openapi({ description: 'who asks, as the buyer wrote it (issue 13 §2)' }),
+          requesterName: z.string().nullable().openapi({ description: 'who asks, as the buyer wrote it' }),
           facts: z
             .object({
               newAccount: z.boolean().openapi({ description: 'the account was created less than 24 hours ago' }),
@@ -44,7 +41,7 @@ const consentRoute = createRoute({
             })
             .openapi({ description: 'what we know of the account that asks, shown beside the name' }),
           note: z.string().nullable().openapi({
-            description: "the buyer's note to the owner, plain text, at most 140 characters (issue 15 §3)",
+            description: "the buyer's note to the owner, plain text, at most 140 characters",
           }),
           status,
           reported: z.boolean().openapi({ description: 'the owner reported this request as abuse' }),
@@ -66,7 +63,7 @@ const consentRoute = createRoute({
 
 /**
  * A coordinate or accuracy: a finite decimal number, as JSON number or as a form string like `-33.8688` or `1e2`
- * (issue 12 §10). `null`, `""`, booleans, arrays and hexadecimal strings are refused (422), never coerced.
+ *. `null`, `""`, booleans, arrays and hexadecimal strings are refused (422), never coerced.
  */
 const decimal = (min: number, max: number) =>
   z

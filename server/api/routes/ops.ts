@@ -86,7 +86,7 @@ const signInBody = z.object({
 });
 
 /**
- * The operator console's API under `/api_f/v1/ops` (issue 16 §3), kept out of the OpenAPI document. Sign-in takes
+ * The operator console's API under `/api_f/v1/ops`, kept out of the OpenAPI document. Sign-in takes
  * e-mail, password and a TOTP code and sets the console's session cookie; every other route needs that session (401
  * otherwise), and every change takes a `reason` and is written to the append-only audit log in the same step. No
  * answer carries a consent code, a token, a password hash, a TOTP secret or a message body. Mutations need the

@@ -35,7 +35,7 @@ const startBody = z.object({
   nsfw: formBoolean.default(false),
 });
 
-// POST /api_f/v1/usernameLookup - starts a reverse username lookup (issue 15 §2)
+// POST /api_f/v1/usernameLookup - starts a reverse username lookup
 const startRoute = createRoute({
   method: 'post',
   path: '/usernameLookup',
@@ -77,7 +77,7 @@ const stopRoute = createRoute({
 });
 
 /**
- * The reverse username lookup (issue 15 §2): start (rate limited per client, within the service-wide hourly budget;
+ * The reverse username lookup: start (rate limited per client, within the service-wide hourly budget;
  * a start refused as busy gives the client its try back), progress, stop. Public.
  */
 export const usernameLookupApi = new OpenAPIHono<AppEnv>()

@@ -85,9 +85,9 @@ export const orders = pgTable(
     reference: text('reference').notNull(),
     email: text('email').notNull(),
     phoneE164: text('phone_e164').notNull(),
-    /** Who asks, as the buyer wrote it (issue 13 §2); shown to the owner. Null on orders from before it was asked. */
+    /** Who asks, as the buyer wrote it; shown to the owner. Null on orders from before it was asked. */
     requesterName: text('requester_name'),
-    /** The buyer's optional note to the owner (issue 15 §3), ≤ 140 characters; shown on the consent page, never in the SMS. */
+    /** The buyer's optional note to the owner, ≤ 140 characters; shown on the consent page, never in the SMS. */
     note: text('note'),
     locale: text('locale').notNull().default('en'),
     userId: uuid('user_id').references(() => users.id),
@@ -126,7 +126,7 @@ export const orders = pgTable(
      * above Pay: Directive 2011/83/EU Art. 7(3), 14(3)); a withdrawal after a location was shared then refunds pro rata.
      */
     startNow: boolean('start_now').notNull().default(false),
-    /** Where the buyer came from (issue 7): keyword, channel, click ids and the browser's event token. */
+    /** Where the buyer came from: keyword, channel, click ids and the browser's event token. */
     attribution: jsonb('attribution').$type<Attribution>().notNull().default({}),
     ...timestamps(),
   },

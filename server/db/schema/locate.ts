@@ -38,9 +38,9 @@ export const locationRequests = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     orderId: uuid('order_id').references(() => orders.id),
     targetE164: text('target_e164').notNull(),
-    /** Who asks (issue 13 §2), shown on the consent page and in the SMS; null on requests from before it was asked. */
+    /** Who asks, shown on the consent page and in the SMS; null on requests from before it was asked. */
     requesterName: text('requester_name'),
-    /** The buyer's optional note to the owner (issue 15 §3), ≤ 140 characters, shown under the name; never in the SMS. */
+    /** The buyer's optional note to the owner, ≤ 140 characters, shown under the name; never in the SMS. */
     note: text('note'),
     locale: text('locale').notNull(),
     consentCodeHash: text('consent_code_hash').notNull(),
@@ -53,11 +53,11 @@ export const locationRequests = pgTable(
     /** When the consent link stops working (CONSENT_LINK_TTL_HOURS after creation). */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /**
-     * When the owner tapped Share but the browser's location was refused or unavailable (issue 12 §3): nothing was
+     * When the owner tapped Share but the browser's location was refused or unavailable: nothing was
      * stored and the request stays `opened`; the buyer sees "opened, location not allowed". Cleared by a share.
      */
     locationDeniedAt: timestamp('location_denied_at', { withTimezone: true }),
-    /** When the request was withdrawn because the buyer's subscription ended (issue 12 §5); status `expired`. */
+    /** When the request was withdrawn because the buyer's subscription ended; status `expired`. */
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     ...timestamps(),
   },
@@ -67,7 +67,7 @@ export const locationRequests = pgTable(
   ],
 );
 
-/** The owner's decisions on the consent page (issue 12 §11): each one is its own append-only record. */
+/** The owner's decisions on the consent page: each one is its own append-only record. */
 export const CONSENT_DECISIONS = ['shared', 'shared_again', 'stopped', 'declined', 'reported'] as const;
 
 /**
@@ -119,7 +119,7 @@ export const positions = pgTable(
 
 /**
  * Numbers that receive no more consent SMS: the owner reported abuse on the consent page or answered STOP, or an
- * operator added the number (`operator`, with a note; issue 16 §3).
+ * operator added the number (`operator`, with a note).
  */
 export const optOuts = pgTable('opt_outs', {
   phoneE164: text('phone_e164').primaryKey(),
