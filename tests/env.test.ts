@@ -38,7 +38,7 @@ describe('settings (server/env.ts)', () => {
 
 describe('start-up summary', () => {
   it('names the links origin, the database without its password, and the providers', async () => {
-    const { startupSummary } = await import('@/server/start');
+    const { startupSummary } = await import('@/server/lifecycle');
     const text = startupSummary(
       parseEnv({ PORT: '3300', DATABASE_URL: 'postgres://app:s3cret@db.internal:5433/chamspy' }),
       'postgres://app:s3cret@db.internal:5433/chamspy',

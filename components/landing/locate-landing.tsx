@@ -6,9 +6,8 @@ import { LOCATE_VALIDATION } from '@/lib/validation/schemas';
 import { LocateBox } from '../locate/locate-box';
 import { StaticSection } from '../site/static-section';
 import { ClientMessages } from '../ui/client-messages';
+import type { LandingPage } from './landing-page';
 
-/** Message namespaces of the pages built on the locate box: the home page and the own-phone landing pages. */
-export type LandingPage = 'Home' | 'Landing.locate' | 'Landing.phoneLocate' | 'Landing.gpsLocator';
 /** Landing pages with a title and lead in messages (the locate-box ones and the free tools). */
 type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landing.ipTracker' | 'UsernameLookup';
 

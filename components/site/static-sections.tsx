@@ -4,9 +4,9 @@ import { messagesFor, type Messages, type Namespace, type Translator } from '@/i
 import type { Locale } from '@/i18n/routing';
 import { prefixOf } from '@/lib/routing/rules';
 import { LandingDetails, LandingHeading } from '../landing/landing-intro';
-import type { LandingPage } from '../landing/locate-landing';
+import type { LandingPage } from '../landing/landing-page';
 import { FooterContent } from '../ui/footer-content';
-import { HeaderLinks, HeaderMenu } from '../ui/header-links';
+import { HeaderLinks, HeaderMenu } from './header-links';
 import { AdvantagesSection, DemoSection, FaqAndContactSections, FeaturesSection, StepsSection } from './home-sections';
 import { situations, SituationsRow } from './situation-card';
 

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { env } from '../env';
 import { log } from '../observability/log';
 import { metrics, metricsAuthorized } from '../observability/metrics';
-import { onShutdown } from '../start';
+import { onShutdown } from '../lifecycle';
 import { siteList } from '../services/username-sites';
 import { getBoss, startWorkers } from './boss';
 

@@ -1,8 +1,8 @@
 import 'server-only';
+import { randomBytes } from 'node:crypto';
 import { env } from '../env';
 import type { Order, PriceSetup, Subscription } from '../db/schema';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
-import { randomToken } from '../services/tokens';
 import { stripeClient } from './stripe';
 
 /**
@@ -37,7 +37,8 @@ const sandbox: PaymentProvider = {
   async cancelAtPeriodEnd() {},
   async cancelNow() {},
   async refund() {
-    return `sbx_re_${randomToken(12)}`;
+    // 12 random bytes in base64url, as the services' randomToken (a provider takes no service).
+    return `sbx_re_${randomBytes(12).toString('base64url')}`;
   },
 };
 

@@ -1,9 +1,9 @@
 import { getLocale, getTranslations } from 'next-intl/server';
 import type { Locale } from '@/i18n/routing';
 import { prefixOf } from '@/lib/routing/rules';
-import { LanguageSwitcher } from '../site/language-switcher';
-import { StaticSection } from '../site/static-section';
-import { AccountMenu } from './account-menu';
+import { LanguageSwitcher } from './language-switcher';
+import { StaticSection } from './static-section';
+import { AccountMenu } from '../ui/account-menu';
 import { Link } from '@/components/ui/link';
 
 /** Names of the languages, each in its own language. */

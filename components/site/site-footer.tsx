@@ -1,8 +1,8 @@
 import { getLocale, getTranslations } from 'next-intl/server';
 import type { Locale } from '@/i18n/routing';
 import { prefixOf } from '@/lib/routing/rules';
-import { CookieBanner } from '../site/cookie-banner';
-import { StaticSection } from '../site/static-section';
+import { CookieBanner } from './cookie-banner';
+import { StaticSection } from './static-section';
 
 /**
  * Site footer (SPEC §2): the legal and help pages, unsubscribe (→ `/cancel`), refund (→ the terms' refund section),

@@ -1,6 +1,6 @@
 import type { Translator } from '@/i18n/messages';
-import { LogoMark } from '../site/brand';
-import { Link } from './link';
+import { LogoMark } from './brand';
+import { Link } from '../ui/link';
 
 /** The home page's sections the header links to (SPEC §2 header), in order. */
 const ANCHORS = [

@@ -1,0 +1,121 @@
+/**
+ * Import rules of the repository, checked by dependency-cruiser (`npm run lint:deps`, part of `npm test`).
+ *
+ * The layers are described in README.md ("Layout") and docs/ARCHITECTURE.md: pages and components render,
+ * `lib/` holds code shared by browser and server, `server/api/` is the HTTP edge, `server/services/` the
+ * domain, `server/db/` the storage, `server/providers/` the outside vendors, `server/jobs/` the queue worker.
+ * Arrows go from the edge inwards only. Rule reference:
+ * https://github.com/sverweij/dependency-cruiser/blob/main/doc/rules-reference.md
+ *
+ * Type-only imports (`import type`) count: they are erased from the bundle, but they still tie a layer to the
+ * inside of another one. The one documented exception is `server/api/routes` → `server/db/schema` for types,
+ * see the rule `routes-no-db`.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'A circle of imports makes module evaluation order depend on the entry point and hides what depends on ' +
+        'what. Break it by moving the shared part into its own module.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'browser-code-no-server',
+      severity: 'error',
+      comment:
+        'components/ and lib/ are bundled for the browser (or shared with it); server code (database, secrets, ' +
+        'vendor SDKs) must never reach them. Shared shapes live in lib/.',
+      from: { path: '^(components|lib)/' },
+      to: { path: '^server/' },
+    },
+    {
+      name: 'inner-layers-no-api',
+      severity: 'error',
+      comment:
+        'Services, the database layer, providers and jobs do not know about HTTP: they never import server/api/. ' +
+        'Errors are domain errors (server/errors.ts) that the API maps to HTTP once.',
+      from: { path: '^server/(services|db|providers|jobs|payments)/' },
+      to: { path: '^server/api/' },
+    },
+    {
+      name: 'providers-no-services',
+      severity: 'error',
+      comment:
+        'A provider wraps one outside vendor (SMS, e-mail, payments, breach lists) and takes plain values; the ' +
+        'domain rules that decide what to send live in services, which call providers, never the other way round.',
+      from: { path: '^server/providers/' },
+      to: { path: '^server/services/' },
+    },
+    {
+      name: 'ui-no-site',
+      severity: 'error',
+      comment:
+        'components/ui holds the generic building blocks; components/site composes them into the public site. ' +
+        'A building block never depends on a site section.',
+      from: { path: '^components/ui/' },
+      to: { path: '^components/site/' },
+    },
+    {
+      name: 'routes-no-db',
+      severity: 'error',
+      comment:
+        'No SQL in route files: a route validates input, calls a service and shapes the response. Queries live ' +
+        'in server/services with a docstring. The only exception is a type-only import of server/db/schema (row ' +
+        'types used to shape a response), which brings no query and no connection into the route.',
+      from: { path: '^server/api/' },
+      to: {
+        path: '^server/db/',
+        pathNot: '^server/db/schema',
+      },
+    },
+    {
+      name: 'routes-db-schema-types-only',
+      severity: 'error',
+      comment: 'Routes may name row types from server/db/schema, but only with `import type` (see routes-no-db).',
+      from: { path: '^server/api/' },
+      to: { path: '^server/db/schema', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-importing-cli',
+      severity: 'error',
+      comment:
+        'A command-line entry (*-cli.ts) runs on import (it opens connections, starts listeners, exits the ' +
+        'process); nothing imports one. Code two entries share goes into a module both import (server/lifecycle.ts).',
+      from: {},
+      to: { path: '-cli\\.ts$' },
+    },
+    {
+      name: 'start-only-from-instrumentation',
+      severity: 'error',
+      comment:
+        'server/start.ts starts the web process (database, in-process workers, signal handlers); its one entry is ' +
+        'instrumentation.ts. The worker and tests use server/lifecycle.ts for what they share with it.',
+      from: { pathNot: '^instrumentation\\.ts$' },
+      to: { path: '^server/start\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: {
+      path: '^(node_modules|\\.next|\\.data|bench/\\.tmp|test-results|playwright-report|drizzle)/',
+    },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      // The server graph: `#static-sections` resolves to its "default" target, as it does for Node and the
+      // server bundle. The "browser" target is a separate entry that imports nothing from the server graph.
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
+    skipAnalysisNotInRules: true,
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
