@@ -9,7 +9,8 @@
  *
  * Type-only imports (`import type`) count: they are erased from the bundle, but they still tie a layer to the
  * inside of another one. The one documented exception is `server/api/routes` → `server/db/schema` for types,
- * see the rule `routes-no-db`.
+ * see the rule `routes-no-db`. The API's own plumbing outside routes/ (middleware.ts, context.ts) may open the
+ * database: it is what hands it to the routes.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -63,21 +64,26 @@ module.exports = {
       name: 'routes-no-db',
       severity: 'error',
       comment:
-        'No SQL in route files: a route validates input, calls a service and shapes the response. Queries live ' +
-        'in server/services with a docstring. The only exception is a type-only import of server/db/schema (row ' +
-        'types used to shape a response), which brings no query and no connection into the route.',
-      from: { path: '^server/api/' },
-      to: {
-        path: '^server/db/',
-        pathNot: '^server/db/schema',
-      },
+        'No SQL in route files: a route validates input, calls a service and shapes the response; it takes the ' +
+        'database handle from the request context (`c.var.db()`, server/api/context.ts) and passes it on. Queries ' +
+        'live in server/services with a docstring. The one exception is a type-only import of server/db/schema ' +
+        '(row types to shape a response), which brings no query and no connection into the route.',
+      from: { path: '^server/api/routes/' },
+      to: { path: '^server/db/', pathNot: '^server/db/schema/' },
     },
     {
       name: 'routes-db-schema-types-only',
       severity: 'error',
       comment: 'Routes may name row types from server/db/schema, but only with `import type` (see routes-no-db).',
-      from: { path: '^server/api/' },
-      to: { path: '^server/db/schema', dependencyTypesNot: ['type-only'] },
+      from: { path: '^server/api/routes/' },
+      to: { path: '^server/db/schema/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'routes-no-query-builder',
+      severity: 'error',
+      comment: 'Query builders (drizzle-orm, pg) belong in services, not in route files (see routes-no-db).',
+      from: { path: '^server/api/routes/' },
+      to: { path: 'node_modules/(drizzle-orm|pg)/' },
     },
     {
       name: 'no-importing-cli',
@@ -101,7 +107,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: {
-      path: '^(node_modules|\\.next|\\.data|bench/\\.tmp|test-results|playwright-report|drizzle)/',
+      path: '^(\\.next|\\.data|bench/\\.tmp|test-results|playwright-report|drizzle)/',
     },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

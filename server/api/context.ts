@@ -1,10 +1,20 @@
 import 'server-only';
+import type { Db } from '../db/client';
 import type { ApiLanguage } from '../i18n';
 import type { SessionUser } from '../services/sessions';
 
-/** Hono context variables shared by every route. */
+/** The database handle routes pass to services (server/db/client.ts). */
+export type { Db };
+
+/**
+ * Hono context variables shared by every route (set by requestContext, server/api/middleware.ts). A route takes the
+ * database and the signed-in user from here: it never imports server/db (rule `routes-no-db` in
+ * .dependency-cruiser.cjs), and queries live in server/services.
+ */
 export type AppEnv = {
   Variables: {
+    /** The database (server/db/client.ts `getDb`), opened on first use: `const db = await c.var.db()`. */
+    db: () => Promise<Db>;
     lang: ApiLanguage;
     /** The request's id in logs and the `X-Request-Id` header (middleware requestLog). */
     requestId: string;

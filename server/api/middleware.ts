@@ -45,13 +45,14 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const TOKEN_HEADER = '_chamspy_token';
 
 /**
- * Per-request context: the response language from `Accept-Language`, the client IP (X-Forwarded-For only from
+ * Per-request context: the database (`db`, opened on first use), the response language from `Accept-Language`, the client IP (X-Forwarded-For only from
  * TRUSTED_PROXIES), and the signed-in user from the session cookie (`__Host-token` on an https origin, else `token`)
  * and/or the `_chamspy_token` header.
  * A token that names no live session, or a cookie and header naming different users, leave `user` null with
  * `tokenRejected`; `requireUser` then answers 401 with code 20012.
  */
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set('db', getDb);
   c.set('lang', pickLanguage(c.req.header('accept-language')));
   c.set('clientIp', resolveClientIp(c.req.header('x-peer-ip'), c.req.header('x-forwarded-for'), env().TRUSTED_PROXIES));
   const tokens = [...new Set([readSessionCookie(c), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t))];

@@ -1,5 +1,4 @@
 import 'server-only';
-import { and, eq, lt } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import {
   AD_FORWARD_QUEUE,
@@ -12,12 +11,11 @@ import {
   createQueues,
 } from './queues';
 import { getDbState, type Db } from '../db/client';
-import { adEvents } from '../db/schema';
 import { isShutdownError } from '../db/client';
 import { env } from '../env';
 import { runLocateMaintenance } from '../services/locate';
 import { runBillingCycle } from '../services/billing-cycle';
-import { forwardAdEvent } from '../services/ad-events';
+import { forwardAdEvent, unsentAdEventIds } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
 import { purgeSubscriptionConsents } from '../services/subscription-consents';
 import { deliverOutboxMessage, dueOutboxIds, redactHandedOver, retryTimesOf } from '../services/outbox';
@@ -206,18 +204,7 @@ export async function startWorkers(): Promise<void> {
       // SMS whose status callback never came.
       await pollSmsStatuses(db, smsProvider());
       // Ad events never tried a few minutes after they arrived (their enqueue failed).
-      const unsent = await db
-        .select({ id: adEvents.id })
-        .from(adEvents)
-        .where(
-          and(
-            eq(adEvents.forwardStatus, 'queued'),
-            eq(adEvents.forwardAttempts, 0),
-            lt(adEvents.createdAt, new Date(Date.now() - 5 * 60_000)),
-          ),
-        )
-        .limit(100);
-      for (const { id } of unsent) await enqueueAdForward(id);
+      for (const id of await unsentAdEventIds(db)) await enqueueAdForward(id);
     }),
   );
   await boss.schedule(LOCATE_QUEUE, '* * * * *');

@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { adEvents } from '../db/schema';
 import { env, type Env } from '../env';
@@ -86,4 +86,27 @@ export async function forwardAdEvent(db: Db, id: string, fetchImpl: typeof fetch
     })
     .where(eq(adEvents.id, id));
   if (error) throw new Error(`Meta Conversions API: ${error}`);
+}
+
+/** How long a queued ad event may wait for its first forwarding attempt before the sweep enqueues it again, ms. */
+export const AD_EVENT_ENQUEUE_GRACE_MS = 5 * 60_000;
+
+/**
+ * Ids of up to `limit` ad events still `queued` with no forwarding attempt, stored more than
+ * AD_EVENT_ENQUEUE_GRACE_MS before `now`: their enqueue after the insert was lost (the once-a-minute sweep enqueues
+ * them again).
+ */
+export async function unsentAdEventIds(db: Db, now = new Date(), limit = 100): Promise<string[]> {
+  const rows = await db
+    .select({ id: adEvents.id })
+    .from(adEvents)
+    .where(
+      and(
+        eq(adEvents.forwardStatus, 'queued'),
+        eq(adEvents.forwardAttempts, 0),
+        lt(adEvents.createdAt, new Date(now.getTime() - AD_EVENT_ENQUEUE_GRACE_MS)),
+      ),
+    )
+    .limit(limit);
+  return rows.map((r) => r.id);
 }

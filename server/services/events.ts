@@ -26,6 +26,14 @@ export async function recordBrowserEvent(db: Db, input: BrowserEventInput): Prom
   await db.insert(operationLogs).values({ ...input, locale: splitLocale(path).locale, source: 'browser' });
 }
 
+/** A button click as `POST /operationLog/protal` received it (SPEC §3, §7), validated: `os` 0, 1 or 2. */
+export type ButtonClickInput = { btnId: string; apkChannel: string; os: 0 | 1 | 2 };
+
+/** Stores one button click (no person, no session: the tracker may be called from another origin). */
+export async function recordButtonClick(db: Db, input: ButtonClickInput): Promise<void> {
+  await db.insert(buttonClicks).values(input);
+}
+
 /**
  * Writes a server-witnessed funnel event (`paid`, `consent_opened`, `shared`) for `orderId`, with the order's
  * locale and attribution (channel 'SEO' when it had none), in the caller's transaction. No order, no event.

@@ -1,6 +1,5 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { translate } from '../../i18n';
 import {
@@ -188,7 +187,7 @@ const meta = (c: {
 export const accountsApi = new OpenAPIHono<AppEnv>()
   .openapi(loginRoute, async (c) => {
     const body = readBody(c, z.object({ email, password }));
-    const result = await login(await getDb(), body.email, body.password, meta(c)).catch(async (error: unknown) => {
+    const result = await login(await c.var.db(), body.email, body.password, meta(c)).catch(async (error: unknown) => {
       // The failure that locks the account queued the owner's notice (services/accounts.ts): send it now.
       if (error instanceof AccountError && error.outboxIds.length) await enqueueAfterCommit(error.outboxIds);
       throw error;
@@ -198,7 +197,7 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     return ok(c, result.user);
   })
   .openapi(logoutRoute, async (c) => {
-    await revokeSession(await getDb(), c.get('user')!.sessionId);
+    await revokeSession(await c.var.db(), c.get('user')!.sessionId);
     clearSessionCookies(c);
     return ok(c, null, translate(c.get('lang'), 'Api.loggedOut'));
   })
@@ -222,7 +221,7 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     });
   })
   .openapi(undeliveredRoute, async (c) => {
-    const rows = await undeliveredEmailsTo(await getDb(), c.get('user')!.email);
+    const rows = await undeliveredEmailsTo(await c.var.db(), c.get('user')!.email);
     return ok(
       c,
       rows.map((r) => ({
@@ -235,12 +234,12 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(changeRoute, async (c) => {
     const body = readBody(c, changeBody);
-    const ids = await changePassword(await getDb(), c.get('user')!, body.password, body.newPassword, c.get('lang'));
+    const ids = await changePassword(await c.var.db(), c.get('user')!, body.password, body.newPassword, c.get('lang'));
     await enqueueAfterCommit(ids);
     return ok(c, null, translate(c.get('lang'), 'Api.passwordChanged'));
   })
   .openapi(forgotRoute, async (c) => {
-    const ids = await sendResetCode(await getDb(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
+    const ids = await sendResetCode(await c.var.db(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
     await enqueueAfterCommit(ids);
     return ok(c, null, translate(c.get('lang'), 'Api.codeSent'));
   })
@@ -248,7 +247,7 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     const body = readBody(c, z.object({ code, newPassword: password }));
     await consume('resetsPerIp', c.get('clientIp') ?? 'unknown');
     const ids = await resetPassword(
-      await getDb(),
+      await c.var.db(),
       c.req.valid('param').email,
       body.code,
       body.newPassword,
@@ -259,12 +258,12 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(temporaryRoute, async (c) => {
     // Never replaces a working temporary password: the owner gets a code to choose their own.
-    const ids = await sendResetCode(await getDb(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
+    const ids = await sendResetCode(await c.var.db(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
     await enqueueAfterCommit(ids);
     return ok(c, null, translate(c.get('lang'), 'Api.temporarySent'));
   })
   .openapi(checkEmailRoute, async (c) => {
     await consume('checkEmailPerIp', c.get('clientIp') ?? 'unknown');
-    const registered = await isRegistered(await getDb(), c.req.valid('param').email);
+    const registered = await isRegistered(await c.var.db(), c.req.valid('param').email);
     return ok(c, { registered }, translate(c.get('lang'), registered ? 'Api.emailRegistered' : 'Api.emailFree'));
   });

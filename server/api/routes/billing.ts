@@ -1,15 +1,13 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { and, desc, eq, inArray } from 'drizzle-orm';
-import { getDb } from '../../db/client';
 import { translate } from '../../i18n';
 import { env } from '../../env';
-import { orders, priceSetups, subscriptions, users } from '../../db/schema';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { paymentProvider } from '../../providers/payments';
 import { formatMoney } from '../../services/money';
 import { ownedOrder } from '../../services/orders';
 import { REFUSAL, refundCheck, refundOrder } from '../../services/refunds';
+import { billingFacts, billingOverview } from '../../services/billing-overview';
 import { cancelSubscriptions } from '../../services/subscriptions';
 import { consentRecordView, subscriptionConsentsOf } from '../../services/subscription-consents';
 import type { AppEnv } from '../context';
@@ -165,25 +163,16 @@ const consentsRoute = createRoute({
 
 export const billingApi = new OpenAPIHono<AppEnv>()
   .openapi(consentsRoute, async (c) => {
-    const records = await subscriptionConsentsOf(await getDb(), c.get('user')!.id);
+    const records = await subscriptionConsentsOf(await c.var.db(), c.get('user')!.id);
     c.header('Content-Disposition', 'attachment; filename="subscription-consent-records.json"');
     c.header('Cache-Control', 'no-store');
     return ok(c, records.map(consentRecordView));
   })
   .openapi(statusRoute, async (c) => {
-    const db = await getDb();
+    const db = await c.var.db();
     const userId = c.get('user')!.id;
     const lang = c.get('lang');
-    const [orderRows, subscriptionRows] = await Promise.all([
-      db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt)).limit(100),
-      db
-        .select({ sub: subscriptions, price: priceSetups, code: orders.code })
-        .from(subscriptions)
-        .innerJoin(orders, eq(orders.id, subscriptions.orderId))
-        .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
-        .where(eq(subscriptions.userId, userId))
-        .orderBy(desc(subscriptions.createdAt)),
-    ]);
+    const { orders: orderRows, subscriptions: subscriptionRows } = await billingOverview(db, userId);
     return ok(c, {
       orders: orderRows.map((o) => ({
         code: o.code,
@@ -215,7 +204,7 @@ export const billingApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(refundDetailRoute, async (c) => {
     const { code } = readBody(c, codeBody);
-    const db = await getDb();
+    const db = await c.var.db();
     const order = await ownedOrder(db, code, c.get('user')!.id);
     if (!order) throw notFound();
     const check = await refundCheck(db, order, new Date());
@@ -237,7 +226,7 @@ export const billingApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(refundRoute, async (c) => {
     const { code } = readBody(c, codeBody);
-    const db = await getDb();
+    const db = await c.var.db();
     const result = await refundOrder(db, c.get('user')!.id, code, c.get('lang'));
     await enqueueAfterCommit(result.outboxIds);
     const amount = formatMoney(result.refund.amountMinor, result.refund.currency, c.get('lang'));
@@ -247,34 +236,20 @@ export const billingApi = new OpenAPIHono<AppEnv>()
     return ok(c, { amount, repeated: result.repeated }, message);
   })
   .openapi(cancelRoute, async (c) => {
-    const result = await cancelSubscriptions(await getDb(), c.get('user')!.id, (sub) =>
+    const result = await cancelSubscriptions(await c.var.db(), c.get('user')!.id, (sub) =>
       paymentProvider(sub.provider).cancelAtPeriodEnd(sub),
     );
     await enqueueAfterCommit(result.outboxIds);
     return ok(c, { cancelAt: result.cancelAt.map((d) => d.toISOString()) });
   })
   .openapi(propertyRoute, async (c) => {
-    const db = await getDb();
+    const db = await c.var.db();
     const user = c.get('user')!;
-    const [[account], [last], [sub]] = await Promise.all([
-      db.select({ paymentCount: users.paymentCount }).from(users).where(eq(users.id, user.id)),
-      db
-        .select()
-        .from(orders)
-        .where(and(eq(orders.userId, user.id), inArray(orders.status, ['paid', 'refunded'])))
-        .orderBy(desc(orders.paidAt))
-        .limit(1),
-      db
-        .select({ status: subscriptions.status })
-        .from(subscriptions)
-        .where(eq(subscriptions.userId, user.id))
-        .orderBy(desc(subscriptions.createdAt))
-        .limit(1),
-    ]);
+    const { paymentCount, lastOrder: last, subscriptionStatus } = await billingFacts(db, user.id);
     return ok(c, {
       email: user.email,
-      paymentCount: account?.paymentCount ?? 0,
-      subscriptionStatus: sub?.status ?? null,
+      paymentCount,
+      subscriptionStatus,
       lastOrder: last?.code ?? null,
       lastAmount: last ? formatMoney(last.amountMinor, last.currency, c.get('lang')) : null,
       lastPaidAt: last?.paidAt?.toISOString() ?? null,

@@ -1,6 +1,5 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { emailKey } from '../../services/accounts';
 import { cancelLinkState, confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
@@ -67,18 +66,18 @@ const linkRoute = createRoute({
 });
 
 export const cancelApi = new OpenAPIHono<AppEnv>()
-  .openapi(linkRoute, async (c) => ok(c, await cancelLinkState(await getDb(), c.req.valid('param').token)))
+  .openapi(linkRoute, async (c) => ok(c, await cancelLinkState(await c.var.db(), c.req.valid('param').token)))
   .openapi(requestRoute, async (c) => {
     const body = readBody(c, requestBody);
     await consume('cancelLinksPerIp', c.get('clientIp') ?? 'unknown');
     // Keyed by the address's hash, registered or not: the same answers either way, and no address in the table.
     await consume('cancelLinksPerEmail', emailKey(body.email));
-    await enqueueAfterCommit(await requestCancelLink(await getDb(), body.email, body.locale));
+    await enqueueAfterCommit(await requestCancelLink(await c.var.db(), body.email, body.locale));
     return ok(c, { sent: true as const });
   })
   .openapi(confirmRoute, async (c) => {
     const { token } = readBody(c, confirmBody);
-    const result = await confirmCancelLink(await getDb(), token);
+    const result = await confirmCancelLink(await c.var.db(), token);
     await enqueueAfterCommit(result.outboxIds);
     return ok(c, { cancelAt: result.cancelAt.map((d) => d.toISOString()) });
   });

@@ -1,6 +1,5 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { env } from '../../env';
 import { translate } from '../../i18n';
 import { enqueueAfterCommit } from '../../jobs/boss';
@@ -162,7 +161,7 @@ function unwrap(result: AnswerResult) {
 
 export const consentApi = new OpenAPIHono<AppEnv>()
   .openapi(consentRoute, async (c) => {
-    const db = await getDb();
+    const db = await c.var.db();
     const code = c.req.valid('param').id;
     const found = await guessingGuard(c.get('clientIp'), () => consentView(db, code));
     return ok(c, { product: env().NEXT_PUBLIC_PRODUCT_NAME, ...found, presets: [...SHARE_PRESETS] });
@@ -170,7 +169,7 @@ export const consentApi = new OpenAPIHono<AppEnv>()
   .openapi(answerRoute, async (c) => {
     const { id } = c.req.valid('param');
     const body = readBody(c, answerBody);
-    const db = await getDb();
+    const db = await c.var.db();
     // The consent record keeps a hash of the text the owner was shown, in the page's language.
     const lang = c.get('lang');
     const product = env().NEXT_PUBLIC_PRODUCT_NAME;

@@ -1,11 +1,8 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { LIMITS } from '../../../lib/validation/schemas';
-import { getDb } from '../../db/client';
-import { supportMessages } from '../../db/schema';
-import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
-import { queueEmail } from '../../services/outbox-queue';
+import { storeContactMessage } from '../../services/contact';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { envelope, errorResponses, jsonResponse, ok } from '../respond';
@@ -36,16 +33,8 @@ export const contactApi = new OpenAPIHono<AppEnv>().openapi(route, async (c) => 
   const input = readBody(c, body);
   const ip = c.get('clientIp');
   await consume('contactPerIp', ip ?? 'unknown');
-  const db = await getDb();
-  const emailId = await db.transaction(async (tx) => {
-    await tx.insert(supportMessages).values({ ...input, email: input.email.toLowerCase(), ip });
-    return queueEmail(tx, {
-      to: env().SUPPORT_EMAIL,
-      template: 'contact-message',
-      locale: 'en',
-      params: { name: input.name, email: input.email, message: input.message },
-    });
-  });
+  const db = await c.var.db();
+  const emailId = await storeContactMessage(db, input, ip);
   await enqueueAfterCommit([emailId]);
   return ok(c, { sent: true as const });
 });

@@ -1,6 +1,5 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { dataLeakReport } from '../../services/data-leaks';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
@@ -49,5 +48,5 @@ const dataLeaksRoute = createRoute({
 export const dataLeaksApi = new OpenAPIHono<AppEnv>().openapi(dataLeaksRoute, async (c) => {
   const userId = c.get('user')!.id;
   await consume('dataLeakChecksPerAccount', userId);
-  return ok(c, await dataLeakReport(await getDb(), userId));
+  return ok(c, await dataLeakReport(await c.var.db(), userId));
 });

@@ -1,9 +1,7 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { desc } from 'drizzle-orm';
-import { getDb } from '../../db/client';
-import { outboundMessages } from '../../db/schema';
 import { devOutboxEnabled } from '../../env';
+import { latestOutboundMessages } from '../../services/dev-outbox';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { envelope, errorEnvelope, jsonResponse, ok } from '../respond';
@@ -36,13 +34,7 @@ const route = createRoute({
 
 export const devApi = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
   if (!devOutboxEnabled()) throw notFound();
-  const rows = await (
-    await getDb()
-  )
-    .select()
-    .from(outboundMessages)
-    .orderBy(desc(outboundMessages.createdAt))
-    .limit(100);
+  const rows = await latestOutboundMessages(await c.var.db(), 100);
   return ok(
     c,
     rows.map((r) => ({

@@ -1,10 +1,9 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { Hono } from 'hono';
-import { sql } from 'drizzle-orm';
-import { getDb } from '../../db/client';
 import { env } from '../../env';
 import { metrics, metricsAuthorized } from '../../observability/metrics';
+import { pingDatabase, queueState, type QueueState } from '../../services/health';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
 import { envelope, errorEnvelope, jsonResponse, ok } from '../respond';
@@ -23,7 +22,7 @@ const route = createRoute({
   method: 'get',
   path: '/health',
   summary:
-    'Health (issue 16 §4): 200 when the database answers, with the job queue depth, the age of its oldest due job (s) and the running jobs; 503 otherwise',
+    'Health: 200 when the database answers, with the job queue depth, the age of its oldest due job (s) and the running jobs; 503 otherwise',
   responses: {
     200: jsonResponse(
       envelope(z.object({ status: z.literal('ok'), database: z.literal('ok'), queue: queueSchema })),
@@ -33,32 +32,12 @@ const route = createRoute({
   },
 });
 
-/**
- * The pg-boss queue's waiting and running jobs (schema `pgboss`, pg-boss 10). Before pg-boss has created its schema
- * (no worker started yet) the queue is reported empty.
- */
-async function queueState(): Promise<z.infer<typeof queueSchema>> {
-  const db = await getDb();
-  const [exists] = (await db.execute(sql`select to_regclass('pgboss.job') is not null as present`)).rows as {
-    present: boolean;
-  }[];
-  if (!exists?.present) return { depth: 0, oldestJobAgeSeconds: 0, active: 0 };
-  const [row] = (
-    await db.execute(sql`
-      select count(*) filter (where state in ('created', 'retry'))::int as depth,
-             count(*) filter (where state = 'active')::int as active,
-             coalesce(extract(epoch from now() - min(start_after) filter (
-               where state in ('created', 'retry') and start_after <= now())), 0)::float8 as oldest
-        from pgboss.job`)
-  ).rows as { depth: number; active: number; oldest: number }[];
-  return { depth: row.depth, active: row.active, oldestJobAgeSeconds: Math.round(row.oldest * 10) / 10 };
-}
-
 export const health = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
-  let queue: z.infer<typeof queueSchema>;
+  let queue: QueueState;
   try {
-    await (await getDb()).execute(sql`select 1`);
-    queue = await queueState();
+    const db = await c.var.db();
+    await pingDatabase(db);
+    queue = await queueState(db);
   } catch {
     throw new ApiError(503, ErrorCode.unavailable, 'Api.unavailable');
   }
@@ -66,7 +45,7 @@ export const health = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
 });
 
 /**
- * `GET /api_f/v1/metrics` (issue 16 §4): this process's Prometheus metrics (text exposition format) for a caller
+ * `GET /api_f/v1/metrics`: this process's Prometheus metrics (text exposition format) for a caller
  * presenting `Authorization: Bearer METRICS_TOKEN`; 401 otherwise, 404 when METRICS_TOKEN is unset. Not in the
  * OpenAPI document.
  */

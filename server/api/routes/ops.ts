@@ -1,7 +1,6 @@
 import 'server-only';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import {
   abuseOverview,
@@ -70,7 +69,7 @@ const noStore: MiddlewareHandler = async (c, next) => {
 /** Guard: a live operator session from the console's cookie, else 401 (code 20012). */
 const requireOperator: MiddlewareHandler<OpsEnv> = async (c, next) => {
   const token = readOpsCookie(c);
-  const operator = token ? await findOperator(await getDb(), token) : null;
+  const operator = token ? await findOperator(await c.var.db(), token) : null;
   if (!operator) throw new ApiError(401, ErrorCode.sessionInvalid, 'Api.notLoggedIn');
   c.set('operator', operator);
   await next();
@@ -97,7 +96,7 @@ export const opsApi = new Hono<OpsEnv>()
   // POST /ops/session {email,password,code} → {email}; 401 for any wrong part, 429 when limited.
   .post('/ops/session', async (c) => {
     const input = await jsonBody(c, signInBody);
-    const session = await opsSignIn(await getDb(), input, c.get('clientIp'));
+    const session = await opsSignIn(await c.var.db(), input, c.get('clientIp'));
     setOpsCookie(c, session.token, Math.floor(OPS_SESSION_MS / 1000));
     return ok(c, { email: session.operator.email });
   })
@@ -106,31 +105,31 @@ export const opsApi = new Hono<OpsEnv>()
   .get('/ops/session', (c) => ok(c, { email: c.get('operator').email }))
   // DELETE /ops/session → signs out (audited).
   .delete('/ops/session', async (c) => {
-    await opsSignOut(await getDb(), c.get('operator'));
+    await opsSignOut(await c.var.db(), c.get('operator'));
     clearOpsCookie(c);
     return ok(c, { signedOut: true });
   })
   // GET /ops/orders?q= → orders by code, e-mail or number, with subscriptions and refund.
   .get('/ops/orders', async (c) => {
     const q = (c.req.query('q') ?? '').slice(0, 200);
-    return ok(c, { orders: await searchOrders(await getDb(), q) });
+    return ok(c, { orders: await searchOrders(await c.var.db(), q) });
   })
   // POST /ops/orders/:id/refund {reason} → the buyer's refund service; 409 with the refusal reason.
   .post('/ops/orders/:id/refund', async (c) => {
     const { reason } = await jsonBody(c, z.object({ reason: reasonField }));
-    const result = await opsRefund(await getDb(), c.get('operator'), idParam(c), reason);
+    const result = await opsRefund(await c.var.db(), c.get('operator'), idParam(c), reason);
     await enqueueAfterCommit(result.outboxIds);
     return ok(c, { refunded: true, repeated: result.repeated, amountMinor: result.refund.amountMinor });
   })
   // POST /ops/orders/:id/cancel {reason} → cancels the buyer's live subscriptions at period end.
   .post('/ops/orders/:id/cancel', async (c) => {
     const { reason } = await jsonBody(c, z.object({ reason: reasonField }));
-    const result = await opsCancel(await getDb(), c.get('operator'), idParam(c), reason);
+    const result = await opsCancel(await c.var.db(), c.get('operator'), idParam(c), reason);
     await enqueueAfterCommit(result.outboxIds);
     return ok(c, { cancelAt: result.cancelAt });
   })
   // GET /ops/abuse → abuse reports and the opt-out list.
-  .get('/ops/abuse', async (c) => ok(c, await abuseOverview(await getDb())))
+  .get('/ops/abuse', async (c) => ok(c, await abuseOverview(await c.var.db())))
   // POST /ops/opt-outs {phone,reason} → adds a number to the opt-out list.
   .post('/ops/opt-outs', async (c) => {
     const { phone, reason } = await jsonBody(
@@ -140,24 +139,24 @@ export const opsApi = new Hono<OpsEnv>()
         reason: reasonField,
       }),
     );
-    return ok(c, await addOptOut(await getDb(), c.get('operator'), phone, reason));
+    return ok(c, await addOptOut(await c.var.db(), c.get('operator'), phone, reason));
   })
   // DELETE /ops/opt-outs/:phone {reason} → removes it; 404 when not listed.
   .delete('/ops/opt-outs/:phone', async (c) => {
     const { reason } = await jsonBody(c, z.object({ reason: reasonField }));
-    return ok(c, await removeOptOut(await getDb(), c.get('operator'), c.req.param('phone'), reason));
+    return ok(c, await removeOptOut(await c.var.db(), c.get('operator'), c.req.param('phone'), reason));
   })
   // GET /ops/messages → SMS and e-mails that failed or wait for a retry (no bodies).
-  .get('/ops/messages', async (c) => ok(c, { messages: await undeliveredMessages(await getDb()) }))
+  .get('/ops/messages', async (c) => ok(c, { messages: await undeliveredMessages(await c.var.db()) }))
   // POST /ops/messages/:id/retry {reason} → queued again for a new round of attempts.
   .post('/ops/messages/:id/retry', async (c) => {
     const { reason } = await jsonBody(c, z.object({ reason: reasonField }));
-    const id = await retryMessage(await getDb(), c.get('operator'), idParam(c), reason);
+    const id = await retryMessage(await c.var.db(), c.get('operator'), idParam(c), reason);
     await enqueueAfterCommit([id]);
     return ok(c, { queued: true });
   })
   // GET /ops/support → contact-form messages.
-  .get('/ops/support', async (c) => ok(c, { messages: await supportInbox(await getDb()) }))
+  .get('/ops/support', async (c) => ok(c, { messages: await supportInbox(await c.var.db()) }))
   // POST /ops/support/:id/reply {reply} → e-mails the reply (1–5000 characters).
   .post('/ops/support/:id/reply', async (c) => {
     const { reply } = await jsonBody(
@@ -166,14 +165,14 @@ export const opsApi = new Hono<OpsEnv>()
         reply: z.string('Validation.messageRequired').trim().min(1, 'Validation.messageRequired').max(5000),
       }),
     );
-    const id = await replySupport(await getDb(), c.get('operator'), idParam(c), reply);
+    const id = await replySupport(await c.var.db(), c.get('operator'), idParam(c), reply);
     await enqueueAfterCommit([id]);
     return ok(c, { sent: true });
   })
   // GET /ops/funnel?days=7 → visitors per stage, per locale and channel (1–90 days).
   .get('/ops/funnel', async (c) => {
     const days = Math.min(90, Math.max(1, Number.parseInt(c.req.query('days') ?? '7', 10) || 7));
-    return ok(c, { days, rows: await opsFunnel(await getDb(), days) });
+    return ok(c, { days, rows: await opsFunnel(await c.var.db(), days) });
   })
   // GET /ops/audit → the newest audit entries.
-  .get('/ops/audit', async (c) => ok(c, { entries: await auditLog(await getDb()) }));
+  .get('/ops/audit', async (c) => ok(c, { entries: await auditLog(await c.var.db()) }));

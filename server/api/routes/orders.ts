@@ -1,7 +1,6 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { LIMITS } from '../../../lib/validation/schemas';
-import { getDb } from '../../db/client';
 import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { completeCheckoutSession } from '../../payments/stripe-sync';
@@ -18,7 +17,7 @@ import {
 } from '../../services/prices';
 import { offerBrowserKey } from '../offer-browser-cookie';
 import { consume } from '../../services/rate-limit';
-import type { AppEnv } from '../context';
+import type { AppEnv, Db } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import {
@@ -205,8 +204,8 @@ const statusRoute = createRoute({
   },
 });
 
-async function viewOf(orderCode: string, lang: string) {
-  const row = await findOrder(await getDb(), orderCode);
+async function viewOf(db: Db, orderCode: string, lang: string) {
+  const row = await findOrder(db, orderCode);
   if (!row) throw notFound();
   return orderView(row, lang);
 }
@@ -220,12 +219,12 @@ function phoneError(error: unknown): never {
 
 export const ordersApi = new OpenAPIHono<AppEnv>()
   .openapi(priceRoute, async (c) => {
-    return ok(c, await displayedPricePlan(await getDb(), c.req.valid('query').plan, c.get('lang')));
+    return ok(c, await displayedPricePlan(await c.var.db(), c.req.valid('query').plan, c.get('lang')));
   })
   .openapi(offerRoute, async (c) => {
     const body = readBody(c, z.object({ email, phone, country, plan: uuid.optional() }));
     await consume('offersPerIp', c.get('clientIp') ?? 'unknown');
-    const db = await getDb();
+    const db = await c.var.db();
     const e164 = (() => {
       try {
         return parsePhone(body.phone, body.country).number;
@@ -255,7 +254,7 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
     const user = c.get('user');
     const buyer = user && !user.restricted ? user : null;
     const browser = offerBrowserKey(c);
-    const { order, next } = await createOrder(await getDb(), {
+    const { order, next } = await createOrder(await c.var.db(), {
       ...body,
       idempotencyKey,
       attribution,
@@ -263,11 +262,11 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
       browser,
       client: { ip: c.get('clientIp') ?? null, userAgent: c.req.header('user-agent') ?? null },
     }).catch(phoneError);
-    return created(c, { ...(await viewOf(order.code, c.get('lang'))), next });
+    return created(c, { ...(await viewOf(await c.var.db(), order.code, c.get('lang'))), next });
   })
-  .openapi(getOrderRoute, async (c) => ok(c, await viewOf(c.req.valid('param').code, c.get('lang'))))
+  .openapi(getOrderRoute, async (c) => ok(c, await viewOf(await c.var.db(), c.req.valid('param').code, c.get('lang'))))
   .openapi(statusRoute, async (c) => {
-    const db = await getDb();
+    const db = await c.var.db();
     const row = await findOrder(db, c.req.valid('param').code);
     if (!row) throw notFound();
     const { order } = row;
@@ -281,5 +280,5 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
       );
       if (result?.kind === 'paid') await enqueueAfterCommit(result.outboxIds);
     }
-    return ok(c, await viewOf(order.code, c.get('lang')));
+    return ok(c, await viewOf(await c.var.db(), order.code, c.get('lang')));
   });

@@ -2,7 +2,6 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { PATTERNS } from '../../../lib/validation/schemas';
-import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { luhnValid } from '../../providers/sandbox-payments';
 import {
@@ -13,7 +12,7 @@ import {
   type PayResult,
 } from '../../services/checkout';
 import { emailRegistered, findOrder } from '../../services/orders';
-import type { AppEnv } from '../context';
+import type { AppEnv, Db } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { setSessionCookies } from '../session-cookies';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
@@ -79,8 +78,8 @@ function notExpired(expiry: string): boolean {
 }
 
 /** Only sandbox orders are paid here; a Stripe order is paid at Stripe. */
-async function sandboxOrder(orderCode: string) {
-  const row = await findOrder(await getDb(), orderCode);
+async function sandboxOrder(db: Db, orderCode: string) {
+  const row = await findOrder(db, orderCode);
   if (!row) throw notFound();
   if (row.order.provider !== 'sandbox') throw new ApiError(409, ErrorCode.conflict, 'Api.orderNotPayable');
 }
@@ -103,7 +102,7 @@ async function answer(c: Context<AppEnv>, result: PayResult, orderCode: string) 
     throw new ApiError(402, ErrorCode.paymentDeclined, key, {}, { reason: result.reason, status: result.status });
   }
   if (result.kind === 'requires_action') {
-    const row = (await findOrder(await getDb(), orderCode))!;
+    const row = (await findOrder(await c.var.db(), orderCode))!;
     return ok(c, { status: 'requires_action' as const, email: row.order.email, phone: row.order.phoneE164 });
   }
   if (result.token) setSessionCookies(c, result.token, { email: result.email, paymentCount: result.paymentCount });
@@ -115,18 +114,18 @@ export const sandboxPayApi = new OpenAPIHono<AppEnv>()
   .openapi(payRoute, async (c) => {
     const { code } = c.req.valid('param');
     const body = readBody(c, cardBody);
-    await sandboxOrder(code);
-    return answer(c, await paySandboxCard(await getDb(), code, body.cardNumber, meta(c)), code);
+    await sandboxOrder(await c.var.db(), code);
+    return answer(c, await paySandboxCard(await c.var.db(), code, body.cardNumber, meta(c)), code);
   })
   .openapi(threeDsRoute, async (c) => {
     const { code } = c.req.valid('param');
     const { approve } = readBody(c, approveBody);
-    await sandboxOrder(code);
-    return answer(c, await completeSandbox3ds(await getDb(), code, approve, meta(c)), code);
+    await sandboxOrder(await c.var.db(), code);
+    return answer(c, await completeSandbox3ds(await c.var.db(), code, approve, meta(c)), code);
   })
   .openapi(walletRoute, async (c) => {
     const { code } = c.req.valid('param');
     const { approve } = readBody(c, approveBody);
-    await sandboxOrder(code);
-    return answer(c, await completeSandboxWallet(await getDb(), code, approve, meta(c)), code);
+    await sandboxOrder(await c.var.db(), code);
+    return answer(c, await completeSandboxWallet(await c.var.db(), code, approve, meta(c)), code);
   });

@@ -1,12 +1,10 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { BROWSER_EVENTS } from '../../../lib/tracking/funnel';
-import { getDb } from '../../db/client';
-import { buttonClicks } from '../../db/schema';
 import { env } from '../../env';
 import { enqueueAdForward } from '../../jobs/boss';
 import { recordAdEvent } from '../../services/ad-events';
-import { recordBrowserEvent } from '../../services/events';
+import { recordBrowserEvent, recordButtonClick } from '../../services/events';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
@@ -83,7 +81,7 @@ export const trackingApi = new OpenAPIHono<AppEnv>()
     const body = readBody(c, logBody);
     await consume('trackingPerIp', c.get('clientIp') ?? 'unknown');
     const phoneOs = Number(c.req.header('phone_os'));
-    await recordBrowserEvent(await getDb(), {
+    await recordBrowserEvent(await c.var.db(), {
       eventCode: body.eventCode,
       currDocument: body.currDocument,
       domain: body.domain,
@@ -101,8 +99,7 @@ export const trackingApi = new OpenAPIHono<AppEnv>()
     c.header('Access-Control-Allow-Origin', '*');
     const body = readBody(c, clickBody);
     await consume('trackingPerIp', c.get('clientIp') ?? 'unknown');
-    const db = await getDb();
-    await db.insert(buttonClicks).values(body);
+    await recordButtonClick(await c.var.db(), body);
     return ok(c, { stored: true as const });
   })
   .openapi(adRoute, async (c) => {
@@ -120,7 +117,7 @@ export const trackingApi = new OpenAPIHono<AppEnv>()
     }
     await consume('trackingPerIp', c.get('clientIp') ?? 'unknown');
     const query = c.req.valid('query');
-    const { id, forward } = await recordAdEvent(await getDb(), {
+    const { id, forward } = await recordAdEvent(await c.var.db(), {
       ...body,
       testEventCode: query.test === 'true' && query.testEventCode ? query.testEventCode : undefined,
       clientIp: c.get('clientIp'),

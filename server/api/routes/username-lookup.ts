@@ -1,6 +1,5 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { enqueueUsernameCheck } from '../../jobs/boss';
 import { consume, giveBack, RateLimitedError } from '../../services/rate-limit';
 import { sha256 } from '../../services/tokens';
@@ -85,12 +84,14 @@ export const usernameLookupApi = new OpenAPIHono<AppEnv>()
     const body = readBody(c, startBody);
     const client = c.get('clientIp') ?? 'unknown';
     await consume('usernameLookupsPerIp', client);
-    const { id, total } = await createLookup(await getDb(), body.username, body.nsfw).catch(async (error: unknown) => {
-      if (error instanceof RateLimitedError) await giveBack('usernameLookupsPerIp', client);
-      throw error;
-    });
+    const { id, total } = await createLookup(await c.var.db(), body.username, body.nsfw).catch(
+      async (error: unknown) => {
+        if (error instanceof RateLimitedError) await giveBack('usernameLookupsPerIp', client);
+        throw error;
+      },
+    );
     await enqueueUsernameCheck(sha256(id));
     return created(c, { id, total });
   })
-  .openapi(viewRoute, async (c) => ok(c, await lookupView(await getDb(), c.req.valid('param').id)))
-  .openapi(stopRoute, async (c) => ok(c, await stopLookup(await getDb(), c.req.valid('param').id)));
+  .openapi(viewRoute, async (c) => ok(c, await lookupView(await c.var.db(), c.req.valid('param').id)))
+  .openapi(stopRoute, async (c) => ok(c, await stopLookup(await c.var.db(), c.req.valid('param').id)));

@@ -1,7 +1,6 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import twilio from 'twilio';
-import { getDb } from '../../db/client';
 import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { handleStripeEvent } from '../../payments/stripe-webhook';
@@ -49,7 +48,7 @@ export const webhooksApi = new OpenAPIHono<AppEnv>()
     } catch {
       throw new ApiError(400, ErrorCode.badRequest, 'Api.badSignature');
     }
-    const { result, outboxIds } = await handleStripeEvent(await getDb(), event);
+    const { result, outboxIds } = await handleStripeEvent(await c.var.db(), event);
     await enqueueAfterCommit(outboxIds);
     return ok(c, { result });
   })
@@ -67,7 +66,7 @@ export const webhooksApi = new OpenAPIHono<AppEnv>()
     if (!twilio.validateRequest(token, signature, url, params)) {
       throw new ApiError(403, ErrorCode.forbidden, 'Api.forbidden');
     }
-    const db = await getDb();
+    const db = await c.var.db();
     if (params.MessageSid && params.MessageStatus) {
       return ok(c, { status: await applyTwilioStatus(db, params.MessageSid, params.MessageStatus, params.ErrorCode) });
     }

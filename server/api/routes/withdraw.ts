@@ -1,6 +1,5 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { emailKey } from '../../services/accounts';
 import { consume } from '../../services/rate-limit';
@@ -144,15 +143,15 @@ export const withdrawApi = new OpenAPIHono<AppEnv>()
     // The cancel links' limits, on keys of their own: asking for one link does not use up the other.
     await consume('cancelLinksPerIp', `withdraw:${c.get('clientIp') ?? 'unknown'}`);
     await consume('cancelLinksPerEmail', `withdraw:${emailKey(body.email)}`);
-    await enqueueAfterCommit(await requestWithdrawLink(await getDb(), body.email, body.locale));
+    await enqueueAfterCommit(await requestWithdrawLink(await c.var.db(), body.email, body.locale));
     return ok(c, { sent: true as const });
   })
   .openapi(linkRoute, async (c) =>
-    ok(c, await withdrawLinkState(await getDb(), c.req.valid('param').token, c.get('lang'))),
+    ok(c, await withdrawLinkState(await c.var.db(), c.req.valid('param').token, c.get('lang'))),
   )
   .openapi(linkConfirmRoute, async (c) => {
     const body = readBody(c, linkConfirmBody);
-    const result = await withdraw(await getDb(), {
+    const result = await withdraw(await c.var.db(), {
       token: body.token,
       code: body.code,
       timeZone: body.timeZone,
@@ -163,11 +162,11 @@ export const withdrawApi = new OpenAPIHono<AppEnv>()
     return ok(c, acknowledgementView(result.withdrawal, result.order, c.get('lang'), result.repeated));
   })
   .openapi(contractsRoute, async (c) =>
-    ok(c, { contracts: await withdrawalContracts(await getDb(), c.get('user')!.id, c.get('lang'), new Date()) }),
+    ok(c, { contracts: await withdrawalContracts(await c.var.db(), c.get('user')!.id, c.get('lang'), new Date()) }),
   )
   .openapi(accountConfirmRoute, async (c) => {
     const body = readBody(c, accountConfirmBody);
-    const result = await withdraw(await getDb(), {
+    const result = await withdraw(await c.var.db(), {
       userId: c.get('user')!.id,
       code: body.code,
       timeZone: body.timeZone,
