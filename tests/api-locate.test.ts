@@ -106,7 +106,7 @@ describe('location requests by subscribers', () => {
     const { obj } = await (await newRequest(buyer.token, phone)).json();
     const code = await codeOf(obj.id);
     const report = await call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'report' } });
-    expect((await report.json()).obj).toEqual({ status: 'declined' });
+    expect((await report.json()).obj).toEqual({ status: 'reported' });
 
     const db = await getDb();
     const smsBefore = await db

@@ -32,18 +32,18 @@ async function reportsOf(requestId: string) {
 }
 
 describe('Report abuse with a reason', () => {
-  it('after a Decline, stores the reason (whitespace collapsed), blocks the number and keeps the request declined', async () => {
+  it('after a Decline, stores the reason (whitespace collapsed), blocks the number and ends the request reported', async () => {
     const { requestId, phone, code } = await requestOf('report-declined');
     expect((await answer(code, { action: 'decline' })).status).toBe(200);
     const res = await answer(code, { action: 'report', reason: '  I do not know\nwho   this is 👀 ' });
     expect(res.status).toBe(200);
-    expect((await res.json()).obj).toEqual({ status: 'declined' });
+    expect((await res.json()).obj).toEqual({ status: 'reported' });
     expect(await reportsOf(requestId)).toEqual([{ reason: 'I do not know who this is 👀' }]);
     const db = await getDb();
     const [blocked] = await db.select().from(optOuts).where(eq(optOuts.phoneE164, phone));
     expect(blocked).toMatchObject({ reason: 'report', requestId });
     const view = await (await call('GET', `/spyContent/consent/${code}`)).json();
-    expect(view.obj).toMatchObject({ status: 'declined', reported: true });
+    expect(view.obj).toMatchObject({ status: 'reported', reported: true });
   });
 
   it('without a reason, or a blank one, stores none', async () => {
@@ -98,6 +98,6 @@ describe('Report abuse with a reason', () => {
     const db = await getDb();
     expect(await db.select().from(optOuts).where(eq(optOuts.phoneE164, phone))).toHaveLength(1);
     const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, requestId));
-    expect(request.status).toBe('declined');
+    expect(request.status).toBe('reported');
   });
 });

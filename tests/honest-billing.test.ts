@@ -92,7 +92,7 @@ describe('money back when nobody consented: a trial without a shared location is
     await runBillingCycle(db, new Date(sub.currentPeriodEnd.getTime() - 5 * MINUTE));
     expect((await subscriptionById(sub.id)).status).toBe('canceled');
     const [request] = await db.select().from(locationRequests).where(eq(locationRequests.orderId, order.id));
-    expect(request.status).toBe('expired');
+    expect(request.status).toBe('withdrawn');
     expect(request.withdrawnAt).not.toBeNull();
     const [mail] = await emailsTo(email, 'trial-refunded');
     expect(mail.body).toContain('nadie compartió contigo ninguna ubicación');

@@ -150,13 +150,13 @@ describe('locating ends with the subscription (issue 12 §5)', () => {
     const refund = await call('POST', '/admin/order/refund', { body: { code }, headers: { cookie } });
     expect(refund.status).toBe(200);
     const rows = await rowsOf(requestId);
-    expect(rows.request.status).toBe('expired');
+    expect(rows.request.status).toBe('withdrawn');
     expect(rows.request.withdrawnAt).not.toBeNull();
     const share = await answer(consentCode, { action: 'share', minutes: 15, ...FIX });
     expect(share.status).toBe(410);
     expect((await share.json()).msg).toMatch(/withdrawn/);
     expect((await (await call('GET', `/spyContent/consent/${consentCode}`)).json()).obj).toMatchObject({
-      status: 'expired',
+      status: 'withdrawn',
       withdrawn: true,
     });
     expect((await rowsOf(requestId)).positions).toHaveLength(0);

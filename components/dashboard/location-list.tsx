@@ -53,6 +53,7 @@ const BADGE: Record<Badge, string> = {
   delivered: 'bg-sky-100 text-sky-900',
   opened: 'bg-indigo-100 text-indigo-900',
   sharing: 'bg-green-100 text-green-900',
+  paused: 'bg-lime-100 text-lime-900',
   stopped: 'bg-amber-100 text-amber-900',
   declined: 'bg-red-100 text-red-900',
   expired: 'bg-slate-200 text-slate-700',
@@ -197,7 +198,7 @@ export function LocationList() {
                       {t('linkValidUntil', { time: formatUntil(waiting.until, locale, now) })}
                     </span>
                   )}
-                  {(r.status === 'sharing' || r.status === 'stopped') && (
+                  {(r.status === 'sharing' || r.status === 'paused' || r.status === 'stopped') && (
                     <span className="text-sm text-slate-600" data-testid="last-position">
                       {r.lastPositionAt
                         ? t('lastPosition', { ago: formatAgo(r.lastPositionAt, locale, now) })

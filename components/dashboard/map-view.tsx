@@ -87,7 +87,7 @@ export function MapView() {
       <h1 className="text-2xl font-bold">{t('title', { phone: formatPhone(trace.phone) })}</h1>
       {latest && (
         <p className="text-sm text-slate-700" data-testid="map-status">
-          {/* The trace's status is the server's, which ends a window that ran out on every poll (expireIfDue). */}
+          {/* The trace's status is the server's, which ends a window that ran out on every poll (settleByClock). */}
           {tDash(`status.${trace.status}`)} ·{' '}
           {tDash('lastPosition', { ago: formatAgo(latest.recordedAt, locale, now) })}
         </p>

@@ -14,10 +14,10 @@ import { Link } from '@/components/ui/link';
 type Row = { id: string; phone: string; status: RequestStatus; positions: number };
 
 const STEPS = [
-  { key: 'stepQueued', reachedBy: ['queued', 'sms_sent', 'opened', 'sharing', 'stopped'] },
-  { key: 'stepSent', reachedBy: ['sms_sent', 'opened', 'sharing', 'stopped'] },
-  { key: 'stepOpened', reachedBy: ['opened', 'sharing', 'stopped'] },
-  { key: 'stepSharing', reachedBy: ['sharing', 'stopped'] },
+  { key: 'stepQueued', reachedBy: ['queued', 'sms_sent', 'opened', 'sharing', 'paused', 'stopped'] },
+  { key: 'stepSent', reachedBy: ['sms_sent', 'opened', 'sharing', 'paused', 'stopped'] },
+  { key: 'stepOpened', reachedBy: ['opened', 'sharing', 'paused', 'stopped'] },
+  { key: 'stepSharing', reachedBy: ['sharing', 'paused', 'stopped'] },
 ] as const;
 
 /**
@@ -48,7 +48,7 @@ export function RevealLocation() {
         return !(
           newest?.status === 'declined' ||
           newest?.status === 'expired' ||
-          (newest?.status === 'sharing' && newest.positions > 0)
+          ((newest?.status === 'sharing' || newest?.status === 'paused') && newest.positions > 0)
         );
       } catch (e) {
         if (active()) setError((e as ApiClientError).message);

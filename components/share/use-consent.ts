@@ -40,8 +40,10 @@ function transient(error: unknown): boolean {
 
 /** The page state from the server's view and what the browser's location does. */
 function stateOf(view: ConsentView, now: number, gps: GpsState): OwnerState {
-  if (view.reported) return 'reported';
+  if (view.reported || view.status === 'reported') return 'reported';
   switch (view.status) {
+    case 'withdrawn':
+      return 'withdrawn';
     case 'expired':
       return view.withdrawn ? 'withdrawn' : 'expired';
     case 'declined':
@@ -49,6 +51,7 @@ function stateOf(view: ConsentView, now: number, gps: GpsState): OwnerState {
     case 'stopped':
       return view.ended === 'time' ? 'ended' : 'stopped';
     case 'sharing':
+    case 'paused':
       if (view.sharingUntil && Date.parse(view.sharingUntil) <= now) return 'ended';
       return gps === 'lost' || gps === 'denied' ? 'paused' : 'sharing';
     default:
@@ -88,7 +91,7 @@ export function useConsent(api: ApiClient, code: string) {
         const v = await api.get<ConsentView>(`/spyContent/consent/${encodeURIComponent(code)}`);
         setFailed(null);
         setView(v);
-        if (v.locationDenied && v.status !== 'sharing') setGps('denied');
+        if (v.locationDenied && v.status !== 'sharing' && v.status !== 'paused') setGps('denied');
         return;
       } catch (e) {
         if (!transient(e)) return setFailed('invalid');

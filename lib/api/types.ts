@@ -1,3 +1,4 @@
+import type { BuyerState, RequestState } from '../request-machine';
 /**
  * Shapes the pages read from the API (see the OpenAPI document at /api_f/v1/openapi.json); the server's services
  * return these same types.
@@ -107,7 +108,8 @@ export type OfferView = {
   billingDescriptor: string;
 };
 
-export type RequestStatus = 'queued' | 'sms_sent' | 'opened' | 'sharing' | 'stopped' | 'declined' | 'expired';
+/** What the buyer sees of a request's state (lib/request-machine.ts `buyerState`). */
+export type RequestStatus = BuyerState;
 
 /** A position: degrees, `accuracy` in metres (null for an IP area without a radius). */
 export type Position = {
@@ -151,7 +153,8 @@ export type ConsentView = {
   facts: RequesterFacts;
   /** The buyer's note to the owner, plain text ≤ 140 characters; null when none. */
   note: string | null;
-  status: RequestStatus;
+  /** The request's state (lib/request-machine.ts). */
+  status: RequestState;
   /** The owner reported this request as abuse. */
   reported: boolean;
   /** For a stopped request: stopped by the owner, or the chosen duration ran out. */

@@ -1,9 +1,11 @@
 import 'server-only';
-import { and, count, countDistinct, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, countDistinct, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { FUNNEL } from '../../lib/tracking/funnel';
-import { OPEN_STATES, consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
+import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
+import { isLive, next, refusal } from '../../lib/request-machine';
 import { recordRequestEvent } from './events';
+import { applyEvent, settleByClock } from './request-transitions';
 import { lookupIp } from './geoip';
 import { emailSharingStarted } from './notifications';
 import { consume } from './rate-limit';
@@ -19,19 +21,6 @@ export const SHARE_PRESETS = [15, 60, 480] as const;
 
 /** A browser position: degrees (WGS 84) and the accuracy radius in metres (Geolocation API `coords`). */
 export type Fix = { latitude: number; longitude: number; accuracy: number };
-
-/** Marks a request `expired` when its link has passed `expiresAt` before any answer; returns the current status. */
-export async function expireIfDue(db: Db | Tx, request: LocationRequest): Promise<LocationRequest['status']> {
-  if ((OPEN_STATES as readonly string[]).includes(request.status) && request.expiresAt.getTime() < Date.now()) {
-    await db.update(locationRequests).set({ status: 'expired' }).where(eq(locationRequests.id, request.id));
-    return 'expired';
-  }
-  if (request.status === 'sharing' && request.sharingUntil && request.sharingUntil.getTime() < Date.now()) {
-    await db.update(locationRequests).set({ status: 'stopped' }).where(eq(locationRequests.id, request.id));
-    return 'stopped';
-  }
-  return request.status;
-}
 
 async function byConsentCode(db: Db, code: string) {
   const [row] = await db
@@ -84,15 +73,11 @@ export async function requesterFacts(
 export async function consentView(db: Db, code: string) {
   const row = await byConsentCode(db, code);
   if (!row) return null;
-  let status = await expireIfDue(db, row.request);
-  if (status === 'queued' || status === 'sms_sent') {
+  let status = (await settleByClock(db, row.request.id)) ?? row.request.status;
+  if (next(status, 'link_opened')) {
     await db.transaction(async (tx) => {
-      const moved = await tx
-        .update(locationRequests)
-        .set({ status: 'opened' })
-        .where(and(eq(locationRequests.id, row.request.id), inArray(locationRequests.status, ['queued', 'sms_sent'])))
-        .returning({ id: locationRequests.id });
-      if (moved.length) await recordRequestEvent(tx, FUNNEL.consentOpened, row.request.id);
+      const moved = await applyEvent(tx, row.request.id, 'link_opened');
+      if (moved) await recordRequestEvent(tx, FUNNEL.consentOpened, row.request.id);
     });
     status = 'opened';
   }
@@ -110,9 +95,8 @@ export async function consentView(db: Db, code: string) {
     note: row.request.note,
     status,
     reported,
-    ended: (status === 'stopped' ? (last?.decision === 'stopped' || reported ? 'owner' : 'time') : null) as
-      'owner' | 'time' | null,
-    withdrawn: row.request.withdrawnAt !== null,
+    ended: (status === 'stopped' ? (last?.decision === 'stopped' ? 'owner' : 'time') : null) as 'owner' | 'time' | null,
+    withdrawn: status === 'withdrawn',
     locationDenied: row.request.locationDeniedAt !== null,
     expiresAt: row.request.expiresAt.toISOString(),
     sharingUntil: row.request.sharingUntil?.toISOString() ?? null,
@@ -164,7 +148,7 @@ export async function answerConsent(
 ): Promise<AnswerResult & { outboxIds?: string[] }> {
   const found = await byConsentCode(db, code);
   if (!found) return { error: 'not_found' };
-  await expireIfDue(db, found.request);
+  await settleByClock(db, found.request.id);
   const ipLocation = action.action === 'share' && meta.ip ? await lookupIp(meta.ip) : null;
   return db.transaction(async (tx) => {
     const [request] = await tx
@@ -181,53 +165,40 @@ export async function answerConsent(
       decision: (typeof consents.$inferInsert)['decision'],
       extra: { durationMinutes?: number; reason?: string | null } = {},
     ) => tx.insert(consents).values({ ...base, decision, ...extra });
-    const open = (OPEN_STATES as readonly string[]).includes(status);
 
     if (action.action === 'report') {
       await optOut(tx, request.targetE164, 'report', id);
-      const next = status === 'sharing' || status === 'stopped' ? 'stopped' : open ? 'declined' : status;
       await record('reported', { reason: action.reason ?? null });
-      await tx.update(locationRequests).set({ status: next, sharingUntil: null }).where(eq(locationRequests.id, id));
-      return { status: next };
+      return { status: (await applyEvent(tx, id, 'reported', { sharingUntil: null })) ?? status };
     }
-    if (status === 'expired') return { error: request.withdrawnAt ? 'withdrawn' : 'expired' };
-    if (action.action === 'decline') {
-      if (status === 'declined') return { status };
-      if (!open) return { error: 'answered' };
-      await record('declined');
-      await tx.update(locationRequests).set({ status: 'declined' }).where(eq(locationRequests.id, id));
-      return { status: 'declined' };
-    }
-    if (action.action === 'stop') {
-      if (status === 'stopped') return { status };
-      if (status !== 'sharing') return { error: 'not_sharing' };
-      await record('stopped');
-      await tx
-        .update(locationRequests)
-        .set({ status: 'stopped', sharingUntil: new Date() })
-        .where(eq(locationRequests.id, id));
-      return { status: 'stopped' };
-    }
-    if (status === 'declined') return { error: 'answered' };
+    const event = action.action === 'decline' ? 'declined' : action.action === 'stop' ? 'stopped_by_owner' : 'shared';
+    const refused = refusal(status, event);
+    if (refused) return { error: refused };
     if (action.action === 'denied') {
-      if (status === 'sharing') return { status };
+      if (isLive(status)) return { status };
       await tx.update(locationRequests).set({ locationDeniedAt: new Date() }).where(eq(locationRequests.id, id));
       return { status };
     }
-    if (status === 'sharing') return { status };
+    if (action.action === 'decline') {
+      if (status === 'declined') return { status };
+      await record('declined');
+      return { status: (await applyEvent(tx, id, 'declined'))! };
+    }
+    if (action.action === 'stop') {
+      if (status === 'stopped') return { status };
+      await record('stopped');
+      return { status: (await applyEvent(tx, id, 'stopped_by_owner', { sharingUntil: new Date() }))! };
+    }
+    if (isLive(status)) return { status: (await applyEvent(tx, id, 'page_visible')) ?? status };
     const [optedOut] = await tx.select().from(optOuts).where(eq(optOuts.phoneE164, request.targetE164));
     if (optedOut) return { error: 'answered' };
     if (!(await buyerHasAccess(tx, request.userId))) return { error: 'withdrawn' };
     await record(status === 'stopped' ? 'shared_again' : 'shared', { durationMinutes: action.minutes });
-    await tx
-      .update(locationRequests)
-      .set({
-        status: 'sharing',
-        sharingUntil: new Date(Date.now() + action.minutes * 60_000),
-        firstSharedAt: request.firstSharedAt ?? new Date(),
-        locationDeniedAt: null,
-      })
-      .where(eq(locationRequests.id, id));
+    await applyEvent(tx, id, 'shared', {
+      sharingUntil: new Date(Date.now() + action.minutes * 60_000),
+      firstSharedAt: request.firstSharedAt ?? new Date(),
+      locationDeniedAt: null,
+    });
     if (ipLocation?.status === 'found' && ipLocation.latitude != null && ipLocation.longitude != null) {
       await tx.insert(positions).values({
         requestId: id,
@@ -256,16 +227,18 @@ const gpsColumns = (fix: Fix) => ({ latitude: fix.latitude, longitude: fix.longi
 export async function savePosition(db: Db, code: string, fix: Fix): Promise<AnswerResult> {
   const row = await byConsentCode(db, code);
   if (!row) return { error: 'not_found' };
-  const status = await expireIfDue(db, row.request);
-  if (status !== 'sharing') return { error: 'not_sharing' };
+  const status = await settleByClock(db, row.request.id);
+  if (!status || !isLive(status)) return { error: 'not_sharing' };
   await consume('positionsPerRequest', row.request.id);
+  // A fix from a paused share means the owner's page is visible again.
+  if (status === 'paused') await applyEvent(db, row.request.id, 'page_visible');
   return db.transaction(async (tx) => {
     const [request] = await tx
       .select({ status: locationRequests.status, userId: locationRequests.userId })
       .from(locationRequests)
       .where(and(eq(locationRequests.id, row.request.id), sql`${locationRequests.sharingUntil} > now()`))
       .for('share');
-    if (request?.status !== 'sharing') return { error: 'not_sharing' } as const;
+    if (!request || !isLive(request.status)) return { error: 'not_sharing' } as const;
     if (!(await buyerHasAccess(tx, request.userId))) return { error: 'withdrawn' } as const;
     await tx.insert(positions).values({ requestId: row.request.id, source: 'gps', ...gpsColumns(fix) });
     return { status: 'sharing' } as const;

@@ -1,8 +1,9 @@
 import 'server-only';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { OPEN_STATES, consents, locationRequests, positions } from '../db/schema';
-import { expireIfDue } from './consent';
+import { consents, locationRequests, positions } from '../db/schema';
+import { ENDED_STATES, LIVE_STATES, OPEN_STATES, buyerState, type RequestState } from '../../lib/request-machine';
+import { applyEventWhere, linkTimeUp, settleByClock, windowOver } from './request-transitions';
 import { updatedSince } from './notifications';
 import { nearestPlace } from './places';
 
@@ -20,7 +21,7 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
     .where(and(eq(locationRequests.id, id), eq(locationRequests.userId, userId)))
     .limit(1);
   if (!request) return null;
-  const status = await expireIfDue(db, request);
+  const status = buyerState((await settleByClock(db, request.id)) ?? request.status, request.firstSharedAt !== null);
   const list = await db
     .select()
     .from(positions)
@@ -64,6 +65,7 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
       id: locationRequests.id,
       phone: locationRequests.targetE164,
       status: locationRequests.status,
+      everShared: sql<boolean>`(${locationRequests.firstSharedAt} is not null)`,
       locationDenied: sql<boolean>`(${locationRequests.locationDeniedAt} is not null)`,
       withdrawn: sql<boolean>`(${locationRequests.withdrawnAt} is not null)`,
       createdAt: locationRequests.createdAt,
@@ -88,8 +90,9 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
     .limit(pageSize)
     .offset((pageNum - 1) * pageSize);
   return {
-    list: rows.map((r) => ({
+    list: rows.map(({ everShared, ...r }) => ({
       ...r,
+      status: buyerState(r.status as RequestState, everShared),
       createdAt: r.createdAt.toISOString(),
       lastPositionAt: r.lastPositionAt ? new Date(r.lastPositionAt).toISOString() : null,
       smsSentAt: r.smsSentAt ? new Date(r.smsSentAt).toISOString() : null,
@@ -120,23 +123,13 @@ export async function clearPositions(db: Db, userId: string, id: string): Promis
  */
 export async function runLocateMaintenance(db: Db, retentionDays: number, consentDays = 365) {
   const now = new Date();
-  const expired = await db
-    .update(locationRequests)
-    .set({ status: 'expired' })
-    .where(and(inArray(locationRequests.status, [...OPEN_STATES]), lt(locationRequests.expiresAt, now)))
-    .returning({ id: locationRequests.id });
-  const stopped = await db
-    .update(locationRequests)
-    .set({ status: 'stopped' })
-    .where(and(eq(locationRequests.status, 'sharing'), lt(locationRequests.sharingUntil, now)))
-    .returning({ id: locationRequests.id });
+  const expired = await applyEventWhere(db, 'link_expired', linkTimeUp(now));
+  const stopped = await applyEventWhere(db, 'window_ended', windowOver(now));
   const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600_000);
   const ended = db
     .select({ id: locationRequests.id })
     .from(locationRequests)
-    .where(
-      and(inArray(locationRequests.status, ['stopped', 'declined', 'expired']), lt(locationRequests.updatedAt, cutoff)),
-    );
+    .where(and(inArray(locationRequests.status, [...ENDED_STATES]), lt(locationRequests.updatedAt, cutoff)));
   const purged = await db.delete(positions).where(inArray(positions.requestId, ended)).returning({ id: positions.id });
   const purgedConsents = await purgeConsents(db, new Date(cutoff.getTime() - consentDays * 24 * 3600_000));
   return { expired: expired.length, stopped: stopped.length, purgedPositions: purged.length, purgedConsents };
@@ -155,7 +148,10 @@ async function purgeConsents(db: Db, before: Date): Promise<number> {
         and(
           lt(consents.createdAt, before),
           sql`not exists (select 1 from ${locationRequests} r where r.id = ${consents.requestId}
-            and (r.status in ('queued', 'sms_sent', 'opened', 'sharing') or r.updated_at >= ${before}))`,
+            and (r.status in (${sql.join(
+              [...OPEN_STATES, ...LIVE_STATES].map((s) => sql`${s}`),
+              sql`, `,
+            )}) or r.updated_at >= ${before}))`,
         ),
       )
       .returning({ id: consents.id });

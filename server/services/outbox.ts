@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, desc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { retryOnConnectionLoss, type Db } from '../db/client';
-import { locationRequests, outboundMessages } from '../db/schema';
+import { outboundMessages } from '../db/schema';
 import { emailProvider, type EmailProvider } from '../providers/email';
 import { smsProvider, type SmsProvider } from '../providers/sms';
 import { devOutboxEnabled, env } from '../env';
@@ -9,6 +9,7 @@ import { log } from '../observability/log';
 import { metrics } from '../observability/metrics';
 import { describeError } from '../observability/describe-error';
 import type { ProviderHealth } from './outbox-recovery';
+import { applyEvent } from './request-transitions';
 
 /**
  * The columns that replace a message's secret-bearing texts by their redacted rendering. Applied when
@@ -206,10 +207,7 @@ export async function deliverOutboxMessage(
         })
         .where(eq(outboundMessages.id, id));
       if (row.locationRequestId) {
-        await tx
-          .update(locationRequests)
-          .set({ status: 'sms_sent' })
-          .where(and(eq(locationRequests.id, row.locationRequestId), eq(locationRequests.status, 'queued')));
+        await applyEvent(tx, row.locationRequestId, 'sms_accepted');
       }
     }),
   );

@@ -2,8 +2,10 @@ import 'server-only';
 import { hasAccess } from './subscription-machine';
 import { and, count, desc, eq, gte, inArray, isNull, not, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { OPEN_STATES, locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../db/schema';
+import { locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../db/schema';
 import { env } from '../env';
+import { FINAL_STATES, OPEN_STATES } from '../../lib/request-machine';
+import { applyEventWhere } from './request-transitions';
 import { ApiError, ErrorCode } from '../errors';
 import { consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
 import { parsePhone } from './phone-info';
@@ -194,21 +196,15 @@ export async function buyerHasAccess(db: Db | Tx, userId: string): Promise<boole
 
 /**
  * Ends the open requests of `userId` when their subscription has ended (refund, cancellation at period end, failed
- * renewals; issue 12 §5) and no other subscription gives access: `expired` with `withdrawnAt`, so the owner's page
- * says the request was withdrawn and the link accepts no share. Returns how many requests were ended.
+ * renewals) and no other subscription gives access: the `withdrawn` event of lib/request-machine.ts, with
+ * `withdrawnAt`, so the owner's page says the request was withdrawn and the link accepts no share. Returns how many requests were ended.
  */
 export async function withdrawRequests(tx: Tx, userId: string): Promise<number> {
   if (await buyerHasAccess(tx, userId)) return 0;
-  const ended = await tx
-    .update(locationRequests)
-    .set({ status: 'expired', withdrawnAt: new Date(), sharingUntil: null })
-    .where(
-      and(
-        eq(locationRequests.userId, userId),
-        inArray(locationRequests.status, [...OPEN_STATES, 'sharing', 'stopped']),
-      ),
-    )
-    .returning({ id: locationRequests.id });
+  const ended = await applyEventWhere(tx, 'withdrawn', eq(locationRequests.userId, userId), {
+    withdrawnAt: new Date(),
+    sharingUntil: null,
+  });
   return ended.length;
 }
 
@@ -231,7 +227,7 @@ export async function quotaOf(db: Db | Tx, userId: string) {
       and(
         eq(locationRequests.userId, userId),
         gte(locationRequests.createdAt, periodStart),
-        not(and(inArray(locationRequests.status, ['declined', 'expired']), isNull(locationRequests.firstSharedAt))!),
+        not(and(inArray(locationRequests.status, [...FINAL_STATES]), isNull(locationRequests.firstSharedAt))!),
       ),
     );
   return { used, quota: sub.quota, periodEnd: sub.sub.currentPeriodEnd };

@@ -1,5 +1,6 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
 import { env } from '../../env';
 import { translate } from '../../i18n';
 import { enqueueAfterCommit } from '../../jobs/boss';
@@ -11,10 +12,12 @@ import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../re
 import { normalizeOwnerNote, ownerNoteProblem } from '../../../lib/validation/requester-name';
 import { prototypeOf } from '../../../lib/validation/skeleton';
 import { bodyOf, readBody } from '../validation';
-import { requestStatus as status } from './locations';
+import { REQUEST_STATES } from '../../../lib/request-machine';
 
 // The phone owner's side: everything here is reached with the consent code from the SMS link, never a session.
 
+/** The request's state as the owner sees it: the whole table of lib/request-machine.ts. */
+const status = z.enum(REQUEST_STATES);
 const codeParam = z.object({ id: z.string().min(16).max(64) });
 
 // GET /api_f/v1/spyContent/consent/{id} - what the consent page shows for a consent code
@@ -149,7 +152,7 @@ function unwrap(result: AnswerResult) {
     case 'not_found':
       throw notFound();
     case 'expired':
-      throw new ApiError(410, ErrorCode.conflict, 'Api.linkExpired');
+      throw new ApiError(410, ErrorCode.gone, 'Api.linkExpired');
     case 'withdrawn':
       throw new ApiError(410, ErrorCode.gone, 'Api.requestWithdrawn');
     case 'answered':
@@ -161,7 +164,7 @@ function unwrap(result: AnswerResult) {
 
 export const consentApi = new OpenAPIHono<AppEnv>()
   .openapi(consentRoute, async (c) => {
-    const db = await c.var.db();
+    const db = await getDb();
     const code = c.req.valid('param').id;
     const found = await guessingGuard(c.get('clientIp'), () => consentView(db, code));
     return ok(c, { product: env().NEXT_PUBLIC_PRODUCT_NAME, ...found, presets: [...SHARE_PRESETS] });
@@ -169,7 +172,7 @@ export const consentApi = new OpenAPIHono<AppEnv>()
   .openapi(answerRoute, async (c) => {
     const { id } = c.req.valid('param');
     const body = readBody(c, answerBody);
-    const db = await c.var.db();
+    const db = await getDb();
     // The consent record keeps a hash of the text the owner was shown, in the page's language.
     const lang = c.get('lang');
     const product = env().NEXT_PUBLIC_PRODUCT_NAME;

@@ -1,5 +1,6 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
 import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { SMS_TEXTS, consentSmsText } from '../../services/consent-sms';
@@ -8,6 +9,7 @@ import { PhoneParseError, phoneErrorKey } from '../../services/phone-info';
 import { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '../../services/notifications';
 import { quotaOf, renewConsentLink, requestLocation } from '../../services/requests';
 import type { AppEnv } from '../context';
+import { BUYER_STATES } from '../../../lib/request-machine';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { requireUser } from '../middleware';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok, okPage } from '../respond';
@@ -15,9 +17,8 @@ import { bodyOf, formBoolean, ownerNoteBody, readBody, requesterNameBody } from 
 
 // The subscriber's side of location requests: every route needs a session and reads only the caller's rows.
 
-/** Request statuses (ARCHITECTURE §4), shared with the consent routes. */
-export const requestStatus = z.enum(['queued', 'sms_sent', 'opened', 'sharing', 'stopped', 'declined', 'expired']);
-const status = requestStatus;
+/** What the buyer sees of a request's state (lib/request-machine.ts `buyerState`: a report is never shown as such). */
+const status = z.enum(BUYER_STATES);
 const uuidParam = z.object({ id: z.uuid() });
 
 const position = z.object({
@@ -217,7 +218,7 @@ const clearRoute = createRoute({
 export const locationsApi = new OpenAPIHono<AppEnv>()
   .openapi(listRoute, async (c) => {
     const { pageNum, pageSize } = c.req.valid('query');
-    const db = await c.var.db();
+    const db = await getDb();
     const userId = c.get('user')!.id;
     // One read of when the subscriber last looked serves the rows' `updated` and the total.
     const since = await notificationsSeenAt(db, userId);
@@ -233,18 +234,18 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     });
   })
   .openapi(seenRoute, async (c) => {
-    await markNotificationsSeen(await c.var.db(), c.get('user')!.id);
+    await markNotificationsSeen(await getDb(), c.get('user')!.id);
     return ok(c, { notificationsTotal: 0 as const });
   })
   .openapi(traceRoute, async (c) => {
-    const found = await requestWithPositions(await c.var.db(), c.get('user')!.id, c.req.valid('param').id);
+    const found = await requestWithPositions(await getDb(), c.get('user')!.id, c.req.valid('param').id);
     if (!found) throw notFound();
     return ok(c, found);
   })
   .openapi(createRoute_, async (c) => {
     const body = readBody(c, newRequestBody);
     try {
-      const { requestId, smsId, link } = await requestLocation(await c.var.db(), c.get('user')!.id, body);
+      const { requestId, smsId, link } = await requestLocation(await getDb(), c.get('user')!.id, body);
       await enqueueAfterCommit([smsId]);
       return created(c, { id: requestId, link });
     } catch (error) {
@@ -269,13 +270,13 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
   )
   .openapi(linkRoute, async (c) => {
     const { send } = readBody(c, z.object({ send: formBoolean.default(false) }));
-    const renewed = await renewConsentLink(await c.var.db(), c.get('user')!.id, c.req.valid('param').id, send);
+    const renewed = await renewConsentLink(await getDb(), c.get('user')!.id, c.req.valid('param').id, send);
     if (!renewed) throw notFound();
     if (renewed.smsId) await enqueueAfterCommit([renewed.smsId]);
     return ok(c, { link: renewed.link, smsQueued: renewed.smsId !== null });
   })
   .openapi(clearRoute, async (c) => {
-    const cleared = await clearPositions(await c.var.db(), c.get('user')!.id, c.req.valid('param').id);
+    const cleared = await clearPositions(await getDb(), c.get('user')!.id, c.req.valid('param').id);
     if (cleared === null) throw notFound();
     return ok(c, { deleted: cleared });
   });

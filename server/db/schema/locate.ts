@@ -13,20 +13,13 @@ import {
 import { id, timestamps } from './columns';
 import { users } from './accounts';
 import { orders } from './billing';
+import { OPEN_STATES, REQUEST_STATES } from '../../../lib/request-machine';
 
-/** ARCHITECTURE §4: `queued -> sms_sent -> opened -> sharing <-> stopped`, or `declined`, `expired`. */
-export const locationRequestStatus = pgEnum('location_request_status', [
-  'queued',
-  'sms_sent',
-  'opened',
-  'sharing',
-  'stopped',
-  'declined',
-  'expired',
-]);
+/** The location-request states, from the one table in lib/request-machine.ts. */
+export const locationRequestStatus = pgEnum('location_request_status', REQUEST_STATES);
 
 /** Statuses before the owner's first answer: the consent link is open. */
-export const OPEN_STATES = ['queued', 'sms_sent', 'opened'] as const;
+export { OPEN_STATES };
 
 /** A request to locate one number; the consent link carries a separate code, stored only as its SHA-256 hash. */
 export const locationRequests = pgTable(
@@ -57,7 +50,7 @@ export const locationRequests = pgTable(
      * stored and the request stays `opened`; the buyer sees "opened, location not allowed". Cleared by a share.
      */
     locationDeniedAt: timestamp('location_denied_at', { withTimezone: true }),
-    /** When the request was withdrawn because the buyer's subscription ended; status `expired`. */
+    /** When the request was withdrawn because the buyer's subscription ended; status `withdrawn`. */
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     ...timestamps(),
   },

@@ -1,0 +1,76 @@
+import 'server-only';
+import { and, eq, inArray, lte, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { locationRequests } from '../db/schema';
+import { TRANSITIONS, type RequestEvent, type RequestState } from '../../lib/request-machine';
+
+/** Columns an event may set beside the status (the sharing window, the first share, the withdrawal time, …). */
+export type RequestColumns = Partial<
+  Pick<typeof locationRequests.$inferInsert, 'sharingUntil' | 'firstSharedAt' | 'locationDeniedAt' | 'withdrawnAt'>
+>;
+
+/**
+ * Applies `event` to request `id` as one conditional UPDATE (lib/request-machine.ts `TRANSITIONS`): the row moves only
+ * when its status, read by PostgreSQL at the moment of the write, is one the event may be taken in, and `also` (an
+ * extra condition, e.g. "the window has ended") holds. Two racing events therefore never both apply to the same
+ * state: the second sees the first's result and is refused or applies after it. `set` adds columns to the same
+ * write. Returns the new state, or null when nothing moved (wrong state, condition false, unknown id).
+ */
+export async function applyEvent(
+  db: Db | Tx,
+  id: string,
+  event: RequestEvent,
+  set: RequestColumns = {},
+  also?: SQL,
+): Promise<RequestState | null> {
+  const [row] = await db
+    .update(locationRequests)
+    .set({ status: TRANSITIONS[event].to, ...set })
+    .where(and(eq(locationRequests.id, id), inArray(locationRequests.status, [...TRANSITIONS[event].from]), also))
+    .returning({ status: locationRequests.status });
+  return row?.status ?? null;
+}
+
+/**
+ * Applies `event` to every request matching `where` that is in a state the event may be taken in (one conditional
+ * UPDATE, as `applyEvent`), e.g. the upkeep job expiring every unanswered link at once. Returns the ids moved.
+ */
+export async function applyEventWhere(
+  db: Db | Tx,
+  event: RequestEvent,
+  where: SQL | undefined,
+  set: RequestColumns = {},
+): Promise<string[]> {
+  const rows = await db
+    .update(locationRequests)
+    .set({ status: TRANSITIONS[event].to, ...set })
+    .where(and(inArray(locationRequests.status, [...TRANSITIONS[event].from]), where))
+    .returning({ id: locationRequests.id });
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The condition "the consent link's time ran out" at `now` (the app's clock, so time-travel tests move it), for
+ * `link_expired`.
+ */
+export const linkTimeUp = (now: Date): SQL => lte(locationRequests.expiresAt, now);
+
+/** The condition "the sharing window the owner chose has ended" at `now`, for `window_ended`. */
+export const windowOver = (now: Date): SQL => lte(locationRequests.sharingUntil, now);
+
+/**
+ * Brings request `id` up to the clock `now`: an unanswered link past its expiry becomes `expired`, a share past its window
+ * becomes `stopped` (`window_ended`). Conditional writes, safe to run from any number of readers at once and inside
+ * or outside a transaction. Returns the request's state after it, or null for an unknown id.
+ */
+export async function settleByClock(db: Db | Tx, id: string, now = new Date()): Promise<RequestState | null> {
+  const moved =
+    (await applyEvent(db, id, 'link_expired', {}, linkTimeUp(now))) ??
+    (await applyEvent(db, id, 'window_ended', {}, windowOver(now)));
+  if (moved) return moved;
+  const [row] = await db
+    .select({ status: locationRequests.status })
+    .from(locationRequests)
+    .where(eq(locationRequests.id, id));
+  return row?.status ?? null;
+}
