@@ -50,6 +50,16 @@ export const locationRequests = pgTable(
      * stored and the request stays `opened`; the buyer sees "opened, location not allowed". Cleared by a share.
      */
     locationDeniedAt: timestamp('location_denied_at', { withTimezone: true }),
+    /**
+     * When the owner's page last said it was open and sharing (a heartbeat while visible, or a fix); the buyer reads
+     * "offline" when it is older than LIVE_OFFLINE_AFTER_MS (lib/live-state.ts). Null before the first share.
+     */
+    ownerSeenAt: timestamp('owner_seen_at', { withTimezone: true }),
+    /**
+     * Why a share is `paused`, as the owner's page said it: `hidden` (page hidden, phone locked or page closed) or
+     * `permission_lost` (the browser's location permission was revoked). Null otherwise.
+     */
+    liveSignal: text('live_signal', { enum: ['hidden', 'permission_lost'] }),
     /** When the request was withdrawn because the buyer's subscription ended; status `withdrawn`. */
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     ...timestamps(),
