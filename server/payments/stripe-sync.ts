@@ -1,9 +1,10 @@
 import 'server-only';
 import type Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
-import type { Tx } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { orders, priceSetups, subscriptions } from '../db/schema';
 import { cancelAtOf, periodEndOf, statusFromStripe, stripeClient } from '../providers/stripe';
+import { lockOrder } from '../services/billing-locks';
 import { fulfilOrder, type ClientMeta } from '../services/checkout';
 import { queueReceipt } from '../services/receipts';
 import { applySubscriptionEvent } from '../services/subscriptions';
@@ -11,50 +12,95 @@ import { applySubscriptionEvent } from '../services/subscriptions';
 /** What a Stripe event handler did: outbox rows to enqueue after the commit. */
 export type HandlerResult = { outboxIds: string[] };
 
+/** A paid Checkout Session as Stripe reports it, with what completing its order needs. */
+export type PaidCheckout = {
+  /** Our order's public code (the session's `client_reference_id`). */
+  orderCode: string;
+  /** The subscription Stripe made for it, expanded with its default payment method, or null. */
+  subscription: Stripe.Subscription | null;
+  /** The first invoice's PaymentIntent id, when Stripe gave one. */
+  paymentIntentId: string | undefined;
+};
+
 /**
- * Completes the order of Checkout Session `sessionId` if Stripe says it is paid. The session is re-fetched, never
- * trusted from the event (Stripe webhooks docs, "Handle events"). The subscription's default payment method is expanded for
- * the card's scheme and last four digits (none for a wallet). Used by the `checkout.session.completed` webhook and
- * by the return page; the order row lock makes whichever comes second a no-op (one account, one e-mail).
- * Runs in `tx`. Returns the fulfilment or null when nothing was done (not paid yet, or already completed).
+ * Asks Stripe for Checkout Session `sessionId` (re-fetched, never trusted from an event: Stripe webhooks docs, "Handle
+ * events"), with the subscription's default payment method and the invoice's payments expanded. Returns null when
+ * the session is not complete and paid (or names no order). A network call: run it outside any database
+ * transaction, then complete the order with applyPaidCheckout in a short one. Throws on Stripe errors.
  */
-export async function completeCheckoutSession(tx: Tx, sessionId: string, meta: ClientMeta) {
+export async function retrievePaidCheckout(sessionId: string): Promise<PaidCheckout | null> {
   const session = await stripeClient().checkout.sessions.retrieve(sessionId, {
     expand: ['subscription.default_payment_method', 'invoice.payments'],
   });
   if (session.status !== 'complete' || session.payment_status === 'unpaid' || !session.client_reference_id) return null;
-  const sub = typeof session.subscription === 'object' ? session.subscription : null;
   const invoice = typeof session.invoice === 'object' ? session.invoice : null;
   const intent = invoice?.payments?.data[0]?.payment.payment_intent;
-  // The card that paid, for the receipt: its scheme and last four digits only (Stripe's PaymentMethod `card`).
+  return {
+    orderCode: session.client_reference_id,
+    subscription: typeof session.subscription === 'object' ? session.subscription : null,
+    paymentIntentId: typeof intent === 'string' ? intent : intent?.id,
+  };
+}
+
+/**
+ * Completes the order of a paid Checkout Session in `tx`: locks the order row and re-checks it is still payable
+ * (`pending` or `failed`), so the webhook and the return page completing it at once make one account and one e-mail
+ * (whichever comes second is a no-op). The card that paid is kept for the receipt: its scheme and last four digits
+ * only (Stripe's PaymentMethod `card`; none for a wallet). Returns the fulfilment, or null when nothing was done.
+ */
+export async function applyPaidCheckout(tx: Tx, paid: PaidCheckout, meta: ClientMeta) {
+  const sub = paid.subscription;
   const method = typeof sub?.default_payment_method === 'object' ? sub.default_payment_method : null;
-  {
-    const [order] = await tx.select().from(orders).where(eq(orders.code, session.client_reference_id!)).for('update');
-    if (!order || (order.status !== 'pending' && order.status !== 'failed')) return null;
-    const status = sub ? statusFromStripe(sub.status) : 'trialing';
-    return fulfilOrder(tx, order, meta, {
-      providerSubscription: sub
-        ? { id: sub.id, status: status === 'active' ? 'active' : 'trialing', currentPeriodEnd: periodEndOf(sub) }
-        : undefined,
-      providerPaymentId: typeof intent === 'string' ? intent : intent?.id,
-      cardLast4: method?.card?.last4,
-      cardBrand: method?.card?.brand ?? null,
-    });
-  }
+  const [order] = await tx.select().from(orders).where(eq(orders.code, paid.orderCode)).for('update');
+  if (!order || (order.status !== 'pending' && order.status !== 'failed')) return null;
+  const status = sub ? statusFromStripe(sub.status) : 'trialing';
+  return fulfilOrder(tx, order, meta, {
+    providerSubscription: sub
+      ? { id: sub.id, status: status === 'active' ? 'active' : 'trialing', currentPeriodEnd: periodEndOf(sub) }
+      : undefined,
+    providerPaymentId: paid.paymentIntentId,
+    cardLast4: method?.card?.last4,
+    cardBrand: method?.card?.brand ?? null,
+  });
+}
+
+/**
+ * Completes the order of Checkout Session `sessionId` if Stripe says it is paid, in `tx` (the webhook's
+ * transaction): retrievePaidCheckout then applyPaidCheckout. Returns the fulfilment or null when nothing was done
+ * (not paid yet, or already completed).
+ */
+export async function completeCheckoutSession(tx: Tx, sessionId: string, meta: ClientMeta) {
+  const paid = await retrievePaidCheckout(sessionId);
+  return paid ? applyPaidCheckout(tx, paid, meta) : null;
+}
+
+/**
+ * The return page's check of a pending Stripe order (`GET /portal/user/checkRegister/{code}`), which may arrive
+ * before the webhook: asks Stripe first, outside any transaction (no pooled connection or row lock is held during
+ * the call), then completes the order in a short transaction that re-checks it under its row lock. Returns the outbox
+ * ids to enqueue after the commit ([] when nothing was done).
+ */
+export async function completeCheckoutOnReturn(db: Db, sessionId: string, meta: ClientMeta): Promise<string[]> {
+  const paid = await retrievePaidCheckout(sessionId);
+  if (!paid) return [];
+  const result = await db.transaction((tx) => applyPaidCheckout(tx, paid, meta));
+  return result?.kind === 'paid' ? result.outboxIds : [];
 }
 
 /**
  * Brings our row of Stripe subscription `stripeId` to Stripe's current state (re-fetched), through the state machine
  * (`provider_sync`). Events arriving out of order therefore still end in Stripe's final state. A subscription we do not
- * know yet (its checkout not completed) is left for the checkout completion, which reads the same state.
+ * know yet (its checkout not completed) is left for the checkout completion, which reads the same state. Its order is
+ * locked before the subscription (services/billing-locks.ts), as a refund or withdrawal running at the same time does.
  */
 export async function syncStripeSubscription(tx: Tx, stripeId: string): Promise<HandlerResult> {
   const remote: Stripe.Subscription = await stripeClient().subscriptions.retrieve(stripeId);
   const [local] = await tx
-    .select({ id: subscriptions.id })
+    .select({ id: subscriptions.id, orderId: subscriptions.orderId })
     .from(subscriptions)
     .where(eq(subscriptions.providerSubscriptionId, stripeId));
   if (!local) return { outboxIds: [] };
+  await lockOrder(tx, eq(orders.id, local.orderId));
   await applySubscriptionEvent(tx, local.id, {
     type: 'provider_sync',
     at: new Date(),

@@ -15,6 +15,7 @@ import {
 import type { Subscription } from '../db/schema';
 import { env } from '../env';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { lockOrder, lockOrders, lockSubscription } from './billing-locks';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
 import { queueReceipt } from './receipts';
@@ -110,16 +111,17 @@ function emailParams(row: Billing, sub: SubscriptionState) {
  * come is canceled without a charge; otherwise the monthly price is charged (the sandbox card's renewal behaviour
  * decides the outcome), a `payments` row is written and the machine moves to `active` or `past_due`. A success
  * queues the receipt (services/receipts.ts), a failure e-mails the subscriber. Returns the outbox ids to enqueue.
- * Skips rows another worker holds (`skip locked`).
+ * Locks the order, then the subscription (services/billing-locks.ts), skipping either when another transaction holds
+ * it (`skip locked`: a refund, withdrawal or cancellation in progress, or another worker); the next run finds it again.
  */
 async function renewOne(db: Db, id: string, now: Date): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ id: subscriptions.id })
+    const [ref] = await tx
+      .select({ orderId: subscriptions.orderId })
       .from(subscriptions)
-      .where(eq(subscriptions.id, id))
-      .for('update', { skipLocked: true });
-    if (!locked) return [];
+      .where(eq(subscriptions.id, id));
+    if (!ref || !(await lockOrder(tx, eq(orders.id, ref.orderId), { skipLocked: true }))) return [];
+    if (!(await lockSubscription(tx, id, { skipLocked: true }))) return [];
     const row = await withOrder(tx, id);
     if (!row || !isDue(row.sub, now)) return [];
     if (await awaitsTrialRefund(tx, row)) return [];
@@ -259,7 +261,8 @@ export function liveSubscriptions(db: Db | Tx, userId: string): Promise<Subscrip
  * Cancels every live subscription of `userId` at its next billing date (SPEC §4): the current period stays active,
  * a trial cancelled before it ends is never charged. `cancelAtProvider` is called first for provider-managed
  * (Stripe) subscriptions. Queues a confirmation e-mail. Returns the cancel dates and the outbox ids; no live
- * subscription → `[]` and nothing is sent.
+ * subscription → `[]` and nothing is sent. Locks every order of those subscriptions, then every subscription, before
+ * changing any (services/billing-locks.ts), so a refund, withdrawal or renewal of one of them never waits in a cycle.
  */
 export async function cancelSubscriptions(
   db: Db,
@@ -272,6 +275,8 @@ export async function cancelSubscriptions(
   return db.transaction(async (tx) => {
     const cancelAt: Date[] = [];
     const outboxIds: string[] = [];
+    await lockOrders(tx, [...new Set(live.map((sub) => sub.orderId))]);
+    for (const id of live.map((sub) => sub.id).sort()) await lockSubscription(tx, id);
     for (const sub of live) {
       const next = await applySubscriptionEvent(tx, sub.id, { type: 'cancel_requested', at: now });
       if (!next) continue;

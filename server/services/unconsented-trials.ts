@@ -5,8 +5,10 @@ import { domainEvents, orders, refunds, subscriptions } from '../db/schema';
 import { env } from '../env';
 import { log } from '../observability/log';
 import { paymentProvider } from '../providers/payments';
+import { lockOrder, lockSubscription } from './billing-locks';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
+import type { RefundCause } from './refunds';
 import { TRIAL_DECISION_LEAD_MS, trialDecisionDue } from './subscription-machine';
 import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
 
@@ -48,22 +50,18 @@ export async function refundUnconsentedTrials(db: Db, now: Date = new Date()): P
 }
 
 /**
- * Decides one trial in one transaction. The order row is locked first (as a refund asked for by the buyer locks it,
- * services/refunds.ts), skipping one another worker holds, then the subscription; both are read again under the
- * locks, so concurrent runs refund once. The provider is asked to refund with `autoRefundKey` (Stripe: Idempotency-Key),
- * then a Stripe subscription is cancelled at once; then the `refunds` row (unique per order), the order `refunded`,
+ * Decides one trial in one transaction. The locks follow services/billing-locks.ts: the order row first (`FOR NO KEY
+ * UPDATE`, as a buyer's refund and a withdrawal lock it), skipping one another transaction holds (retried the next
+ * minute), then the subscription; both are read again under the locks, so concurrent runs refund once. The provider
+ * is asked to refund with `autoRefundKey` (Stripe: Idempotency-Key), then a Stripe subscription is cancelled at once; then the `refunds` row (unique per order), the order `refunded`,
  * the machine's `trial_unconsented` (which ends the open requests), an `order.refunded` domain event and the buyer's
  * e-mail (`trial-refunded`, messages/*.json `Email.trialRefunded*`). Returns the outbox ids; [] when nothing was due.
  */
 async function refundIfUnconsented(db: Db, due: { id: string; orderId: string }, now: Date): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(eq(orders.id, due.orderId))
-      .for('update', { skipLocked: true });
+    const order = await lockOrder(tx, eq(orders.id, due.orderId), { skipLocked: true });
     if (!order || order.status !== 'paid' || !order.paidAt || !order.userId) return [];
-    const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, due.id)).for('update');
+    const sub = await lockSubscription(tx, due.id);
     if (!sub || !trialDecisionDue(sub, now)) return [];
     if (await locationSharedSince(tx, order.userId, order.paidAt)) return [];
     const [existing] = await tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.orderId, order.id));
@@ -79,7 +77,11 @@ async function refundIfUnconsented(db: Db, due: { id: string; orderId: string },
     await tx.insert(domainEvents).values({
       type: 'order.refunded',
       aggregateId: order.id,
-      payload: { reason: 'unconsented_trial', amountMinor: order.amountMinor, at: now.toISOString() },
+      payload: {
+        reason: 'unconsented_trial' satisfies RefundCause,
+        amountMinor: order.amountMinor,
+        at: now.toISOString(),
+      },
     });
     return [
       await queueEmail(tx, {

@@ -18,6 +18,7 @@ import { env } from '../env';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { paymentProvider } from '../providers/payments';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { lockOrder } from './billing-locks';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
 import { recordRefund } from './refunds';
@@ -223,7 +224,8 @@ export type WithdrawInput = ({ userId: string; token?: never } | { token: string
  * Withdraws from the contract of order `code` ("Confirm withdrawal"), in one transaction:
  * 1. an e-mailed link is claimed (single use: a used, expired or unknown token → 410 `Api.withdrawLinkInvalid`; a
  *    refused withdrawal rolls the claim back, so the link still works for cancelling or another contract);
- * 2. the order is locked (`for no key update`, before the subscription, as the refund paths do) — a second withdrawal
+ * 2. the order is locked (`for no key update`, before the subscription: the lock order of services/billing-locks.ts,
+ *    which every refund, cancel and renewal path follows) — a second withdrawal
  *    of the same order waits and then answers the first (`repeated`); then its subscription is locked, so a renewal charge running at
  *    the same moment either finished before (and its charge is refunded with the rest) or skips the locked row and
  *    finds it ended;
@@ -255,14 +257,9 @@ export async function withdraw(db: Db, input: WithdrawInput) {
       if (!claimed) throw new ApiError(410, ErrorCode.gone, 'Api.withdrawLinkInvalid');
       userId = claimed.userId;
     }
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.code, input.code), eq(orders.userId, userId!)))
-      // NO KEY UPDATE: withdrawals and refunds of the order wait for each other, but a renewal charge that holds the
-      // subscription may still insert its `payments` row (its foreign key takes KEY SHARE on the order) and finish,
-      // instead of deadlocking against this transaction waiting for the subscription.
-      .for('no key update');
+    // NO KEY UPDATE (services/billing-locks.ts): withdrawals, refunds, cancellations and renewal charges of the order
+    // wait for each other in one order, while inserting rows that reference the order (KEY SHARE) is not blocked.
+    const order = await lockOrder(tx, and(eq(orders.code, input.code), eq(orders.userId, userId!)));
     if (!order || !order.paidAt) throw notFound();
     const [existing] = await tx.select().from(withdrawals).where(eq(withdrawals.orderId, order.id));
     if (existing) return { withdrawal: existing, order, repeated: true, outboxIds: [] as string[] };
