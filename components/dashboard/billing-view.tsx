@@ -30,6 +30,8 @@ type Order = {
   method: 'card' | 'wallet';
   card: string | null;
   createdAt: string;
+  /** Why a refunded order was refunded (`Billing.refundReason.*`); null when it was not. */
+  refundReason: 'unconsented_trial' | 'withdrawal' | 'requested' | null;
 };
 type Billing = { orders: Order[]; subscriptions: Sub[] };
 type RefundInfo = { eligible: boolean; reason: string; amount: string; message: string; method: 'card' | 'wallet' };
@@ -44,8 +46,9 @@ type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; am
  * orders with their payment method, and a refund request for each paid one (`POST /admin/order/refundDetail`, then
  * `POST /admin/order/refund` after confirming). Refusals and results show the server's localized message; a refused
  * refund says why (outside the window, a location was shared, already refunded) and links to the contact page. Each
- * order is named by its short reference. When every subscription has ended, "Buy again" leads to the home page's
- * locate box.
+ * order is named by its short reference; a refunded one says why (refunded automatically because nothing was shared
+ * in the trial, a withdrawal, or a refund asked for) and what that ended. When every subscription has ended, "Buy
+ * again" leads to the home page's locate box.
  */
 export function BillingView() {
   const t = useTranslations('Billing');
@@ -232,6 +235,11 @@ export function BillingView() {
                     <button type="button" onClick={() => askRefund(o.code)} className="min-h-11 text-brand underline">
                       {t('refund')}
                     </button>
+                  )}
+                  {o.status === 'refunded' && o.refundReason && (
+                    <p className="w-full text-slate-700" data-testid="refund-reason">
+                      {t(`refundReason.${o.refundReason}`)}
+                    </p>
                   )}
                 </li>
               ))}

@@ -6,10 +6,10 @@ import { enqueueAfterCommit } from '../../jobs/boss';
 import { paymentProvider } from '../../providers/payments';
 import { formatMoney } from '../../services/money';
 import { ownedOrder } from '../../services/orders';
-import { REFUSAL, refundCheck, refundOrder } from '../../services/refunds';
-import { billingFacts, billingOverview } from '../../services/billing-overview';
+import { REFUSAL, refundCauses, refundCheck, refundOrder } from '../../services/refunds';
 import { cancelSubscriptions } from '../../services/subscriptions';
 import { consentRecordView, subscriptionConsentsOf } from '../../services/subscription-consents';
+import { billingFacts, billingOverview } from '../../services/billing-overview';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser } from '../middleware';
@@ -29,6 +29,10 @@ const orderRow = z.object({
   cardBrand: z.string().nullable(),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
+  refundReason: z.enum(['unconsented_trial', 'withdrawal', 'requested']).nullable().openapi({
+    description:
+      'why a refunded order was refunded: automatically (nothing was shared in the trial), a withdrawal from the contract, or a refund asked for; null when not refunded',
+  }),
 });
 const subscriptionRow = z.object({
   status: z.enum(['trialing', 'active', 'past_due', 'canceled']),
@@ -173,6 +177,11 @@ export const billingApi = new OpenAPIHono<AppEnv>()
     const userId = c.get('user')!.id;
     const lang = c.get('lang');
     const { orders: orderRows, subscriptions: subscriptionRows } = await billingOverview(db, userId);
+    // Why each refunded order was refunded, which Billing states beside it.
+    const causes = await refundCauses(
+      db,
+      orderRows.filter((o) => o.status === 'refunded').map((o) => o.id),
+    );
     return ok(c, {
       orders: orderRows.map((o) => ({
         code: o.code,
@@ -187,6 +196,7 @@ export const billingApi = new OpenAPIHono<AppEnv>()
         cardBrand: o.cardBrand,
         createdAt: o.createdAt.toISOString(),
         paidAt: o.paidAt?.toISOString() ?? null,
+        refundReason: causes.get(o.id) ?? null,
       })),
       subscriptions: subscriptionRows.map(({ sub, price, code }) => ({
         status: sub.status,
