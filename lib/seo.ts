@@ -6,7 +6,7 @@ export const SITE_ORIGIN = (process.env.APP_ORIGIN || 'http://localhost:3000').r
 
 const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
 
-/** Indexable pages (path without the locale prefix), for the sitemap and hreflang (SPEC §2). */
+/** Indexable pages (path without the locale prefix), for the sitemap and hreflang (docs/rules.md#routes). */
 export const INDEXED_PAGES = [
   '/',
   '/phone-finder/',
@@ -25,6 +25,7 @@ export const INDEXED_PAGES = [
   '/cookie/',
   '/login/',
   '/cancel/',
+  '/withdraw/',
 ] as const;
 
 /** Pages kept out of search engines: dashboards, consent and payment pages (robots.txt and `noindex`). */
@@ -57,7 +58,7 @@ export function alternatesOf(path: string): Record<string, string> {
 }
 
 /**
- * Metadata of a public page in `locale` (issue 6 SEO): its own title and description, the canonical URL, hreflang
+ * Metadata of a public page in `locale`: its own title and description, the canonical URL, hreflang
  * alternates for every locale plus x-default, and Open Graph.
  */
 export function pageMetadata(locale: AppLocale, path: string, title: string, description: string): Metadata {
