@@ -5,6 +5,7 @@ import { getDb } from '@/server/db/client';
 import { breachChecks, users } from '@/server/db/schema';
 import { buyAccount, call, uniqueEmail } from './support/accounts';
 import { FakeHibp, hibpBreach } from './support/fake-hibp';
+import { idleInTransaction } from './support/db-activity';
 
 // Issue 15 §1: the data-leak check of the subscriber's own e-mail and the Pwned Passwords check of a new password,
 // against a local fake of both HIBP endpoints (settings are read on first use, after this).
@@ -107,6 +108,29 @@ describe('data-leak check (issue 15 §1)', () => {
       expect((await leaks(buyer.token)).status).toBe(200);
     },
   );
+
+  it('asks the service with no database transaction open while it answers', async () => {
+    const buyer = await buyAccount(uniqueEmail('slow'));
+    fake.accounts.set(buyer.email.toLowerCase(), [hibpBreach('Slow', '2020-01-02', ['Email addresses'])]);
+    let release = () => {};
+    fake.hold = new Promise((resolve) => (release = resolve));
+    try {
+      const answer = leaks(buyer.token);
+      await vi.waitFor(() => expect(fake.requests).toHaveLength(1));
+      // The service has the request and has not answered: no transaction (nor its advisory lock) waits on it.
+      expect(await idleInTransaction()).toBe(0);
+      release();
+      const res = await answer;
+      expect(res.status).toBe(200);
+      expect((await res.json()).obj.breaches).toEqual([expect.objectContaining({ name: 'Slow' })]);
+    } finally {
+      fake.hold = null;
+      release();
+    }
+    // Stored: the next call answers from the day's cache.
+    expect((await leaks(buyer.token)).status).toBe(200);
+    expect(fake.requests).toHaveLength(1);
+  });
 
   it('needs a session', async () => {
     expect((await call('GET', '/account/dataLeaks')).status).toBe(401);

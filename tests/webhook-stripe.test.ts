@@ -7,6 +7,7 @@ import { API, app } from './support/api';
 import { call } from './support/accounts';
 import { emailsTo, placeOrder } from './support/billing';
 import { FakeStripe } from './support/fake-stripe';
+import { idleInTransaction } from './support/db-activity';
 import { log } from '@/server/observability/log';
 
 // The Stripe provider, pointed at the fake Stripe API (settings are read on first use, after this).
@@ -251,5 +252,64 @@ describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
     const sent = fake.requests.find((r) => r.path === '/v1/refunds' && r.body.includes(`pi_${code}`))!;
     expect(sent.idempotencyKey).toBe(`refund-${code}`);
     expect(fake.subscriptions.get(subId)!.status).toBe('canceled');
+  });
+});
+
+describe('the return page (GET /portal/user/checkRegister/{code}) with Stripe', () => {
+  const status = (code: string, ip?: string) => call('GET', `/portal/user/checkRegister/${code}`, { ip });
+  const retrievals = (sessionId: string) =>
+    fake.requests.filter((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${sessionId}`).length;
+
+  it('asks Stripe with no database transaction open, then completes the order', async () => {
+    const { sessionId, code, email } = await stripeOrder();
+    fake.subscription(`sub_slow_${code}`, 'trialing', Date.now() + 86_400_000);
+    fake.pay(sessionId, `sub_slow_${code}`);
+    let release = () => {};
+    fake.hold = new Promise((resolve) => (release = resolve));
+    try {
+      const answer = status(code);
+      await vi.waitFor(() => expect(retrievals(sessionId)).toBe(1));
+      // Stripe has the request and has not answered: nothing waits on it inside a transaction.
+      expect(await idleInTransaction()).toBe(0);
+      release();
+      expect((await (await answer).json()).obj.status).toBe('paid');
+    } finally {
+      fake.hold = null;
+      release();
+    }
+    expect(await accountsOf(email)).toHaveLength(1);
+  });
+
+  it('30 calls at once for a paid session complete the order once: one account, one e-mail', async () => {
+    const { sessionId, code, email } = await stripeOrder();
+    fake.subscription(`sub_30_${code}`, 'trialing', Date.now() + 86_400_000);
+    fake.pay(sessionId, `sub_30_${code}`);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => status(code)));
+    expect(answers.map((r) => r.status)).toEqual(Array(30).fill(200));
+    expect(await accountsOf(email)).toHaveLength(1);
+    expect(await emailsTo(email, 'order-credentials')).toHaveLength(1);
+    const [order] = await (await getDb()).select().from(orders).where(eq(orders.code, code));
+    expect(order.status).toBe('paid');
+  });
+
+  it('asks Stripe at most 30 times a minute per order; past that the status comes from the database', async () => {
+    const { sessionId, code } = await stripeOrder();
+    const answers = await Promise.all(Array.from({ length: 40 }, () => status(code)));
+    expect(answers.map((r) => r.status)).toEqual(Array(40).fill(200));
+    const bodies = await Promise.all(answers.map(async (r) => (await r.json()).obj.status));
+    expect(new Set(bodies)).toEqual(new Set(['pending']));
+    expect(retrievals(sessionId)).toBe(30);
+  });
+
+  it('answers 429 with Retry-After past 120 calls a minute from one IP', async () => {
+    const { code } = await stripeOrder(unique('status-ip'));
+    const ip = '198.51.100.77';
+    const answers = await Promise.all(Array.from({ length: 125 }, () => status(code, ip)));
+    const codes = answers.map((r) => r.status);
+    expect(codes.filter((s) => s === 200)).toHaveLength(120);
+    expect(codes.filter((s) => s === 429)).toHaveLength(5);
+    expect(Number(answers.find((r) => r.status === 429)!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another address is not affected.
+    expect((await status(code)).status).toBe(200);
   });
 });

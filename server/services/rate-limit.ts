@@ -55,6 +55,16 @@ export const LIMITS = {
   opsLoginFailuresPerEmail: { points: 100, duration: 3600 },
   /** Discount offers shown per client IP (each is a row). */
   offersPerIp: { points: 120, duration: 3600 },
+  /**
+   * Order status reads (`GET /portal/user/checkRegister/{code}`) per client IP: the pay-status page polls every 3 s
+   * (20 a minute per open page), so this leaves room for several buyers behind one address.
+   */
+  orderStatusPerIp: { points: 120, duration: 60 },
+  /**
+   * Stripe look-ups of a pending order's Checkout Session from the return page, per order: past this the status is
+   * answered from the database alone until the window ends (the webhook still completes the order).
+   */
+  stripeReturnChecksPerOrder: { points: 30, duration: 60 },
   /** Data-leak checks per account; HIBP itself is asked at most once a day per account. */
   dataLeakChecksPerAccount: { points: 20, duration: 3600 },
   /** Orders created per client IP (each one may lead to an SMS); ORDERS_PER_IP_PER_HOUR. */

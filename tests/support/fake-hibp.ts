@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A breach in the shape HIBP API v3 answers `breachedaccount?truncateResponse=false` with (its documented model). */
@@ -45,6 +45,8 @@ export class FakeHibp {
   pwned = new Set<string>();
   requests: { path: string; key: string | undefined; userAgent: string | undefined; padding: boolean }[] = [];
   mode: 'ok' | 'down' | 'limited' = 'ok';
+  /** While set, every request is recorded at once but answered only when this promise settles (a slow service). */
+  hold: Promise<void> | null = null;
   private server: Server | undefined;
 
   /** The base URLs to set as HIBP_API_URL and PWNED_PASSWORDS_URL. */
@@ -62,40 +64,42 @@ export class FakeHibp {
         userAgent: req.headers['user-agent'],
         padding: req.headers['add-padding'] === 'true',
       });
-      if (this.mode === 'down') return void res.writeHead(503).end('Service Unavailable');
-      if (this.mode === 'limited') {
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' });
-        return void res.end(
-          JSON.stringify({ statusCode: 429, message: 'Rate limit is exceeded. Try again in 2 seconds.' }),
-        );
-      }
-      const account = /^\/api\/v3\/breachedaccount\/([^/]+)$/.exec(url.pathname);
-      if (account) {
-        if (req.headers['hibp-api-key'] !== this.key) {
-          res.writeHead(401, { 'content-type': 'application/json' });
-          return void res.end(
-            JSON.stringify({ statusCode: 401, message: 'Access denied due to invalid hibp-api-key.' }),
-          );
-        }
-        const found = this.accounts.get(decodeURIComponent(account[1]).toLowerCase());
-        if (!found?.length) return void res.writeHead(404).end();
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return void res.end(JSON.stringify(found));
-      }
-      const range = /^\/range\/([0-9A-Fa-f]{5})$/.exec(url.pathname);
-      if (range) {
-        const prefix = range[1].toUpperCase();
-        const lines = [...this.pwned]
-          .map((p) => createHash('sha1').update(p).digest('hex').toUpperCase())
-          .filter((h) => h.startsWith(prefix))
-          .map((h) => `${h.slice(5)}:${1234}`);
-        if (req.headers['add-padding'] === 'true') lines.push('0000000000000000000000000000000000A:0');
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        return void res.end(lines.join('\r\n'));
-      }
-      res.writeHead(404).end();
+      void (this.hold ?? Promise.resolve()).then(() => this.answer(req, res, url));
     });
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (this.mode === 'down') return void res.writeHead(503).end('Service Unavailable');
+    if (this.mode === 'limited') {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' });
+      return void res.end(
+        JSON.stringify({ statusCode: 429, message: 'Rate limit is exceeded. Try again in 2 seconds.' }),
+      );
+    }
+    const account = /^\/api\/v3\/breachedaccount\/([^/]+)$/.exec(url.pathname);
+    if (account) {
+      if (req.headers['hibp-api-key'] !== this.key) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ statusCode: 401, message: 'Access denied due to invalid hibp-api-key.' }));
+      }
+      const found = this.accounts.get(decodeURIComponent(account[1]).toLowerCase());
+      if (!found?.length) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify(found));
+    }
+    const range = /^\/range\/([0-9A-Fa-f]{5})$/.exec(url.pathname);
+    if (range) {
+      const prefix = range[1].toUpperCase();
+      const lines = [...this.pwned]
+        .map((p) => createHash('sha1').update(p).digest('hex').toUpperCase())
+        .filter((h) => h.startsWith(prefix))
+        .map((h) => `${h.slice(5)}:${1234}`);
+      if (req.headers['add-padding'] === 'true') lines.push('0000000000000000000000000000000000A:0');
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      return void res.end(lines.join('\r\n'));
+    }
+    res.writeHead(404).end();
   }
 
   stop(): Promise<void> {

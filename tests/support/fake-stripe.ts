@@ -15,6 +15,8 @@ export class FakeStripe {
   failNext = 0;
   /** Answers 500 to the next `times` requests whose path and body pass `test` (other requests are served). */
   failMatching: { test: (path: string, body: string) => boolean; times: number } | null = null;
+  /** While set, every request is recorded (with the state it reads) at once but answered only when this settles. */
+  hold: Promise<void> | null = null;
   private server: Server | undefined;
   private counter = 0;
 
@@ -67,8 +69,11 @@ export class FakeStripe {
           idempotencyKey: req.headers['idempotency-key'] as string | undefined,
         });
         const send = (status: number, json: Json) => {
-          res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++this.counter}` });
-          res.end(JSON.stringify(json));
+          const text = JSON.stringify(json);
+          void (this.hold ?? Promise.resolve()).then(() => {
+            res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++this.counter}` });
+            res.end(text);
+          });
         };
         if (this.failNext > 0) {
           this.failNext -= 1;

@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { LIMITS } from '../../../lib/validation/schemas';
 import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
-import { completeCheckoutSession } from '../../payments/stripe-sync';
+import { completeCheckoutOnReturn } from '../../payments/stripe-sync';
 import { createOrder, findOrder, orderView } from '../../services/orders';
 import { PhoneParseError, parsePhone } from '../../services/phone-info';
 import {
@@ -16,7 +16,7 @@ import {
   showOffer,
 } from '../../services/prices';
 import { offerBrowserKey } from '../offer-browser-cookie';
-import { consume } from '../../services/rate-limit';
+import { consume, RateLimitedError } from '../../services/rate-limit';
 import type { AppEnv, Db } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
@@ -196,11 +196,12 @@ const statusRoute = createRoute({
   method: 'get',
   path: '/portal/user/checkRegister/{code}',
   summary:
-    'Payment status of an order (pending, paid, failed, canceled, refunded). With Stripe, a pending order whose Checkout Session is paid is completed here too (the return page may arrive before the webhook).',
+    'Payment status of an order (pending, paid, failed, canceled, refunded). With Stripe, a pending order whose Checkout Session is paid is completed here too (the return page may arrive before the webhook); Stripe is asked outside any database transaction, at most 30 times a minute per order. 120 calls a minute per IP (429 with Retry-After).',
   request: { params: code },
   responses: {
     200: jsonResponse(envelope(orderView_), 'Status'),
     404: jsonResponse(errorEnvelope, 'Unknown'),
+    429: jsonResponse(errorEnvelope, 'Too many calls'),
   },
 });
 
@@ -266,19 +267,23 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(getOrderRoute, async (c) => ok(c, await viewOf(await c.var.db(), c.req.valid('param').code, c.get('lang'))))
   .openapi(statusRoute, async (c) => {
+    await consume('orderStatusPerIp', c.get('clientIp') ?? 'unknown');
     const db = await c.var.db();
     const row = await findOrder(db, c.req.valid('param').code);
     if (!row) throw notFound();
     const { order } = row;
     if (order.provider === 'stripe' && order.status === 'pending' && order.providerSessionId) {
-      const sessionId = order.providerSessionId;
-      const result = await db.transaction((tx) =>
-        completeCheckoutSession(tx, sessionId, {
-          ip: c.get('clientIp'),
-          userAgent: c.req.header('user-agent') ?? null,
-        }),
+      const asked = await consume('stripeReturnChecksPerOrder', order.id).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof RateLimitedError) return false;
+          throw error;
+        },
       );
-      if (result?.kind === 'paid') await enqueueAfterCommit(result.outboxIds);
+      if (asked) {
+        const meta = { ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null };
+        await enqueueAfterCommit(await completeCheckoutOnReturn(db, order.providerSessionId, meta));
+      }
     }
     return ok(c, await viewOf(await c.var.db(), order.code, c.get('lang')));
   });
