@@ -13,7 +13,7 @@ const config = [
     },
   },
   {
-    // Issue 7 item 2: one link component site-wide (tracked parameters, hash scrolling, disabled links).
+    // One link component site-wide (tracked parameters, hash scrolling, disabled links).
     files: ['app/**/*.tsx', 'components/**/*.tsx'],
     ignores: ['components/ui/link.tsx'],
     rules: {
@@ -21,7 +21,7 @@ const config = [
         'error',
         {
           selector: "JSXOpeningElement[name.name='a']",
-          message: 'Use <Link> from @/components/ui/link (SPEC §2 link rules).',
+          message: 'Use <Link> from @/components/ui/link (docs/rules.md#routes link rules).',
         },
       ],
     },

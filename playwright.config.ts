@@ -39,7 +39,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
     {
-      // Fake public sites for the username lookup (issue 15 §2), named by e2e/fixtures/wmn-sites.json.
+      // Fake public sites for the username lookup, named by e2e/fixtures/wmn-sites.json.
       command: 'npx tsx e2e/fake-sites-server.ts',
       url: 'http://127.0.0.1:3296/code/alice',
       timeout: 30_000,

@@ -3,7 +3,7 @@ import { sessionCookieName } from './lib/session-cookie-names';
 import { dashboardLocation, rememberedLanguageRedirect, routeRequest, signedInRedirects } from './lib/routing/rules';
 
 /**
- * Next 16 proxy (formerly middleware): wires the rules of lib/routing to requests (SPEC §2). A visitor with a session
+ * Next 16 proxy (formerly middleware): wires the rules of lib/routing to requests (docs/rules.md#routes). A visitor with a session
  * cookie (`__Host-token` when APP_ORIGIN is https, else `token`: lib/session-cookie-names.ts, the API's own rule)
  * asking for the home page or a landing page is checked against the API; a live session goes to the dashboard, a
  * dead one has its cookie cleared and sees the page (no loop). `/` honours a language the visitor chose

@@ -1,6 +1,6 @@
 import type { Config } from 'tailwindcss';
 
-/** Tailwind settings loaded by styles/globals.css through `@config`. Breakpoints are SPEC §9's (px). */
+/** Tailwind settings loaded by styles/globals.css through `@config`. Breakpoints are docs/rules.md#limits's (px). */
 const config: Config = {
   content: ['./app/**/*.{ts,tsx}', './components/**/*.{ts,tsx}'],
   theme: {

@@ -1,7 +1,7 @@
 import type { MetadataRoute } from 'next';
 import { INDEXED_PAGES, alternatesOf, urlOf } from '@/lib/seo';
 
-/** sitemap.xml: every public page in every locale, each with its hreflang alternates (issue 6 SEO). */
+/** sitemap.xml: every public page in every locale, each with its hreflang alternates. */
 export default function sitemap(): MetadataRoute.Sitemap {
   const locales = ['en', 'id', 'es', 'en-PH'] as const;
   return INDEXED_PAGES.flatMap((path) =>

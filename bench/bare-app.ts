@@ -1,4 +1,4 @@
-// The bare Next app the benchmarks compare against (issue 14 §5): the same next/react/react-dom versions as this app,
+// The bare Next app the benchmarks compare against: the same next/react/react-dom versions as this app,
 // built in a temp directory outside the repo (so Next does not pick up this app's proxy, instrumentation or config)
 // and served with `next start`. It has:
 //   /            one <h1> (the first-load JS floor and the Lighthouse reference page);

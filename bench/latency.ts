@@ -1,5 +1,5 @@
 // `npm run bench:latency`: message and position latency on a production build (`npm run build` first), written to
-// bench/latency-report.md (ISSUE 5). Runs the server on a throwaway embedded PostgreSQL and reads it directly.
+// bench/latency-report.md. Runs the server on a throwaway embedded PostgreSQL and reads it directly.
 //  1. order.paid → consent SMS handed to the provider: `outbound_messages.sent_at - orders.paid_at` over N orders.
 //  2. position PUT → the buyer's map sees it: a simulated map polls GET /gpsTrace every 3 s (as the page does) from a
 //     random phase; the time from the PUT to the first poll that returns the position. Also the API's own delay.

@@ -1,6 +1,6 @@
 // `npm run bench:orders`: latency of `POST /api_f/v1/portal/order` under 20 concurrent clients (autocannon), on a
-// production build (`npm run build` first) with a throwaway embedded PostgreSQL, written to bench/orders-report.md
-// (issue 4). Each request is a new buyer and number, as the pay step sends it (form body, idempotency key).
+// production build (`npm run build` first) with a throwaway embedded PostgreSQL, written to bench/orders-report.md.
+// Each request is a new buyer and number, as the pay step sends it (form body, idempotency key).
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';

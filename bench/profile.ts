@@ -1,4 +1,4 @@
-// `npm run bench:profile` (issue 14 §1): where the server's time goes under load. Starts the production build
+// `npm run bench:profile`: where the server's time goes under load. Starts the production build
 // (`npm run build` first) with `node --cpu-prof`, loads one URL at a time with autocannon (16 connections, 10 s),
 // stops the server so V8 writes the profile, and summarises it: self time by package / area and the heaviest
 // functions. Writes bench/profile-report.md; the raw .cpuprofile files stay in $TMPDIR/bench-profile for Chrome's

@@ -1,5 +1,5 @@
 // `npm run bench:scale` (after `npm run build`): orders created and paid per second with one app process and with two,
-// each time with one worker delivering the e-mails and SMS, on one PostgreSQL (issue 16 §5). A fixed number of
+// each time with one worker delivering the e-mails and SMS, on one PostgreSQL. A fixed number of
 // clients each buy in a loop (order, then sandbox card payment) for a fixed time, spread round-robin over the apps.
 // Writes bench/scale-report.md. Uses the same cluster as the scale-out test (e2e/cluster.ts).
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// `npm run bench:throughput` (issue 14 §5): requests per second of this app's production build (`npm run build`
+// `npm run bench:throughput`: requests per second of this app's production build (`npm run build`
 // first; `npm start` on a throwaway embedded PostgreSQL) against a bare Next app of the same versions built in the
 // same run (bench/bare-app.ts), with autocannon. Pairs, each run alternately (this app, then the bare app, then the
 // other way round) so drifts of a shared 2-core machine fall on both sides:
@@ -137,7 +137,7 @@ median / median. This app: \`npm start\`, production build, embedded PostgreSQL,
 \`LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}\`; bare: a bare Next app of the same versions built in the same run
 (\`next start\`, bench/bare-app.ts). The rows named Text, Route shape and Framework compare bare pages with each other:
 what the text, the route shape and a proxy cost any Next app. The load generator shares the 2 cores with the
-server, so absolute figures are low; the ratios are the measure (issue 14).
+server, so absolute figures are low; the ratios are the measure.
 
 | pair (left vs right) | left, req/s per run | right, req/s per run | median ratio | goal |
 | --- | --- | --- | --- | --- |

@@ -1,6 +1,6 @@
 // `npm run bench:weight`: first-load JS of the home page per locale vs a bare Next 16 page built in the same run.
 // First-load JS = the sum of the gzip sizes of the scripts the HTML references (async chunks loaded later are not
-// counted). Budget (ISSUE 2, issue 14 §6): home ≤ floor + 25 KiB gz. Writes bench/report.md and the floor to
+// counted). Budget: home ≤ floor + 25 KiB gz. Writes bench/report.md and the floor to
 // bench/floor.json (read by scripts/check-budgets.mjs in `npm test`); exits 1 when over budget.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -23,7 +23,7 @@ test('home → number identified → first-order discount (no countdown) → pay
     'US$0.50 for 24 hours, then US$49.99 per month. It renews every month until you cancel',
   );
   await expect(step.getByText('Your card statement will show: CHAMSPY DEMO')).toBeVisible();
-  // Issue 13 §12: the offer price and the struck regular price side by side, above the terms.
+  // The offer price and the struck regular price side by side, above the terms.
   const offer = step.getByTestId('offer-price');
   await expect(offer).toContainText('US$0.50');
   await expect(offer.locator('s')).toHaveText('US$0.99');

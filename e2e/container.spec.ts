@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 
-// Issue 16 §4: the container images build where a Docker daemon is available (skipped elsewhere, saying so).
+// The container images build where a Docker daemon is available (skipped elsewhere, saying so).
 
 const docker = spawnSync('docker', ['info'], { stdio: 'ignore' }).status === 0;
 

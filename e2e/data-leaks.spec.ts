@@ -5,7 +5,7 @@ import { FakeHibp, hibpBreach } from '../tests/support/fake-hibp';
 import { E2E_PG_PORT } from './db';
 import { buyThroughApi, uniqueEmail } from './helpers';
 
-// Issue 15 §1: the data-leak page, on the suite's server (no HIBP key: not configured) and on a second server of the
+// The data-leak page, on the suite's server (no HIBP key: not configured) and on a second server of the
 // same build and database given a key and a local fake of Have I Been Pwned.
 
 const PORT = 3291;

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { buyThroughApi, consentLinkFromOutbox, uniqueEmail } from './helpers';
 
 /**
- * `npm run demo:images` (issue 13 §6): regenerates the home page's "See it before you pay" images from the real pages,
+ * `npm run demo:images`: regenerates the home page's "See it before you pay" images from the real pages,
  * in each language (public/demo/{en,id,es}/consent.png and map.png; /ph uses en). A demo buyer asks for a Spanish test
  * number, the owner page is shot as the owner sees it, then the owner shares a Madrid test position and the buyer's
  * map is shot. No tile server is reachable here, so the map shows the built-in Natural Earth base layer, as any

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { E2E_PG_PORT } from './db';
 
-// Issue 16 §6: a server bound to a loopback address (HOSTNAME=127.0.0.1, as behind a reverse proxy) serves its pages;
+// A server bound to a loopback address (HOSTNAME=127.0.0.1, as behind a reverse proxy) serves its pages;
 // they used to answer a 302 to themselves and a 500 ("Failed to proxy").
 
 const PORT = 3290;

@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { E2E_PG_PORT, query } from './db';
 
-// Issue 16 §3: the operator console in Chromium — created by the CLI against the running server's database, signed in
+// The operator console in Chromium — created by the CLI against the running server's database, signed in
 // with password + TOTP, an opt-out added with a reason and found in the audit log; never indexed.
 
 test('an operator created by the CLI signs in with TOTP, adds an opt-out and sees it audited', async ({

@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { Cluster, api, waitFor, type Proc } from './cluster';
 
-// Issue 16 §5 and §6: two app processes and a worker on one PostgreSQL, with an SMTP server. App A runs no jobs;
+// Two app processes and a worker on one PostgreSQL, with an SMTP server. App A runs no jobs;
 // app B runs them in-process, like the worker, so two job runners share the queue. The journey crosses the
 // processes, then the faults are run: PostgreSQL restarted under load, SMTP down, SMTP hung.
 

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { buyThroughApi, checkNumber, consoleErrors, payWithCard, startPayment, uniqueEmail } from './helpers';
 
-// Issue 13: the buyer's and the owner's screens on a phone, in every locale, signed in and out.
+// The buyer's and the owner's screens on a phone, in every locale, signed in and out.
 
 const PHONE = {
   viewport: { width: 390, height: 844 },
@@ -353,7 +353,7 @@ test('a chosen language is remembered: / goes to it, other URLs are served as as
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 });
 
-test.describe('national numbers (issue 13 §3, §4)', () => {
+test.describe('national numbers', () => {
   for (const [prefix, typed, formatted, country, zone] of [
     ['/id', '081234567877', '0812-3456-7877', 'Indonesia', 'Waktu Indonesia Barat'],
     ['/ph', '09051234576', '0905 123 4576', 'Philippines', 'Philippine'],

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import en from '../messages/en.json' with { type: 'json' };
 
-/** Every route of SPEC §2 (without prefix). */
+/** Every route of docs/rules.md#routes (without prefix). */
 const ROUTES = [
   '/',
   '/phone-finder/',

@@ -44,7 +44,7 @@ test('an e-mail that has an account is refused at Check number, with the sign-in
   await expect(page.getByTestId('pay-step')).toHaveCount(0);
 });
 
-/** Routes with their own tab title: SPEC §2's, the dashboard pages and the wallet page. */
+/** Routes with their own tab title: docs/rules.md#routes's, the dashboard pages and the wallet page. */
 const ROUTES = [
   '/',
   '/phone-finder/',

@@ -3,7 +3,7 @@ import en from '../messages/en.json';
 import es from '../messages/es.json';
 import id from '../messages/id.json';
 
-/** Message catalogues by language; `en-PH` uses English (SPEC §2). Missing keys fall back to English. */
+/** Message catalogues by language; `en-PH` uses English (docs/rules.md#routes). Missing keys fall back to English. */
 export const catalogues = { en, id, es } as const;
 
 export type Messages = typeof en;

@@ -1,7 +1,7 @@
 import { defineRouting } from 'next-intl/routing';
 
 /**
- * Locales (SPEC §2): `en` (default, no prefix), `id`, `es`, and the Philippines as `en-PH` under `/ph` (English
+ * Locales (docs/rules.md#routes): `en` (default, no prefix), `id`, `es`, and the Philippines as `en-PH` under `/ph` (English
  * text; `ph` is not a language code). Locale detection is off: the first path segment alone selects the language.
  * proxy.ts applies these rules (lib/routing); next-intl uses this object for links and message loading.
  */

@@ -38,7 +38,7 @@ export function formatDate(value: number | string | Date, pattern = 'Y-m-d H:M:S
   return pattern.replace(/[YmdHMS]/g, (t) => parts[t]);
 }
 
-/** Debounces `fn` by `waitMs` (default 500 ms, SPEC §9); `cancel()` drops a pending call. */
+/** Debounces `fn` by `waitMs` (default 500 ms, docs/rules.md#limits); `cancel()` drops a pending call. */
 export function debounce<A extends unknown[]>(fn: (...args: A) => void, waitMs = 500) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const debounced = (...args: A) => {
@@ -59,7 +59,7 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 
 /**
  * A random alphanumeric id from the Web Crypto CSPRNG. With no length: a UUID-like 36-character id (8-4-4-4-12,
- * SPEC §9); with `length`: that many alphanumeric characters.
+ * docs/rules.md#limits); with `length`: that many alphanumeric characters.
  */
 export function randomId(length?: number): string {
   const draw = (n: number): string => {

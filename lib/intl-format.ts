@@ -1,5 +1,5 @@
 /**
- * Dates, times, time zones and durations as the reader's locale writes them (issue 13 §4, §9): every absolute time
+ * Dates, times, time zones and durations as the reader's locale writes them: every absolute time
  * shows its zone, so a buyer in Jakarta and an owner in Madrid read the same instant correctly. All functions take
  * the page's locale (`en`, `es`, `id`, `en-PH`) and format in the reader's own time zone unless `timeZone` is given.
  */

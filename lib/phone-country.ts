@@ -3,7 +3,7 @@ import type { AppLocale } from './routing/rules';
 
 /**
  * The country each locale implies for national numbers (ISO 3166-1 alpha-2): `es` → ES, `id` → ID, `en-PH` → PH.
- * English (`en`, served worldwide) implies none. The Spanish pages' country is Spain because SPEC §1 markets them there.
+ * English (`en`, served worldwide) implies none. The Spanish pages' country is Spain because docs/rules.md#the-product markets them there.
  */
 export const LOCALE_COUNTRY: Partial<Record<AppLocale, string>> = { es: 'ES', id: 'ID', 'en-PH': 'PH' };
 

@@ -5,10 +5,10 @@
  * accepts the cookie when it is Secure, has Path=/ and no Domain, so a sibling subdomain or a plain-http page cannot
  * plant or overwrite a session cookie ("cookie tossing"). Browsers refuse prefixed cookies from http origins, so a
  * plain origin (local development, tests) keeps the plain names. The readable `userInfo` cookie is no credential
- * and keeps its SPEC §3 name.
+ * and keeps its docs/rules.md#entities name.
  */
 
-/** The buyer's session cookie without its prefix (ARCHITECTURE §6). */
+/** The buyer's session cookie without its prefix (docs/rules.md#security). */
 export const SESSION_COOKIE_BASE = 'token';
 /** The operator console's session cookie without its prefix. */
 export const OPS_COOKIE_BASE = 'ops_token';

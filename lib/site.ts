@@ -7,7 +7,7 @@ export const SITE_DEFAULTS = {
 } as const;
 
 /**
- * Demo mode (issue 16 §1): payments are the sandbox's or SMS stay in the outbox, so nothing real is charged or sent.
+ * Demo mode: payments are the sandbox's or SMS stay in the outbox, so nothing real is charged or sent.
  * Decided from the provider settings; pages are static, so the build records it (`NEXT_PUBLIC_DEMO_MODE`, next.config)
  * and start-up refuses settings whose mode differs from the build's.
  */
@@ -15,7 +15,7 @@ export function isDemoMode(settings: { PAYMENT_PROVIDER?: string; SMS_PROVIDER?:
   return (settings.PAYMENT_PROVIDER || 'sandbox') === 'sandbox' || (settings.SMS_PROVIDER || 'outbox') === 'outbox';
 }
 
-/** Public site settings (ARCHITECTURE §3: the product's name is a setting, with a demo default). */
+/** Public site settings (docs/rules.md#runtime: the product's name is a setting, with a demo default). */
 export const site = {
   product: process.env.NEXT_PUBLIC_PRODUCT_NAME || SITE_DEFAULTS.product,
   company: process.env.NEXT_PUBLIC_COMPANY_NAME || SITE_DEFAULTS.company,

@@ -1,4 +1,4 @@
-/** The `userInfo` cookie (SPEC §3: e-mail and paymentCount), or null when absent or unreadable. */
+/** The `userInfo` cookie (docs/rules.md#entities: e-mail and paymentCount), or null when absent or unreadable. */
 export function readUserInfo(): { email: string } | null {
   const raw = rawUserInfo();
   if (!raw) return null;
@@ -25,7 +25,7 @@ function rawUserInfo(): string {
 
 /**
  * Tells subscribers when an API answer set or cleared the `userInfo` cookie (a payment that signed the buyer in, a
- * sign-out), so the header shows the signed-in navigation without a reload (issue 13 §1). Cheap: one cookie read.
+ * sign-out), so the header shows the signed-in navigation without a reload. Cheap: one cookie read.
  */
 export function noteUserInfoChange(): void {
   const now = rawUserInfo();

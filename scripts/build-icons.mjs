@@ -1,4 +1,4 @@
-// `npm run icons`: writes public/icons.svg, a sprite of the Lucide icons the pages use (issue 13 §17), one <symbol>
+// `npm run icons`: writes public/icons.svg, a sprite of the Lucide icons the pages use, one <symbol>
 // per icon, id = the icon's kebab-case name. Pages draw them with <use href="/icons.svg#map-pin">, so an icon costs
 // a few bytes of HTML instead of its paths twice (HTML and RSC payload). tests/icons.test.ts checks it is current.
 import { writeFileSync } from 'node:fs';

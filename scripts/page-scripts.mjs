@@ -1,4 +1,4 @@
-// One rule for "the first-load JS of a page" (issue 2, issue 14 §6), shared by scripts/check-budgets.mjs and
+// One rule for "the first-load JS of a page", shared by scripts/check-budgets.mjs and
 // bench/weight.ts.
 
 /**

@@ -2,7 +2,7 @@
 // Next 16 turns a path it cannot decode into a DecodeError and then fails to render its own 400 page (a plain-text
 // 500), and it builds a WHATWG `Request` for the API and the pages, which refuses TRACE, TRACK and CONNECT (Fetch
 // standard, "forbidden method"; another 500). Both are answered here instead, in the API's envelope for API paths
-// (`{success:0,code,msg}`, ARCHITECTURE §5) and as a small HTML page for the others, with a localized message from
+// (`{success:0,code,msg}`, docs/rules.md#api) and as a small HTML page for the others, with a localized message from
 // messages/, and logged as a warning without the path, query or address (README: logs hold no personal data).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';

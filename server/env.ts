@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SITE_DEFAULTS, isDemoMode } from '../lib/site';
 
 /**
- * Settings, read once from `process.env` and validated with zod (ARCHITECTURE §3). A missing or malformed setting
+ * Settings, read once from `process.env` and validated with zod (docs/rules.md#runtime). A missing or malformed setting
  * stops start-up with a message naming it. `.env.example` lists every setting with its default and meaning.
  * Providers are chosen by setting, never by NODE_ENV.
  */
@@ -74,7 +74,7 @@ const providersSchema = z.object({
    * account is also locked after 100 failures in a row whatever this says (NIST SP 800-63B §5.2.2).
    */
   LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(100),
-  /** Days after the transaction within which a refund may be asked for (SPEC §9). */
+  /** Days after the transaction within which a refund may be asked for (docs/rules.md#limits). */
   REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
   TWILIO_ACCOUNT_SID: z

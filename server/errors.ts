@@ -1,7 +1,7 @@
 import 'server-only';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** Error codes of the envelope (ARCHITECTURE §5); 20012 = session invalid or expired (SPEC §8). */
+/** Error codes of the envelope (docs/rules.md#api); 20012 = session invalid or expired (docs/rules.md#errors). */
 export const ErrorCode = {
   badRequest: 40000,
   validation: 42200,
@@ -41,5 +41,5 @@ export class ApiError extends Error {
   }
 }
 
-/** 404 in the envelope; also what a foreign record answers, so ids of others cannot be probed (ARCHITECTURE §6). */
+/** 404 in the envelope; also what a foreign record answers, so ids of others cannot be probed (docs/rules.md#security). */
 export const notFound = () => new ApiError(404, ErrorCode.notFound, 'Api.notFound');

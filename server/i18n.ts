@@ -2,7 +2,7 @@ import 'server-only';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** Languages the API answers in (ARCHITECTURE §5); anything else falls back to English. */
+/** Languages the API answers in (docs/rules.md#api); anything else falls back to English. */
 export type ApiLanguage = 'en' | 'id' | 'es';
 
 // Read from disk, not imported: the build precompiles imported catalogues for next-intl, and the API needs the text.

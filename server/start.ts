@@ -13,7 +13,7 @@ import { onShutdown, startupSummary } from './lifecycle';
 export async function startServer(): Promise<void> {
   try {
     const settings = env();
-    // Pages are static: the build's mode must be the mode these settings run in (issue 16 §1).
+    // Pages are static: the build's mode must be the mode these settings run in.
     const built = process.env.NEXT_PUBLIC_DEMO_MODE;
     if (built !== undefined && (built === '1') !== isDemoMode(settings)) {
       throw new Error(
@@ -21,7 +21,7 @@ export async function startServer(): Promise<void> {
           `${isDemoMode(settings) ? 'demo' : 'live'} mode. Run npm run build with the same PAYMENT_PROVIDER and SMS_PROVIDER.`,
       );
     }
-    // A bad WhatsMyName site list stops start-up here, with the file and what is wrong (issue 15 §2).
+    // A bad WhatsMyName site list stops start-up here, with the file and what is wrong.
     const sites = siteList().sites.length;
     const { url } = await getDbState();
     console.log(`${startupSummary(settings, url)}\nusernames  ${sites} sites (${settings.USERNAME_SITES_FILE})`);

@@ -7,8 +7,8 @@ import { emailsTo, nextPhone, payCard, placeOrder, subscribe } from './support/b
 
 const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 
-describe('prices and the discount offer (SPEC §3, §4)', () => {
-  it('GET /portal/priceSetup gives the plan shape of SPEC §3 from price_setups', async () => {
+describe('prices and the discount offer (docs/rules.md#entities, #states)', () => {
+  it('GET /portal/priceSetup gives the plan shape of docs/rules.md#entities from price_setups', async () => {
     const res = await call('GET', '/portal/priceSetup');
     const { obj } = await res.json();
     expect(obj).toMatchObject({
@@ -151,7 +151,7 @@ describe('orders and the sandbox test cards (Stripe test-card semantics)', () =>
   });
 });
 
-describe('transaction info for the help chat (SPEC §7 GET /other/user/property)', () => {
+describe('transaction info for the help chat (docs/rules.md#api GET /other/user/property)', () => {
   it("answers the caller's own transaction facts, and 401 to a visitor", async () => {
     const email = unique('property');
     const { cookie, code } = await subscribe(email);

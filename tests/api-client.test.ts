@@ -81,7 +81,7 @@ describe('lib/api client', () => {
     expect(String(seen[1].data)).toBe('gclid=G-1&os=3&phoneOs=3&b=2');
   });
 
-  it('sends the operation log through the client: headers of SPEC §3, tracking fields in the body, stored', async () => {
+  it('sends the operation log through the client: headers of docs/rules.md#entities, tracking fields in the body, stored', async () => {
     const trackId = 'c'.repeat(64);
     const api = createApiClient({
       baseURL,

@@ -15,7 +15,7 @@ async function renewalsOf(subscriptionId: string) {
   return (await getDb()).select().from(payments).where(eq(payments.subscriptionId, subscriptionId));
 }
 
-describe('renewals: the billing job with a fake clock (SPEC §4)', () => {
+describe('renewals: the billing job with a fake clock (docs/rules.md#states)', () => {
   it('reminds 4 hours before the trial converts, once, then converts it to a paid month', async () => {
     const email = unique('convert');
     const { sub } = await subscribe(email);
@@ -108,7 +108,7 @@ describe('renewals: the billing job with a fake clock (SPEC §4)', () => {
     expect((await before.json()).obj).toEqual({ state: 'usable', subscription: null });
     const confirm = await call('POST', '/portal/cancel/confirm', { body: { token } });
     expect((await confirm.json()).obj.cancelAt).toEqual([sub.currentPeriodEnd.toISOString()]);
-    // Issue 13 §10: the used link tells what became of the subscription instead of offering the button again.
+    // The used link tells what became of the subscription instead of offering the button again.
     const after = await call('GET', `/portal/cancel/link/${token}`);
     expect((await after.json()).obj).toEqual({
       state: 'used',
@@ -134,7 +134,7 @@ describe('renewals: the billing job with a fake clock (SPEC §4)', () => {
   });
 });
 
-describe('refunds (SPEC §9: 14 days, service not performed)', () => {
+describe('refunds (docs/rules.md#limits: 14 days, service not performed)', () => {
   const refundAt = async (cookie: string, code: string, at: number) => {
     vi.useFakeTimers({ toFake: ['Date'], now: at });
     try {

@@ -43,7 +43,7 @@ function log(eventCode: string, extra: Record<string, string> = {}, headers: Rec
   });
 }
 
-describe('operation log (SPEC §3)', () => {
+describe('operation log (docs/rules.md#entities)', () => {
   it('stores an event with its headers and tracking fields; locale from the path', async () => {
     const trackId = token(1);
     const res = await log(
@@ -87,7 +87,7 @@ describe('operation log (SPEC §3)', () => {
   });
 });
 
-describe('button clicks (SPEC §3)', () => {
+describe('button clicks (docs/rules.md#entities)', () => {
   it('stores a click sent as a plain cross-origin form post, with the CORS header', async () => {
     const res = await app.request(`${API}/operationLog/protal`, {
       method: 'POST',
@@ -109,7 +109,7 @@ describe('button clicks (SPEC §3)', () => {
   });
 });
 
-describe('ad conversion events (SPEC §3, §7)', () => {
+describe('ad conversion events (docs/rules.md#entities, #api)', () => {
   const post = (path: string, body: unknown) =>
     app.request(`http://localhost${path}`, {
       method: 'POST',
@@ -193,7 +193,7 @@ describe('tracking retention', () => {
   });
 });
 
-describe('funnel report (issue 7 item 6)', () => {
+describe('funnel report', () => {
   it('counts visitors per locale and channel from landing to shared', async () => {
     const channel = `vitest${Date.now()}`;
     const db = await getDb();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import en from '@/messages/en.json';
 import { LOCATE_VALIDATION, locateBoxSchema, ownerNoteField } from '@/lib/validation/schemas';
 
-// Issue 14 §4: the home page hands the browser only the Validation messages of LOCATE_VALIDATION. Every message the
+// The home page hands the browser only the Validation messages of LOCATE_VALIDATION. Every message the
 // locate box's rules can give must be among them, or the visitor would see a message key instead of a sentence.
 
 /** Whether `key` (`Validation.x`) is a message the locate box's page sends to the browser. */

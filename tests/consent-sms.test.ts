@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SMS_TEXTS, consentLink, consentSmsText, localeForCountry, smsSegments } from '@/server/services/consent-sms';
 import { REQUESTER_NAME } from '@/lib/validation/requester-name';
 
-// Issue 13 §2, §14: the SMS names who asks, is written in correct orthography, and is sent in GSM-7 where the
+// The SMS names who asks, is written in correct orthography, and is sent in GSM-7 where the
 // language allows it (en, id) and UCS-2 where it does not (es accents: á, í, ó, ú are not in GSM 03.38).
 describe('consent SMS', () => {
   const code = 'A'.repeat(22);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buyAccount, call, uniqueEmail } from './support/accounts';
 
-// Issue 15 §1: without HIBP_API_KEY (the suite's default settings) the check says it is not configured here, rather
+// Without HIBP_API_KEY (the suite's default settings) the check says it is not configured here, rather
 // than "no breaches".
 describe('data-leak check without an HIBP key', () => {
   it('answers configured: false to a signed-in subscriber', async () => {

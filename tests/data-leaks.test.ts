@@ -7,7 +7,7 @@ import { buyAccount, call, uniqueEmail } from './support/accounts';
 import { FakeHibp, hibpBreach } from './support/fake-hibp';
 import { idleInTransaction } from './support/db-activity';
 
-// Issue 15 §1: the data-leak check of the subscriber's own e-mail and the Pwned Passwords check of a new password,
+// The data-leak check of the subscriber's own e-mail and the Pwned Passwords check of a new password,
 // against a local fake of both HIBP endpoints (settings are read on first use, after this).
 const PORT = vi.hoisted(() => {
   const port = 44000 + (process.pid % 1000);
@@ -28,7 +28,7 @@ beforeEach(() => {
 const leaks = (token: string, lang = 'en', query = '') =>
   call('GET', `/account/dataLeaks${query}`, { headers: { cookie: `token=${token}`, 'accept-language': lang } });
 
-describe('data-leak check (issue 15 §1)', () => {
+describe('data-leak check', () => {
   it("lists the breaches of the caller's own e-mail, newest first, with what was exposed", async () => {
     const buyer = await buyAccount(uniqueEmail('leaked'));
     fake.accounts.set(buyer.email.toLowerCase(), [
@@ -138,7 +138,7 @@ describe('data-leak check (issue 15 §1)', () => {
   });
 });
 
-describe('Pwned Passwords when a password is chosen (issue 15 §1)', () => {
+describe('Pwned Passwords when a password is chosen', () => {
   const change = (buyer: { token: string; temporaryPassword: string }, newPassword: string, lang = 'en') =>
     call('PUT', '/admin/user/password', {
       body: { password: buyer.temporaryPassword, newPassword },

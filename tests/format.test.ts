@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { debounce, formatDate, randomId, toMillis } from '@/lib/format';
 
-describe('format helpers (SPEC §9)', () => {
+describe('format helpers (docs/rules.md#limits)', () => {
   afterEach(() => vi.useRealTimers());
 
   it('reads 10-digit timestamps as seconds', () => {

@@ -11,7 +11,7 @@ import { app, clientHeaders } from './support/api';
 const ORIGIN = 'http://localhost';
 import { nextIp } from './support/accounts';
 
-// Issue 12 §9: whatever a client sends in a body or a path parameter, the API answers in its envelope and never 5xx.
+// Whatever a client sends in a body or a path parameter, the API answers in its envelope and never 5xx.
 
 type Schema = { type?: string; enum?: unknown[]; format?: string; minimum?: number; anyOf?: Schema[] };
 type Operation = {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ES module script without types
 import { sprite } from '../scripts/build-icons.mjs';
 
-describe('icon sprite (issue 13 §17)', () => {
+describe('icon sprite', () => {
   it('public/icons.svg is what `npm run icons` makes from the installed Lucide', () => {
     expect(readFileSync('public/icons.svg', 'utf8')).toBe(sprite());
   });

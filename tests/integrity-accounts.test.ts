@@ -4,7 +4,7 @@ import { getDb } from '@/server/db/client';
 import { passwordResetCodes, users } from '@/server/db/schema';
 import { account, buyAccount, call, latestEmail, nextIp, signIn, tokenOf, uniqueEmail } from './support/accounts';
 
-// Issue 12 §2 and §8: guesses sent at once are all counted; limits do not reveal accounts nor lock owners out.
+// Guesses sent at once are all counted; limits do not reveal accounts nor lock owners out.
 
 async function requestCode(email: string, ip = nextIp()) {
   const res = await call('GET', `/admin/userSession/forgetPassword/${email}`, { ip });
@@ -19,7 +19,7 @@ function reset(email: string, code: string, ip = nextIp()) {
   });
 }
 
-describe('reset codes under concurrent guesses (issue 12 §2)', () => {
+describe('reset codes under concurrent guesses', () => {
   it('40 wrong guesses at once burn the code: the counter reaches 5 and the right code no longer works', async () => {
     const a = await buyAccount(uniqueEmail('burst'));
     const code = await requestCode(a.email);
@@ -63,7 +63,7 @@ describe('reset codes under concurrent guesses (issue 12 §2)', () => {
   });
 });
 
-describe('account enumeration and lock-out (issue 12 §8)', () => {
+describe('account enumeration and lock-out', () => {
   it('the 6th reset-code request in an hour answers 429 for registered and unknown addresses alike', async () => {
     const known = (await buyAccount(uniqueEmail('known'))).email;
     const unknown = uniqueEmail('unknown');

@@ -6,7 +6,7 @@ import { call, uniqueEmail } from './support/accounts';
 import { API, app, clientHeaders } from './support/api';
 import { subscribe } from './support/billing';
 
-// Issue 12 §3, §4, §5, §10, §11: consent only with the browser's fix, no position after Stop or without access,
+// Consent only with the browser's fix, no position after Stop or without access,
 // strict coordinates, and an append-only consent record.
 
 const FIX = { latitude: 52.52, longitude: 13.405, accuracy: 15 };
@@ -35,7 +35,7 @@ async function rowsOf(requestId: string) {
   };
 }
 
-describe('consent follows the browser permission (issue 12 §3)', () => {
+describe('consent follows the browser permission', () => {
   it('a share without the browser fix is refused and stores nothing', async () => {
     const { consentCode, requestId } = await requestOf('nofix');
     const res = await answer(consentCode, { action: 'share', minutes: 60 });
@@ -83,7 +83,7 @@ describe('consent follows the browser permission (issue 12 §3)', () => {
   });
 });
 
-describe('coordinates are finite decimal numbers in range (issue 12 §10)', () => {
+describe('coordinates are finite decimal numbers in range', () => {
   it.each([
     ['null', 'null'],
     ['empty', ''],
@@ -119,7 +119,7 @@ function putJson(code: string, body: unknown) {
   });
 }
 
-describe('no position after Stop (issue 12 §4)', () => {
+describe('no position after Stop', () => {
   it('positions racing a Stop are all recorded before the stop, none after', async () => {
     const { consentCode, requestId } = await requestOf('race');
     await answer(consentCode, { action: 'share', minutes: 60, ...FIX });
@@ -144,7 +144,7 @@ describe('no position after Stop (issue 12 §4)', () => {
   });
 });
 
-describe('locating ends with the subscription (issue 12 §5)', () => {
+describe('locating ends with the subscription', () => {
   it('a refund withdraws open requests: the link accepts no share and the owner is told', async () => {
     const { consentCode, requestId, code, cookie } = await requestOf('refunded');
     const refund = await call('POST', '/admin/order/refund', { body: { code }, headers: { cookie } });
@@ -174,7 +174,7 @@ describe('locating ends with the subscription (issue 12 §5)', () => {
   });
 });
 
-describe('the consent record is append-only (issue 12 §11)', () => {
+describe('the consent record is append-only', () => {
   it('every decision is a record; the database refuses UPDATE and DELETE, and the request delete keeps them', async () => {
     const { consentCode, requestId } = await requestOf('ledger');
     await answer(consentCode, { action: 'share', minutes: 15, ...FIX });

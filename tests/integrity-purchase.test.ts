@@ -5,7 +5,7 @@ import { orders, sessions, users } from '@/server/db/schema';
 import { buyAccount, call, latestEmail, uniqueEmail } from './support/accounts';
 import { payCard, placeOrder } from './support/billing';
 
-// Issue 12 §1: a purchase never signs anyone in to an account that existed before it.
+// A purchase never signs anyone in to an account that existed before it.
 
 async function sessionCount(email: string) {
   const db = await getDb();
@@ -13,8 +13,8 @@ async function sessionCount(email: string) {
   return { user, count: (await db.select().from(sessions).where(eq(sessions.userId, user.id))).length };
 }
 
-describe('purchases and existing accounts (issue 12 §1)', () => {
-  it('refuses an order for a registered e-mail from a visitor, with SPEC §8 wording and a reason for the sign-in link', async () => {
+describe('purchases and existing accounts', () => {
+  it('refuses an order for a registered e-mail from a visitor, with docs/rules.md#errors wording and a reason for the sign-in link', async () => {
     const victim = await buyAccount(uniqueEmail('victim'));
     for (const locale of ['en', 'es']) {
       const { res, body } = await placeOrder(

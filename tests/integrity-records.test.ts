@@ -9,11 +9,11 @@ import { pollSmsStatuses } from '@/server/services/sms-status';
 import { call, uniqueEmail } from './support/accounts';
 import { subscribe } from './support/billing';
 
-// Issue 12 §11: an undelivered SMS is found out and shown; consent records are kept for a set period, then purged.
+// An undelivered SMS is found out and shown; consent records are kept for a set period, then purged.
 
 const MINUTE = 60_000;
 
-describe('SMS without a final status (issue 12 §11)', () => {
+describe('SMS without a final status', () => {
   it('asks the provider about messages silent for 10 minutes, and the dashboard shows "SMS not delivered"', async () => {
     const { order, cookie } = await subscribe(uniqueEmail('silent'));
     const db = await getDb();
@@ -58,7 +58,7 @@ describe('SMS without a final status (issue 12 §11)', () => {
   });
 });
 
-describe('consent record retention (issue 12 §11)', () => {
+describe('consent record retention', () => {
   it('keeps records for the set period after the positions are deleted, then purges them', async () => {
     const db = await getDb();
     const day = 24 * 3600_000;

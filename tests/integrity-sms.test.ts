@@ -17,7 +17,7 @@ let counter = 0;
 /** A fresh Spanish mobile number. */
 const mobile = () => `+34622${String((Date.now() + ++counter * 7919) % 1_000_000).padStart(6, '0')}`;
 
-describe('SMS caps hold where the SMS is queued (issue 12 §6)', () => {
+describe('SMS caps hold where the SMS is queued', () => {
   it('20 orders for one number, created first and paid at once, send 3 SMS; the others are paid with "SMS not sent"', async () => {
     const phone = mobile();
     const placed = [];
@@ -97,7 +97,7 @@ async function subscribeFor(phone: string, beforePay: () => Promise<unknown>) {
   return { order, cookie: `token=${token}` };
 }
 
-describe('secrets at rest (issue 12 §7)', () => {
+describe('secrets at rest', () => {
   it('the request keeps the SMS text without the code', async () => {
     const { order } = await subscribe(uniqueEmail('masked'));
     const [request] = await (

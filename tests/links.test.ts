@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isExternalLink, linkKind, withTrackedParams } from '@/lib/routing/links';
 
-describe('external-link check (SPEC §5)', () => {
+describe('external-link check (docs/rules.md#validation)', () => {
   it.each([
     'https://example.com',
     'http://example.com/a?b=1#c',
@@ -24,7 +24,7 @@ describe('external-link check (SPEC §5)', () => {
   ])('rejects %s', (href) => expect(isExternalLink(href)).toBe(false));
 });
 
-describe('link rules (SPEC §2)', () => {
+describe('link rules (docs/rules.md#routes)', () => {
   it('classifies links', () => {
     expect(linkKind('/about-us/', '/', true)).toBe('disabled');
     expect(linkKind('https://example.com', '/')).toBe('external');

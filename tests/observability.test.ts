@@ -3,9 +3,9 @@ import { getBoss } from '@/server/jobs/boss';
 import { API, app } from './support/api';
 import { buyAccount, uniqueEmail } from './support/accounts';
 
-// Issue 16 §4: request ids, the queue in /health, and the Prometheus metrics behind a token.
+// Request ids, the queue in /health, and the Prometheus metrics behind a token.
 
-describe('observability (issue 16 §4)', () => {
+describe('observability', () => {
   it('gives every API answer a request id, keeping a well-formed one from the proxy', async () => {
     const fresh = await app.request(`${API}/health`);
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

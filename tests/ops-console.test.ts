@@ -11,7 +11,7 @@ import { API, app, clientHeaders } from './support/api';
 import { buyAccount, call, nextIp, uniqueEmail } from './support/accounts';
 import { subscribe, subscriptionById } from './support/billing';
 
-// Issue 16 §3: the operator console's API — sign-in with a password and a TOTP code, each action through the
+// The operator console's API — sign-in with a password and a TOTP code, each action through the
 // buyer's own services, an append-only audit log, and nothing secret in any answer.
 
 const totpFor = (secret: string) =>

@@ -12,7 +12,7 @@ import {
   trackingQuery,
 } from '@/lib/routing/rules';
 
-describe('routing rules (SPEC §2)', () => {
+describe('routing rules (docs/rules.md#routes)', () => {
   it('reads the locale from the first segment only', () => {
     expect(splitLocale('/es/map/')).toEqual({ locale: 'es', prefix: '/es', rest: '/map/' });
     expect(splitLocale('/ph/')).toEqual({ locale: 'en-PH', prefix: '/ph', rest: '/' });
@@ -71,7 +71,7 @@ describe('routing rules (SPEC §2)', () => {
   });
 });
 
-describe('remembered language (SPEC §3 lang cookie)', () => {
+describe('remembered language (docs/rules.md#entities lang cookie)', () => {
   it('sends / to the language the visitor chose, keeping the query', () => {
     expect(rememberedLanguageRedirect('/', '?gclid=1', 'es')).toBe('/es/?gclid=1');
     expect(rememberedLanguageRedirect('/', '', 'en-PH')).toBe('/ph/');

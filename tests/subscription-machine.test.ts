@@ -21,7 +21,7 @@ const trial: SubscriptionState = {
   nextRetryAt: null,
 };
 
-describe('subscription state machine (ARCHITECTURE §4, SPEC §4)', () => {
+describe('subscription state machine (docs/rules.md#data, #states)', () => {
   it('adds calendar months, clamped to the last day of the month', () => {
     expect(addMonths(new Date('2026-01-31T10:00:00Z'), 1).toISOString()).toBe('2026-02-28T10:00:00.000Z');
     expect(addMonths(new Date('2028-01-31T10:00:00Z'), 1).toISOString()).toBe('2028-02-29T10:00:00.000Z');

@@ -39,7 +39,7 @@ const UA = {
     'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
 };
 
-describe('browser tracking state (SPEC §3)', () => {
+describe('browser tracking state (docs/rules.md#entities)', () => {
   it('makes a 64-hex event token from 32 random bytes', () => {
     const token = newEventToken();
     expect(token).toMatch(/^[0-9a-f]{64}$/);
@@ -110,7 +110,7 @@ describe('browser tracking state (SPEC §3)', () => {
   });
 });
 
-describe('environment detection (SPEC §4) with real user agents', () => {
+describe('environment detection (docs/rules.md#states) with real user agents', () => {
   it.each([
     ['androidChrome', { android: true, ios: false, mobile: true, inApp: false, wechat: false, qq: false }],
     ['iosSafari', { android: false, ios: true, mobile: true, inApp: false }],
@@ -139,7 +139,7 @@ describe('environment detection (SPEC §4) with real user agents', () => {
   });
 });
 
-describe('native bridge (SPEC §4)', () => {
+describe('native bridge (docs/rules.md#states)', () => {
   const names = { ios: 'N8WebView', android: 'AndroidBridge' };
 
   it('posts the object to the iOS message handler', () => {
@@ -179,7 +179,7 @@ describe('native bridge (SPEC §4)', () => {
   });
 });
 
-describe('WebP detection (SPEC §4)', () => {
+describe('WebP detection (docs/rules.md#states)', () => {
   it('probes once and stores the answer', () => {
     const store = memoryStore();
     let probes = 0;
@@ -195,7 +195,7 @@ describe('WebP detection (SPEC §4)', () => {
   });
 });
 
-describe('help chat adapter (SPEC §7)', () => {
+describe('help chat adapter (docs/rules.md#api)', () => {
   it('is off by default and for unknown names', () => {
     expect(helpChatAdapter(undefined, {})).toBeNull();
     expect(helpChatAdapter('none', { crispWebsiteId: 'x' })).toBeNull();

@@ -15,7 +15,7 @@ import { lookupVerdict } from '@/lib/username-verdict';
 import { call } from './support/accounts';
 import { EXISTING, FakeSites, fakeSiteList, UNREACHABLE } from './support/fake-sites';
 
-// Issue 15 §2: the reverse username lookup against a local fake of a few sites, one per WhatsMyName detection rule
+// The reverse username lookup against a local fake of a few sites, one per WhatsMyName detection rule
 // and per hazard (redirects, a redirect into the private network, a redirect loop, a slow site). The data set's own
 // `known` accounts are never fetched: no test leaves the machine.
 const PORT = vi.hoisted(() => {

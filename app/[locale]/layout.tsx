@@ -14,7 +14,7 @@ import { site } from '@/lib/site';
 import { ChunkReloadScript, Enhancements } from '@/components/site/enhancements';
 import '@/styles/globals.css';
 
-/** Pages are rendered statically for each locale (ARCHITECTURE §7). */
+/** Pages are rendered statically for each locale (docs/rules.md#front-end). */
 export function generateStaticParams() {
   return routing.locales.map((locale) => ({ locale }));
 }

@@ -2,7 +2,7 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
 
-/** Shown when a page calls notFound() (SPEC §2: 'This page could not be found'). */
+/** Shown when a page calls notFound() (docs/rules.md#routes: 'This page could not be found'). */
 export default async function LocaleNotFound() {
   const t = await getTranslations('NotFound');
   const prefix = prefixOf((await getLocale()) as AppLocale);

@@ -9,9 +9,9 @@ import { site } from '@/lib/site';
 import { dataLeakCheckConfigured } from '@/server/providers/breaches';
 
 /**
- * Home page (SPEC §2): the banner with the locate box, how to track, advantages, situations (the carousel), features,
+ * Home page (docs/rules.md#routes): the banner with the locate box, how to track, advantages, situations (the carousel), features,
  * the demo, the price card, FAQ and contact. Static per locale; the locate box, carousel and price are islands, and
- * the sections of static text are sent once, as HTML (StaticSection, issue 14 §4).
+ * the sections of static text are sent once, as HTML (StaticSection).
  */
 export default async function HomePage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
@@ -58,7 +58,7 @@ export default async function HomePage({ params }: { params: Promise<{ locale: L
   );
 }
 
-/** The organisation's JSON-LD (issue 6 SEO). */
+/** The organisation's JSON-LD. */
 function OrganizationJsonLd() {
   const data = { '@context': 'https://schema.org', '@type': 'Organization', name: site.company, brand: site.product };
   return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data) }} />;

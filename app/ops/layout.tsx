@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import '@/styles/globals.css';
 
-/** The operator console is never indexed nor linked (issue 16 §3). */
+/** The operator console is never indexed nor linked. */
 export const metadata: Metadata = {
   title: 'Operator console',
   robots: { index: false, follow: false, nocache: true },

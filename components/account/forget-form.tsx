@@ -14,7 +14,7 @@ import { useServerErrors } from './use-server-errors';
 import { Link } from '@/components/ui/link';
 
 /**
- * `/forget` (SPEC §2): asks for a reset code (`GET /admin/userSession/forgetPassword/{email}`). The answer is the
+ * `/forget` (docs/rules.md#routes): asks for a reset code (`GET /admin/userSession/forgetPassword/{email}`). The answer is the
  * same whether or not the account exists; then a link to `/reset` with the e-mail filled in.
  */
 export function ForgetForm() {

@@ -24,11 +24,11 @@ const REDIRECTS: Record<string, string> = {
 };
 
 /**
- * `/login` (SPEC §2): e-mail and password (`POST /admin/userSession`). A temporary password leads to the account
+ * `/login` (docs/rules.md#routes): e-mail and password (`POST /admin/userSession`). A temporary password leads to the account
  * page to choose a password; otherwise to `?redirect=` (billing → the billing page), to `?next=` (the page that sent
  * the visitor here, `safeNext`) or the dashboard. Also offers the
  * forgotten-password page and, for buyers who lost their credentials e-mail, a code to choose their own password
- * (`restPassword`; it never replaces the temporary password, issue 12 §8) with a link to enter it on `/reset`.
+ * (`restPassword`; it never replaces the temporary password) with a link to enter it on `/reset`.
  */
 export function LoginForm() {
   const t = useTranslations('Auth');

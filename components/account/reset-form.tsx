@@ -16,7 +16,7 @@ import { useServerErrors } from './use-server-errors';
 import { Link } from '@/components/ui/link';
 
 /**
- * `/reset` (SPEC §2): e-mail, the 6-digit code and a new password twice
+ * `/reset` (docs/rules.md#routes): e-mail, the 6-digit code and a new password twice
  * (`PUT /admin/userSession/forgetPassword/{email}`); on success ('Your password was reset…') a link to sign in.
  */
 export function ResetForm() {

@@ -19,7 +19,7 @@ type LinkState = {
  * `/cancel` without signing in (the EU withdrawal function): the e-mail of the account → a single-use link by e-mail
  * (`POST /portal/cancel/request`, same answer whether or not the address subscribes) → `/cancel?token=…` → Confirm
  * (`POST /portal/cancel/confirm`), which cancels at the next billing date exactly as the signed-in path does. The link's
- * state is read first (`GET /portal/cancel/link/{token}`, issue 13 §10): a used link says so with the subscription's
+ * state is read first (`GET /portal/cancel/link/{token}`): a used link says so with the subscription's
  * state instead of offering the button again; an expired or unknown one offers the e-mail form for a new link.
  */
 export function CancelByEmail() {

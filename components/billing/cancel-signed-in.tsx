@@ -11,7 +11,7 @@ import { Link } from '@/components/ui/link';
 type State = 'loading' | 'signedOut' | 'nothing' | 'ready' | { done: string } | { error: string };
 
 /**
- * `/cancel-subscription` (SPEC §2, reached from My subscriptions → Billing): for a signed-in subscriber, what
+ * `/cancel-subscription` (docs/rules.md#routes, reached from My subscriptions → Billing): for a signed-in subscriber, what
  * cancelling does and one button (`PUT /admin/user/cancelSubscribe`, effective at the next billing date). Signed out:
  * the way to sign in, or `/cancel` to cancel by e-mail without signing in.
  */

@@ -40,7 +40,7 @@ type Notice = { text: string; refused?: boolean };
 type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; amount: string; wallet: boolean } | null;
 
 /**
- * `/dashboard/billing` (SPEC §2 "My subscriptions" → Billing): each subscription's plan, status, next billing date or
+ * `/dashboard/billing` (docs/rules.md#routes "My subscriptions" → Billing): each subscription's plan, status, next billing date or
  * end date, the withdrawal function ("Withdraw from contract here" → `/withdraw`, which shows the confirmation step at
  * once when signed in), and Cancel (confirm dialog → `PUT /admin/user/cancelSubscribe`, effective at the next billing date); the
  * orders with their payment method, and a refund request for each paid one (`POST /admin/order/refundDetail`, then

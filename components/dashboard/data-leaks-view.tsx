@@ -13,7 +13,7 @@ import { useApi } from '../ui/use-api';
 const PASSWORDS = 'Passwords';
 
 /**
- * `/dashboard/data-leaks` (issue 15 §1): the data-leak check of the subscriber's own account e-mail
+ * `/dashboard/data-leaks`: the data-leak check of the subscriber's own account e-mail
  * (`GET /account/dataLeaks`). Shows "not configured on this server" when it is not; otherwise each breach's name,
  * date and the kinds of data exposed, with what to do (change that password where passwords leaked, turn on
  * two-factor), or that the e-mail is in no known breach; when it was checked; and Have I Been Pwned's attribution.

@@ -38,7 +38,7 @@ type Values = z.infer<typeof schema>;
 type SmsText = { id: string; locale: string; text: string };
 
 /**
- * `/getLocation` (SPEC §2): a subscriber asks for another number's location: the number, the requester name the owner
+ * `/getLocation` (docs/rules.md#routes): a subscriber asks for another number's location: the number, the requester name the owner
  * will see and the SMS text (previewed in the page's language with that name) → `POST /spyContent/phoneLocation`; then a link to the request's map. Quota, subscription
  * and SMS-guard refusals appear as the server words them.
  */

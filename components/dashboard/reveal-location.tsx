@@ -21,7 +21,7 @@ const STEPS = [
 ] as const;
 
 /**
- * `/reveal-location` (SPEC §2), the page after purchase: the newest request's real progress (polled every 3 s from
+ * `/reveal-location` (docs/rules.md#routes), the page after purchase: the newest request's real progress (polled every 3 s from
  * `GET /spyContent`) — SMS queued, handed to the carrier, link opened, sharing — then the way to its map. Every step
  * shown is a state the server recorded; nothing is simulated.
  */

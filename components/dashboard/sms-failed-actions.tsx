@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useApi } from '../ui/use-api';
 
 /**
- * What the buyer can do when a consent SMS was refused or not delivered (issue 12 §6, §11): get a new consent link to
+ * What the buyer can do when a consent SMS was refused or not delivered: get a new consent link to
  * send through any messenger (`POST /spyContent/phoneLocation/{id}/link`, shown once, the old link stops working), or
  * send the SMS again (`send=true`, under the usual daily limits; their refusal is shown as the server words it).
  */

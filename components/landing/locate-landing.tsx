@@ -12,7 +12,7 @@ import type { LandingPage } from './landing-page';
 type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landing.ipTracker' | 'UsernameLookup';
 
 /**
- * A landing page around the locate box (SPEC §2): its own heading, lead, three points and the consent-flow
+ * A landing page around the locate box (docs/rules.md#routes): its own heading, lead, three points and the consent-flow
  * illustration from messages/ (`page` names the namespace), and the locate box. On a phone the box
  * comes right after the heading and a one-line summary, so a visitor from an ad sees the phone field and "Check
  * number" on the first screen (390×844, with the cookie bar shown; e2e/screens.spec.ts); the lead, points and

@@ -6,7 +6,7 @@ import { PayStep } from './pay-step';
 import { PhoneFacts } from './phone-facts';
 
 /**
- * What the locate box shows once the number is checked (SPEC §2 payment flow): the numbering-plan facts, 'Number
+ * What the locate box shows once the number is checked (docs/rules.md#routes payment flow): the numbering-plan facts, 'Number
  * identified' with the prompt to create an account, and the pay step. A separate module, loaded on first use, so it
  * is not part of the landing pages' first load.
  */
@@ -18,7 +18,7 @@ export default function Identified({
 }: {
   facts: PhoneInfo;
   email: string;
-  /** Who asks, shown to the owner (issue 13 §2). */
+  /** Who asks, shown to the owner. */
   requesterName: string;
   api: () => Promise<ApiClient>;
 }) {

@@ -32,7 +32,7 @@ function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
 }
 
 /**
- * The home page's locate box (SPEC §2, §5): phone, the requester name the owner will see (2–40
+ * The home page's locate box (docs/rules.md#routes, #validation): phone, the requester name the owner will see (2–40
  * characters), e-mail and the terms checkbox, validated with the shared zod
  * schema. A national number is parsed against the visitor's country from `GET /other/ipInfo`, then the locale's
  * (es → ES, id → ID, en-PH → PH), the numbering plan choosing between them (lib/phone-country.ts); without either the

@@ -12,7 +12,7 @@ type Props = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'value'> &
 };
 
 /**
- * The optional note to the owner (issue 15 §3) of the pay step and New request: a two-line text area labelled "A note
+ * The optional note to the owner of the pay step and New request: a two-line text area labelled "A note
  * to the owner (optional)", with the hint that it is shown under the requester's name on the consent page and never
  * sent in the SMS, and a live count of characters (Unicode code points) against `OWNER_NOTE.max` (140). Controlled:
  * pass `value` and `onChange`, or spread react-hook-form's `register('note')` with `value` from `useWatch`. Needs the

@@ -17,7 +17,7 @@ function newKey(): string {
 }
 
 /**
- * The pay step of the locate flow (SPEC §2 payment flow, ARCHITECTURE §8): the first-order discount when the server
+ * The pay step of the locate flow (docs/rules.md#routes payment flow, docs/rules.md#honest-copy): the first-order discount when the server
  * says it is this buyer's (`POST /portal/priceSetup/offer`: first order from this browser and this address, once),
  * stated with its rule and no time limit — no countdown, which for an offer that does not really end would be a false
  * "limited time" claim (Directive 2005/29/EC, Annex I point 7); then, in the same type size as the price, the trial

@@ -5,10 +5,10 @@ import type { PhoneInfo } from '@/lib/api/types';
 import { formatZone } from '@/lib/intl-format';
 
 /**
- * The numbering-plan facts of a number, labelled as such (ARCHITECTURE §8): the number in international format, the
+ * The numbering-plan facts of a number, labelled as such (docs/rules.md#honest-copy): the number in international format, the
  * country, and where the plan gives them the original carrier, the line type, the region and each time zone as the
- * locale names it with its local time now ("Brasilia Standard Time (14:05)", issue 13 §4). A fact the plan does not
- * give is left out rather than shown as a value (issue 13 §5); one line says what the plan can and cannot tell. Never
+ * locale names it with its local time now ("Brasilia Standard Time (14:05)"). A fact the plan does not
+ * give is left out rather than shown as a value; one line says what the plan can and cannot tell. Never
  * presented as the phone's location.
  */
 export function PhoneFacts({ info }: { info: PhoneInfo }) {

@@ -4,7 +4,7 @@ import type { ComponentProps } from 'react';
 import { TextField } from '../ui/text-field';
 
 /**
- * The requester name field (issue 13 §2) of the locate box and New request: "Your name, as the owner will see it",
+ * The requester name field of the locate box and New request: "Your name, as the owner will see it",
  * with its example and the note that the SMS and the owner's page show it. `input` carries react-hook-form's
  * `register('requesterName')` and the field's error. Needs the `LocateBox` messages.
  */

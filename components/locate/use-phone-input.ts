@@ -13,7 +13,7 @@ function loadAsYouType(): Promise<AsYouTypeCtor> {
 }
 
 /**
- * Formats a phone field as it is typed (issue 13 §3, libphonenumber `AsYouType`): `+4915123456781` shows as
+ * Formats a phone field as it is typed (libphonenumber `AsYouType`): `+4915123456781` shows as
  * `+49 1512 3456781`, and with a default country (`defaultCountry`, ISO 3166-1 alpha-2: the visitor's IP country, else
  * the locale's) a national number such as `08123456787` shows as `0812-3456-787` for ID; digits and `+` are never lost.
  * Returns `registerOptions` for the field and `country`, the ISO code of the number so far (null until it is known).

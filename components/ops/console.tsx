@@ -11,7 +11,7 @@ const TABS = ['Orders', 'Abuse & opt-outs', 'Messages', 'Support', 'Funnel', 'Au
 type Tab = (typeof TABS)[number];
 
 /**
- * The operator console (issue 16 §3): sign-in with e-mail, password and a TOTP code, then one tab per task. Every
+ * The operator console: sign-in with e-mail, password and a TOTP code, then one tab per task. Every
  * change asks for a reason (written to the audit log by the server) and shows the server's answer.
  */
 export function OpsConsole() {

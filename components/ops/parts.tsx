@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { formatDateTime } from '@/lib/intl-format';
 
-/** Shared parts of the operator console's tabs (issue 16 §3): the API call, formatting, forms and tables. */
+/** Shared parts of the operator console's tabs: the API call, formatting, forms and tables. */
 
 export type Envelope<T> = { success: 0 | 1; msg: string; obj?: T };
 

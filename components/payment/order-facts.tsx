@@ -2,7 +2,7 @@
 import { useTranslations } from 'next-intl';
 import type { OrderView } from '@/lib/api/types';
 
-/** The payment facts under a pay page (SPEC §3): card-statement descriptor, the order's short reference (`CH-7K4M-2Q`) and the support address. */
+/** The payment facts under a pay page (docs/rules.md#entities): card-statement descriptor, the order's short reference (`CH-7K4M-2Q`) and the support address. */
 export function OrderFacts({ order }: { order: OrderView }) {
   const t = useTranslations('Checkout');
   return (

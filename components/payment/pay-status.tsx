@@ -33,7 +33,7 @@ const button = 'inline-flex min-h-11 items-center rounded-lg bg-brand px-5 py-3 
 const secondary = 'inline-flex min-h-11 items-center rounded-lg border border-slate-300 px-5 py-3';
 
 /**
- * `/paystatus?order=CODE` and `/pay-success` (SPEC §2, §4): shows what the provider confirmed, read from
+ * `/paystatus?order=CODE` and `/pay-success` (docs/rules.md#routes, #states): shows what the provider confirmed, read from
  * `GET /portal/user/checkRegister/{code}` every 3 s while pending — it never decides the outcome itself.
  * Outcomes: pending ('Checking Payment Results', Refresh, "I have completed the payment", Back to Homepage; the result
  * is also e-mailed); paid — what happened ("Payment received", the amount charged to which card on which day), what

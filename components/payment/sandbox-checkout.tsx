@@ -46,7 +46,7 @@ const fields = [
  * The sandbox checkout (`/checkout?order=CODE`, our own hosted test page with Stripe's test-card semantics): the order
  * with the trial price, its 24 hours and the monthly price beside the pay button, the card-statement descriptor, and a
  * card form. Outcomes: paid → `/paystatus`; declined → 'Transaction has been declined…' with RETRY; insufficient funds
- * → the order is cancelled (SPEC §4) with Start again; 3-D Secure card → a challenge to complete or fail.
+ * → the order is cancelled (docs/rules.md#states) with Start again; 3-D Secure card → a challenge to complete or fail.
  */
 export function SandboxCheckout() {
   const t = useTranslations('Checkout');

@@ -16,7 +16,7 @@ const CAN_SHARE: OwnerState[] = ['asked', 'stopped', 'ended'];
 const FINAL: OwnerState[] = ['declined', 'expired', 'withdrawn', 'reported'];
 
 /**
- * The phone owner's consent page (ARCHITECTURE §1, §6, §8; ISSUE 5; issue 13 §2, §8): says who asks (the requester
+ * The phone owner's consent page (docs/rules.md#the-product, #security, #honest-copy): says who asks (the requester
  * name the buyer gave, the service and the requester's masked e-mail, with what we know of that account:
  * `requesterFactsText`), what is shared (GPS position with its accuracy, an approximate IP location), for how long,
  * and how to stop. Share and Decline are equally prominent; Report abuse

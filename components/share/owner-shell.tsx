@@ -4,7 +4,7 @@ import { prefixOf } from '@/lib/routing/rules';
 import { LogoMark } from '../site/brand';
 import { Link } from '../ui/link';
 
-// The consent page's own frame (ARCHITECTURE §8: the owner is not a customer): a single-purpose page with the
+// The consent page's own frame (docs/rules.md#honest-copy: the owner is not a customer): a single-purpose page with the
 // product's name above the request and, below it, the privacy policy and the operator. No site navigation, no
 // account menu, no cookie banner and no page tracking: the page sets no optional cookie, so there is nothing to ask.
 

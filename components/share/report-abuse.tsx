@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 const REASON_MAX = 140;
 
 /**
- * Report abuse on the owner's page (ARCHITECTURE §6, §8): offered in every state but `reported`, after a Decline or
+ * Report abuse on the owner's page (docs/rules.md#security, #honest-copy): offered in every state but `reported`, after a Decline or
  * an expired link too (`declined` adds a line saying what a report does). The button opens a dialog (native
  * `<dialog>`: focus kept inside, Escape closes) that says what a report does, asks an optional reason (at most 140
  * characters; the API refuses links and phone numbers and its localized message is shown in the dialog, which stays

@@ -60,7 +60,7 @@ function stateOf(view: ConsentView, now: number, gps: GpsState): OwnerState {
 }
 
 /**
- * The consent page's state machine (ARCHITECTURE §6; issue 12 §3). Loads the view for `code` (network
+ * The consent page's state machine (docs/rules.md#security). Loads the view for `code` (network
  * errors retried with backoff, shown as `reconnecting`, never as an invalid link); Share asks the browser first and
  * sends the share with that first fix (nothing is stored before); while sharing, `watchPosition` sends fixes at most
  * every 10 s unless the phone moved over 25 m, a failed send is retried with the next fix, and the watch restarts when

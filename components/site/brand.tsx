@@ -1,5 +1,5 @@
 /**
- * The logo mark (issue 13 §17): a map pin holding a check mark — a position shared only with consent. Drawn in the
+ * The logo mark: a map pin holding a check mark — a position shared only with consent. Drawn in the
  * brand blue, decorative next to the product name (which carries the accessible name). Same drawing as app/icon.svg.
  */
 export function LogoMark({ className = 'h-7 w-7' }: { className?: string }) {

@@ -1,5 +1,5 @@
 /**
- * The hero illustration of the consent flow (issue 13 §17), a static SVG (`public/illustrations/consent-flow.svg`,
+ * The hero illustration of the consent flow, a static SVG (`public/illustrations/consent-flow.svg`,
  * cached, no client code): a buyer's request becomes an SMS on the owner's phone, the owner taps Allow, and only then
  * does a pin appear on the buyer's map. The drawing is decorative; the translated captions are what a screen reader
  * reads.

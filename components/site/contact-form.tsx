@@ -10,7 +10,7 @@ import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 
 /**
- * The contact form (`/contact-us`, issue 6 item 3): name, e-mail and message validated with the shared schema, sent to
+ * The contact form (`/contact-us`): name, e-mail and message validated with the shared schema, sent to
  * `POST /other/contact` (stored, support e-mailed, rate limited). Errors are localized; the text is kept on failure.
  */
 export function ContactForm() {

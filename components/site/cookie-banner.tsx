@@ -6,7 +6,7 @@ import { Link } from '@/components/ui/link';
 const noSubscribe = () => () => {};
 
 /**
- * The cookie banner (issue 6 item 3): shown until the visitor chooses; Accept sets `acceptCookie=1`, Decline `0`, for a
+ * The cookie banner: shown until the visitor chooses; Accept sets `acceptCookie=1`, Decline `0`, for a
  * year (path /, SameSite=Lax), and announces it with the `cookiechoice` window event (ad events waiting for the answer
  * are then sent or dropped). Essential cookies (session, language) need no consent. Nothing optional is set before.
  *

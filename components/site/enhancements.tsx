@@ -2,7 +2,7 @@
 import { useEffect } from 'react';
 
 /**
- * Scroll animations (ARCHITECTURE §7, SPEC §9): aos with its defaults — offset 120, duration 400 ms, throttle 99 ms,
+ * Scroll animations (docs/rules.md#front-end, #limits): aos with its defaults — offset 120, duration 400 ms, throttle 99 ms,
  * debounce 50 ms — loaded after the page is idle, so it costs the first load nothing. Not loaded at all when the
  * visitor prefers reduced motion: the `[data-aos]` sections then simply stay visible.
  */
@@ -24,7 +24,7 @@ export function Enhancements() {
 }
 
 /**
- * Inline script for `<head>` (SPEC §2): a failed chunk load reloads the page, at most once a minute (the time of the
+ * Inline script for `<head>` (docs/rules.md#routes): a failed chunk load reloads the page, at most once a minute (the time of the
  * last reload is kept in sessionStorage), so a visitor on an old build gets the new one instead of a broken page.
  */
 export const CHUNK_RELOAD_SCRIPT = `(function(){function r(){try{var k='chunkReloadAt',l=+sessionStorage.getItem(k)||0;if(Date.now()-l<60000)return;sessionStorage.setItem(k,String(Date.now()))}catch(e){return}location.reload()}
@@ -33,7 +33,7 @@ window.addEventListener('unhandledrejection',function(e){var x=e.reason;if(x&&(x
 
 /**
  * The `<head>` script CHUNK_RELOAD_SCRIPT. A client component, so the script's text is written once into the HTML
- * (and kept in the browser bundle, where it already is), not again into the RSC payload (issue 14 §4); hydration
+ * (and kept in the browser bundle, where it already is), not again into the RSC payload; hydration
  * finds the same text and leaves the element as it is.
  */
 export function ChunkReloadScript() {

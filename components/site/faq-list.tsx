@@ -4,14 +4,14 @@ import type { ReactNode } from 'react';
 /** FAQ items q1…q9 of messages `Faq`. */
 const ITEMS = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
 
-/** The questions the home page answers in place (the rest are on `/faq`, linked below them; issue 14 §4). */
+/** The questions the home page answers in place (the rest are on `/faq`, linked below them). */
 export const HOME_FAQ = [1, 2, 3, 6, 7, 8] as const;
 
 /**
- * The FAQ accordion (SPEC §3 FAQ item: open flag, title, description): native `<details>` elements, the first one
+ * The FAQ accordion (docs/rules.md#entities FAQ item: open flag, title, description): native `<details>` elements, the first one
  * open, so it works without JavaScript and with the keyboard. `jsonLd`: also the FAQPage JSON-LD for search engines —
- * on `/faq` only, the questions' own page; the home page's copy would repeat the whole text a third time in its HTML
- * (issue 14 §4). `items`: which questions (numbers of `q{n}Title`), all by default.
+ * on `/faq` only, the questions' own page; the home page's copy would repeat the whole text a third time in its HTML.
+ * `items`: which questions (numbers of `q{n}Title`), all by default.
  */
 export async function FaqList({
   headingLevel = 'h2',

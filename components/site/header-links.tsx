@@ -2,7 +2,7 @@ import type { Translator } from '@/i18n/messages';
 import { LogoMark } from './brand';
 import { Link } from '../ui/link';
 
-/** The home page's sections the header links to (SPEC §2 header), in order. */
+/** The home page's sections the header links to (docs/rules.md#routes header), in order. */
 const ANCHORS = [
   ['price', 'price'],
   ['advantages', 'advantages'],

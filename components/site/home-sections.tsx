@@ -68,9 +68,9 @@ function CardsSection({
 
 // The home page's static sections. They are plain synchronous components given their translator, so they render
 // the same in a server component and in the static sections rendered once during SSR and never hydrated
-// (static-sections.tsx, issue 14 §4).
+// (static-sections.tsx).
 
-/** "How to track" (SPEC §2 steps): the three real steps, numbered. */
+/** "How to track" (docs/rules.md#routes steps): the three real steps, numbered. */
 export function StepsSection({ t }: { t: Translator<'Home'> }) {
   const icons: IconName[] = ['smartphone', 'message-square-text', 'map-pin'];
   const items = ([1, 2, 3] as const).map((i) => ({
@@ -81,7 +81,7 @@ export function StepsSection({ t }: { t: Translator<'Home'> }) {
   return <CardsSection id="how" title={t('stepsTitle')} items={items} numbered grid="md:grid-cols-3" />;
 }
 
-/** Advantages (SPEC §2): four that the product backs (ARCHITECTURE §8: no "anonymous"). */
+/** Advantages (docs/rules.md#routes): four that the product backs (docs/rules.md#honest-copy: no "anonymous"). */
 export function AdvantagesSection({ t }: { t: Translator<'Home'> }) {
   const icons: IconName[] = ['globe', 'shield-check', 'lock-keyhole', 'circle-x'];
   const items = ([1, 2, 3, 4] as const).map((i) => ({
@@ -93,8 +93,8 @@ export function AdvantagesSection({ t }: { t: Translator<'Home'> }) {
 }
 
 /**
- * Features (SPEC §1): only the features the product has; unbuilt ones are not advertised (issue 6 item 4), and the
- * data-leak check only when `dataLeaks` says this server offers it (issue 15 §1; the page decides, from its settings).
+ * Features (docs/rules.md#the-product): only the features the product has; unbuilt ones are not advertised, and the
+ * data-leak check only when `dataLeaks` says this server offers it (the page decides, from its settings).
  */
 export function FeaturesSection({ t, dataLeaks }: { t: Translator<'Home'>; dataLeaks: boolean }) {
   const icons: Record<number, IconName> = {
@@ -129,8 +129,8 @@ export function FeaturesSection({ t, dataLeaks }: { t: Translator<'Home'>; dataL
 }
 
 /**
- * Demo (issue 6 item 1): screenshots of the real consent page and map with test data, marked as a demo, in the page's
- * language (issue 13 §6; made by `npm run demo:images`). Served as
+ * Demo: screenshots of the real consent page and map with test data, marked as a demo, in the page's
+ * language (made by `npm run demo:images`). Served as
  * AVIF/WebP in the sizes needed by next/image.
  */
 export function DemoSection({ t, locale }: { t: Translator<'Home'>; locale: string }) {
@@ -168,7 +168,7 @@ export function DemoSection({ t, locale }: { t: Translator<'Home'>; locale: stri
 }
 
 /**
- * FAQ (SPEC §2: the questions of HOME_FAQ, then a link to `/faq`) and contact (the header's Contact anchor). `prefix`:
+ * FAQ (docs/rules.md#routes: the questions of HOME_FAQ, then a link to `/faq`) and contact (the header's Contact anchor). `prefix`:
  * the locale's path prefix (`/es`; empty for English).
  */
 export function FaqAndContactSections({

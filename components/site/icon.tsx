@@ -15,7 +15,7 @@ export type IconName =
   | 'wifi';
 
 /**
- * A Lucide icon (issue 13 §17: one icon set) drawn from the sprite `/icons.svg` with `<use>`: no client code and a few
+ * A Lucide icon (one icon set) drawn from the sprite `/icons.svg` with `<use>`: no client code and a few
  * bytes of HTML, where an inline icon would repeat its paths in the HTML and the RSC payload. Decorative
  * (`aria-hidden`); the text next to it carries the meaning. Lucide's 24×24 grid, 2 px round strokes in currentColor
  * (the `icon` utility).

@@ -10,7 +10,7 @@ import { LookupForm } from './lookup-form';
 const LeafletMap = dynamic(() => import('../dashboard/leaflet-map'), { ssr: false });
 
 /**
- * The IP lookup of `/ip-tracker` (issue 6 item 2): the visitor's own address first, or one typed in, from
+ * The IP lookup of `/ip-tracker`: the visitor's own address first, or one typed in, from
  * `GET /other/ipInfo` (offline DB-IP Lite): country, region, city and the accuracy radius, with the area on a small
  * map (a dashed circle; 5 km when the database gives no radius) and the statement that an IP shows an area only.
  */
@@ -43,7 +43,7 @@ export function IpLookup() {
         [t('ip'), `${info.ip ?? unknown}${info.mine ? ` (${t('yours')})` : ''}`],
         [
           t('country'),
-          // In the page's language (issue 13 §14), not the browser's.
+          // In the page's language, not the browser's.
           info.countryCode ? regionName(info.countryCode, locale) : unknown,
         ],
         [t('region'), info.region ?? unknown],

@@ -6,7 +6,7 @@ import { Link } from '@/components/ui/link';
 const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
 
 /**
- * Remembers a language the visitor chose in the `lang` cookie (SPEC §3), one year, so `/` sends them to
+ * Remembers a language the visitor chose in the `lang` cookie (docs/rules.md#entities), one year, so `/` sends them to
  * it next time (proxy.ts). Only an explicit choice sets it.
  */
 function rememberLanguage(locale: AppLocale): void {
@@ -18,7 +18,7 @@ const noSubscribe = () => () => {};
 const SHORT: Record<AppLocale, string> = { en: 'EN', id: 'ID', es: 'ES', 'en-PH': 'PH' };
 
 /**
- * The language switcher (issue 6 item 1): a native disclosure listing en, id, es and en-PH. Each link keeps the current
+ * The language switcher: a native disclosure listing en, id, es and en-PH. Each link keeps the current
  * path and query under the other language's prefix (`/es/faq/?utm_source=x` → `/id/faq/?utm_source=x`); before
  * hydration the links lead to each language's home page. Names come translated from the server component.
  */

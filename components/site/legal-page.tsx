@@ -14,7 +14,7 @@ export function legalParams() {
 }
 
 /**
- * A static page rendered from messages (issue 6 item 3): the title as h1, then sections `s1h`/`s1p1…` in order, each an
+ * A static page rendered from messages: the title as h1, then sections `s1h`/`s1p1…` in order, each an
  * h2 with its paragraphs. `anchors` gives sections stable ids (e.g. the terms' refund section is `#refund`).
  */
 export async function LegalPage({ page, anchors = {} }: { page: LegalKey; anchors?: Record<number, string> }) {

@@ -10,7 +10,7 @@ import { LookupForm } from './lookup-form';
 import { Link } from '@/components/ui/link';
 
 /**
- * The free reverse phone lookup of `/phone-finder` (SPEC §1): any number's numbering-plan facts from
+ * The free reverse phone lookup of `/phone-finder` (docs/rules.md#the-product): any number's numbering-plan facts from
  * `GET /other/location/info/{phone}` (a national number against the visitor's country from `GET /other/ipInfo`, then
  * the locale's, the numbering plan choosing: lib/phone-country.ts; with neither, the error says to add the code), with
  * the plain note that this does not locate the phone, and a way to ask the owner for the location.

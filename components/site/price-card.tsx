@@ -19,7 +19,7 @@ type Labels = {
 };
 
 /**
- * The price card (SPEC §3 price card: label, title, trial price, period 24H, monthly price, benefits). Values come from
+ * The price card (docs/rules.md#entities price card: label, title, trial price, period 24H, monthly price, benefits). Values come from
  * `GET /portal/priceSetup` (plain fetch: no API client in the home page's first load); texts arrive translated, with
  * `{monthly}` and `{count}` filled here. Also emits the Product/Offer JSON-LD once the price is known.
  */

@@ -5,8 +5,8 @@ import { CookieBanner } from './cookie-banner';
 import { StaticSection } from './static-section';
 
 /**
- * Site footer (SPEC §2): the legal and help pages, unsubscribe (→ `/cancel`), refund (→ the terms' refund section),
- * the consent promise and the copyright 2021–current year (static sections: sent once, never hydrated; issue 14 §4);
+ * Site footer (docs/rules.md#routes): the legal and help pages, unsubscribe (→ `/cancel`), refund (→ the terms' refund section),
+ * the consent promise and the copyright 2021–current year (static sections: sent once, never hydrated);
  * and the cookie banner.
  */
 export async function SiteFooter({ company }: { company: string }) {

@@ -10,12 +10,12 @@ import { Link } from '@/components/ui/link';
 const LANGUAGE_NAMES = { en: 'English', id: 'Bahasa Indonesia', es: 'Español', 'en-PH': 'English (Philippines)' };
 
 /**
- * Site header (SPEC §2): product name (home link); price, advantages, how to track, demo, features, FAQ and contact
+ * Site header (docs/rules.md#routes): product name (home link); price, advantages, how to track, demo, features, FAQ and contact
  * (links to the home page's sections, which scroll smoothly; a disclosure menu on small screens); the free tools
  * (username lookup, phone number lookup, IP tracker: their own disclosure on a desktop, in the menu on a phone); the language
  * switcher; the account area (sign in, or a menu with locations, billing, account and sign out). Every control is at
- * least 44 px tall and the row fits 360 px in every language (issue 13 §11). The links and menus are static sections
- * (header-links.tsx: sent once, never hydrated; issue 14 §4); the language switcher and account area are islands.
+ * least 44 px tall and the row fits 360 px in every language. The links and menus are static sections
+ * (header-links.tsx: sent once, never hydrated); the language switcher and account area are islands.
  */
 export async function SiteHeader({ product }: { product: string }) {
   const t = await getTranslations();

@@ -1,6 +1,6 @@
 export type Situation = { name: string; role: string; content: string };
 
-/** The illustrative situations of the home page (SPEC §2 testimonials), in the page's language. */
+/** The illustrative situations of the home page (docs/rules.md#routes testimonials), in the page's language. */
 export function situations(t: (key: `situation${1 | 2 | 3 | 4}${'Name' | 'Role' | 'Content'}`) => string) {
   return ([1, 2, 3, 4] as const).map((i) => ({
     name: t(`situation${i}Name`),

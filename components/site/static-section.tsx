@@ -22,7 +22,7 @@ export function sentHtml(name: StaticSectionName): string {
 }
 
 /**
- * Static text sent once (issue 14 §4: the home page's HTML carried every section twice, as HTML and again in the RSC
+ * Static text sent once (the home page's HTML carried every section twice, as HTML and again in the RSC
  * payload that hydration reads). On the server, section `name` is rendered from `#static-sections` in `locale` with
  * `args` inside a `<div data-static-section>`; in the browser that module is a stub, the RSC payload holds only the
  * name and `args`, and this component keeps the HTML the server sent (React leaves an element's

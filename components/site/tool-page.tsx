@@ -4,7 +4,7 @@ import { ClientMessages } from '../ui/client-messages';
 
 /**
  * A free-tool landing page (`/phone-finder`, `/ip-tracker`): heading, lead, the plain note of what the tool does not
- * do (ARCHITECTURE §8), then the tool's island with the messages it needs.
+ * do (docs/rules.md#honest-copy), then the tool's island with the messages it needs.
  */
 export async function ToolPage({
   page,

@@ -4,7 +4,7 @@ import { onlineStatus } from '@/lib/tracking/online';
 
 /**
  * The page's tracking island, in the layout: starts lib/tracking/page once the page has loaded and the
- * browser is idle (so it adds nothing to the load's main-thread work), and shows a notice while the browser is offline (SPEC §4 online/offline status), since
+ * browser is idle (so it adds nothing to the load's main-thread work), and shows a notice while the browser is offline (docs/rules.md#states online/offline status), since
  * forms cannot reach the server then. `track: false` (the owner's consent page) keeps only the offline notice: no
  * page view, click or ad event, no event service and no help chat.
  */

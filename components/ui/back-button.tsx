@@ -1,7 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 
-/** The Back button of the 404 page (SPEC §2): goes back in history, or to `fallbackHref` when there is none. */
+/** The Back button of the 404 page (docs/rules.md#routes): goes back in history, or to `fallbackHref` when there is none. */
 export function BackButton({ fallbackHref }: { fallbackHref: string }) {
   const t = useTranslations('NotFound');
   return (

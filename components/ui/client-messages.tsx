@@ -8,7 +8,7 @@ const CLIENT_API_KEYS = ['network', 'declined', 'emailRegistered'] as const;
 
 /**
  * Hands client components only the message namespaces they use (plus `Validation` for form errors and the few `Api`
- * messages of CLIENT_API_KEYS), so a page's HTML and JavaScript do not carry the whole catalogue (issue 14 §4: the
+ * messages of CLIENT_API_KEYS), so a page's HTML and JavaScript do not carry the whole catalogue (the
  * messages are written into the page's RSC payload).
  */
 export async function ClientMessages({

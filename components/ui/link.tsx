@@ -5,10 +5,10 @@ import { linkKind, withTrackedParams } from '@/lib/routing/links';
 const noSubscribe = () => () => {};
 
 /**
- * The site's one link (SPEC §2, issue 7 item 2). `href` is a path under the page's locale prefix, a `#id`, or an
+ * The site's one link (docs/rules.md#routes). `href` is a path under the page's locale prefix, a `#id`, or an
  * external URL.
  * - `disabled`: rendered without `href`, `aria-disabled`, and a click does nothing.
- * - External http(s)/ftp/mailto (SPEC §5 check): opens directly; with `target` in that window, `rel=noopener`.
+ * - External http(s)/ftp/mailto (docs/rules.md#validation check): opens directly; with `target` in that window, `rel=noopener`.
  * - `#id` or this page's path with `#id`: scrolls smoothly to the element (instantly under reduced motion), moves
  *   focus there and records the fragment in history.
  * - Anything else navigates inside the site, carrying the tracked parameters of the current address (gclid,

@@ -21,7 +21,7 @@ export function useReturnQuery(): string {
 }
 
 /**
- * What a page that needs a session shows to someone without one (issue 13 §10): "Please sign in to see this page" for
+ * What a page that needs a session shows to someone without one: "Please sign in to see this page" for
  * a visitor who never signed in on this browser, "Your session has ended" for one whose `userInfo` cookie says they
  * did or whose session the server called invalid (`ended`); and a Sign in link that comes back to this page (`/login/?next=<path>`), or to `redirect` (a named target of the
  * login page, e.g. `billing`) when given. Needs the `Dashboard` and `Auth` messages.

@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
 
-/** Pending indicators wait this long (SPEC §9 "fetch minimum delay 200 ms"), so quick answers cause no flicker. */
+/** Pending indicators wait this long (docs/rules.md#limits "fetch minimum delay 200 ms"), so quick answers cause no flicker. */
 export const PENDING_DELAY_MS = 200;
 
 /** `flag`, but turning true only after it has stayed true for `delayMs`; false at once. */

@@ -25,7 +25,7 @@ export function browserApi(locale: string, networkMessage: string): ApiClient {
 }
 
 /**
- * Tracking fields sent with every call (SPEC §7), from the stored browser state (lib/tracking/state), so they
+ * Tracking fields sent with every call (docs/rules.md#api), from the stored browser state (lib/tracking/state), so they
  * survive navigation: os/phoneOs 3 on mobile else 2, gclid, wbraid, keyword (utm_term), apkChannel (default SEO),
  * gaCid from the `_ga` cookie.
  */

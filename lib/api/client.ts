@@ -1,7 +1,7 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig } from 'axios';
 
 /**
- * The one browser client of the API (SPEC §7, ARCHITECTURE §5): axios, base `/api_f/v1`, timeout 30000 ms,
+ * The one browser client of the API (docs/rules.md#api): axios, base `/api_f/v1`, timeout 30000 ms,
  * form-encoded bodies, headers `website_type` (7), `Accept-Language` (the page's language) and `_chamspy_token`
  * when a token is known; tracking fields as query on GET and merged into bodies otherwise.
  * Success (`success === 1`) resolves to `obj`, `page` or `result` (order creation: the whole body). Failure rejects
@@ -13,7 +13,7 @@ export type ApiClientOptions = {
   language?: string;
   token?: () => string | null | undefined;
   tracking?: () => Record<string, string | number | undefined>;
-  /** Extra headers of every request, e.g. `track_id` (the event token, SPEC §3); empty values are not sent. */
+  /** Extra headers of every request, e.g. `track_id` (the event token, docs/rules.md#entities); empty values are not sent. */
   headers?: () => Record<string, string | undefined>;
   networkMessage?: string;
   adapter?: AxiosRequestConfig['adapter'];
@@ -68,7 +68,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     );
     const method = (config.method ?? 'get').toLowerCase();
     if (method === 'get') {
-      const { os: _os, ...query } = tracking; // SPEC §7: os is not sent on GET
+      const { os: _os, ...query } = tracking; // docs/rules.md#api: os is not sent on GET
       config.params = { ...query, ...config.params };
     } else if (config.data === undefined || (typeof config.data === 'object' && !(config.data instanceof FormData))) {
       const body = { ...tracking, ...(config.data as Record<string, unknown> | undefined) };
@@ -104,8 +104,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     get: <T>(path: string, params?: Record<string, unknown>, whole = false) =>
       request<T>({ method: 'get', url: path, params }, whole),
     /**
-     * POST `data` form-encoded; `whole` resolves to the whole envelope (order creation, SPEC §4); `headers` are added
-     * to this request (the operation log's, SPEC §3).
+     * POST `data` form-encoded; `whole` resolves to the whole envelope (order creation, docs/rules.md#states); `headers` are added
+     * to this request (the operation log's, docs/rules.md#entities).
      */
     post: <T>(path: string, data?: Record<string, unknown>, whole = false, headers?: Record<string, string>) =>
       request<T>({ method: 'post', url: path, data, headers }, whole),

@@ -32,7 +32,7 @@ export type IpInfo = {
   accuracyRadiusKm: number | null;
 };
 
-/** An order as the pay pages show it (SPEC §3 payment texts); amounts formatted in the request language. */
+/** An order as the pay pages show it (docs/rules.md#entities payment texts); amounts formatted in the request language. */
 export type OrderView = {
   /** The random order code: the key of the checkout and status URLs, never shown as the order's name. */
   code: string;
@@ -68,7 +68,7 @@ export type OrderView = {
   temporaryPassword?: boolean;
 };
 
-/** The price plan of SPEC §3 (`GET /portal/priceSetup`): minor units, major-unit strings and formatted texts. */
+/** The price plan of docs/rules.md#entities (`GET /portal/priceSetup`): minor units, major-unit strings and formatted texts. */
 export type PricePlan = {
   id: string;
   currency: string;
@@ -170,7 +170,7 @@ export type ConsentView = {
 
 export type Page<T> = { list: T[]; total: number; pageNum: number; pageSize: number };
 
-/** One breach an account e-mail appears in (issue 15 §1; the fields of HIBP's breach model the page shows). */
+/** One breach an account e-mail appears in (the fields of HIBP's breach model the page shows). */
 export type BreachView = {
   /** HIBP's stable name, e.g. `Adobe`. */
   name: string;

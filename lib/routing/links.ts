@@ -1,24 +1,24 @@
 import { TRACKING_PARAMS } from './tracking-params';
 
 /**
- * Link rules of SPEC §2 and the external-link check of SPEC §5, as pure functions used by `components/ui/link.tsx`.
+ * Link rules of docs/rules.md#routes and the external-link check of docs/rules.md#validation, as pure functions used by `components/ui/link.tsx`.
  */
 
-/** SPEC §5: http, https or ftp with a domain (a dotted host or localhost), or mailto with an address. */
+/** docs/rules.md#validation: http, https or ftp with a domain (a dotted host or localhost), or mailto with an address. */
 const EXTERNAL =
   /^(?:(?:https?|ftp):\/\/(?:[^\s/?#@]+@)?(?:localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::\d+)?(?:[/?#]\S*)?|mailto:[^\s@]+@[^\s@]+\.[^\s@]+)$/i;
 
-/** Whether `href` is an external link by SPEC §5 (http(s)/ftp URL with a domain, or mailto). */
+/** Whether `href` is an external link by docs/rules.md#validation (http(s)/ftp URL with a domain, or mailto). */
 export function isExternalLink(href: string): boolean {
   return EXTERNAL.test(href.trim());
 }
 
-/** How a link behaves (SPEC §2). */
+/** How a link behaves (docs/rules.md#routes). */
 export type LinkKind = 'disabled' | 'external' | 'hash' | 'internal';
 
 /**
  * The kind of `href` seen from the page at `current` (its pathname): disabled links do nothing; external links
- * (SPEC §5, or any absolute URL of another scheme) open directly; `#id` and `<current path>#id` scroll in the page;
+ * (docs/rules.md#validation, or any absolute URL of another scheme) open directly; `#id` and `<current path>#id` scroll in the page;
  * the rest navigate inside the site.
  */
 export function linkKind(href: string, current: string, disabled = false): LinkKind {
@@ -34,7 +34,7 @@ export function linkKind(href: string, current: string, disabled = false): LinkK
 }
 
 /**
- * `href` with the tracked parameters (SPEC §2) of the current address `search` added, unless `href` sets them
+ * `href` with the tracked parameters (docs/rules.md#routes) of the current address `search` added, unless `href` sets them
  * itself; the fragment stays last. `/about-us/` + `?gclid=abc&x=1` → `/about-us/?gclid=abc`.
  */
 export function withTrackedParams(href: string, search: string): string {

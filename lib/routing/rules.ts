@@ -1,11 +1,11 @@
 import { TRACKING_PARAMS } from './tracking-params';
 
 /**
- * Routing rules of SPEC §2 as plain functions; proxy.ts only wires them to requests.
+ * Routing rules of docs/rules.md#routes as plain functions; proxy.ts only wires them to requests.
  * Paths here are pathnames; `search` is the raw query string including its leading '?', or ''.
  */
 
-/** URL prefix → locale (SPEC §2; the Philippines is the locale `en-PH` under `/ph`). English has no prefix. */
+/** URL prefix → locale (docs/rules.md#routes; the Philippines is the locale `en-PH` under `/ph`). English has no prefix. */
 export const PREFIX_LOCALES = { id: 'id', es: 'es', ph: 'en-PH' } as const;
 export type AppLocale = 'en' | (typeof PREFIX_LOCALES)[keyof typeof PREFIX_LOCALES];
 
@@ -16,7 +16,7 @@ export function prefixOf(locale: AppLocale): string {
 }
 
 /**
- * Landing pages (SPEC §2): where ads and search send visitors; each logs `landing_view` (lib/tracking/page.ts). A
+ * Landing pages (docs/rules.md#routes): where ads and search send visitors; each logs `landing_view` (lib/tracking/page.ts). A
  * signed-in visitor asking for one is sent to the dashboard, except on the free tools (`signedInRedirects`).
  */
 export const LANDING_PATHS = ['/', '/phone-finder/', '/gps-locator/', '/locate/', '/phone-locate/', '/ip-tracker/'];
@@ -69,7 +69,7 @@ export const PAGE_PATHS = new Set([
 /** Public paths served from another app folder (Next reserves a `404` route segment). */
 const INTERNAL_PATHS: Record<string, string> = { '/404/': '/page-not-found/' };
 
-/** Tracking parameters carried over by redirects and in-app links (SPEC §2), from their own small module. */
+/** Tracking parameters carried over by redirects and in-app links (docs/rules.md#routes), from their own small module. */
 export { TRACKING_PARAMS };
 
 /** Splits a pathname into its locale, URL prefix and the rest (always starting with '/'). */
@@ -87,7 +87,7 @@ export type RouteDecision =
   | { kind: 'page'; locale: AppLocale; prefix: string; rest: string; internalPath: string };
 
 /**
- * Decides what to do with a page request (SPEC §2):
+ * Decides what to do with a page request (docs/rules.md#routes):
  * - a path without its trailing slash, a bare language path included, gets a 301 to the same path with the slash,
  *   query kept (`/es?x=1` → `/es/?x=1`);
  * - an unknown path redirects (302) to the home page of the same language prefix, query kept (`/es/nope/` → `/es/`);
@@ -102,7 +102,7 @@ export function routeRequest(pathname: string, search: string): RouteDecision {
 }
 
 /**
- * Where `/` sends a visitor who chose a language before (SPEC §3 `lang` cookie): a 302 to that language's
+ * Where `/` sends a visitor who chose a language before (docs/rules.md#entities `lang` cookie): a 302 to that language's
  * home page, query kept, for a remembered `id`, `es` or `en-PH`; null for English, no cookie, an unknown value, or any
  * other path (every other URL names its language itself, so it is served as asked and stays statically rendered).
  */
@@ -140,7 +140,7 @@ export function trackingQuery(search: string): string {
 }
 
 /**
- * A `?next=` path to return to after sign-in (issue 13 §10: the page that asked for a session), kept only when it is a
+ * A `?next=` path to return to after sign-in (the page that asked for a session), kept only when it is a
  * path of this site (`/…`, not `//host` or a scheme) and not a sign-in page; otherwise null.
  */
 export function safeNext(value: string | null): string | null {

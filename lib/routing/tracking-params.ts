@@ -1,4 +1,4 @@
-/** Tracking parameters carried over by redirects and in-app links (SPEC §2). */
+/** Tracking parameters carried over by redirects and in-app links (docs/rules.md#routes). */
 export const TRACKING_PARAMS = [
   'utm_source',
   'utm_term',

@@ -1,7 +1,7 @@
 /** Window event dispatched when the visitor answers the cookie banner; ad events waiting for the answer listen for it. */
 export const COOKIE_CHOICE_EVENT = 'cookiechoice';
 
-/** The visitor's choice about optional cookies (SPEC §3 `acceptCookie`): '1' accepted, '0' declined, null not asked. */
+/** The visitor's choice about optional cookies (docs/rules.md#entities `acceptCookie`): '1' accepted, '0' declined, null not asked. */
 export function readCookieChoice(): '1' | '0' | null {
   const value = document.cookie
     .split('; ')

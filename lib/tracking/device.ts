@@ -1,7 +1,7 @@
 import { STORAGE_KEYS } from './state';
 
 /**
- * Environment detection and the native-app bridge (SPEC §4, issue 7 item 4). Detection is by user agent, pure and
+ * Environment detection and the native-app bridge (docs/rules.md#states). Detection is by user agent, pure and
  * tested with real user-agent strings; the bridge and the WebP probe take their window/canvas as arguments.
  */
 
@@ -35,12 +35,12 @@ export function detectEnv(ua: string, isPackage = false): BrowserEnv {
   return { inApp, android, ios, wechat, qq, mobile };
 }
 
-/** `phone_os` / `phoneOs` / `os` of API calls and the operation log (SPEC §3, §7): 3 on mobile, else 2. */
+/** `phone_os` / `phoneOs` / `os` of API calls and the operation log (docs/rules.md#entities, #api): 3 on mobile, else 2. */
 export function phoneOs(env: BrowserEnv): 2 | 3 {
   return env.mobile ? 3 : 2;
 }
 
-/** `os` of a button-click record (SPEC §3): 2 desktop; on mobile 1 iOS, 0 otherwise. */
+/** `os` of a button-click record (docs/rules.md#entities): 2 desktop; on mobile 1 iOS, 0 otherwise. */
 export function buttonOs(env: BrowserEnv): 0 | 1 | 2 {
   if (!env.mobile) return 2;
   return env.ios ? 1 : 0;
@@ -57,7 +57,7 @@ type BridgeWindow = {
 } & Record<string, unknown>;
 
 /**
- * Posts `message` to the native app hosting the page (SPEC §4): iOS through
+ * Posts `message` to the native app hosting the page (docs/rules.md#states): iOS through
  * `webkit.messageHandlers[names.ios].postMessage(message)` (WKWebView structured clone), Android through
  * `window[names.android].postMessage(JSON string)` (a JavascriptInterface takes strings). Returns which bridge
  * took it, or null outside our app. A bridge that throws is reported on the console only.
@@ -85,7 +85,7 @@ export function postToNative(
 }
 
 /**
- * WebP support (SPEC §4), probed once with a 1×1 canvas and kept under `webp` in `store` ('1' or '0'), so later
+ * WebP support (docs/rules.md#states), probed once with a 1×1 canvas and kept under `webp` in `store` ('1' or '0'), so later
  * pages read it without drawing. `canvas` makes the probe canvas (document.createElement in the browser).
  */
 export function detectWebp(

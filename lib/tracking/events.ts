@@ -5,11 +5,11 @@ import { COOKIE_CHOICE_EVENT, trackingAllowed } from './cookie-choice';
 import { browserState, browserStore, parseCookies } from './state';
 
 /**
- * The browser's three tracking calls (SPEC §3, §7; issue 7 item 3). Every error is written to the console only:
+ * The browser's three tracking calls (docs/rules.md#entities, #api). Every error is written to the console only:
  * tracking never shows a message or blocks the page.
  */
 
-/** `apk_version_code` / `version` header of the operation log (SPEC §3). */
+/** `apk_version_code` / `version` header of the operation log (docs/rules.md#entities). */
 export const APP_VERSION = 'fmp1.3';
 /** Origin of the button-click tracker; this site by default (NEXT_PUBLIC_TRACKER_ORIGIN at build time). */
 export const TRACKER_ORIGIN = process.env.NEXT_PUBLIC_TRACKER_ORIGIN ?? '';
@@ -140,7 +140,7 @@ const EVENT_SERVICE = process.env.NEXT_PUBLIC_EVENT_SERVICE || 'none';
 const GA_ID = process.env.NEXT_PUBLIC_GA_MEASUREMENT_ID || '';
 
 /**
- * The third-party event service (SPEC §7), chosen by NEXT_PUBLIC_EVENT_SERVICE: `none` (default) or `gtag`
+ * The third-party event service (docs/rules.md#api), chosen by NEXT_PUBLIC_EVENT_SERVICE: `none` (default) or `gtag`
  * (Google Analytics 4, NEXT_PUBLIC_GA_MEASUREMENT_ID). Started only after the visitor accepted cookies; returns
  * whether it runs.
  */

@@ -1,5 +1,5 @@
 /**
- * Event codes of the operation log (issue 7 item 3). The first four are sent by the browser; `paid`,
+ * Event codes of the operation log. The first four are sent by the browser; `paid`,
  * `consent_opened` and `shared` are written by the server where it witnesses them (checkout fulfilment, the owner's
  * first view of the consent page, the owner's first share), with the buyer's attribution.
  */

@@ -1,5 +1,5 @@
 /**
- * The help-desk chat (SPEC §7, issue 7 item 5) behind one small adapter, chosen by NEXT_PUBLIC_HELP_CHAT: `none`
+ * The help-desk chat (docs/rules.md#api) behind one small adapter, chosen by NEXT_PUBLIC_HELP_CHAT: `none`
  * (default: nothing is loaded) or `crisp` (Crisp, NEXT_PUBLIC_CRISP_WEBSITE_ID). The widget is told whether the
  * visitor is signed in or anonymous, gets the e-mail as an attribute and the transaction info of
  * `GET /other/user/property` as session data.

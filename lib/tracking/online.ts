@@ -1,5 +1,5 @@
 /**
- * Online/offline status (SPEC §4) for `useSyncExternalStore`: `subscribe` listens to the window's `online` and
+ * Online/offline status (docs/rules.md#states) for `useSyncExternalStore`: `subscribe` listens to the window's `online` and
  * `offline` events; `isOnline` reads `navigator.onLine`.
  */
 export const onlineStatus = {

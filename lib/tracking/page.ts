@@ -9,9 +9,9 @@ import { browserState, browserStore } from './state';
 let started = false;
 
 /**
- * Everything a page view starts once the page is interactive (issue 7), loaded as its own chunk so it costs the first
+ * Everything a page view starts once the page is interactive, loaded as its own chunk so it costs the first
  * load nothing: captures the address into the tracking state, detects WebP once, logs `landing_view` on the
- * landing pages (SPEC §2) and `page_view` elsewhere (with an ad `PageView` on landing pages, sent only after
+ * landing pages (docs/rules.md#routes) and `page_view` elsewhere (with an ad `PageView` on landing pages, sent only after
  * cookies are accepted), records clicks on elements marked `data-btn-id`, starts the third-party event service
  * when allowed, and the help chat last.
  */

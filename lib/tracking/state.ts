@@ -1,12 +1,12 @@
 /**
- * Browser tracking state (SPEC §3 "Browser storage", issue 7 item 1): what the visitor's first and later visits
+ * Browser tracking state (docs/rules.md#entities "Browser storage"): what the visitor's first and later visits
  * carried, kept in local storage, plus the cookies the API and trackers read. Pure functions over a `KeyValueStore`
  * and a cookie string, so they run the same in tests and in the browser; `browserState()` binds them to the page.
  *
  * Attribution is last-touch: a parameter present in the address replaces the stored value; an absent one keeps it.
  */
 
-/** Local-storage keys, named as SPEC §3 names them. */
+/** Local-storage keys, named as docs/rules.md#entities names them. */
 export const STORAGE_KEYS = {
   eventToken: 'eventToken',
   keyword: 'utm_term',
@@ -18,13 +18,13 @@ export const STORAGE_KEYS = {
   uuid: 'uuid',
   /** '1' when the page was opened by our native app (`?package=` in its first address). */
   packageFlag: 'package',
-  /** '1' or '0': WebP support, detected once (SPEC §4). */
+  /** '1' or '0': WebP support, detected once (docs/rules.md#states). */
   webp: 'webp',
 } as const;
 
-/** The channel of a visitor who arrived without one (SPEC §3). */
+/** The channel of a visitor who arrived without one (docs/rules.md#entities). */
 export const DEFAULT_CHANNEL = 'SEO';
-/** The `website_type` cookie and header value (SPEC §3). */
+/** The `website_type` cookie and header value (docs/rules.md#entities). */
 export const WEBSITE_TYPE = 7;
 /** The longest value kept from an address parameter (longer values are cut, never rejected). */
 const MAX_VALUE = 200;
@@ -32,7 +32,7 @@ const MAX_VALUE = 200;
 /** The subset of `Storage` used here; an in-memory map stands in when local storage is unavailable. */
 export type KeyValueStore = Pick<Storage, 'getItem' | 'setItem'>;
 
-/** Address parameter → storage key (SPEC §3: `utm_term` is the keyword, `methods` the global method, `utm_medium` hmci). */
+/** Address parameter → storage key (docs/rules.md#entities: `utm_term` is the keyword, `methods` the global method, `utm_medium` hmci). */
 const PARAM_KEYS: [param: string, key: string][] = [
   ['utm_term', STORAGE_KEYS.keyword],
   ['keyword', STORAGE_KEYS.keyword],
@@ -43,7 +43,7 @@ const PARAM_KEYS: [param: string, key: string][] = [
   ['wbraid', STORAGE_KEYS.wbraid],
 ];
 
-/** 32 random bytes as 64 lower-case hex characters (SPEC §3 eventToken). */
+/** 32 random bytes as 64 lower-case hex characters (docs/rules.md#entities eventToken). */
 export function newEventToken(random: (bytes: Uint8Array) => Uint8Array = (b) => crypto.getRandomValues(b)): string {
   return Array.from(random(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
@@ -73,7 +73,7 @@ export function captureTracking(search: string, store: KeyValueStore, cookies = 
   return readTracking(store, cookies);
 }
 
-/** The typed view of the stored state and cookies (SPEC §3). Empty strings and missing values read as undefined. */
+/** The typed view of the stored state and cookies (docs/rules.md#entities). Empty strings and missing values read as undefined. */
 export type TrackingState = {
   eventToken: string | undefined;
   keyword: string | undefined;
@@ -157,7 +157,7 @@ let captured = false;
 /**
  * The page's tracking state. The first call of a page view captures the address and sets the essential cookie
  * `website_type` (7, the site id, not tracking), so every API call made afterwards carries the same attribution. The
- * `lang` cookie is written only when the visitor chooses a language (language switcher; issue 13 §7), never from
+ * `lang` cookie is written only when the visitor chooses a language (language switcher), never from
  * the page a visitor happened to land on.
  */
 export function browserState(): TrackingState {

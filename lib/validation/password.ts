@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 
 /**
- * Password policy (ISSUE 3, after NIST SP 800-63B): 8 to 64 characters (code points, so emoji count once), any
+ * Password policy (after NIST SP 800-63B): 8 to 64 characters (code points, so emoji count once), any
  * characters including inner spaces, no composition rules, no leading or trailing spaces (a copy-paste accident).
  * The check against common passwords runs on the server (its list is large).
  */
@@ -19,7 +19,7 @@ export const passwordField = z.string({ error: 'Validation.passwordRequired' }).
   z.refine((v) => passwordLength(v) >= PASSWORD_MIN && passwordLength(v) <= PASSWORD_MAX, 'Validation.passwordLength'),
 );
 
-/** A reset code: 6 digits (SPEC §5's messages). */
+/** A reset code: 6 digits (docs/rules.md#validation's messages). */
 export const codeField = z
   .string({ error: 'Validation.codeRequired' })
   .check(

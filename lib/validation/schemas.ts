@@ -5,7 +5,7 @@ import { loadPrototypes, ownerNoteProblem, requesterNameProblem, type PrototypeO
 /**
  * Form rules shared by the browser forms (zod/mini, small bundle) and the API (whose zod-openapi schemas reuse these
  * patterns and limits). Messages are keys in messages/ (`Validation.*`), translated where they are shown. Phone
- * numbers are only checked for presence and length here (SPEC §5: ≤ 250 characters); the API parses them with the
+ * numbers are only checked for presence and length here (docs/rules.md#validation: ≤ 250 characters); the API parses them with the
  * full numbering plan.
  */
 export const LIMITS = { phoneMax: 250, emailMax: 254, zipMax: 15, nameMax: 100, messageMax: 2000 } as const;
@@ -49,7 +49,7 @@ export const requesterNameField = z
 /** The optional note to the owner, checked by the rule the API applies (`ownerNoteProblem`). */
 export const ownerNoteField = z.string().check(byRule(ownerNoteProblem));
 
-/** The home page's locate box (SPEC §2): phone, the requester name, e-mail and the accepted terms. */
+/** The home page's locate box (docs/rules.md#routes): phone, the requester name, e-mail and the accepted terms. */
 export const locateBoxSchema = z.object({
   phone: phoneField,
   requesterName: requesterNameField,
@@ -64,7 +64,7 @@ export const locateBoxSchema = z.object({
  */
 export const LOCATE_VALIDATION = ['phone', 'email', 'requesterName', 'note', 'terms', 'invalid'] as const;
 
-/** The sandbox card form: number (spaces allowed), expiry MM/YY, CVC, postal code up to 15 characters (SPEC §5). */
+/** The sandbox card form: number (spaces allowed), expiry MM/YY, CVC, postal code up to 15 characters (docs/rules.md#validation). */
 export const cardFormSchema = z.object({
   cardNumber: z.string().check(z.regex(PATTERNS.cardNumber, 'Validation.cardNumber')),
   expiry: z.string().check(z.regex(PATTERNS.expiry, 'Validation.cardExpiry')),
@@ -75,7 +75,7 @@ export const cardFormSchema = z.object({
 export type LocateBoxValues = z.infer<typeof locateBoxSchema>;
 export type CardFormValues = z.infer<typeof cardFormSchema>;
 
-/** Sign-in (SPEC §5 messages): e-mail and a non-empty password; the policy applies when a password is chosen. */
+/** Sign-in (docs/rules.md#validation messages): e-mail and a non-empty password; the policy applies when a password is chosen. */
 export const loginSchema = z.object({
   email: emailField,
   password: z.string({ error: 'Validation.passwordRequired' }).check(z.minLength(1, 'Validation.passwordRequired')),

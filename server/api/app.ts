@@ -58,7 +58,7 @@ export { describeError };
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
- * The API under `/api_f/v1` (ARCHITECTURE §5): envelope `{success:1,msg,obj|page}` / `{success:0,code,msg}`, one
+ * The API under `/api_f/v1` (docs/rules.md#api): envelope `{success:1,msg,obj|page}` / `{success:0,code,msg}`, one
  * ApiError and one onError, zod validation (422 with the first message), `msg` in the `Accept-Language` language,
  * 1 MB body limit, 404 in the envelope, OpenAPI at `/openapi.json`. `strict: false` because with
  * `trailingSlash: true` a request may arrive with a trailing slash.

@@ -41,7 +41,7 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 };
 
-/** The native app's token header (SPEC §6). */
+/** The native app's token header (docs/rules.md#roles). */
 export const TOKEN_HEADER = '_chamspy_token';
 
 /**
@@ -65,7 +65,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /**
- * Mutating calls must carry the `website_type` header (SPEC §3, ARCHITECTURE §6): a cross-site HTML form cannot set
+ * Mutating calls must carry the `website_type` header (docs/rules.md#entities, #security): a cross-site HTML form cannot set
  * it, so this blocks CSRF with the session cookie. 403 otherwise. Provider webhooks are exempt: they carry no
  * session and prove themselves by their signature. So is the button-click tracker (`/operationLog/protal`): it may
  * be called from another origin (TRACKER_ORIGIN) as a simple CORS request, reads no session and stores no person.
@@ -81,7 +81,7 @@ export const requireWebsiteType: MiddlewareHandler<AppEnv> = async (c, next) => 
 
 /**
  * Route guard for a signed-in user whose session may be restricted (opened with a temporary password): only the
- * password change, sign-out and user info use it. 401 with code 20012 without a live session (SPEC §8), with
+ * password change, sign-out and user info use it. 401 with code 20012 without a live session (docs/rules.md#errors), with
  * `reason`: `session_ended` when a token was sent but is no longer valid, `no_session` when none was.
  */
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {

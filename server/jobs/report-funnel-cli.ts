@@ -1,4 +1,4 @@
-// `npm run report:funnel -- --days 7`: prints the funnel per locale and channel (issue 7 item 6) from the operation
+// `npm run report:funnel -- --days 7`: prints the funnel per locale and channel from the operation
 // log of DATABASE_URL (or the embedded database): visits → locate submitted → paid → consent opened → shared.
 import { parseArgs } from 'node:util';
 import { getDbState } from '../db/client';

@@ -1,6 +1,6 @@
 // `npm run worker`: runs the pg-boss workers (outbox delivery and its sweep, the minute jobs) as their own process,
-// for deployments with JOBS_IN_PROCESS=false (ARCHITECTURE §3). With METRICS_PORT set it serves its Prometheus
-// metrics at http://0.0.0.0:METRICS_PORT/metrics (Bearer METRICS_TOKEN; issue 16 §4). Stops on SIGINT/SIGTERM.
+// for deployments with JOBS_IN_PROCESS=false (docs/rules.md#runtime). With METRICS_PORT set it serves its Prometheus
+// metrics at http://0.0.0.0:METRICS_PORT/metrics (Bearer METRICS_TOKEN). Stops on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
 import { env } from '../env';
 import { log } from '../observability/log';
@@ -10,7 +10,7 @@ import { siteList } from '../services/username-sites';
 import { getBoss, startWorkers } from './boss';
 
 process.env.APP_ROLE ??= 'worker';
-// A bad WhatsMyName site list stops the worker at once with the file and what is wrong (issue 15 §2).
+// A bad WhatsMyName site list stops the worker at once with the file and what is wrong.
 siteList();
 await startWorkers();
 log().info('workers started');

@@ -6,7 +6,7 @@ const key = Symbol.for('app.logger');
 const store = globalThis as unknown as { [key]?: Logger };
 
 /**
- * The process's structured logger (pino, one JSON object per line on stdout; issue 16 §4). Never give it personal
+ * The process's structured logger (pino, one JSON object per line on stdout). Never give it personal
  * data: no e-mail, phone number, IP, path or query, body, code or token. Request lines carry the request id, the
  * route's pattern, the status and the duration in ms. Level from LOG_LEVEL.
  */

@@ -1,4 +1,4 @@
-// `npm run ops:create-operator -- email`: creates an operator of the console /ops (issue 16 §3) in DATABASE_URL (or
+// `npm run ops:create-operator -- email`: creates an operator of the console /ops in DATABASE_URL (or
 // the embedded database) and prints, once, a generated password and the TOTP secret with its otpauth:// URI to add to
 // an authenticator app. Exit 2 on a bad address or an existing operator.
 import { parseArgs } from 'node:util';

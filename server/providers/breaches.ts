@@ -14,7 +14,7 @@ export class BreachServiceError extends Error {
   }
 }
 
-/** Breaches of an account e-mail (issue 15 §1). */
+/** Breaches of an account e-mail. */
 export interface BreachProvider {
   /** Every breach `email` appears in, [] when none; throws BreachServiceError when the service fails. */
   breachesOf(email: string): Promise<BreachView[]>;
@@ -29,7 +29,7 @@ export interface PasswordRangeProvider {
   suffixes(prefix: string): Promise<Record<string, number>>;
 }
 
-/** Whether this server has an HIBP key, i.e. offers the data-leak check (issue 15 §1). */
+/** Whether this server has an HIBP key, i.e. offers the data-leak check. */
 export function dataLeakCheckConfigured(): boolean {
   return !!env().HIBP_API_KEY;
 }

@@ -95,7 +95,7 @@ export function createSmtpProvider(url: string, from: string): EmailProvider {
 
 let configured: EmailProvider | undefined;
 
-/** The provider chosen by EMAIL_PROVIDER (ARCHITECTURE §3). */
+/** The provider chosen by EMAIL_PROVIDER (docs/rules.md#runtime). */
 export function emailProvider(): EmailProvider {
   const e = env();
   configured ??= e.EMAIL_PROVIDER === 'smtp' ? createSmtpProvider(e.SMTP_URL!, e.EMAIL_FROM) : outboxEmailProvider;

@@ -6,7 +6,7 @@ import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import { stripeClient } from './stripe';
 
 /**
- * One interface over the payment providers (ARCHITECTURE §3), chosen by PAYMENT_PROVIDER:
+ * One interface over the payment providers (docs/rules.md#runtime), chosen by PAYMENT_PROVIDER:
  * - `sandbox`: our own hosted test checkout (card form with Stripe's test cards, or the sandbox wallet page); the
  *   charge happens on our pay endpoints, renewals are our pg-boss job.
  * - `stripe`: Stripe Checkout in subscription mode (trial_period_days 1, the trial fee as a one-time line item on the

@@ -66,7 +66,7 @@ export function createTwilioProvider(accountSid: string, authToken: string, from
 
 let configured: SmsProvider | undefined;
 
-/** The provider chosen by SMS_PROVIDER (ARCHITECTURE §3). */
+/** The provider chosen by SMS_PROVIDER (docs/rules.md#runtime). */
 export function smsProvider(): SmsProvider {
   const e = env();
   configured ??=

@@ -50,12 +50,12 @@ async function findUser(db: Db | Tx, email: string) {
   return user ?? null;
 }
 
-/** Whether an account exists for `email` (SPEC §7 checkEmail; rate limited per IP by the route). */
+/** Whether an account exists for `email` (docs/rules.md#api checkEmail; rate limited per IP by the route). */
 export async function isRegistered(db: Db, email: string): Promise<boolean> {
   return (await findUser(db, email)) !== null;
 }
 
-/** The id of the account whose login is `email` (normalized), or null (issue 12 §1: orders for existing accounts). */
+/** The id of the account whose login is `email` (normalized), or null (orders for existing accounts). */
 export async function accountIdOf(db: Db | Tx, email: string): Promise<string | null> {
   return (await findUser(db, email))?.id ?? null;
 }

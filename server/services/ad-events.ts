@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { adEvents } from '../db/schema';
 import { env, type Env } from '../env';
 
-/** An ad conversion event as `POST /api_{hash}` received it (SPEC §3), validated. `eventTime` in seconds. */
+/** An ad conversion event as `POST /api_{hash}` received it (docs/rules.md#entities), validated. `eventTime` in seconds. */
 export type AdEventInput = {
   eventName: string;
   eventTime: number;

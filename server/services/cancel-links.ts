@@ -48,7 +48,7 @@ export async function requestCancelLink(db: Db, email: string, locale: string): 
 }
 
 /**
- * What an e-mailed cancel link can still do (issue 13 §10: a used link must not show the cancel button again):
+ * What an e-mailed cancel link can still do (a used link must not show the cancel button again):
  * `usable`, `used` (with the owner's newest subscription's state and the date its access ends), `expired` or
  * `unknown`. The token is 256 random bits, so the answer reveals nothing to a guesser.
  */

@@ -57,7 +57,7 @@ async function lockPayable(tx: Tx, code: string): Promise<Order | Unpayable> {
 
 /**
  * Pays order `code` with a sandbox card (Stripe's test-card semantics, providers/sandbox-payments.ts):
- * - a decline marks the order `failed` (RETRY is possible); insufficient funds at registration cancels it (SPEC §4);
+ * - a decline marks the order `failed` (RETRY is possible); insufficient funds at registration cancels it (docs/rules.md#states);
  * - 4000 0027 6000 3184 leaves the order `pending` with a 3-D Secure step (`completeSandbox3ds`);
  * - a success runs `fulfilOrder` in the same transaction as the status change.
  */
@@ -179,7 +179,7 @@ async function payingAccount(tx: Tx, order: Order, now: Date) {
 }
 
 /**
- * What a paid order causes, in one transaction (issue 4 item 4): the order turns `paid`; the account it belongs to
+ * What a paid order causes, in one transaction: the order turns `paid`; the account it belongs to
  * (`payingAccount`: a new one, or the signed-in buyer's); a trialing subscription; a `payments` row; an `order.paid`
  * domain event; the location request with its consent code (stored hashed); and two outbox rows: the buyer's
  * credentials e-mail and the consent SMS. Only a newly created account, paid on our own page (`how.signIn`), gets a

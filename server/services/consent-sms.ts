@@ -2,7 +2,7 @@ import 'server-only';
 import { SegmentedMessage } from 'sms-segments-calculator';
 import { pickLanguage, translate } from '../i18n';
 
-/** Locales the consent SMS is written in, and their URL prefixes (SPEC §2). */
+/** Locales the consent SMS is written in, and their URL prefixes (docs/rules.md#routes). */
 const PREFIX: Record<string, string> = { en: '', id: '/id', es: '/es', 'en-PH': '/ph' };
 
 // The owner's language from their number's country, shared with the New request form's preview.

@@ -14,7 +14,7 @@ import { optOut } from './sms-guards';
 import { maskEmail, sha256 } from './tokens';
 import type { RequesterFacts } from '../../lib/api/types';
 
-// The phone owner's side of a location request, reached with the consent code of the SMS link (ARCHITECTURE §1, §6).
+// The phone owner's side of a location request, reached with the consent code of the SMS link (docs/rules.md#the-product, #security).
 
 /** Sharing durations the owner may choose (minutes); default 60. */
 export const SHARE_PRESETS = [15, 60, 480] as const;
@@ -62,7 +62,7 @@ export async function requesterFacts(
 }
 
 /**
- * What the consent page shows for `code` (issue 13 §2, §8): who asks (the requester name the buyer gave and their
+ * What the consent page shows for `code`: who asks (the requester name the buyer gave and their
  * masked e-mail), what we know of their account (`facts`, see `requesterFacts`), the status, the link's expiry and
  * the sharing window's end, whether the request was withdrawn (the buyer's subscription ended),
  * whether the browser refused the location last time, and how the last sharing ended (`ended`: `owner` when the
@@ -124,7 +124,7 @@ export type ConsentAction =
   | { action: 'report'; reason?: string | null };
 
 /**
- * The owner's answer through the consent link (ARCHITECTURE §4, §6), in one transaction with the request row locked,
+ * The owner's answer through the consent link (docs/rules.md#data, #security), in one transaction with the request row locked,
  * so the same answer sent many times at once is recorded once. Every decision is its own append-only consent record
  * (UTC time, IP, user agent, SHA-256 of the text shown):
  * - `share`: sent only after the browser gave its first fix, which it carries. Records the consent
@@ -220,7 +220,7 @@ const gpsColumns = (fix: Fix) => ({ latitude: fix.latitude, longitude: fix.longi
 
 /**
  * Stores a browser GPS position for the request of `code`. Accepted only in the transaction that sees the request
- * still `sharing`, inside its window, and its buyer still with access (issue 12 §4, §5): the request row is locked
+ * still `sharing`, inside its window, and its buyer still with access: the request row is locked
  * `FOR SHARE`, so a concurrent Stop (which locks it `FOR UPDATE`) waits for positions already being written and every
  * later one sees `stopped`. Limited per request (positionsPerRequest).
  */

@@ -6,7 +6,7 @@ import type { Db, Tx } from '../db/client';
 import { adEvents, buttonClicks, locationRequests, operationLogs, orders, type Attribution } from '../db/schema';
 import { env } from '../env';
 
-/** A browser event as `POST /operationLog` received it (SPEC §3), after validation. */
+/** A browser event as `POST /operationLog` received it (docs/rules.md#entities), after validation. */
 export type BrowserEventInput = {
   eventCode: string;
   currDocument: string;
@@ -20,13 +20,13 @@ export type BrowserEventInput = {
   wbraid: string | null;
 };
 
-/** Stores a browser event; the locale is read from the page path's prefix (SPEC §2). */
+/** Stores a browser event; the locale is read from the page path's prefix (docs/rules.md#routes). */
 export async function recordBrowserEvent(db: Db, input: BrowserEventInput): Promise<void> {
   const path = input.currDocument.split('?')[0] ?? '/';
   await db.insert(operationLogs).values({ ...input, locale: splitLocale(path).locale, source: 'browser' });
 }
 
-/** A button click as `POST /operationLog/protal` received it (SPEC §3, §7), validated: `os` 0, 1 or 2. */
+/** A button click as `POST /operationLog/protal` received it (docs/rules.md#entities, #api), validated: `os` 0, 1 or 2. */
 export type ButtonClickInput = { btnId: string; apkChannel: string; os: 0 | 1 | 2 };
 
 /** Stores one button click (no person, no session: the tracker may be called from another origin). */
@@ -98,7 +98,7 @@ export async function pruneTracking(db: Db, days: number, now = new Date()): Pro
   return deleted.reduce((sum, rows) => sum + rows.length, 0);
 }
 
-/** The stages of the funnel report, in order (issue 7 item 6). */
+/** The stages of the funnel report, in order. */
 export const FUNNEL_STAGES = [
   FUNNEL.landingView,
   FUNNEL.locateSubmitted,

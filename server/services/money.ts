@@ -4,7 +4,7 @@ import 'server-only';
 const formatters = new Map<string, Intl.NumberFormat>();
 
 /**
- * A currency formatter for `locale` and the ISO 4217 `currency`, built once and reused (issue 14 §3: building them
+ * A currency formatter for `locale` and the ISO 4217 `currency`, built once and reused (building them
  * per request was the largest single cost of `GET /portal/priceSetup` under load). Bounded: the cache starts over
  * past 200 pairs (4 locales × a few currencies in practice). Throws RangeError for an invalid currency code.
  * English (`en`, `en-PH`) is formatted as World English (CLDR `en-001`), which writes dollars with their country —

@@ -49,7 +49,7 @@ export type OrderInput = {
   startNow?: boolean;
   /** The client's address and user agent, kept with the proof of consent to the subscription. */
   client?: { ip: string | null; userAgent: string | null };
-  /** Where the buyer came from (tracking fields and event token, issue 7). */
+  /** Where the buyer came from (tracking fields and event token). */
   attribution?: Attribution;
   /** The caller's account when signed in with a full session; only its own e-mail may be ordered for. */
   buyer?: { id: string } | null;
@@ -57,13 +57,13 @@ export type OrderInput = {
 
 /**
  * Creates an order for `email` to locate `phone` (E.164; national numbers against `country`) and starts checkout with
- * the configured provider (SPEC §7 `POST /portal/order`). The amount comes from `price_setups` (never the client):
+ * the configured provider (docs/rules.md#api `POST /portal/order`). The amount comes from `price_setups` (never the client):
  * the trial price, discounted when the order names the buyer's offer and is the first order from this browser and
  * this address (`claimFirstOrderDiscount`). Status `pending`.
  *
  * An e-mail that already has an account is refused (409 `Api.emailRegistered`, detail `reason: 'email_registered'`)
  * unless the caller is signed in as that account; then the order is attached to it (`userId`), and paying it adds to
- * that account without opening a session (issue 12 §1: a payment never signs anyone in to an account that existed
+ * that account without opening a session (a payment never signs anyone in to an account that existed
  * before it).
  *
  * Errors: PhoneParseError (bad number); ApiError 409 `Api.emailRegistered`; 403/429 when the consent SMS could not be sent to the number
@@ -174,7 +174,7 @@ async function startPayment(db: Db, inserted: Order, price: Awaited<ReturnType<t
 }
 
 /**
- * 409 for an order naming an e-mail that has an account the caller is not signed in to (SPEC §8 'The email address you
+ * 409 for an order naming an e-mail that has an account the caller is not signed in to (docs/rules.md#errors 'The email address you
  * entered is already registered!'); `reason` lets the pay step offer a sign-in link.
  */
 export function emailRegistered(): ApiError {
@@ -199,7 +199,7 @@ export async function findOrder(db: Db, code: string) {
       order: orders,
       price: priceSetups,
       offer: priceOffers,
-      // The consent SMS of the order's request: `failed` when it was refused or not delivered (issue 12 §6, §11).
+      // The consent SMS of the order's request: `failed` when it was refused or not delivered.
       smsStatus: sql<
         'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | null
       >`(select m.status from outbound_messages m join location_requests r on r.id = m.location_request_id where r.order_id = ${orders.id} order by m.created_at desc limit 1)`,
@@ -220,7 +220,7 @@ export async function findOrder(db: Db, code: string) {
 }
 
 /**
- * What the pay page, pay status and e-mails show about an order (SPEC §3 payment texts): phone, e-mail, support
+ * What the pay page, pay status and e-mails show about an order (docs/rules.md#entities payment texts): phone, e-mail, support
  * e-mail, product name, price, trial price, payment method, card (scheme and last four digits), billing descriptor, the
  * order's reference (`CH-7K4M-2Q`, what people read; `code` stays the URL key), when it was paid;
  * the consent SMS's status (`smsStatus`: null before payment, `failed` when refused or undelivered); the location
@@ -261,7 +261,7 @@ export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>
   };
 }
 
-/** Whether the order belongs to `userId` (ARCHITECTURE §6: a foreign order answers 404). */
+/** Whether the order belongs to `userId` (docs/rules.md#security: a foreign order answers 404). */
 export async function ownedOrder(db: Db, code: string, userId: string): Promise<Order | null> {
   const [order] = await db
     .select()

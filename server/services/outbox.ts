@@ -99,7 +99,7 @@ export function nextAttemptAfter(attempts: number, now: Date, random = Math.rand
 }
 
 /**
- * Delivers one outbox row through its provider (ARCHITECTURE §4: `queued -> sent -> delivered | failed`), in three
+ * Delivers one outbox row through its provider (docs/rules.md#data: `queued -> sent -> delivered | failed`), in three
  * steps so that no database transaction or pooled connection is held during the provider call:
  * 1. claim: one conditional UPDATE moves a due `queued` row (or a `sending` row whose lease has run out) to `sending`
  *    with a lease of LEASE_MS and counts the attempt; a row another job holds, or not yet due, is left alone, so a

@@ -6,7 +6,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, passwordLength } from '../../lib/validation
 import { log } from '../observability/log';
 import { passwordRangeProvider } from '../providers/breaches';
 
-/** How long a generated temporary password works (ms): 7 days (ISSUE 3). */
+/** How long a generated temporary password works (ms): 7 days. */
 export const TEMP_PASSWORD_TTL_MS = 7 * 24 * 3600 * 1000;
 
 let common: Set<string> | undefined;
@@ -31,7 +31,7 @@ export function passwordProblem(password: string): string | null {
 }
 
 /**
- * Why a password being chosen (set, changed or reset) is refused, as a message key, or null (issue 15 §1): the policy
+ * Why a password being chosen (set, changed or reset) is refused, as a message key, or null: the policy
  * of `passwordProblem` first, then Pwned Passwords' range API — only the first 5 hex characters of the password's
  * SHA-1 leave the server, the rest is compared here — refusing a password seen in a breach
  * (`Validation.passwordBreached`). When the service is unreachable or off (`PWNED_PASSWORDS_URL=off`) the local list

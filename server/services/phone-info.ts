@@ -11,7 +11,7 @@ import {
 } from 'libphonenumber-js/max';
 import type { PhoneInfo } from '../../lib/api/types';
 
-/** Why a number was rejected: SPEC §5's error kinds. */
+/** Why a number was rejected: docs/rules.md#validation's error kinds. */
 export type PhoneErrorKind = 'invalid_country_code' | 'too_short' | 'too_long' | 'not_a_number' | 'invalid';
 
 export class PhoneParseError extends Error {
@@ -51,7 +51,7 @@ export function isPhoneCountry(code: string | undefined): code is CountryCode {
 }
 
 /**
- * Parses and validates `input` (SPEC §5: ≤ 250 characters, 2–17 digits, extensions stripped, digits of other scripts
+ * Parses and validates `input` (docs/rules.md#validation: ≤ 250 characters, 2–17 digits, extensions stripped, digits of other scripts
  * recognised, a leading + unless `defaultCountry` is given). Accepts numbers of a possible length for their calling
  * code even when the plan does not list the range as assigned (e.g. Ofcom's +44 7700 900xxx), which `isValid()`
  * then reports. Throws PhoneParseError with the kind.

@@ -63,14 +63,14 @@ export async function displayedPriceSetup(
   return price;
 }
 
-/** The price plan of SPEC §3 as the API answers it (pricePlan()). */
+/** The price plan of docs/rules.md#entities as the API answers it (pricePlan()). */
 export type PricePlan = ReturnType<typeof pricePlan>;
 
 /** Plans already computed for a displayed setup row, by language (the row is reused for PRICE_CACHE_MS). */
 const displayedPlans = new WeakMap<PriceSetup, Map<string, PricePlan>>();
 
 /**
- * The plan of `GET /portal/priceSetup` (SPEC §3): pricePlan() of displayedPriceSetup() in `lang`, computed once per
+ * The plan of `GET /portal/priceSetup` (docs/rules.md#entities): pricePlan() of displayedPriceSetup() in `lang`, computed once per
  * cached setup row and language (its formatting was the route's largest own cost) and dropped with the
  * row. `now` in ms since the epoch. Same errors as displayedPriceSetup() (unknown id: ApiError 404). Callers must not
  * change the object returned.
@@ -100,7 +100,7 @@ export function discounted(trialMinor: number, percentOff: number): number {
 }
 
 /**
- * The price plan of SPEC §3 for `price` in `lang`: isTryout, trialPrice and presentPrice (major units as strings),
+ * The price plan of docs/rules.md#entities for `price` in `lang`: isTryout, trialPrice and presentPrice (major units as strings),
  * the currency sign, the integer and decimal parts of the price shown (the trial price when there is a trial), and
  * the formatted texts for the pay page. `offer` (still running) replaces the trial price by the discounted one.
  */
@@ -141,7 +141,7 @@ export function buyerKey(email: string, e164: string): string {
 }
 
 /**
- * The first-order discount as shown to this buyer and number (SPEC §3 upRate): recorded the first time it is shown
+ * The first-order discount as shown to this buyer and number (docs/rules.md#entities upRate): recorded the first time it is shown
  * (`shownAt`); asking again returns the same row. It has no end time (`expiresAt` stays null: no countdown, see
  * `claimFirstOrderDiscount` for who gets it). Null when the price has no discount (offerPercentOff 0).
  */

@@ -6,7 +6,7 @@ import { clientKey } from './client-ip';
 
 /**
  * Rate limits kept in PostgreSQL (table `rate_limits`, rate-limiter-flexible), so every web process shares them
- * (ARCHITECTURE §3, §6). Points per window (seconds).
+ * (docs/rules.md#runtime, #security). Points per window (seconds).
  */
 export const LIMITS = {
   /** Sign-in attempts per client IP. */

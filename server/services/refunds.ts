@@ -13,7 +13,7 @@ import { applySubscriptionEvent } from './subscriptions';
 export type RefundReason = 'eligible' | 'already_refunded' | 'not_paid' | 'window_passed' | 'service_performed';
 
 /**
- * Whether `order` can be refunded at `now` (SPEC §9, terms of use): asked within REFUND_WINDOW_DAYS (14) of the
+ * Whether `order` can be refunded at `now` (docs/rules.md#limits, terms of use): asked within REFUND_WINDOW_DAYS (14) of the
  * transaction, and the service was not performed — no location was shared in any request the buyer made since.
  * One refund per order. Returns the reason, the amount (minor units) and the last moment to ask.
  */
@@ -65,7 +65,7 @@ export async function recordRefund(tx: Tx, order: Order, amountMinor: number, id
 }
 
 /**
- * Refunds order `code` of `userId` (SPEC §7 `POST /admin/order/refund`): refused with 409 unless `refundCheck` allows
+ * Refunds order `code` of `userId` (docs/rules.md#api `POST /admin/order/refund`): refused with 409 unless `refundCheck` allows
  * it — the localized message says why, `detail.reason` names it (`not_paid`, `window_passed`, `service_performed`);
  * a second refund of the same order is a no-op answering the first. The provider is called
  * with the key `refund-<order code>`, so a retry never refunds twice. The order becomes `refunded`, its subscription

@@ -14,7 +14,7 @@ import { randomToken, sha256 } from './tokens';
 
 /**
  * The SMS guards' refusal for `e164`, checked under an advisory lock held until `tx` commits, so the check and the SMS
- * row it allows are one step across every process: requests at once cannot pass a cap together (issue 12 §6).
+ * row it allows are one step across every process: requests at once cannot pass a cap together.
  */
 async function lockedSmsRefusal(tx: Tx, e164: string, userId: string): Promise<SmsRefusal | null> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
@@ -23,7 +23,7 @@ async function lockedSmsRefusal(tx: Tx, e164: string, userId: string): Promise<S
 
 /**
  * Writes the consent SMS of request `requestId` to the outbox: the full `body` to deliver, with `code` masked in the
- * rendering that replaces it once handed over (issue 12 §7). A refused SMS (`refusal`) is written `failed` with the
+ * rendering that replaces it once handed over. A refused SMS (`refusal`) is written `failed` with the
  * reason and only the masked text. Returns the row id.
  */
 async function queueConsentSms(
@@ -47,18 +47,18 @@ async function queueConsentSms(
 }
 
 /**
- * Creates a location request for `e164` inside `tx` (ARCHITECTURE §4: `queued`): a consent code of 128 random bits
+ * Creates a location request for `e164` inside `tx` (docs/rules.md#data: `queued`): a consent code of 128 random bits
  * (stored as SHA-256), the SMS in the target's language (guessed from the number's country unless `locale` is given)
  * with the buyer's chosen text, and the SMS as an outbox row.
  *
  * The SMS guards (opt-out, number type, country, daily caps) are checked here, where the SMS is queued, under one
- * advisory lock held until the transaction commits, so requests at once cannot pass a cap together (issue 12 §6). A
+ * advisory lock held until the transaction commits, so requests at once cannot pass a cap together. A
  * refusal throws the guard's ApiError when `onRefusal` is `throw` (a new request: nothing is written); with `record`
  * (a paid order, whose payment cannot be undone here) the request is created and its SMS row is written `failed`
  * with the reason, so the buyer is shown "SMS not sent" and can share the link themselves.
  *
  * The request keeps the SMS text with the code masked; the outbox row keeps the full text only until it is handed
- * over (`redacted`, issue 12 §7). Returns the request id, the outbox row id (null when refused) and the consent link
+ * over (`redacted`). Returns the request id, the outbox row id (null when refused) and the consent link
  * (shown once to the buyer to copy; only its hash is kept).
  */
 export async function createLocationRequest(
@@ -66,9 +66,9 @@ export async function createLocationRequest(
   input: {
     userId: string;
     e164: string;
-    /** Who asks (issue 13 §2), named in the SMS and on the consent page; null for orders made before it was asked. */
+    /** Who asks, named in the SMS and on the consent page; null for orders made before it was asked. */
     requesterName: string | null;
-    /** The optional note to the owner (issue 15 §3), shown on the consent page only, never put in the SMS. */
+    /** The optional note to the owner, shown on the consent page only, never put in the SMS. */
     note?: string | null;
     orderId?: string;
     locale?: string;
@@ -109,7 +109,7 @@ export async function createLocationRequest(
 }
 
 /**
- * A new consent link for one of `userId`'s requests that has not been answered yet (issue 12 §6, §11): when its SMS
+ * A new consent link for one of `userId`'s requests that has not been answered yet: when its SMS
  * was refused or not delivered, the buyer copies the link to send it themselves, or (`send`) has the SMS sent again,
  * under the same guards as a new request. The code is replaced (only its hash is stored), so the previous link stops
  * working. Returns the link (shown once) and the new SMS row to enqueue; null when the request is not the caller's.
@@ -188,7 +188,7 @@ async function liveSubscription(db: Db | Tx, userId: string) {
 
 /**
  * Whether `userId` may locate now (subscription-machine `hasAccess`): checked where a consent is recorded and where
- * each position is stored, so no position reaches a buyer without access (issue 12 §5).
+ * each position is stored, so no position reaches a buyer without access.
  */
 export async function buyerHasAccess(db: Db | Tx, userId: string): Promise<boolean> {
   return (await liveSubscription(db, userId)) !== null;
@@ -234,7 +234,7 @@ export async function quotaOf(db: Db | Tx, userId: string) {
 }
 
 /**
- * A subscriber asks to locate a number (SPEC §7 `POST /spyContent/phoneLocation`): needs a trialing or active
+ * A subscriber asks to locate a number (docs/rules.md#api `POST /spyContent/phoneLocation`): needs a trialing or active
  * subscription ('Please re-purchase after the account has expired', 403), a quota credit (403), and the SMS guards
  * (403/429, checked before anything is written or sent). Returns the ids to enqueue and the request id.
  */

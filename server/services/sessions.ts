@@ -4,9 +4,9 @@ import type { Db, Tx } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { randomToken, sha256 } from './tokens';
 
-/** Idle lifetime of a session (ms): 30 days, slid forward on use (ISSUE 3). */
+/** Idle lifetime of a session (ms): 30 days, slid forward on use. */
 export const SESSION_IDLE_MS = 30 * 24 * 3600 * 1000;
-/** Absolute lifetime of a session (ms): 90 days, the `userInfo` cookie's 90 days (SPEC §3). */
+/** Absolute lifetime of a session (ms): 90 days, the `userInfo` cookie's 90 days (docs/rules.md#entities). */
 export const SESSION_ABSOLUTE_MS = 90 * 24 * 3600 * 1000;
 
 /** The user behind a live session, as the API sees it. */
@@ -15,7 +15,7 @@ export type SessionUser = { id: string; email: string; paymentCount: number; ses
 /**
  * Opens a session for `userId` inside `tx`: a 256-bit random token whose SHA-256 hash is stored. `restricted` marks a
  * session opened with a temporary password (it may only change the password). Returns the token, which exists only
- * in this return value and the cookie (ARCHITECTURE §6).
+ * in this return value and the cookie (docs/rules.md#security).
  */
 export async function createSession(
   tx: Tx | Db,

@@ -5,14 +5,14 @@ import { locationRequests, optOuts, outboundMessages } from '../db/schema';
 import { env } from '../env';
 import { parsePhone } from './phone-info';
 
-/** Why a consent SMS may not be sent (ARCHITECTURE §6, ISSUE 5); each maps to 403 or 429 without a provider call. */
+/** Why a consent SMS may not be sent (docs/rules.md#security); each maps to 403 or 429 without a provider call. */
 export type SmsRefusal =
   'opted_out' | 'not_mobile' | 'country_not_allowed' | 'target_daily' | 'buyer_daily' | 'global_daily';
 
 /**
  * Whether `e164` can receive our SMS: libphonenumber's type is mobile or fixed-line-or-mobile, and the number belongs
  * to a country (satellite and other international networks such as +881, +882 and +870 do not). Premium-rate,
- * shared-cost, toll-free, VoIP, pager and unknown numbers are refused (toll fraud, issue 12 §6).
+ * shared-cost, toll-free, VoIP, pager and unknown numbers are refused (toll fraud).
  */
 export function canReceiveSms(e164: string): boolean {
   const number = parsePhone(e164);

@@ -49,7 +49,7 @@ export async function applyTwilioStatus(db: Db, messageSid: string, twilioStatus
   });
 }
 
-/** How long after handing an SMS over its final status is awaited before the provider is asked (issue 12 §11). */
+/** How long after handing an SMS over its final status is awaited before the provider is asked. */
 export const STATUS_CHECK_AFTER_MS = 10 * 60_000;
 /** How long a message is still asked about; older ones keep their last known status. */
 const STATUS_CHECK_UNTIL_MS = 3 * 24 * 3600_000;

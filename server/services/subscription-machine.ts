@@ -1,5 +1,5 @@
 /**
- * The subscription state machine (ARCHITECTURE §4, SPEC §4) as a pure function, so every transition is tested with
+ * The subscription state machine (docs/rules.md#data, #states) as a pure function, so every transition is tested with
  * any clock: `trialing -> active -> past_due (access suspended) -> active | canceled`.
  *
  * - The 24-hour trial converts by itself: a paid renewal makes it `active` for one calendar month.

@@ -106,7 +106,7 @@ function emailParams(row: Billing, sub: SubscriptionState) {
 }
 
 /**
- * Charges one due sandbox renewal at `now` (SPEC §4): a trial in which nothing was shared is left to the
+ * Charges one due sandbox renewal at `now` (docs/rules.md#states): a trial in which nothing was shared is left to the
  * unconsented-trial refund (never converted, whatever happens to that refund); a subscription whose cancel date has
  * come is canceled without a charge; otherwise the monthly price is charged (the sandbox card's renewal behaviour
  * decides the outcome), a `payments` row is written and the machine moves to `active` or `past_due`. A success
@@ -258,7 +258,7 @@ export function liveSubscriptions(db: Db | Tx, userId: string): Promise<Subscrip
 }
 
 /**
- * Cancels every live subscription of `userId` at its next billing date (SPEC §4): the current period stays active,
+ * Cancels every live subscription of `userId` at its next billing date (docs/rules.md#states): the current period stays active,
  * a trial cancelled before it ends is never charged. `cancelAtProvider` is called first for provider-managed
  * (Stripe) subscriptions. Queues a confirmation e-mail. Returns the cancel dates and the outbox ids; no live
  * subscription → `[]` and nothing is sent. Locks every order of those subscriptions, then every subscription, before

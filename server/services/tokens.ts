@@ -6,7 +6,7 @@ export function randomToken(bytes: number): string {
   return randomBytes(bytes).toString('base64url');
 }
 
-/** SHA-256 hex digest; how tokens and consent codes are stored (ARCHITECTURE §6). */
+/** SHA-256 hex digest; how tokens and consent codes are stored (docs/rules.md#security). */
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { env } from '../env';
 
-/** The WhatsMyName category of adult sites, left out unless the visitor asks for them (issue 15 §2). */
+/** The WhatsMyName category of adult sites, left out unless the visitor asks for them. */
 export const NSFW_CATEGORY = 'xx NSFW xx';
 
 const httpUrl = z.string().regex(/^https?:\/\/.+$/, 'an http(s) URL');
@@ -54,7 +54,7 @@ export type WmnSite = z.infer<typeof siteSchema>;
 export type WmnDataSet = z.infer<typeof dataSetSchema>;
 
 /**
- * Reads and validates a WhatsMyName data file (issue 15 §2). Throws an Error naming the file and every problem
+ * Reads and validates a WhatsMyName data file. Throws an Error naming the file and every problem
  * (path and message, at most 10), so a bad file stops start-up with a clear message.
  */
 export function loadSiteList(file: string): WmnDataSet {

@@ -6,7 +6,7 @@ export const app = createApp();
 /** Base URL the app is mounted on. */
 export const API = 'http://localhost/api_f/v1';
 
-/** Headers a browser page sends through lib/api (SPEC §7). */
+/** Headers a browser page sends through lib/api (docs/rules.md#api). */
 export const clientHeaders = { website_type: '7', 'accept-language': 'en' };
 
 /** Form-encodes a flat object. */

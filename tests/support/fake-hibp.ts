@@ -33,7 +33,7 @@ export function hibpBreach(
 }
 
 /**
- * A local fake of the two Have I Been Pwned endpoints we call (issue 15 §1), with the response shapes of the API v3
+ * A local fake of the two Have I Been Pwned endpoints we call, with the response shapes of the API v3
  * docs: `GET /api/v3/breachedaccount/{account}` (needs `HIBP-API-Key: key`; 404 when the account has no breaches; 401
  * for a wrong key) and `GET /range/{prefix}` of Pwned Passwords (`SUFFIX:COUNT` lines, padded with `:0` lines when
  * `Add-Padding: true`). Tests set `accounts` and `pwned` (plain passwords), read `requests`, and set `mode` to make

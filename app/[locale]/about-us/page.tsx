@@ -3,7 +3,7 @@ import { LegalPage, legalMetadata } from '@/components/site/legal-page';
 import type { Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 
-/** `/about-us` (SPEC §2): who runs the service. Static per locale; text in messages `Legal.aboutUs`. */
+/** `/about-us` (docs/rules.md#routes): who runs the service. Static per locale; text in messages `Legal.aboutUs`. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

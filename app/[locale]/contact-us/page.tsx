@@ -5,7 +5,7 @@ import { ClientMessages } from '@/components/ui/client-messages';
 import type { Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 
-/** `/contact-us` (SPEC §2): the contact form (support e-mailed through the outbox) and the support address. */
+/** `/contact-us` (docs/rules.md#routes): the contact form (support e-mailed through the outbox) and the support address. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

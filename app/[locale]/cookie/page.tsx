@@ -3,7 +3,7 @@ import { LegalPage, legalMetadata } from '@/components/site/legal-page';
 import type { Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 
-/** `/cookie` (SPEC §2): the cookies used and the choice. Static per locale; text in messages `Legal.cookie`. */
+/** `/cookie` (docs/rules.md#routes): the cookies used and the choice. Static per locale; text in messages `Legal.cookie`. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

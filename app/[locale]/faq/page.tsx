@@ -4,7 +4,7 @@ import { legalMetadata } from '@/components/site/legal-page';
 import type { Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 
-/** `/faq` (SPEC §2): the frequently asked questions, with the FAQPage JSON-LD. */
+/** `/faq` (docs/rules.md#routes): the frequently asked questions, with the FAQPage JSON-LD. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

@@ -2,7 +2,7 @@ import { setRequestLocale } from 'next-intl/server';
 import { LocateLanding, landingMetadata } from '@/components/landing/locate-landing';
 import type { Locale } from '@/i18n/routing';
 
-/** `/gps-locator` (SPEC §2): a landing page for locating a phone's GPS position with its owner's consent. */
+/** `/gps-locator` (docs/rules.md#routes): a landing page for locating a phone's GPS position with its owner's consent. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

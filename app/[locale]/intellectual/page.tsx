@@ -3,7 +3,7 @@ import { LegalPage, legalMetadata } from '@/components/site/legal-page';
 import type { Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 
-/** `/intellectual` (SPEC §2): ownership of the site and third-party credits. Static per locale; text in messages `Legal.intellectual`. */
+/** `/intellectual` (docs/rules.md#routes): ownership of the site and third-party credits. Static per locale; text in messages `Legal.intellectual`. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

@@ -4,7 +4,7 @@ import { IpLookup } from '@/components/site/ip-lookup';
 import { ToolPage } from '@/components/site/tool-page';
 import type { Locale } from '@/i18n/routing';
 
-/** `/ip-tracker` (SPEC §2): a working IP lookup (own address first) on a small map; an IP shows an area only. */
+/** `/ip-tracker` (docs/rules.md#routes): a working IP lookup (own address first) on a small map; an IP shows an area only. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

@@ -2,7 +2,7 @@ import { setRequestLocale } from 'next-intl/server';
 import { LocateLanding, landingMetadata } from '@/components/landing/locate-landing';
 import type { Locale } from '@/i18n/routing';
 
-/** `/locate` (SPEC §2): locate one's own phone — the link goes to the lost phone or whoever holds it. */
+/** `/locate` (docs/rules.md#routes): locate one's own phone — the link goes to the lost phone or whoever holds it. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

@@ -5,7 +5,7 @@ import type { Locale } from '@/i18n/routing';
 import { prefixOf } from '@/lib/routing/rules';
 import { titled } from '@/lib/page-title';
 
-/** `/404` (SPEC §2): 'This page could not be found' with a Back button. */
+/** `/404` (docs/rules.md#routes): 'This page could not be found' with a Back button. */
 export default async function NotFoundPage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

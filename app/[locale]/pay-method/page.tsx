@@ -3,7 +3,7 @@ import { LegalPage, legalMetadata } from '@/components/site/legal-page';
 import type { Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 
-/** `/pay-method` (SPEC §2): card and wallet. Static per locale; text in messages `Legal.payMethod`. */
+/** `/pay-method` (docs/rules.md#routes): card and wallet. Static per locale; text in messages `Legal.payMethod`. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

@@ -4,7 +4,7 @@ import { PhoneLookup } from '@/components/site/phone-lookup';
 import { ToolPage } from '@/components/site/tool-page';
 import type { Locale } from '@/i18n/routing';
 
-/** `/phone-finder` (SPEC §1, §2): the free reverse phone lookup; it says plainly that it does not locate the phone. */
+/** `/phone-finder` (docs/rules.md#the-product, #routes): the free reverse phone lookup; it says plainly that it does not locate the phone. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

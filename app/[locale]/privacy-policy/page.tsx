@@ -3,7 +3,7 @@ import { LegalPage, legalMetadata } from '@/components/site/legal-page';
 import type { Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 
-/** `/privacy-policy` (SPEC §2): what is collected, why, for how long, and rights. Static per locale; text in messages `Legal.privacyPolicy`. */
+/** `/privacy-policy` (docs/rules.md#routes): what is collected, why, for how long, and rights. Static per locale; text in messages `Legal.privacyPolicy`. */
 export default async function Page({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);

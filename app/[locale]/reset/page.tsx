@@ -2,7 +2,7 @@ import { ResetForm } from '@/components/account/reset-form';
 import { clientPage } from '@/components/ui/client-page';
 import { titled } from '@/lib/page-title';
 
-/** `/reset` (SPEC §2): reset the password with the e-mailed code. */
+/** `/reset` (docs/rules.md#routes): reset the password with the e-mailed code. */
 export default clientPage(ResetForm, ['Auth']);
 
 /** Its own tab title; not for search engines (robots.txt disallows it too). */

@@ -8,7 +8,7 @@ import type { Locale } from '@/i18n/routing';
 import { sitesToCheck } from '@/server/services/username-sites';
 
 /**
- * `/username-lookup` (issue 15 §2): on which public sites a profile with a username exists, checked against the
+ * `/username-lookup`: on which public sites a profile with a username exists, checked against the
  * WhatsMyName site list (its size read from the list at build time) with its attribution and licence; the tool is
  * the `UsernameLookup` island.
  */

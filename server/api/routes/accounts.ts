@@ -156,7 +156,7 @@ const temporaryRoute = createRoute({
   method: 'put',
   path: '/admin/userSession/restPassword/{email}',
   summary:
-    'Recover access (SPEC §7): e-mails a 6-digit code to choose a password (as forgetPassword); never replaces the working temporary password; answers the same either way',
+    'Recover access (docs/rules.md#api): e-mails a 6-digit code to choose a password (as forgetPassword); never replaces the working temporary password; answers the same either way',
   request: { params: emailParam },
   responses: { 200: jsonResponse(messageOnly, 'Accepted'), ...limited, ...errorResponses },
 });

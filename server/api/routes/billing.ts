@@ -50,7 +50,8 @@ const authErrors = { 401: jsonResponse(errorEnvelope, 'Not signed in'), 404: jso
 const statusRoute = createRoute({
   method: 'get',
   path: '/admin/order/status',
-  summary: "The caller's orders (newest first) and subscriptions with the next billing date (SPEC §7 order list)",
+  summary:
+    "The caller's orders (newest first) and subscriptions with the next billing date (docs/rules.md#api order list)",
   middleware: [requireUser] as const,
   responses: {
     200: jsonResponse(
@@ -105,7 +106,7 @@ const cancelRoute = createRoute({
   method: 'put',
   path: '/admin/user/cancelSubscribe',
   summary:
-    "Cancel the caller's subscriptions at their next billing date (SPEC §4): access lasts until then, no further charge",
+    "Cancel the caller's subscriptions at their next billing date (docs/rules.md#states): access lasts until then, no further charge",
   middleware: [requireUser] as const,
   responses: {
     200: jsonResponse(envelope(z.object({ cancelAt: z.array(z.string()) })), 'Cancelled (empty: nothing to cancel)'),
@@ -117,7 +118,8 @@ const cancelRoute = createRoute({
 const propertyRoute = createRoute({
   method: 'get',
   path: '/other/user/property',
-  summary: "The caller's transaction info passed to the help chat (SPEC §7): e-mail, payments, latest order and plan",
+  summary:
+    "The caller's transaction info passed to the help chat (docs/rules.md#api): e-mail, payments, latest order and plan",
   middleware: [requireUser] as const,
   responses: {
     200: jsonResponse(

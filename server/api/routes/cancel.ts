@@ -43,7 +43,7 @@ const linkRoute = createRoute({
   method: 'get',
   path: '/portal/cancel/link/{token}',
   summary:
-    "State of an e-mailed cancel link: usable, used (with the subscription's status and the date access ends), expired or unknown (issue 13 §10).",
+    "State of an e-mailed cancel link: usable, used (with the subscription's status and the date access ends), expired or unknown.",
   request: { params: confirmBody },
   responses: {
     200: jsonResponse(

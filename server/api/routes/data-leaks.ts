@@ -16,7 +16,7 @@ const breach = z.object({
   isSensitive: z.boolean(),
 });
 
-// GET /api_f/v1/account/dataLeaks - the breaches the caller's own account e-mail appears in (issue 15 §1)
+// GET /api_f/v1/account/dataLeaks - the breaches the caller's own account e-mail appears in
 const dataLeaksRoute = createRoute({
   method: 'get',
   path: '/account/dataLeaks',
@@ -44,7 +44,7 @@ const dataLeaksRoute = createRoute({
   },
 });
 
-/** The data-leak check (issue 15 §1): `GET /account/dataLeaks`, signed-in subscribers only, rate limited per account. */
+/** The data-leak check: `GET /account/dataLeaks`, signed-in subscribers only, rate limited per account. */
 export const dataLeaksApi = new OpenAPIHono<AppEnv>().openapi(dataLeaksRoute, async (c) => {
   const userId = c.get('user')!.id;
   await consume('dataLeakChecksPerAccount', userId);

@@ -25,7 +25,7 @@ const phoneInfoSchema = z.object({
 const phoneRoute = createRoute({
   method: 'get',
   path: '/other/location/info/{phone}',
-  summary: 'What the number itself tells (SPEC §7 phone info); 400 with the error kind for an invalid number',
+  summary: 'What the number itself tells (docs/rules.md#api phone info); 400 with the error kind for an invalid number',
   request: {
     params: z.object({ phone: z.string().min(1).max(250, 'Validation.phoneTooLong') }),
     query: z.object({

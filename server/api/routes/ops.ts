@@ -48,7 +48,7 @@ async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.i
   return parsed.data;
 }
 
-/** Why an operator acted: required for every change, 3–500 characters (issue 16 §3: who, what, when, why). */
+/** Why an operator acted: required for every change, 3–500 characters (who, what, when, why). */
 const reasonField = z.string('Validation.invalid').trim().min(3, 'Validation.invalid').max(500, 'Validation.invalid');
 const uuidParam = z.uuid();
 

@@ -52,7 +52,7 @@ const orderBody = z.object({
   note: ownerNoteBody,
   country,
   locale: localeBody,
-  /** One box: "I am 18 or older and accept the terms of use and the privacy policy" (SPEC §5, §6). */
+  /** One box: "I am 18 or older and accept the terms of use and the privacy policy" (docs/rules.md#validation, #roles). */
   terms: formBoolean.refine((v) => v, 'Validation.termsRequired'),
   /**
    * The buyer asks for the service to start at once, within the 14-day withdrawal period (the pay step states it above
@@ -116,7 +116,7 @@ const orderView_ = z.object({
     .openapi({ description: "the order's account still signs in with the temporary password e-mailed at payment" }),
 });
 
-// GET /api_f/v1/portal/priceSetup - the price plan (SPEC §3)
+// GET /api_f/v1/portal/priceSetup - the price plan (docs/rules.md#entities)
 const priceRoute = createRoute({
   method: 'get',
   path: '/portal/priceSetup',
@@ -186,7 +186,7 @@ const createOrderRoute = createRoute({
 const getOrderRoute = createRoute({
   method: 'get',
   path: '/portal/order/{code}',
-  summary: 'Order summary by its unguessable public code (payment texts of SPEC §3)',
+  summary: 'Order summary by its unguessable public code (payment texts of docs/rules.md#entities)',
   request: { params: code },
   responses: { 200: jsonResponse(envelope(orderView_), 'Order'), 404: jsonResponse(errorEnvelope, 'Unknown') },
 });

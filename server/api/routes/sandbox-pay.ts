@@ -90,7 +90,7 @@ function meta(c: Context<AppEnv>): ClientMeta {
 
 /**
  * The HTTP answer for a payment outcome. A payment that created the account signs the payer in (session cookies); one
- * added to an existing account (the signed-in buyer's) sets no cookie (issue 12 §1). 409 `Api.emailRegistered` when
+ * added to an existing account (the signed-in buyer's) sets no cookie. 409 `Api.emailRegistered` when
  * the e-mail became an account after the order was made (nothing is charged).
  */
 async function answer(c: Context<AppEnv>, result: PayResult, orderCode: string) {

@@ -21,12 +21,12 @@ const logBody = z.object({
   ...trackingFields,
 });
 
-// POST /api_f/v1/operationLog - an operation-log event from the browser (SPEC §3)
+// POST /api_f/v1/operationLog - an operation-log event from the browser (docs/rules.md#entities)
 const logRoute = createRoute({
   method: 'post',
   path: '/operationLog',
   summary:
-    'Operation log (SPEC §3): stores a browser event (currDocument, domain, eventCode, eventType 1) with the headers track_id (event token), phone_os (3 mobile, else 2) and version. Browsers may send landing_view, locate_submitted, number_identified, checkout_started and page_view; paid, consent_opened and shared are written by the server. TRACKING_PER_IP_PER_HOUR (600) tracking calls per IP per hour.',
+    'Operation log (docs/rules.md#entities): stores a browser event (currDocument, domain, eventCode, eventType 1) with the headers track_id (event token), phone_os (3 mobile, else 2) and version. Browsers may send landing_view, locate_submitted, number_identified, checkout_started and page_view; paid, consent_opened and shared are written by the server. TRACKING_PER_IP_PER_HOUR (600) tracking calls per IP per hour.',
   request: { body: bodyOf(logBody) },
   responses: { 200: stored, ...errorResponses },
 });
@@ -40,12 +40,12 @@ const clickBody = z.object({
   os: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1), z.literal(2)])),
 });
 
-// POST /api_f/v1/operationLog/protal - a button click (SPEC §3, §7)
+// POST /api_f/v1/operationLog/protal - a button click (docs/rules.md#entities, #api)
 const clickRoute = createRoute({
   method: 'post',
   path: '/operationLog/protal',
   summary:
-    'Button-click record (SPEC §3): apkChannel (default SEO), btnId, os (2 desktop, 1 iOS, 0 other mobile). Served for NEXT_PUBLIC_TRACKER_ORIGIN, so it answers cross-origin (Access-Control-Allow-Origin *) and needs no website_type header: it carries no session and stores no personal data.',
+    'Button-click record (docs/rules.md#entities): apkChannel (default SEO), btnId, os (2 desktop, 1 iOS, 0 other mobile). Served for NEXT_PUBLIC_TRACKER_ORIGIN, so it answers cross-origin (Access-Control-Allow-Origin *) and needs no website_type header: it carries no session and stores no personal data.',
   request: { body: bodyOf(clickBody) },
   responses: { 200: stored, ...errorResponses },
 });
@@ -67,7 +67,7 @@ const adRoute = createRoute({
   method: 'post',
   path: '/adEvents/{hash}',
   summary:
-    'Ad conversion event (SPEC §3, §7), reached as POST /api_{hash}: actionSource website, eventName, eventTime (seconds, at most 7 days old), userData {fbc, fbp}; query test=true&testEventCode=… marks a test event. Stored; forwarded to the Meta Conversions API by a job only when META_PIXEL_ID and META_CAPI_TOKEN are set. Browsers send it only after the visitor accepted cookies. 404 for another hash.',
+    'Ad conversion event (docs/rules.md#entities, #api), reached as POST /api_{hash}: actionSource website, eventName, eventTime (seconds, at most 7 days old), userData {fbc, fbp}; query test=true&testEventCode=… marks a test event. Stored; forwarded to the Meta Conversions API by a job only when META_PIXEL_ID and META_CAPI_TOKEN are set. Browsers send it only after the visitor accepted cookies. 404 for another hash.',
   request: {
     params: z.object({ hash: z.string().max(40) }),
     query: z.object({ test: z.string().optional(), testEventCode: z.string().max(100).optional() }),

@@ -13,20 +13,20 @@ import {
 } from 'drizzle-orm/pg-core';
 import { id, timestamps } from './columns';
 
-/** A buyer's account; the e-mail (lower-cased) is the login (SPEC §1, §3). */
+/** A buyer's account; the e-mail (lower-cased) is the login (docs/rules.md#the-product, #entities). */
 export const users = pgTable(
   'users',
   {
     id: id(),
     email: text('email').notNull(),
-    /** argon2id hash (ARCHITECTURE §6). */
+    /** argon2id hash (docs/rules.md#security). */
     passwordHash: text('password_hash').notNull(),
     /** Set while the password is a generated temporary one: it stops working then (7 days after it was made). */
     tempPasswordExpiresAt: timestamp('temp_password_expires_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
     /** When the subscriber last looked at their locations: newer status changes and positions count as unseen. */
     notificationsSeenAt: timestamp('notifications_seen_at', { withTimezone: true }),
-    /** SPEC §3: 0 marks a temporary 'middle' user whose purchase is pending. */
+    /** docs/rules.md#entities: 0 marks a temporary 'middle' user whose purchase is pending. */
     paymentCount: integer('payment_count').notNull().default(0),
     /**
      * Failed sign-ins in a row since the last successful one or password reset (NIST SP 800-63B §5.2.2): at
@@ -38,7 +38,7 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_key').on(t.email)],
 );
 
-/** A revocable session; only the SHA-256 hash of the 256-bit token is stored (ARCHITECTURE §6). */
+/** A revocable session; only the SHA-256 hash of the 256-bit token is stored (docs/rules.md#security). */
 export const sessions = pgTable(
   'sessions',
   {

@@ -15,7 +15,7 @@ import { id, timestamps } from './columns';
 import { users } from './accounts';
 import type { Attribution } from './tracking';
 
-/** Prices per currency, in integer minor units (ARCHITECTURE §4); seeded by a migration, editable. */
+/** Prices per currency, in integer minor units (docs/rules.md#data); seeded by a migration, editable. */
 export const priceSetups = pgTable('price_setups', {
   id: id(),
   currency: text('currency').notNull(),
@@ -26,13 +26,13 @@ export const priceSetups = pgTable('price_setups', {
   geolocationsPerPeriod: integer('geolocations_per_period').notNull().default(30),
   trialHours: integer('trial_hours').notNull().default(24),
   isDefault: boolean('is_default').notNull().default(false),
-  /** Percent taken off the trial price while a discount offer runs (SPEC §3 upRate), 0 for none. */
+  /** Percent taken off the trial price while a discount offer runs (docs/rules.md#entities upRate), 0 for none. */
   offerPercentOff: integer('offer_percent_off').notNull().default(50),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /**
- * The first-order discount as shown to one buyer (SPEC §3 upRate): when it was first shown, per e-mail and number. An
+ * The first-order discount as shown to one buyer (docs/rules.md#entities upRate): when it was first shown, per e-mail and number. An
  * order names it (`orders.offer_id`); whether the order gets the discount is decided by `first_order_discounts`.
  * `expiresAt` is deprecated: offers no longer end by time (rows from before the change keep their old end, which is
  * not read).
@@ -69,7 +69,7 @@ export const firstOrderDiscounts = pgTable('first_order_discounts', {
   claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** ARCHITECTURE §4: `created -> pending -> paid | failed | canceled`; `paid -> refunded`. */
+/** docs/rules.md#data: `created -> pending -> paid | failed | canceled`; `paid -> refunded`. */
 export const orderStatus = pgEnum('order_status', ['created', 'pending', 'paid', 'failed', 'canceled', 'refunded']);
 
 export const orders = pgTable(
@@ -100,7 +100,7 @@ export const orders = pgTable(
     status: orderStatus('status').notNull().default('created'),
     failureCode: text('failure_code'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
-    /** `card` or `wallet` (SPEC §9: card or a PayPal-style wallet). */
+    /** `card` or `wallet` (docs/rules.md#limits: card or a PayPal-style wallet). */
     paymentMethod: text('payment_method', { enum: ['card', 'wallet'] })
       .notNull()
       .default('card'),
@@ -139,7 +139,7 @@ export const orders = pgTable(
   ],
 );
 
-/** ARCHITECTURE §4: `trialing -> active -> past_due -> active | canceled`; transitions in services/subscriptions.ts. */
+/** docs/rules.md#data: `trialing -> active -> past_due -> active | canceled`; transitions in services/subscriptions.ts. */
 export const subscriptionStatus = pgEnum('subscription_status', ['trialing', 'active', 'past_due', 'canceled']);
 
 export const subscriptions = pgTable(

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { timestamp, uuid } from 'drizzle-orm/pg-core';
 
-/** A random UUID primary key (ids exposed to clients are never sequential, ARCHITECTURE §4). */
+/** A random UUID primary key (ids exposed to clients are never sequential, docs/rules.md#data). */
 export const id = () =>
   uuid('id')
     .primaryKey()

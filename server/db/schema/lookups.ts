@@ -14,7 +14,7 @@ import type { BreachView } from '../../../lib/api/types';
 import { users } from './accounts';
 
 /**
- * The last data-leak check of each account (issue 15 §1): the e-mail it was for (a changed e-mail is checked anew),
+ * The last data-leak check of each account: the e-mail it was for (a changed e-mail is checked anew),
  * the breaches found and when; reused for `BREACH_CACHE_MS` (a day).
  */
 export const breachChecks = pgTable('breach_checks', {
@@ -30,7 +30,7 @@ export const breachChecks = pgTable('breach_checks', {
 export const usernameCheckStatus = pgEnum('username_check_status', ['running', 'stopped', 'done']);
 
 /**
- * A reverse username lookup (issue 15 §2): the public id is a random token, stored hashed (`idHash`); kept an hour
+ * A reverse username lookup: the public id is a random token, stored hashed (`idHash`); kept an hour
  * (`expiresAt`), then deleted with its results.
  */
 export const usernameChecks = pgTable(

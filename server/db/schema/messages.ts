@@ -2,8 +2,8 @@ import { index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'd
 import { id, timestamps } from './columns';
 
 /**
- * ARCHITECTURE §4: `queued -> sent -> delivered | failed`; `sending` while a worker holds the message's lease and
- * its provider call is under way (issue 16 §6).
+ * docs/rules.md#data: `queued -> sent -> delivered | failed`; `sending` while a worker holds the message's lease and
+ * its provider call is under way.
  */
 export const messageStatus = pgEnum('message_status', ['queued', 'sent', 'delivered', 'failed', 'sending']);
 
@@ -36,11 +36,11 @@ export const outboundMessages = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     lastError: text('last_error'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
-    /** When the provider was last asked for this SMS's status (the status job, issue 12 §11). */
+    /** When the provider was last asked for this SMS's status (the status job). */
     statusCheckedAt: timestamp('status_checked_at', { withTimezone: true }),
     /**
      * `body`/`html` with their secret parts (temporary password, reset code, cancel or consent link) removed, written
-     * with the row; they replace the originals once delivery no longer needs them (issue 12 §7). Null: no secret.
+     * with the row; they replace the originals once delivery no longer needs them. Null: no secret.
      */
     redacted: jsonb('redacted').$type<{ body: string; html: string | null }>(),
     /** When `redacted` replaced the secret-bearing texts. */
@@ -64,7 +64,7 @@ export const supportMessages = pgTable(
     locale: text('locale').notNull().default('en'),
     ip: text('ip'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    /** When an operator last replied by e-mail from the console (issue 16 §3). */
+    /** When an operator last replied by e-mail from the console. */
     repliedAt: timestamp('replied_at', { withTimezone: true }),
   },
   (t) => [index('support_messages_email_idx').on(t.email)],

@@ -2,7 +2,7 @@ import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } fro
 import { id, timestamps } from './columns';
 
 /**
- * An operator of the console `/ops` (issue 16 §3), created only by `npm run ops:create-operator -- email`. Signs in
+ * An operator of the console `/ops`, created only by `npm run ops:create-operator -- email`. Signs in
  * with a password (argon2id hash) and a TOTP code (RFC 6238, 30 s, 6 digits) from `totpSecret` (base32). The secret
  * must stay readable to check codes, so it is never selected for display; `totpLastStep` is the 30-second step of the
  * last accepted code, so one code never signs in twice (RFC 6238 §5.2).
@@ -39,7 +39,7 @@ export const operatorSessions = pgTable(
 );
 
 /**
- * The operators' audit log (issue 16 §3): who did what to which record, when and why. Append-only: a database
+ * The operators' audit log: who did what to which record, when and why. Append-only: a database
  * trigger refuses UPDATE, DELETE and TRUNCATE. `operatorEmail` is copied so an entry stands on its own.
  */
 export const operatorAudit = pgTable(

@@ -2,7 +2,7 @@ import { index, integer, jsonb, pgTable, smallint, text, timestamp } from 'drizz
 import { id } from './columns';
 
 /**
- * Attribution of an order (issue 7): the tracked fields the buyer's browser sent with it (SPEC §7) and its event
+ * Attribution of an order: the tracked fields the buyer's browser sent with it (docs/rules.md#api) and its event
  * token, so the funnel can follow one visitor from landing to paid, consent and sharing.
  */
 export type Attribution = {
@@ -15,7 +15,7 @@ export type Attribution = {
 };
 
 /**
- * The operation log (SPEC §3 "Operation log event", issue 7 item 3): one row per event. Browser events come from
+ * The operation log (docs/rules.md#entities "Operation log event"): one row per event. Browser events come from
  * `POST /operationLog`; the facts the server witnesses itself (paid, consent opened, shared) are written by
  * server/services/events.ts with the buyer's attribution, so blocked scripts do not lose them.
  */
@@ -24,14 +24,14 @@ export const operationLogs = pgTable(
   {
     id: id(),
     eventCode: text('event_code').notNull(),
-    /** Always 1 (SPEC §3). */
+    /** Always 1 (docs/rules.md#entities). */
     eventType: smallint('event_type').notNull().default(1),
     /** Path and query of the page, at most 2,000 characters. */
     currDocument: text('curr_document').notNull(),
     domain: text('domain').notNull(),
     /** The browser's event token (`track_id` header), null when none was sent. */
     trackId: text('track_id'),
-    /** 3 mobile, 2 otherwise (SPEC §3 `phone_os`). */
+    /** 3 mobile, 2 otherwise (docs/rules.md#entities `phone_os`). */
     phoneOs: smallint('phone_os'),
     /** The client's `version` header ('fmp1.3'). */
     appVersion: text('app_version'),
@@ -48,7 +48,7 @@ export const operationLogs = pgTable(
   (t) => [index('operation_logs_event_created_idx').on(t.eventCode, t.createdAt)],
 );
 
-/** A button click (SPEC §3 "Button-click record"): channel, button id and os code (2 desktop, 1 iOS, 0 other). */
+/** A button click (docs/rules.md#entities "Button-click record"): channel, button id and os code (2 desktop, 1 iOS, 0 other). */
 export const buttonClicks = pgTable(
   'button_clicks',
   {
@@ -62,7 +62,7 @@ export const buttonClicks = pgTable(
 );
 
 /**
- * An ad conversion event (SPEC §3/§7, `POST /api_{hash}`), sent by browsers only after the visitor accepted cookies.
+ * An ad conversion event (docs/rules.md#entities, #api, `POST /api_{hash}`), sent by browsers only after the visitor accepted cookies.
  * Forwarded to the Meta Conversions API when META_PIXEL_ID and META_CAPI_TOKEN are set (`forward_status`).
  */
 export const adEvents = pgTable(

@@ -9,8 +9,8 @@ const api = handle(createApp());
 
 /**
  * The API handler. A request rewritten here from `/api_{hash}` (next.config rewrites: the ad-conversion endpoint of
- * SPEC §7) still carries its public URL, so it is given the API path `/api_f/v1/adEvents/{hash}` first. Every other
- * request goes straight to the API, its URL not parsed again (issue 14 §3).
+ * docs/rules.md#api) still carries its public URL, so it is given the API path `/api_f/v1/adEvents/{hash}` first. Every other
+ * request goes straight to the API, its URL not parsed again.
  */
 function handler(req: Request): Response | Promise<Response> {
   // The path starts at the first `/` after the scheme's `//` (an absolute URL, as Request.url always is).
