@@ -53,8 +53,8 @@ const nextConfig: NextConfig = {
 
 /**
  * In production the security headers are set by scripts/start.mjs on every response (lib/security-headers.ts): a
- * `headers()` entry here made Next compile the CSP (it contains `:`) with path-to-regexp on every request (issue 14
- * §3, bench/profiling-notes.md). `next dev` has no start script, so there they come from here.
+ * `headers()` entry here made Next compile the CSP (it contains `:`) with path-to-regexp on every request
+ * (bench/profiling-notes.md; docs/decisions/0004). `next dev` has no start script, so there they come from here.
  */
 export default function config(phase: string): NextConfig {
   if (phase !== PHASE_DEVELOPMENT_SERVER) return withNextIntl(nextConfig);

@@ -33,7 +33,7 @@ const consentText = {
   },
 };
 
-/** The journey of ISSUE 2 on real input: number → facts → pay with 4242 → consent SMS → owner shares → buyer's map. */
+/** The buyer's and the owner's whole journey on real input: number → facts → pay with 4242 → consent SMS → owner shares → buyer's map. */
 const cases = [
   {
     input: '+34 612 34 56 78',

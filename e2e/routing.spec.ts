@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { buyThroughApi, uniqueEmail } from './helpers';
 
-/** The routing rules of docs/rules.md#routes / ISSUE 2 against the production server. */
+/** The routing rules of docs/rules.md#routes against the production server. */
 const noRedirect = { maxRedirects: 0 } as const;
 
 test.describe('locale routing', () => {

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { query } from './db';
 
-// Issue 15 §2: /username-lookup against the fake sites of e2e/fixtures/wmn-sites.json (10 sites without the adult
+// /username-lookup against the fake sites of e2e/fixtures/wmn-sites.json (10 sites without the adult
 // one; the slow site answers only after the suite's 4 s time-out, so a lookup runs about 4 s).
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });

@@ -1,5 +1,5 @@
 /**
- * Small shared helpers of SPEC §9.
+ * Small shared helpers (docs/rules.md#limits).
  */
 
 /** Milliseconds from a timestamp: 10-digit numbers are seconds (×1000), others milliseconds; strings parsed. */

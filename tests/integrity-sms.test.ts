@@ -6,7 +6,8 @@ import { deliverOutboxMessage, redactHandedOver } from '@/server/services/outbox
 import { call, latestEmail, uniqueEmail } from './support/accounts';
 import { payCard, placeOrder, subscribe } from './support/billing';
 
-// Issue 12 §6 (SMS caps where the SMS is queued, SMS-capable numbers only) and §7 (no secret kept past delivery).
+// SMS caps hold where the SMS is queued, only SMS-capable numbers get one (docs/rules.md#sms), and no secret is kept
+// past delivery (docs/rules.md#retention).
 // This file runs with a cap of 3 SMS per number a day and /dev/outbox off (settings are read on first use).
 vi.hoisted(() => {
   process.env.SMS_MAX_PER_TARGET_PER_DAY = '3';

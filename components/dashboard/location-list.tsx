@@ -37,7 +37,8 @@ type Badge = RequestStatus | 'delivered' | 'smsFailed' | 'locationDenied' | 'wit
 /**
  * The badge of a row: a request whose SMS the carrier confirmed shows 'delivered' until the owner opens it; one whose
  * SMS was refused or not delivered shows 'SMS not delivered'; an owner whose browser refused the
- * location shows 'opened, location not allowed' (§3); a request ended with the subscription shows 'withdrawn' (§5).
+ * location shows 'opened, location not allowed' (docs/decisions/0003); a request ended with the subscription shows
+ * 'withdrawn' (docs/request-states.md).
  */
 function badgeOf(row: Row): Badge {
   if ((row.status === 'queued' || row.status === 'sms_sent') && row.smsStatus === 'failed') return 'smsFailed';

@@ -1,7 +1,7 @@
 'use client';
 import { useEffect } from 'react';
 
-/** How often pages ask for fresh location data (ms): ISSUE 2's 3 s. */
+/** How often pages ask for fresh location data (ms): 3 s, the buyer's map refresh of docs/rules.md#consent. */
 export const POLL_MS = 3000;
 
 /**

@@ -188,8 +188,8 @@ function queueChangedNotice(tx: Parameters<typeof queueEmail>[0], email: string,
 
 /**
  * E-mails a 6-digit reset code to `email` when an account exists (a new code voids the previous one); answers the
- * same either way, so the call does not reveal who has an account: the limits (per address hash and per IP, issue 12
- * §8) are spent before the look-up, registered or not. Returns the outbox ids to enqueue.
+ * same either way, so the call does not reveal who has an account: the limits (per address hash and per IP) are
+ * spent before the look-up, registered or not. Returns the outbox ids to enqueue.
  */
 export async function sendResetCode(db: Db, email: string, locale: string, ip: string | null): Promise<string[]> {
   await consume('codesPerIp', ip ?? 'unknown');
