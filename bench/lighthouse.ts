@@ -1,5 +1,5 @@
 // `npm run bench:lighthouse`: Lighthouse 13 (npm `lighthouse`, with the system Chromium) on a production build
-// (`npm run build` first), for the home page and each landing page in every locale (issues 6 and 14), and for a bare
+// (`npm run build` first), for the home page and each landing page in every locale, and for a bare
 // Next page (one <h1>, bench/bare-app.ts) built and served in the same run as the reference. Mobile by default
 // (BENCH_FORMS=mobile,desktop adds desktop); BENCH_LOCALES (e.g. ",/es") and BENCH_PAGES narrow the set.
 // Targets: mobile performance ≥ 97; accessibility, best practices and SEO 100. Writes bench/lighthouse-report.md.
@@ -127,7 +127,7 @@ system Chromium against \`npm start\` (production build, embedded PostgreSQL) on
 Node ${process.version}); Lighthouse's default ${FORMS.join(' and ')} settings (mobile: simulated slow 4G, 4× CPU slowdown); pages: ${LOCALES.map((l) => l || '(en)').join(', ')} × ${PAGES.join(', ')}; each row is the median of ${RUNS} runs by performance score. Map tiles and other
 outside hosts are unreachable here.
 
-Targets (issues 6 and 14): mobile performance ≥ 97; accessibility, best practices and SEO 100. The first row is a
+Targets: mobile performance ≥ 97; accessibility, best practices and SEO 100. The first row is a
 bare Next page (one \`<h1>\`, same Next and React versions) built and served in the same run: the reference, not a target.
 ${miss.length ? `\n**Below target:** ${miss.map((r) => `${r.url} (${r.form})`).join(', ')}.\n` : '\nAll pages meet the targets.\n'}
 | page | form | performance | accessibility | best practices | SEO | LCP ms | CLS | TBT ms |
