@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { formatDateTime } from '@/lib/intl-format';
+import { formatMoney } from '@/lib/money';
 
 /** Shared parts of the operator console's tabs: the API call, formatting, forms and tables. */
 
@@ -34,9 +35,12 @@ export async function opsCall<T>(method: string, path: string, body?: unknown): 
   return data.obj as T;
 }
 
-/** Formats minor units of `currency` (e.g. 99, 'USD' → $0.99). */
+/**
+ * Formats integer minor units of `currency` in English with the currency's own minor digits (lib/money.ts: 99 USD →
+ * US$0.99, 500 JPY → JP¥500).
+ */
 export function money(minor: number, currency: string): string {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 100);
+  return formatMoney(minor, currency, 'en');
 }
 
 /** A timestamp in the reader's time zone, with the zone shown. */

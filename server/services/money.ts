@@ -1,42 +1,4 @@
 import 'server-only';
 
-/** Formatters by `locale|currency`. Building an Intl.NumberFormat costs tens of µs, formatting with one ~1 µs. */
-const formatters = new Map<string, Intl.NumberFormat>();
-
-/**
- * A currency formatter for `locale` and the ISO 4217 `currency`, built once and reused (building them
- * per request was the largest single cost of `GET /portal/priceSetup` under load). Bounded: the cache starts over
- * past 200 pairs (4 locales × a few currencies in practice). Throws RangeError for an invalid currency code.
- * English (`en`, `en-PH`) is formatted as World English (CLDR `en-001`), which writes dollars with their country —
- * US$0.99, not a bare $ that a visitor outside the US could read as their own dollar or peso; Spanish and Indonesian
- * already write US$. Other currencies keep their usual sign (€, ₱, Rp).
- */
-export function currencyFormat(locale: string, currency: string): Intl.NumberFormat {
-  const key = `${locale}|${currency}`;
-  let format = formatters.get(key);
-  if (!format) {
-    if (formatters.size >= 200) formatters.clear();
-    const tag = locale === 'en' || locale.startsWith('en-') ? 'en-001' : locale;
-    format = new Intl.NumberFormat(tag, { style: 'currency', currency });
-    formatters.set(key, format);
-  }
-  return format;
-}
-
-const digitsByCurrency = new Map<string, number>();
-
-/** Decimal digits of `currency`'s minor unit (ISO 4217 exponent): 2 for USD, 0 for JPY. Remembered per currency. */
-export function minorDigits(currency: string): number {
-  let digits = digitsByCurrency.get(currency);
-  if (digits === undefined) {
-    digits = currencyFormat('en', currency).resolvedOptions().maximumFractionDigits ?? 2;
-    if (digitsByCurrency.size >= 200) digitsByCurrency.clear();
-    digitsByCurrency.set(currency, digits);
-  }
-  return digits;
-}
-
-/** Formats integer minor units of an ISO 4217 currency for `locale`, e.g. (99, 'USD', 'en') → 'US$0.99'. */
-export function formatMoney(minor: number, currency: string, locale: string): string {
-  return currencyFormat(locale, currency).format(minor / 10 ** minorDigits(currency));
-}
+// Money formatting lives in lib/money.ts, shared with the browser; the server's services import it from here.
+export { currencyFormat, formatMoney, minorDigits } from '../../lib/money';
