@@ -203,6 +203,39 @@ describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
     expect(sub.status).toBe('canceled');
   });
 
+  it('asks Stripe before the transaction: none is open while Stripe answers an invoice.paid event', async () => {
+    const { sessionId, code } = await stripeOrder();
+    const subId = `sub_held_${code}`;
+    fake.subscription(subId, 'trialing', Date.now() + 86_400_000);
+    fake.pay(sessionId, subId);
+    await deliver(event('checkout.session.completed', { id: sessionId, object: 'checkout.session' }));
+    const monthEnd = Date.now() + 31 * 86_400_000;
+    fake.subscription(subId, 'active', monthEnd);
+    fake.invoice(`in_held_${code}`, subId, 4999);
+    const invoice = { object: 'invoice', parent: { subscription_details: { subscription: subId } } };
+    const before = fake.requests.length;
+    let release = () => {};
+    fake.hold = new Promise((resolve) => (release = resolve));
+    try {
+      const answer = deliver(event('invoice.paid', { id: `in_held_${code}`, ...invoice }));
+      // Both look-ups (the subscription and the invoice) are at Stripe, unanswered: no transaction waits on them.
+      await vi.waitFor(() => expect(fake.requests.length - before).toBe(2));
+      expect(await idleInTransaction()).toBe(0);
+      release();
+      expect((await (await answer).json()).obj.result).toBe('handled');
+    } finally {
+      fake.hold = null;
+      release();
+    }
+    const [sub] = await (
+      await getDb()
+    )
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.providerSubscriptionId, subId));
+    expect(sub.status).toBe('active');
+  });
+
   it('a failing handler answers 500 and records nothing, so the retry is handled', async () => {
     const { sessionId, code, email } = await stripeOrder();
     fake.subscription(`sub_retry_${code}`, 'trialing', Date.now() + 86_400_000);

@@ -12,6 +12,13 @@ import { applySubscriptionEvent } from '../services/subscriptions';
 /** What a Stripe event handler did: outbox rows to enqueue after the commit. */
 export type HandlerResult = { outboxIds: string[] };
 
+/**
+ * A Stripe event's handling in two steps (server/payments/stripe-events/): the handler asks Stripe for the current
+ * state of what the event names — a network call, made outside any database transaction — and returns the step
+ * that writes it, which runs in the transaction that records the event id.
+ */
+export type StripeEventHandler = (event: Stripe.Event) => Promise<(tx: Tx) => Promise<HandlerResult>>;
+
 /** A paid Checkout Session as Stripe reports it, with what completing its order needs. */
 export type PaidCheckout = {
   /** Our order's public code (the session's `client_reference_id`). */
@@ -65,16 +72,6 @@ export async function applyPaidCheckout(tx: Tx, paid: PaidCheckout, meta: Client
 }
 
 /**
- * Completes the order of Checkout Session `sessionId` if Stripe says it is paid, in `tx` (the webhook's
- * transaction): retrievePaidCheckout then applyPaidCheckout. Returns the fulfilment or null when nothing was done
- * (not paid yet, or already completed).
- */
-export async function completeCheckoutSession(tx: Tx, sessionId: string, meta: ClientMeta) {
-  const paid = await retrievePaidCheckout(sessionId);
-  return paid ? applyPaidCheckout(tx, paid, meta) : null;
-}
-
-/**
  * The return page's check of a pending Stripe order (`GET /portal/user/checkRegister/{code}`), which may arrive
  * before the webhook: asks Stripe first, outside any transaction (no pooled connection or row lock is held during
  * the call), then completes the order in a short transaction that re-checks it under its row lock. Returns the outbox
@@ -87,18 +84,23 @@ export async function completeCheckoutOnReturn(db: Db, sessionId: string, meta: 
   return result?.kind === 'paid' ? result.outboxIds : [];
 }
 
+/** Asks Stripe for subscription `stripeId` as it is now (never trusted from an event). Throws on Stripe errors. */
+export function retrieveStripeSubscription(stripeId: string): Promise<Stripe.Subscription> {
+  return stripeClient().subscriptions.retrieve(stripeId);
+}
+
 /**
- * Brings our row of Stripe subscription `stripeId` to Stripe's current state (re-fetched), through the state machine
- * (`provider_sync`). Events arriving out of order therefore still end in Stripe's final state. A subscription we do not
- * know yet (its checkout not completed) is left for the checkout completion, which reads the same state. Its order is
- * locked before the subscription (services/billing-locks.ts), as a refund or withdrawal running at the same time does.
+ * Brings our row of Stripe subscription `remote` (as retrieveStripeSubscription fetched it, before the transaction)
+ * to that state, through the state machine (`provider_sync`). Events arriving out of order therefore still end in
+ * Stripe's final state. A subscription we do not know yet (its checkout not completed) is left for the checkout
+ * completion, which reads the same state. Its order is locked before the subscription (services/billing-locks.ts), as
+ * a refund or withdrawal running at the same time does.
  */
-export async function syncStripeSubscription(tx: Tx, stripeId: string): Promise<HandlerResult> {
-  const remote: Stripe.Subscription = await stripeClient().subscriptions.retrieve(stripeId);
+export async function applyStripeSubscription(tx: Tx, remote: Stripe.Subscription): Promise<HandlerResult> {
   const [local] = await tx
     .select({ id: subscriptions.id, orderId: subscriptions.orderId })
     .from(subscriptions)
-    .where(eq(subscriptions.providerSubscriptionId, stripeId));
+    .where(eq(subscriptions.providerSubscriptionId, remote.id));
   if (!local) return { outboxIds: [] };
   await lockOrder(tx, eq(orders.id, local.orderId));
   await applySubscriptionEvent(tx, local.id, {
@@ -117,15 +119,19 @@ export function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
   return typeof sub === 'string' ? sub : (sub?.id ?? null);
 }
 
+/** Asks Stripe for invoice `invoiceId` as it is now (never trusted from an event). Throws on Stripe errors. */
+export function retrieveInvoice(invoiceId: string): Promise<Stripe.Invoice> {
+  return stripeClient().invoices.retrieve(invoiceId);
+}
+
 /**
- * The receipt of a paid Stripe invoice `invoiceId` (re-fetched): a monthly charge — the trial's conversion or a renewal
+ * The receipt of a paid Stripe invoice (as retrieveInvoice fetched it, before the transaction): a monthly charge — the trial's conversion or a renewal
  * (`billing_reason` other than `subscription_create`, whose receipt is the order e-mail) with an amount above zero —
  * e-mails what was charged (Stripe's `amount_paid`, minor units), when (`status_transitions.paid_at`), the next charge
  * (our subscription's period end, already synced) and how to cancel (services/receipts.ts). Runs in the webhook's
  * transaction, whose event-id record makes one receipt per `invoice.paid` event. Returns the outbox ids.
  */
-export async function receiptForInvoice(tx: Tx, invoiceId: string): Promise<string[]> {
-  const invoice = await stripeClient().invoices.retrieve(invoiceId);
+export async function receiptForInvoice(tx: Tx, invoice: Stripe.Invoice): Promise<string[]> {
   if (invoice.status !== 'paid' || invoice.billing_reason === 'subscription_create' || invoice.amount_paid <= 0) {
     return [];
   }

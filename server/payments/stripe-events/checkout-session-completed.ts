@@ -1,11 +1,15 @@
 import 'server-only';
 import type Stripe from 'stripe';
-import type { Tx } from '../../db/client';
-import { completeCheckoutSession, type HandlerResult } from '../stripe-sync';
+import { applyPaidCheckout, retrievePaidCheckout, type StripeEventHandler } from '../stripe-sync';
 
-/** `checkout.session.completed` (and `…async_payment_succeeded`): the first payment; completes the order. */
-export async function onCheckoutSessionCompleted(tx: Tx, event: Stripe.Event): Promise<HandlerResult> {
-  const session = event.data.object as Stripe.Checkout.Session;
-  const result = await completeCheckoutSession(tx, session.id, { ip: null, userAgent: 'stripe-webhook' });
-  return { outboxIds: result?.kind === 'paid' ? result.outboxIds : [] };
-}
+/**
+ * `checkout.session.completed` (and `…async_payment_succeeded`): the first payment. Stripe is asked for the session
+ * first; the order is then completed in the event's transaction (a no-op when the return page completed it).
+ */
+export const onCheckoutSessionCompleted: StripeEventHandler = async (event) => {
+  const paid = await retrievePaidCheckout((event.data.object as Stripe.Checkout.Session).id);
+  return async (tx) => {
+    const result = paid ? await applyPaidCheckout(tx, paid, { ip: null, userAgent: 'stripe-webhook' }) : null;
+    return { outboxIds: result?.kind === 'paid' ? result.outboxIds : [] };
+  };
+};

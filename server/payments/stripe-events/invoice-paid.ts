@@ -1,17 +1,30 @@
 import 'server-only';
 import type Stripe from 'stripe';
-import type { Tx } from '../../db/client';
-import { invoiceSubscriptionId, receiptForInvoice, syncStripeSubscription, type HandlerResult } from '../stripe-sync';
+import {
+  applyStripeSubscription,
+  invoiceSubscriptionId,
+  receiptForInvoice,
+  retrieveInvoice,
+  retrieveStripeSubscription,
+  type StripeEventHandler,
+} from '../stripe-sync';
 
 /**
  * `invoice.paid`: a renewal (or the trial conversion) succeeded; the subscription becomes active for the new period,
- * then the buyer gets the charge's receipt (`receiptForInvoice`).
+ * then the buyer gets the charge's receipt (`receiptForInvoice`). The subscription and the invoice are fetched from
+ * Stripe before the event's transaction.
  */
-export async function onInvoicePaid(tx: Tx, event: Stripe.Event): Promise<HandlerResult> {
+export const onInvoicePaid: StripeEventHandler = async (event) => {
   const invoice = event.data.object as Stripe.Invoice;
   const id = invoiceSubscriptionId(invoice);
-  if (!id) return { outboxIds: [] };
-  const synced = await syncStripeSubscription(tx, id);
-  const receipts = invoice.id ? await receiptForInvoice(tx, invoice.id) : [];
-  return { outboxIds: [...synced.outboxIds, ...receipts] };
-}
+  if (!id) return async () => ({ outboxIds: [] });
+  const [remote, current] = await Promise.all([
+    retrieveStripeSubscription(id),
+    invoice.id ? retrieveInvoice(invoice.id) : null,
+  ]);
+  return async (tx) => {
+    const synced = await applyStripeSubscription(tx, remote);
+    const receipts = current ? await receiptForInvoice(tx, current) : [];
+    return { outboxIds: [...synced.outboxIds, ...receipts] };
+  };
+};

@@ -1,10 +1,16 @@
 import 'server-only';
 import type Stripe from 'stripe';
-import type { Tx } from '../../db/client';
-import { invoiceSubscriptionId, syncStripeSubscription, type HandlerResult } from '../stripe-sync';
+import {
+  applyStripeSubscription,
+  invoiceSubscriptionId,
+  retrieveStripeSubscription,
+  type StripeEventHandler,
+} from '../stripe-sync';
 
 /** `invoice.payment_failed`: a renewal failed; Stripe marks the subscription past_due and access is suspended. */
-export async function onInvoicePaymentFailed(tx: Tx, event: Stripe.Event): Promise<HandlerResult> {
+export const onInvoicePaymentFailed: StripeEventHandler = async (event) => {
   const id = invoiceSubscriptionId(event.data.object as Stripe.Invoice);
-  return id ? syncStripeSubscription(tx, id) : { outboxIds: [] };
-}
+  if (!id) return async () => ({ outboxIds: [] });
+  const remote = await retrieveStripeSubscription(id);
+  return (tx) => applyStripeSubscription(tx, remote);
+};
