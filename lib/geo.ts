@@ -13,15 +13,25 @@ export function distanceMeters(
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** ISSUE 5: a position is sent at most every 10 s, unless the phone moved more than 25 m since the last one sent. */
-export const SEND_INTERVAL_MS = 10_000;
-export const SEND_DISTANCE_M = 25;
+/**
+ * The owner's page sends a fix when it is 15 s after the last one sent, or as soon as the phone moved farther than
+ * the fix's own accuracy radius (a smaller move cannot be told from the fix's noise), and never farther than
+ * SEND_DISTANCE_M without sending. So a buyer watching a moving phone sees each real move at once, and a still phone
+ * costs one fix per 15 s.
+ */
+export const SEND_INTERVAL_MS = 15_000;
+/** The most a phone moves without its page sending a fix (m), whatever the fix's accuracy. */
+export const SEND_DISTANCE_M = 100;
 
-/** Whether a new fix should be sent, given the last one sent (null: none yet) and the time since it (ms). */
+/**
+ * Whether a new fix should be sent, given the last one sent (null: none yet); `at` in ms, `accuracy` in metres (the
+ * 68% radius of the Geolocation API's `coords.accuracy`; absent: SEND_DISTANCE_M).
+ */
 export function shouldSendFix(
   last: { latitude: number; longitude: number; at: number } | null,
-  next: { latitude: number; longitude: number; at: number },
+  next: { latitude: number; longitude: number; at: number; accuracy?: number },
 ): boolean {
   if (!last) return true;
-  return next.at - last.at >= SEND_INTERVAL_MS || distanceMeters(last, next) > SEND_DISTANCE_M;
+  const threshold = Math.min(next.accuracy ?? SEND_DISTANCE_M, SEND_DISTANCE_M);
+  return next.at - last.at >= SEND_INTERVAL_MS || distanceMeters(last, next) > threshold;
 }

@@ -87,6 +87,7 @@ export function IpLookup() {
                   track={[]}
                   ipLabel={t('mapLabel')}
                   ip={{
+                    id: 0,
                     source: 'ip',
                     latitude: info.latitude!,
                     longitude: info.longitude!,

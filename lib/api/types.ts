@@ -113,6 +113,8 @@ export type RequestStatus = BuyerState;
 
 /** A position: degrees, `accuracy` in metres (null for an IP area without a radius). */
 export type Position = {
+  /** Increasing per position: the live stream's event id (a reconnect resumes after it). */
+  id: number;
   source: 'gps' | 'ip';
   latitude: number;
   longitude: number;
@@ -131,6 +133,12 @@ export type LocationTrace = {
   withdrawn: boolean;
   createdAt: string;
   sharingUntil: string | null;
+  /** When the owner's page last spoke during a share (ISO 8601), for "offline" (lib/live-state.ts). */
+  ownerSeenAt: string | null;
+  /** Why a share is paused, as the owner's page said it. */
+  liveSignal: 'hidden' | 'permission_lost' | null;
+  /** For a stopped request: stopped by the owner, or the chosen duration ran out. */
+  ended: 'owner' | 'time' | null;
   positions: Position[];
   /** The named place nearest to the newest GPS fix (offline gazetteer; ISO country code, metres), or null. */
   place: { name: string; region: string | null; country: string; distanceM: number } | null;

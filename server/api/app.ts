@@ -11,6 +11,7 @@ import { describeError } from '../observability/describe-error';
 import { devApi } from './routes/dev';
 import { health, metricsApi } from './routes/health';
 import { consentApi } from './routes/consent';
+import { liveApi } from './routes/live';
 import { locationsApi } from './routes/locations';
 import { lookups } from './routes/lookups';
 import { ordersApi } from './routes/orders';
@@ -95,6 +96,7 @@ export function createApp() {
   app.route('/', webhooksApi);
   app.route('/', locationsApi);
   app.route('/', consentApi);
+  app.route('/', liveApi);
   app.route('/', devApi);
   // Kept out of the OpenAPI document: the operator console is not advertised.
   app.route('/', opsApi);

@@ -69,11 +69,21 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
  * it, so this blocks CSRF with the session cookie. 403 otherwise. Provider webhooks are exempt: they carry no
  * session and prove themselves by their signature. So is the button-click tracker (`/operationLog/protal`): it may
  * be called from another origin (TRACKER_ORIGIN) as a simple CORS request, reads no session and stores no person.
+ * So is the owner's page presence signal (`POST /spyContent/phoneLocation/{code}/presence`): `navigator.sendBeacon`
+ * cannot set headers, and it reads no session — the consent code in its path is its only credential.
  */
 export const requireWebsiteType: MiddlewareHandler<AppEnv> = async (c, next) => {
   const webhook = c.req.path.startsWith('/api_f/v1/webhooks/');
   const clicks = /^\/api_f\/v1\/operationLog\/protal\/?$/.test(c.req.path);
-  if (!webhook && !clicks && !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method) && !c.req.header('website_type')) {
+  const beacon =
+    c.req.method === 'POST' && /^\/api_f\/v1\/spyContent\/phoneLocation\/[^/]+\/presence\/?$/.test(c.req.path);
+  if (
+    !webhook &&
+    !clicks &&
+    !beacon &&
+    !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method) &&
+    !c.req.header('website_type')
+  ) {
     throw new ApiError(403, ErrorCode.forbidden, 'Api.forbidden');
   }
   await next();

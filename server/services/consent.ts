@@ -198,6 +198,8 @@ export async function answerConsent(
       sharingUntil: new Date(Date.now() + action.minutes * 60_000),
       firstSharedAt: request.firstSharedAt ?? new Date(),
       locationDeniedAt: null,
+      ownerSeenAt: new Date(),
+      liveSignal: null,
     });
     if (ipLocation?.status === 'found' && ipLocation.latitude != null && ipLocation.longitude != null) {
       await tx.insert(positions).values({
@@ -230,8 +232,8 @@ export async function savePosition(db: Db, code: string, fix: Fix): Promise<Answ
   const status = await settleByClock(db, row.request.id);
   if (!status || !isLive(status)) return { error: 'not_sharing' };
   await consume('positionsPerRequest', row.request.id);
-  // A fix from a paused share means the owner's page is visible again.
-  if (status === 'paused') await applyEvent(db, row.request.id, 'page_visible');
+  // A fix means the owner's page is open and visible: it resumes a paused share and counts as a heartbeat.
+  await heartbeat(db, row.request.id);
   return db.transaction(async (tx) => {
     const [request] = await tx
       .select({ status: locationRequests.status, userId: locationRequests.userId })
@@ -243,4 +245,50 @@ export async function savePosition(db: Db, code: string, fix: Fix): Promise<Answ
     await tx.insert(positions).values({ requestId: row.request.id, source: 'gps', ...gpsColumns(fix) });
     return { status: 'sharing' } as const;
   });
+}
+
+/** What the owner's page says of itself while sharing (lib/live-state.ts). */
+export const PRESENCE_SIGNALS = ['visible', 'hidden', 'permission_lost'] as const;
+export type Presence = (typeof PRESENCE_SIGNALS)[number];
+
+/**
+ * The owner's page is open and visible: a paused share resumes (`page_visible`), and `ownerSeenAt` is now. A column
+ * write on a live request only (the request's state is changed by the machine's conditional UPDATE alone).
+ */
+async function heartbeat(db: Db, id: string): Promise<void> {
+  const at = new Date();
+  if (await applyEvent(db, id, 'page_visible', { ownerSeenAt: at, liveSignal: null })) return;
+  await db
+    .update(locationRequests)
+    .set({ ownerSeenAt: at, liveSignal: null })
+    .where(and(eq(locationRequests.id, id), eq(locationRequests.status, 'sharing')));
+}
+
+/**
+ * Records what the owner's page says during a share, for the buyer's map (lib/live-state.ts): `visible` is the
+ * heartbeat (every LIVE_HEARTBEAT_MS while the page is visible, and on becoming visible again), `hidden` is sent by
+ * `navigator.sendBeacon` on `visibilitychange` to hidden and on `pagehide`, `permission_lost` when the Permissions
+ * API reports the location permission revoked. `hidden` and `permission_lost` pause the share (`page_hidden`); a
+ * paused share that is hidden and then loses the permission keeps the latest reason. Limited per request like
+ * positions (positionsPerRequest). Returns the new state, `not_found` for an unknown code, `not_sharing` when no
+ * share runs (the page then reloads its view).
+ */
+export async function recordPresence(db: Db, code: string, presence: Presence): Promise<AnswerResult> {
+  const row = await byConsentCode(db, code);
+  if (!row) return { error: 'not_found' };
+  const status = await settleByClock(db, row.request.id);
+  if (!status || !isLive(status)) return { error: 'not_sharing' };
+  await consume('positionsPerRequest', row.request.id);
+  const id = row.request.id;
+  if (presence === 'visible') {
+    await heartbeat(db, id);
+    return { status: 'sharing' };
+  }
+  const moved = await applyEvent(db, id, 'page_hidden', { liveSignal: presence });
+  if (!moved)
+    await db
+      .update(locationRequests)
+      .set({ liveSignal: presence })
+      .where(and(eq(locationRequests.id, id), eq(locationRequests.status, 'paused')));
+  return { status: 'paused' };
 }

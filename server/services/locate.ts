@@ -10,9 +10,10 @@ import { nearestPlace } from './places';
 // The subscriber's side of location requests: every function takes the caller's id and reads only their rows.
 
 /**
- * A request of `userId` with its newest positions (max 100, newest first) and the named place nearest to the newest
- * GPS fix (offline gazetteer, services/places.ts; null when none within 100 km or no fix); null when the request is
- * absent or someone else's.
+ * A request of `userId` with its newest positions (max 100, newest first; each with its increasing `id`, the live
+ * stream's event id), what the owner's page last said (`ownerSeenAt`, `liveSignal`, for lib/live-state.ts), how a
+ * stopped share ended, and the named place nearest to the newest GPS fix (offline gazetteer, services/places.ts; null
+ * when none within 100 km or no fix); null when the request is absent or someone else's.
  */
 export async function requestWithPositions(db: Db, userId: string, id: string) {
   const [request] = await db
@@ -30,6 +31,15 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
     .limit(100);
   const newestGps = list.find((p) => p.source === 'gps');
   const place = newestGps ? await nearestPlace(newestGps.latitude, newestGps.longitude) : null;
+  const [last] =
+    status === 'stopped'
+      ? await db
+          .select({ decision: consents.decision })
+          .from(consents)
+          .where(eq(consents.requestId, id))
+          .orderBy(desc(consents.createdAt))
+          .limit(1)
+      : [];
   return {
     id: request.id,
     phone: request.targetE164,
@@ -40,7 +50,14 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
     withdrawn: request.withdrawnAt !== null,
     createdAt: request.createdAt.toISOString(),
     sharingUntil: request.sharingUntil?.toISOString() ?? null,
+    /** When the owner's page last spoke during a share (heartbeat or fix), for "offline" (lib/live-state.ts). */
+    ownerSeenAt: request.ownerSeenAt?.toISOString() ?? null,
+    /** Why a share is paused, as the owner's page said it. */
+    liveSignal: request.liveSignal,
+    /** For a stopped request: stopped by the owner, or the chosen duration ran out. */
+    ended: (status === 'stopped' ? (last?.decision === 'stopped' ? 'owner' : 'time') : null) as 'owner' | 'time' | null,
     positions: list.map((p) => ({
+      id: p.id,
       source: p.source,
       latitude: p.latitude,
       longitude: p.longitude,

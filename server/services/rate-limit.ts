@@ -32,8 +32,11 @@ export const LIMITS = {
   checkEmailPerIp: { points: 20, duration: 10 * 60 },
   /** Unknown consent codes tried per client IP (guessing). */
   consentMissPerIp: { points: 20, duration: 10 * 60 },
-  /** Positions written per location request (the page sends at most one every 10 s). */
-  positionsPerRequest: { points: 30, duration: 60 },
+  /**
+   * Positions and presence signals written per location request and minute: a moving phone sends a fix per move
+   * beyond its accuracy (lib/geo.ts `shouldSendFix`, at most one a second), plus a heartbeat every 20 s.
+   */
+  positionsPerRequest: { points: 90, duration: 60 },
   /** Cancel links e-mailed per e-mail address (`/cancel` without signing in). */
   cancelLinksPerEmail: { points: 3, duration: 3600 },
   /** Cancel-link and order requests per client IP. */

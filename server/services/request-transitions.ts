@@ -6,7 +6,10 @@ import { TRANSITIONS, type RequestEvent, type RequestState } from '../../lib/req
 
 /** Columns an event may set beside the status (the sharing window, the first share, the withdrawal time, …). */
 export type RequestColumns = Partial<
-  Pick<typeof locationRequests.$inferInsert, 'sharingUntil' | 'firstSharedAt' | 'locationDeniedAt' | 'withdrawnAt'>
+  Pick<
+    typeof locationRequests.$inferInsert,
+    'sharingUntil' | 'firstSharedAt' | 'locationDeniedAt' | 'withdrawnAt' | 'ownerSeenAt' | 'liveSignal'
+  >
 >;
 
 /**

@@ -5,7 +5,7 @@ import { env } from '../../env';
 import { translate } from '../../i18n';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { SHARE_PRESETS, answerConsent, consentView, savePosition, type AnswerResult } from '../../services/consent';
-import { assertNotLimited, consume } from '../../services/rate-limit';
+import { guessingGuard } from '../consent-guard';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
@@ -207,15 +207,3 @@ export const consentApi = new OpenAPIHono<AppEnv>()
     if ('outboxIds' in result && result.outboxIds) await enqueueAfterCommit(result.outboxIds);
     return ok(c, unwrap(result));
   });
-
-/**
- * Looks up a consent code; an unknown one spends a point of the per-IP guessing limit and answers the same 404 as
- * any missing record. An IP out of points gets 429 before any lookup.
- */
-async function guessingGuard<T>(ip: string | null, lookup: () => Promise<T | null>): Promise<T> {
-  await assertNotLimited('consentMissPerIp', ip ?? 'unknown');
-  const found = await lookup();
-  if (found) return found;
-  await consume('consentMissPerIp', ip ?? 'unknown');
-  throw notFound();
-}

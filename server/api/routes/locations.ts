@@ -22,6 +22,7 @@ const status = z.enum(BUYER_STATES);
 const uuidParam = z.object({ id: z.uuid() });
 
 const position = z.object({
+  id: z.number().int().openapi({ description: "increasing per position: the live stream's event id" }),
   source: z.enum(['gps', 'ip']),
   latitude: z.number(),
   longitude: z.number(),
@@ -116,6 +117,18 @@ const traceRoute = createRoute({
           withdrawn: z.boolean(),
           createdAt: z.string(),
           sharingUntil: z.string().nullable(),
+          ownerSeenAt: z
+            .string()
+            .nullable()
+            .openapi({ description: "when the owner's page last spoke during a share (heartbeat or fix)" }),
+          liveSignal: z
+            .enum(['hidden', 'permission_lost'])
+            .nullable()
+            .openapi({ description: "why a share is paused, as the owner's page said it" }),
+          ended: z
+            .enum(['owner', 'time'])
+            .nullable()
+            .openapi({ description: 'for a stopped request: stopped by the owner, or the duration ran out' }),
           positions: z.array(position),
           place: z
             .object({

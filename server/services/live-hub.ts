@@ -1,0 +1,153 @@
+import 'server-only';
+import { Client } from 'pg';
+import { getDbState } from '../db/client';
+import { log } from '../observability/log';
+import { describeError } from '../observability/describe-error';
+
+/** The PostgreSQL channel the `notify_request_live` trigger announces on (drizzle/0023_live_location.sql). */
+export const LIVE_CHANNEL = 'request_live';
+
+/** A new position of a request, as the trigger announces it (degrees, `accuracy` in metres). */
+export type LivePosition = {
+  k: 'p';
+  r: string;
+  id: number;
+  source: 'gps' | 'ip';
+  latitude: number;
+  longitude: number;
+  accuracy: number | null;
+  label: string | null;
+  recordedAt: string;
+};
+
+/** A change of a request's state or of what its owner's page said (ISO 8601 times). */
+export type LiveChange = {
+  k: 's';
+  r: string;
+  status: string;
+  shared: boolean;
+  ownerSeenAt: string | null;
+  liveSignal: 'hidden' | 'permission_lost' | null;
+  sharingUntil: string | null;
+};
+
+/** What a listener receives: a position, a change, or `resync` after the hub's connection was lost and restored. */
+export type LiveEvent = LivePosition | LiveChange | { k: 'resync'; r: string };
+
+type Listener = (event: LiveEvent) => void;
+
+/**
+ * One process's listener for live location: a single dedicated PostgreSQL connection LISTENs on `request_live`
+ * (PostgreSQL docs, "NOTIFY": delivered at commit, in commit order, to every listening session), and fans each
+ * notification out to the open streams of that request in this process. So an owner posting to one app process and
+ * a buyer watching through another see each other, with no state held outside PostgreSQL.
+ *
+ * The connection opens with the first subscriber and is restarted with backoff (0.5 s doubling to 10 s) when it
+ * fails; every subscriber then gets `resync`, to read again what it may have missed. Listeners are kept per request
+ * id; `subscribe` returns the function that removes one (a closed tab frees its listener).
+ */
+class LiveHub {
+  private listeners = new Map<string, Set<Listener>>();
+  private client: Client | null = null;
+  private connecting: Promise<void> | null = null;
+  private retryMs = 500;
+  private closed = false;
+
+  /** Calls `listener` for every event of request `id` until the returned function is called. */
+  async subscribe(id: string, listener: Listener): Promise<() => void> {
+    let set = this.listeners.get(id);
+    if (!set) this.listeners.set(id, (set = new Set()));
+    set.add(listener);
+    await this.connect();
+    return () => {
+      const current = this.listeners.get(id);
+      current?.delete(listener);
+      if (current && current.size === 0) this.listeners.delete(id);
+    };
+  }
+
+  /** Open listeners in this process (for metrics and the leak test). */
+  get size(): number {
+    let n = 0;
+    for (const set of this.listeners.values()) n += set.size;
+    return n;
+  }
+
+  private connect(): Promise<void> {
+    if (this.client) return Promise.resolve();
+    this.connecting ??= this.open().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async open(): Promise<void> {
+    const { url } = await getDbState();
+    const client = new Client({ connectionString: url, application_name: 'live-hub' });
+    client.on('notification', (msg) => {
+      if (msg.channel !== LIVE_CHANNEL || !msg.payload) return;
+      let event: LivePosition | LiveChange;
+      try {
+        event = JSON.parse(msg.payload) as LivePosition | LiveChange;
+      } catch {
+        return;
+      }
+      this.emit(event.r, event);
+    });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, new Error('connection ended')));
+    await client.connect();
+    await client.query(`LISTEN ${LIVE_CHANNEL}`);
+    this.client = client;
+    this.retryMs = 500;
+  }
+
+  private emit(id: string, event: LiveEvent) {
+    const set = this.listeners.get(id);
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        listener(event);
+      } catch (error) {
+        log().warn({ component: 'live-hub', err: describeError(error) }, 'listener failed');
+      }
+    }
+  }
+
+  private lost(client: Client, error: unknown) {
+    if (this.client !== client && this.client !== null) return;
+    this.client = null;
+    client.removeAllListeners();
+    void client.end().catch(() => {});
+    if (this.closed) return;
+    log().warn({ component: 'live-hub', err: describeError(error) }, 'live listener lost; reconnecting');
+    const wait = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, 10_000);
+    setTimeout(() => {
+      if (this.listeners.size === 0) return;
+      this.connect()
+        .then(() => {
+          for (const id of this.listeners.keys()) this.emit(id, { k: 'resync', r: id });
+        })
+        .catch((e: unknown) => this.lost(client, e));
+    }, wait).unref();
+  }
+
+  /** Closes the connection (tests, shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    this.listeners.clear();
+    if (client) {
+      client.removeAllListeners();
+      await client.end().catch(() => {});
+    }
+  }
+}
+
+const KEY = Symbol.for('app.liveHub');
+
+/** This process's hub (one per process, shared by every route module instance). */
+export function liveHub(): LiveHub {
+  const g = globalThis as unknown as Record<symbol, LiveHub | undefined>;
+  return (g[KEY] ??= new LiveHub());
+}

@@ -1,0 +1,198 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/server/db/client';
+import { locationRequests, outboundMessages } from '@/server/db/schema';
+import { liveHub } from '@/server/services/live-hub';
+import { LIVE_OFFLINE_AFTER_MS, liveness, type LiveInput } from '@/lib/live-state';
+import { API, app, clientHeaders } from './support/api';
+import { call, uniqueEmail } from './support/accounts';
+import { subscribe } from './support/billing';
+
+// Live location: the buyer's stream (Server-Sent Events fed by PostgreSQL LISTEN/NOTIFY), the owner's page signals,
+// and the buyer's word for how live a share is (lib/live-state.ts).
+
+type SseEvent = { event: string; id?: string; data: string };
+
+/** Opens the buyer's stream of request `id` and reads its events as they come. */
+async function openStream(id: string, cookie: string, lastEventId?: string) {
+  const res = await app.request(`${API}/gpsTrace/phoneLocation/${id}/live`, {
+    headers: { ...clientHeaders, cookie, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+  });
+  if (res.status !== 200) return { status: res.status, next: async () => null as SseEvent | null, close: () => {} };
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const queue: SseEvent[] = [];
+  const next = async (timeoutMs = 5_000): Promise<SseEvent | null> => {
+    const deadline = Date.now() + timeoutMs;
+    while (queue.length === 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) return null;
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), left)),
+      ]);
+      if (!chunk || chunk.done) return null;
+      buffer += decoder.decode(chunk.value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const e: SseEvent = { event: 'message', data: '' };
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) e.event = line.slice(6).trim();
+          else if (line.startsWith('id:')) e.id = line.slice(3).trim();
+          else if (line.startsWith('data:')) e.data += line.slice(5).trim();
+        }
+        if (e.data) queue.push(e);
+      }
+    }
+    return queue.shift()!;
+  };
+  return { status: 200, next, close: () => void reader.cancel().catch(() => {}) };
+}
+
+/** Reads events until one of type `type` arrives (others skipped). */
+async function until(stream: { next: (ms?: number) => Promise<SseEvent | null> }, type: string) {
+  for (;;) {
+    const e = await stream.next();
+    if (!e) return null;
+    if (e.event === type) return e;
+  }
+}
+
+/** A paid trial's request and its consent code. */
+async function requestOf(tag: string) {
+  const bought = await subscribe(uniqueEmail(tag));
+  const db = await getDb();
+  const [request] = await db.select().from(locationRequests).where(eq(locationRequests.orderId, bought.order.id));
+  const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, request.id));
+  const code = /\?c=([A-Za-z0-9_-]+)/.exec(sms.body)![1];
+  return { ...bought, id: request.id, code };
+}
+
+const fixAt = (i: number) => ({ latitude: 40.4 + i * 0.01, longitude: -3.7, accuracy: 12 });
+const answer = (code: string, body: Record<string, string | number>) =>
+  call('PUT', `/spyContent/phoneLocation/${code}`, { body, ip: '81.2.69.142' });
+/** The owner's page signal, sent as navigator.sendBeacon does: a JSON blob, no website_type header. */
+const beacon = (code: string, state: string) =>
+  app.request(`${API}/spyContent/phoneLocation/${code}/presence`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ state }),
+  });
+
+afterAll(() => liveHub().close());
+
+describe("the buyer's live stream", () => {
+  it('sends the trace, then each position as it is committed, and state changes from the owner page', async () => {
+    const { id, code, cookie } = await requestOf('live-stream');
+    const stream = await openStream(id, cookie);
+    expect(stream.status).toBe(200);
+    const first = await until(stream, 'trace');
+    expect(JSON.parse(first!.data)).toMatchObject({ id, positions: [] });
+
+    expect((await answer(code, { action: 'share', minutes: 60, ...fixAt(0) })).status).toBe(200);
+    let shared = await until(stream, 'position');
+    // The IP area of the share comes first, then the browser's fix.
+    if (JSON.parse(shared!.data).source === 'ip') shared = await until(stream, 'position');
+    expect(JSON.parse(shared!.data)).toMatchObject({ source: 'gps', latitude: 40.4, accuracy: 12 });
+    expect(Number(shared!.id)).toBeGreaterThan(0);
+
+    const started = Date.now();
+    expect((await answer(code, { action: 'position', ...fixAt(1) })).status).toBe(200);
+    const moved = await until(stream, 'position');
+    expect(JSON.parse(moved!.data).latitude).toBeCloseTo(40.41);
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    expect((await beacon(code, 'hidden')).status).toBe(200);
+    expect(JSON.parse((await until(stream, 'state'))!.data)).toMatchObject({ status: 'paused', liveSignal: 'hidden' });
+    expect((await beacon(code, 'permission_lost')).status).toBe(200);
+    expect(JSON.parse((await until(stream, 'state'))!.data)).toMatchObject({
+      status: 'paused',
+      liveSignal: 'permission_lost',
+    });
+    expect((await beacon(code, 'visible')).status).toBe(200);
+    const back = JSON.parse((await until(stream, 'state'))!.data);
+    expect(back).toMatchObject({ status: 'sharing', liveSignal: null });
+    expect(Date.parse(back.ownerSeenAt)).toBeGreaterThan(Date.now() - 10_000);
+
+    expect((await answer(code, { action: 'stop' })).status).toBe(200);
+    const stopped = JSON.parse((await until(stream, 'trace'))!.data);
+    expect(stopped).toMatchObject({ status: 'stopped', ended: 'owner' });
+    stream.close();
+  });
+
+  it('resumes after Last-Event-ID with only the later positions, none lost or doubled', async () => {
+    const { id, code, cookie } = await requestOf('live-resume');
+    await answer(code, { action: 'share', minutes: 60, ...fixAt(0) });
+    const first = await openStream(id, cookie);
+    const trace = JSON.parse((await until(first, 'trace'))!.data);
+    const lastSeen = trace.positions[0].id as number;
+    first.close();
+    // Three fixes while the buyer's phone was offline.
+    for (let i = 1; i <= 3; i++) expect((await answer(code, { action: 'position', ...fixAt(i) })).status).toBe(200);
+    const again = await openStream(id, cookie, String(lastSeen));
+    const got: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const p = await until(again, 'position');
+      got.push(Number(p!.id));
+    }
+    expect(got).toEqual([...got].sort((a, b) => a - b));
+    expect(new Set(got).size).toBe(3);
+    expect(got.every((n) => n > lastSeen)).toBe(true);
+    expect(await until(again, 'state')).not.toBeNull();
+    again.close();
+  });
+
+  it("answers 404 for another buyer's request and 401 without a session", async () => {
+    const mine = await requestOf('live-owner');
+    const other = await subscribe(uniqueEmail('live-other'));
+    expect((await openStream(mine.id, other.cookie)).status).toBe(404);
+    const res = await app.request(`${API}/gpsTrace/phoneLocation/${mine.id}/live`, { headers: clientHeaders });
+    expect(res.status).toBe(401);
+  });
+
+  it('frees the listener of a closed stream, for 30 streams opened and closed at once', async () => {
+    const { id, cookie } = await requestOf('live-leak');
+    const before = liveHub().size;
+    const streams = await Promise.all(Array.from({ length: 30 }, () => openStream(id, cookie)));
+    await Promise.all(streams.map((s) => until(s, 'trace')));
+    expect(liveHub().size).toBe(before + 30);
+    streams.forEach((s) => s.close());
+    for (let i = 0; i < 50 && liveHub().size > before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(liveHub().size).toBe(before);
+  });
+
+  it('refuses a presence signal without a share, and counts an unknown code as a guess', async () => {
+    const { code } = await requestOf('live-presence');
+    expect((await beacon(code, 'hidden')).status).toBe(409);
+    expect((await beacon('x'.repeat(22), 'hidden')).status).toBe(404);
+    expect((await beacon(code, 'asleep')).status).toBe(422);
+  });
+});
+
+describe("the buyer's word for how live a share is", () => {
+  const base: LiveInput = {
+    status: 'sharing',
+    ownerSeenAt: new Date(1_000_000).toISOString(),
+    liveSignal: null,
+    ended: null,
+    withdrawn: false,
+    sharingUntil: new Date(9_000_000).toISOString(),
+  };
+  it('is live while heard from, offline after a minute of silence, paused or permission lost when said', () => {
+    expect(liveness(base, 1_000_000 + LIVE_OFFLINE_AFTER_MS)).toBe('live');
+    expect(liveness(base, 1_000_001 + LIVE_OFFLINE_AFTER_MS)).toBe('offline');
+    expect(liveness({ ...base, status: 'paused', liveSignal: 'hidden' }, 1_000_000)).toBe('paused');
+    expect(liveness({ ...base, status: 'paused', liveSignal: 'permission_lost' }, 1_000_000)).toBe('permission_lost');
+    expect(liveness(base, 9_000_000)).toBe('time_ran_out');
+  });
+  it('tells how a share ended', () => {
+    expect(liveness({ ...base, status: 'stopped', ended: 'owner' }, 0)).toBe('stopped_by_owner');
+    expect(liveness({ ...base, status: 'stopped', ended: 'time' }, 0)).toBe('time_ran_out');
+    expect(liveness({ ...base, status: 'declined' }, 0)).toBe('declined');
+    expect(liveness({ ...base, status: 'expired', withdrawn: true }, 0)).toBe('withdrawn');
+    expect(liveness({ ...base, status: 'opened' }, 0)).toBe('waiting');
+  });
+});
