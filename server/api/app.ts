@@ -12,6 +12,7 @@ import { devApi } from './routes/dev';
 import { health, metricsApi } from './routes/health';
 import { consentApi } from './routes/consent';
 import { liveApi } from './routes/live';
+import { safetyApi } from './routes/safety';
 import { locationsApi } from './routes/locations';
 import { lookups } from './routes/lookups';
 import { ordersApi } from './routes/orders';
@@ -97,6 +98,7 @@ export function createApp() {
   app.route('/', locationsApi);
   app.route('/', consentApi);
   app.route('/', liveApi);
+  app.route('/', safetyApi);
   app.route('/', devApi);
   // Kept out of the OpenAPI document: the operator console is not advertised.
   app.route('/', opsApi);

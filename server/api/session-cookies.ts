@@ -6,6 +6,8 @@ import {
   hostPrefixed,
   OPS_COOKIE_BASE,
   opsCookieName,
+  SAFETY_COOKIE_BASE,
+  safetyCookieName,
   SESSION_COOKIE_BASE,
   sessionCookieName,
 } from '../../lib/session-cookie-names';
@@ -75,4 +77,27 @@ export function setOpsCookie(c: Context, token: string, maxAgeSeconds: number): 
 /** Removes the console's session cookie. */
 export function clearOpsCookie(c: Context): void {
   deleteCookie(c, OPS_COOKIE_BASE, credentialOptions());
+}
+
+/** The safety centre's session token from its cookie under this origin's name, or undefined. */
+export function readSafetyCookie(c: Context): string | undefined {
+  return getCookie(c, safetyCookieName(env().APP_ORIGIN));
+}
+
+/**
+ * Sets the safety centre's session cookie (HttpOnly, SameSite=Strict, `maxAgeSeconds`: the session's 30 minutes),
+ * `__Host-` prefixed on https. Separate from the buyer's session: it opens one number's safety centre and nothing else.
+ */
+export function setSafetyCookie(c: Context, token: string, maxAgeSeconds: number): void {
+  setCookie(c, SAFETY_COOKIE_BASE, token, {
+    ...credentialOptions(),
+    httpOnly: true,
+    sameSite: 'Strict',
+    maxAge: maxAgeSeconds,
+  });
+}
+
+/** Removes the safety centre's session cookie. */
+export function clearSafetyCookie(c: Context): void {
+  deleteCookie(c, SAFETY_COOKIE_BASE, credentialOptions());
 }

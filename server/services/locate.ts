@@ -2,10 +2,18 @@ import 'server-only';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { consents, locationRequests, positions } from '../db/schema';
-import { ENDED_STATES, LIVE_STATES, OPEN_STATES, buyerState, type RequestState } from '../../lib/request-machine';
+import {
+  ENDED_STATES,
+  LIVE_STATES,
+  OPEN_STATES,
+  buyerState,
+  isLive,
+  type RequestState,
+} from '../../lib/request-machine';
 import { applyEventWhere, linkTimeUp, settleByClock, windowOver } from './request-transitions';
 import { updatedSince } from './notifications';
 import { nearestPlace } from './places';
+import { recordMapView } from './safety';
 
 // The subscriber's side of location requests: every function takes the caller's id and reads only their rows.
 
@@ -22,7 +30,10 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
     .where(and(eq(locationRequests.id, id), eq(locationRequests.userId, userId)))
     .limit(1);
   if (!request) return null;
-  const status = buyerState((await settleByClock(db, request.id)) ?? request.status, request.firstSharedAt !== null);
+  const state = (await settleByClock(db, request.id)) ?? request.status;
+  // The buyer reading a live request's trace is a map view the owner sees in the safety centre (services/safety.ts).
+  if (isLive(state)) await recordMapView(db, request.id);
+  const status = buyerState(state, request.firstSharedAt !== null);
   const list = await db
     .select()
     .from(positions)

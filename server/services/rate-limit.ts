@@ -37,6 +37,12 @@ export const LIMITS = {
    * beyond its accuracy (lib/geo.ts `shouldSendFix`, at most one a second), plus a heartbeat every 20 s.
    */
   positionsPerRequest: { points: 90, duration: 60 },
+  /** Safety-centre one-time codes sent by SMS per phone number (services/safety.ts). */
+  safetyCodesPerNumber: { points: 3, duration: 3600 },
+  /** Safety-centre one-time code requests per client IP, known numbers or not. */
+  safetyCodesPerIp: { points: 10, duration: 3600 },
+  /** Safety-centre one-time code checks per client IP (each code also takes at most 5 tries from all clients). */
+  safetyChecksPerIp: { points: 30, duration: 15 * 60 },
   /** Cancel links e-mailed per e-mail address (`/cancel` without signing in). */
   cancelLinksPerEmail: { points: 3, duration: 3600 },
   /** Cancel-link and order requests per client IP. */

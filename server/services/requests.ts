@@ -9,7 +9,7 @@ import { applyEventWhere } from './request-transitions';
 import { ApiError, ErrorCode } from '../errors';
 import { consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
 import { parsePhone } from './phone-info';
-import { smsRefusal, type SmsRefusal } from './sms-guards';
+import { REQUEST_COOLDOWN_DAYS, ownerRefusal, smsRefusal, type SmsRefusal } from './sms-guards';
 import { randomToken, sha256 } from './tokens';
 
 /**
@@ -133,7 +133,10 @@ export async function renewConsentLink(
     if (!unanswered || request.expiresAt.getTime() < Date.now() || !(await buyerHasAccess(tx, userId))) {
       throw new ApiError(409, ErrorCode.conflict, 'Api.linkUnavailable');
     }
-    const refusal = send ? await lockedSmsRefusal(tx, request.targetE164, userId) : null;
+    // A link the buyer copies reaches the owner too: the owner's block and cool-down refuse it before any SMS.
+    const refusal = send
+      ? await lockedSmsRefusal(tx, request.targetE164, userId)
+      : await ownerRefusal(tx, request.targetE164, userId);
     if (refusal) throw refusalError(refusal);
     const consentCode = randomToken(16);
     const link = consentLink(e.APP_ORIGIN, request.locale, consentCode);
@@ -161,11 +164,22 @@ export async function renewConsentLink(
 export const MASKED_CODE = '[code]';
 
 /**
- * The refusal of an SMS guard as an API error: 403 for a number or country that may not be asked, 422 for a number
- * that cannot receive SMS (premium rate, satellite, landline…), 429 for caps.
+ * The refusal of an SMS guard as an API error: 403 for a number or country that may not be asked (a requester the
+ * owner blocked gets the opted-out answer; the cool-down after a decline says so, `Api.coolingDown`), 422 for a
+ * number that cannot receive SMS (premium rate, satellite, landline…), 429 for caps.
  */
 export function refusalError(refusal: SmsRefusal): ApiError {
-  if (refusal === 'opted_out') return new ApiError(403, ErrorCode.forbidden, 'Api.optedOut');
+  // A blocked requester reads what an opted-out number answers: nothing tells them the owner singled them out.
+  if (refusal === 'opted_out' || refusal === 'blocked') return new ApiError(403, ErrorCode.forbidden, 'Api.optedOut');
+  if (refusal === 'cooling_down') {
+    return new ApiError(
+      403,
+      ErrorCode.forbidden,
+      'Api.coolingDown',
+      { days: REQUEST_COOLDOWN_DAYS },
+      { reason: refusal },
+    );
+  }
   if (refusal === 'not_mobile') {
     return new ApiError(422, ErrorCode.validation, 'Api.notMobile', {}, { field: 'phone', reason: refusal });
   }

@@ -1,13 +1,27 @@
 import 'server-only';
 import { and, count, eq, gt } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { locationRequests, optOuts, outboundMessages } from '../db/schema';
+import { consents, locationRequests, optOuts, outboundMessages, requesterBlocks } from '../db/schema';
 import { env } from '../env';
 import { parsePhone } from './phone-info';
 
 /** Why a consent SMS may not be sent (docs/rules.md#security); each maps to 403 or 429 without a provider call. */
 export type SmsRefusal =
-  'opted_out' | 'not_mobile' | 'country_not_allowed' | 'target_daily' | 'buyer_daily' | 'global_daily';
+  | 'opted_out'
+  | 'blocked'
+  | 'cooling_down'
+  | 'not_mobile'
+  | 'country_not_allowed'
+  | 'target_daily'
+  | 'buyer_daily'
+  | 'global_daily';
+
+/**
+ * Days after the owner of a number declined a request during which the same buyer cannot ask that number again (the
+ * UK operators' code of practice for location services: the located phone stays in control; a refusal is not to be
+ * worn down by asking again).
+ */
+export const REQUEST_COOLDOWN_DAYS = 30;
 
 /**
  * Whether `e164` can receive our SMS: libphonenumber's type is mobile or fixed-line-or-mobile, and the number belongs
@@ -23,15 +37,61 @@ export function canReceiveSms(e164: string): boolean {
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * Checks the abuse guards for a consent SMS to `e164` (settings SMS_*): the opt-out list, the number type
+ * What the owner of `e164` decided about buyer `buyerId` in the safety centre or on a consent page: `blocked` when they
+ * blocked that requester, `cooling_down` when they declined one of that buyer's requests less than
+ * REQUEST_COOLDOWN_DAYS ago; null otherwise.
+ */
+export async function ownerRefusal(
+  db: Db | Tx,
+  e164: string,
+  buyerId: string,
+): Promise<'blocked' | 'cooling_down' | null> {
+  const [blocked] = await db
+    .select({ at: requesterBlocks.createdAt })
+    .from(requesterBlocks)
+    .where(and(eq(requesterBlocks.phoneE164, e164), eq(requesterBlocks.userId, buyerId)))
+    .limit(1);
+  if (blocked) return 'blocked';
+  const since = new Date(Date.now() - REQUEST_COOLDOWN_DAYS * DAY_MS);
+  const [declined] = await db
+    .select({ at: consents.createdAt })
+    .from(consents)
+    .innerJoin(locationRequests, eq(locationRequests.id, consents.requestId))
+    .where(
+      and(
+        eq(locationRequests.targetE164, e164),
+        eq(locationRequests.userId, buyerId),
+        eq(consents.decision, 'declined'),
+        gt(consents.createdAt, since),
+      ),
+    )
+    .limit(1);
+  return declined ? 'cooling_down' : null;
+}
+
+/**
+ * Checks the abuse guards for a consent SMS to `e164` (settings SMS_*): the opt-out list (skipped with
+ * `ignoreOptOut`, for the one-time code the owner asks for themselves), the owner's block of the buyer and the
+ * cool-down after a decline (`ownerRefusal`, when `buyerId` is given), the number type
  * (`canReceiveSms`), the country allowlist, the per-target and global daily caps, and, when `buyerId` is given, the
  * per-buyer daily cap. Counts the SMS written in the last 24 hours. Returns the first refusal, or null when the SMS
  * may go.
  */
-export async function smsRefusal(db: Db | Tx, e164: string, buyerId?: string): Promise<SmsRefusal | null> {
+export async function smsRefusal(
+  db: Db | Tx,
+  e164: string,
+  buyerId?: string,
+  options: { ignoreOptOut?: boolean } = {},
+): Promise<SmsRefusal | null> {
   const e = env();
-  const [optedOut] = await db.select().from(optOuts).where(eq(optOuts.phoneE164, e164)).limit(1);
-  if (optedOut) return 'opted_out';
+  if (!options.ignoreOptOut) {
+    const [optedOut] = await db.select().from(optOuts).where(eq(optOuts.phoneE164, e164)).limit(1);
+    if (optedOut) return 'opted_out';
+  }
+  if (buyerId) {
+    const owner = await ownerRefusal(db, e164, buyerId);
+    if (owner) return owner;
+  }
   if (!canReceiveSms(e164)) return 'not_mobile';
   const country = parsePhone(e164).country;
   if (e.SMS_COUNTRY_ALLOWLIST.length && (!country || !e.SMS_COUNTRY_ALLOWLIST.includes(country))) {

@@ -100,7 +100,7 @@ const fix = {
  * as a link or a number to call. A refusal answers 422 with `Validation.reportReason*` (Length, Link, Phone, Invalid).
  * Absent, empty or blank: null (no reason); stored with line breaks as spaces and whitespace collapsed.
  */
-const reportReason = z
+export const reportReason = z
   .string()
   .max(2000, 'Validation.reportReasonLength')
   .superRefine((value, ctx) => {

@@ -7,3 +7,4 @@ export * from './ops';
 export * from './lookups';
 export * from './withdrawals';
 export * from './subscription-consents';
+export * from './safety';

@@ -67,6 +67,8 @@ export const locationRequests = pgTable(
   (t) => [
     uniqueIndex('location_requests_consent_code_hash_key').on(t.consentCodeHash),
     index('location_requests_user_id_idx').on(t.userId),
+    /** The safety centre lists a number's requests; blocks and the cool-down look up one buyer and one number. */
+    index('location_requests_target_idx').on(t.targetE164, t.userId),
   ],
 );
 

@@ -1,0 +1,92 @@
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+import { locationRequests } from './locate';
+
+// The phone owner's safety centre (docs/SPEC.md, the owner's side; server/services/safety.ts): every request made to
+// one number, reached with a consent code or a one-time code sent by SMS, with its own short session.
+
+/**
+ * A safety-centre session: for one number only, separate from buyer accounts. Only the SHA-256 of the random token
+ * (the HttpOnly cookie's value) is kept; it ends at `expiresAt` (SAFETY_SESSION_MINUTES after it was opened).
+ */
+export const safetySessions = pgTable(
+  'safety_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    phoneE164: text('phone_e164').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('safety_sessions_phone_idx').on(t.phoneE164)],
+);
+
+/**
+ * The one-time code last sent by SMS to a number to open its safety centre: its SHA-256, when it stops working and
+ * how many wrong tries it took (at most SAFETY_CODE_TRIES for all clients together). One row per number: a new code
+ * replaces the previous one.
+ */
+export const safetyCodes = pgTable('safety_codes', {
+  phoneE164: text('phone_e164').primaryKey(),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A requester the owner of a number blocked: that buyer account can no longer ask the number (new requests and new
+ * links are refused before any SMS). Deleting the row unblocks.
+ */
+export const requesterBlocks = pgTable(
+  'requester_blocks',
+  {
+    phoneE164: text('phone_e164').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.phoneE164, t.userId] })],
+);
+
+/**
+ * The buyer opened the map of a request while it was shared (a read of the request's trace in a live state), at
+ * most one row a minute per request. Shown to the owner in the safety centre; deleted with the request.
+ */
+export const requestViews = pgTable(
+  'request_views',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => locationRequests.id, { onDelete: 'cascade' }),
+    viewedAt: timestamp('viewed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('request_views_request_idx').on(t.requestId, t.viewedAt)],
+);
+
+/**
+ * The short reference of a request the owner quotes when reporting (`SR-7K4M-2Q`, Crockford base32), given the first
+ * time the safety centre lists the request; unique.
+ */
+export const requestReferences = pgTable(
+  'request_references',
+  {
+    requestId: uuid('request_id')
+      .primaryKey()
+      .references(() => locationRequests.id, { onDelete: 'cascade' }),
+    reference: text('reference').notNull(),
+  },
+  (t) => [uniqueIndex('request_references_reference_key').on(t.reference)],
+);
+
+/**
+ * When the owner deleted what was shared with a request from the safety centre (its positions); the consent records
+ * stay for their retention period.
+ */
+export const requestErasures = pgTable('request_erasures', {
+  requestId: uuid('request_id')
+    .primaryKey()
+    .references(() => locationRequests.id, { onDelete: 'cascade' }),
+  erasedAt: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,468 @@
+import 'server-only';
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import {
+  consents,
+  locationRequests,
+  optOuts,
+  outboundMessages,
+  positions,
+  requestErasures,
+  requestReferences,
+  requestViews,
+  requesterBlocks,
+  safetyCodes,
+  safetySessions,
+  users,
+} from '../db/schema';
+import { LIVE_STATES, OPEN_STATES, isLive } from '../../lib/request-machine';
+import type { SafetyRequest } from '../../lib/safety';
+import { env } from '../env';
+import { CROCKFORD_ALPHABET } from './order-reference';
+import { applyEvent, applyEventWhere, settleByClock } from './request-transitions';
+import { optOut, smsRefusal } from './sms-guards';
+import { maskEmail, randomToken, sha256 } from './tokens';
+
+// The phone owner's safety centre: every request made to one number, who asked, and one tap to stop it all (Apple's
+// Safety Check for the single place and the quick exit; IETF DULT threat model for telling the tracked person who
+// tracks and giving them an identifier to report; the UK operators' code of practice for location services for the
+// located phone staying in control). Everything here is scoped to the one number a session was opened for.
+
+/** How long a safety-centre session lasts from its opening, ms (short: a shared or stolen phone exposes little). */
+export const SAFETY_SESSION_MS = 30 * 60_000;
+/** How long a one-time code sent by SMS works, ms. */
+export const SAFETY_CODE_MS = 10 * 60_000;
+/** Wrong tries a one-time code takes, from all clients together, before it stops working. */
+export const SAFETY_CODE_TRIES = 5;
+
+/** Who acted and the text they were shown, for the consent records the safety centre writes (like the consent page). */
+export type SafetyMeta = { ip: string | null; userAgent: string | null; shownText: string };
+
+/**
+ * Opens a session for `e164`: a random token of 256 bits whose SHA-256 only is stored, ending SAFETY_SESSION_MS from
+ * now. Returns the token (the cookie's value) and the end.
+ */
+async function openSession(db: Db | Tx, e164: string): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomToken(32);
+  const expiresAt = new Date(Date.now() + SAFETY_SESSION_MS);
+  await db.insert(safetySessions).values({ tokenHash: sha256(token), phoneE164: e164, expiresAt });
+  // Ended sessions of this number are of no use to anyone: dropped while we are here.
+  await db
+    .delete(safetySessions)
+    .where(and(eq(safetySessions.phoneE164, e164), lt(safetySessions.expiresAt, new Date())));
+  return { token, expiresAt };
+}
+
+/**
+ * Opens the safety centre of the number a consent `code` (from the SMS link) was sent to: holding the link proves the
+ * number's SMS. Null for an unknown code (the caller counts it as a guess).
+ */
+export async function sessionFromConsentCode(db: Db, code: string): Promise<{ token: string; expiresAt: Date } | null> {
+  const [row] = await db
+    .select({ e164: locationRequests.targetE164 })
+    .from(locationRequests)
+    .where(eq(locationRequests.consentCodeHash, sha256(code)))
+    .limit(1);
+  return row ? openSession(db, row.e164) : null;
+}
+
+/** The number a live session `token` is for, or null (unknown, ended or absent token). */
+export async function sessionNumber(db: Db, token: string | undefined | null): Promise<string | null> {
+  if (!token) return null;
+  const [row] = await db
+    .select({ e164: safetySessions.phoneE164 })
+    .from(safetySessions)
+    .where(and(eq(safetySessions.tokenHash, sha256(token)), gt(safetySessions.expiresAt, new Date())))
+    .limit(1);
+  return row?.e164 ?? null;
+}
+
+/** Ends session `token` (the quick exit and "leave"). Idempotent. */
+export async function closeSession(db: Db, token: string | undefined | null): Promise<void> {
+  if (token) await db.delete(safetySessions).where(eq(safetySessions.tokenHash, sha256(token)));
+}
+
+/** The one-time code's SMS text in `locale` (en, es, id; English otherwise); `{code}` is the 6 digits. */
+const CODE_SMS: Record<string, string> = {
+  en: '{product}: your code to see the location requests made to this number is {code}. It works for 10 minutes. If you did not ask for it, ignore this message.',
+  es: '{product}: tu código para ver las solicitudes de ubicación hechas a este número es {code}. Vale 10 minutos. Si no lo pediste, ignora este mensaje.',
+  id: '{product}: kode Anda untuk melihat permintaan lokasi ke nomor ini adalah {code}. Berlaku 10 menit. Jika Anda tidak memintanya, abaikan pesan ini.',
+};
+
+/**
+ * Sends a one-time code (6 digits, SAFETY_CODE_MS, SAFETY_CODE_TRIES) by SMS to `e164`, only when we already sent a
+ * consent SMS to that number and the SMS caps allow it (services/sms-guards.ts; the opt-out list does not apply: the
+ * owner asks for this message themselves). A new code replaces the previous one. Returns the outbox id to enqueue,
+ * or null when nothing was sent — the caller answers the same either way, so the answer does not tell whether the
+ * number is known. Rate limits per number and per client are the caller's.
+ */
+export async function sendSafetyCode(db: Db, e164: string, locale: string): Promise<string | null> {
+  const [known] = await db
+    .select({ id: outboundMessages.id })
+    .from(outboundMessages)
+    .where(
+      and(
+        eq(outboundMessages.channel, 'sms'),
+        eq(outboundMessages.recipient, e164),
+        isNotNull(outboundMessages.locationRequestId),
+      ),
+    )
+    .limit(1);
+  if (!known) return null;
+  return db.transaction(async (tx) => {
+    // The same lock as every consent SMS (services/requests.ts), so the caps hold across processes.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
+    if (await smsRefusal(tx, e164, undefined, { ignoreOptOut: true })) return null;
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const values = {
+      codeHash: sha256(`${e164}:${code}`),
+      expiresAt: new Date(Date.now() + SAFETY_CODE_MS),
+      attempts: 0,
+    };
+    await tx
+      .insert(safetyCodes)
+      .values({ phoneE164: e164, ...values })
+      .onConflictDoUpdate({ target: safetyCodes.phoneE164, set: { ...values, createdAt: new Date() } });
+    const text = (CODE_SMS[locale] ?? CODE_SMS.en).replace('{product}', env().NEXT_PUBLIC_PRODUCT_NAME);
+    const [row] = await tx
+      .insert(outboundMessages)
+      .values({
+        channel: 'sms',
+        recipient: e164,
+        locale,
+        template: 'safety_code',
+        body: text.replace('{code}', code),
+        redacted: { body: text.replace('{code}', '[code]'), html: null },
+      })
+      .returning({ id: outboundMessages.id });
+    return row.id;
+  });
+}
+
+/**
+ * Checks a one-time `code` for `e164`: every try first spends one of the code's SAFETY_CODE_TRIES in one conditional
+ * UPDATE, so guesses from any number of clients at once get SAFETY_CODE_TRIES comparisons in all. A right code is
+ * used up (deleted) and opens a session. Null for a wrong, used, ended or absent code.
+ */
+export async function verifySafetyCode(
+  db: Db,
+  e164: string,
+  code: string,
+): Promise<{ token: string; expiresAt: Date } | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(safetyCodes)
+      .set({ attempts: sql`${safetyCodes.attempts} + 1` })
+      .where(
+        and(
+          eq(safetyCodes.phoneE164, e164),
+          gt(safetyCodes.expiresAt, new Date()),
+          lt(safetyCodes.attempts, SAFETY_CODE_TRIES),
+        ),
+      )
+      .returning({ codeHash: safetyCodes.codeHash });
+    if (!row) return null;
+    const given = Buffer.from(sha256(`${e164}:${code}`));
+    const stored = Buffer.from(row.codeHash);
+    if (given.length !== stored.length || !timingSafeEqual(given, stored)) return null;
+    await tx.delete(safetyCodes).where(eq(safetyCodes.phoneE164, e164));
+    return openSession(tx, e164);
+  });
+}
+
+/** A new request reference such as `SR-7K4M-2Q` (Crockford base32, like order references). */
+function newReference(): string {
+  let body = '';
+  for (let i = 0; i < 6; i++) body += CROCKFORD_ALPHABET[randomInt(CROCKFORD_ALPHABET.length)];
+  return `SR-${body.slice(0, 4)}-${body.slice(4)}`;
+}
+
+/** Gives each of `ids` without a reference one (unique; a taken one is drawn again) and returns id → reference. */
+async function referencesOf(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const read = async () =>
+    new Map(
+      (
+        await db
+          .select()
+          .from(requestReferences)
+          .where(inArray(requestReferences.requestId, ids.length ? ids : ['00000000-0000-0000-0000-000000000000']))
+      ).map((r) => [r.requestId, r.reference]),
+    );
+  let found = await read();
+  for (let round = 0; round < 4 && ids.some((id) => !found.has(id)); round++) {
+    const missing = ids.filter((id) => !found.has(id));
+    await db
+      .insert(requestReferences)
+      .values(missing.map((requestId) => ({ requestId, reference: newReference() })))
+      .onConflictDoNothing();
+    found = await read();
+  }
+  return found;
+}
+
+/**
+ * Total sharing time from a request's consent records (oldest first) at `now`, ms: each share (`shared`,
+ * `shared_again`) runs for the duration chosen, cut short by the next record (a stop, a report) and by `now`.
+ */
+export function sharedDuration(
+  records: { decision: string; createdAt: Date; durationMinutes: number | null }[],
+  now: Date,
+): number {
+  let total = 0;
+  records.forEach((r, i) => {
+    if (r.decision !== 'shared' && r.decision !== 'shared_again') return;
+    const start = r.createdAt.getTime();
+    const ends = [start + (r.durationMinutes ?? 0) * 60_000, now.getTime()];
+    const nextRecord = records[i + 1];
+    if (nextRecord) ends.push(nextRecord.createdAt.getTime());
+    total += Math.max(0, Math.min(...ends) - start);
+  });
+  return total;
+}
+
+/**
+ * Everything the safety centre of `e164` shows, newest request first: every request to that number (never another
+ * number's), each with its reference, who asked (name and masked e-mail), when, the note, its state (lib/request-machine.ts,
+ * brought up to the clock), how long it shared, the requester's map openings during a share, what is still visible to
+ * the requester, the owner's deletion and block; and whether the number is on the opt-out list (`optedOut`, with
+ * `undoable` false when an operator put it there).
+ */
+export async function safetyOverview(db: Db, e164: string, now = new Date()) {
+  const scope = eq(locationRequests.targetE164, e164);
+  const open = await db
+    .select({ id: locationRequests.id })
+    .from(locationRequests)
+    .where(and(scope, inArray(locationRequests.status, [...OPEN_STATES, ...LIVE_STATES])));
+  for (const r of open) await settleByClock(db, r.id, now);
+  const rows = await db
+    .select({
+      id: locationRequests.id,
+      userId: locationRequests.userId,
+      requesterName: locationRequests.requesterName,
+      email: users.email,
+      createdAt: locationRequests.createdAt,
+      note: locationRequests.note,
+      state: locationRequests.status,
+      positions: sql<number>`(select count(*)::int from ${positions} p where p.request_id = ${locationRequests.id})`,
+      erasedAt: requestErasures.erasedAt,
+    })
+    .from(locationRequests)
+    .innerJoin(users, eq(users.id, locationRequests.userId))
+    .leftJoin(requestErasures, eq(requestErasures.requestId, locationRequests.id))
+    .where(scope)
+    .orderBy(desc(locationRequests.createdAt), desc(locationRequests.id))
+    .limit(200);
+  const ids = rows.map((r) => r.id);
+  const none = ['00000000-0000-0000-0000-000000000000'];
+  const [refs, records, views, blocks, [optedOut]] = await Promise.all([
+    referencesOf(db, ids),
+    db
+      .select()
+      .from(consents)
+      .where(inArray(consents.requestId, ids.length ? ids : none))
+      .orderBy(asc(consents.createdAt), asc(consents.id)),
+    db
+      .select()
+      .from(requestViews)
+      .where(inArray(requestViews.requestId, ids.length ? ids : none))
+      .orderBy(desc(requestViews.viewedAt)),
+    db.select({ userId: requesterBlocks.userId }).from(requesterBlocks).where(eq(requesterBlocks.phoneE164, e164)),
+    db.select().from(optOuts).where(eq(optOuts.phoneE164, e164)).limit(1),
+  ]);
+  const blocked = new Set(blocks.map((b) => b.userId));
+  const requests: SafetyRequest[] = rows.map((r) => {
+    const mine = views.filter((v) => v.requestId === r.id);
+    return {
+      id: r.id,
+      reference: refs.get(r.id) ?? '',
+      requesterName: r.requesterName,
+      requester: maskEmail(r.email),
+      createdAt: r.createdAt.toISOString(),
+      note: r.note,
+      state: r.state,
+      sharedMs: sharedDuration(
+        records.filter((c) => c.requestId === r.id),
+        now,
+      ),
+      views: mine.slice(0, 50).map((v) => v.viewedAt.toISOString()),
+      viewCount: mine.length,
+      positions: r.positions,
+      erasedAt: r.erasedAt?.toISOString() ?? null,
+      blocked: blocked.has(r.userId),
+    };
+  });
+  return {
+    phone: e164,
+    requests,
+    optedOut: !!optedOut,
+    undoable: !!optedOut && optedOut.reason !== 'operator',
+    consentRetentionDays: env().CONSENT_RETENTION_DAYS,
+  };
+}
+
+/** Writes one consent record per request in `ids` with `decision`, as the consent page does (services/consent.ts). */
+async function record(
+  tx: Tx,
+  ids: string[],
+  e164: string,
+  decision: 'stopped' | 'declined' | 'reported',
+  meta: SafetyMeta,
+  reason: string | null = null,
+): Promise<void> {
+  if (!ids.length) return;
+  const textHash = sha256(meta.shownText);
+  await tx.insert(consents).values(
+    ids.map((requestId) => ({
+      requestId,
+      targetE164: e164,
+      decision,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      textHash,
+      reason,
+    })),
+  );
+}
+
+/**
+ * Ends the requests to `e164` matched by `where` through the request state machine: every live one takes
+ * `stopped_by_owner` (its window ends now), every unanswered one `declined`, each with its consent record, exactly as
+ * the consent page's Stop and Decline. Each event is one conditional UPDATE, so callers at once never record a
+ * request twice: a request moved by one is no longer in a state the other's event may be taken in.
+ */
+async function endRequests(tx: Tx, e164: string, meta: SafetyMeta, where?: ReturnType<typeof eq>) {
+  const scope = and(eq(locationRequests.targetE164, e164), where);
+  const stopped = await applyEventWhere(tx, 'stopped_by_owner', scope, { sharingUntil: new Date() });
+  await record(tx, stopped, e164, 'stopped', meta);
+  const declined = await applyEventWhere(tx, 'declined', scope);
+  await record(tx, declined, e164, 'declined', meta);
+  return { stopped: stopped.length, declined: declined.length };
+}
+
+/**
+ * Stop everything now: every sharing request to `e164` ends (`stopped_by_owner`; the buyers read "stopped by the
+ * owner") and every pending one is declined, with their consent records. Returns how many of each this call ended
+ * (0 and 0 when another call did it first).
+ */
+export async function stopEverything(db: Db, e164: string, meta: SafetyMeta) {
+  return db.transaction((tx) => endRequests(tx, e164, meta));
+}
+
+/** The buyer of request `requestId` when it was made to `e164`; null for another number's request or an unknown id. */
+async function buyerOf(db: Db | Tx, e164: string, requestId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ userId: locationRequests.userId })
+    .from(locationRequests)
+    .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164)))
+    .limit(1);
+  return row?.userId ?? null;
+}
+
+/**
+ * Blocks the requester of `requestId` from `e164`: that buyer account can no longer ask this number (new requests and
+ * new links are refused before any SMS, services/sms-guards.ts `ownerRefusal`), and its requests to this number
+ * still running or waiting end (see `endRequests`). Other requesters are not affected. Taken under the SMS queue's
+ * lock, so an order racing the block either committed its request before (and it is ended here) or sees the block.
+ * False when the request is not this number's.
+ */
+export async function blockRequester(db: Db, e164: string, requestId: string, meta: SafetyMeta): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const userId = await buyerOf(tx, e164, requestId);
+    if (!userId) return false;
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
+    await tx.insert(requesterBlocks).values({ phoneE164: e164, userId }).onConflictDoNothing();
+    await endRequests(tx, e164, meta, eq(locationRequests.userId, userId));
+    return true;
+  });
+}
+
+/** Lifts the owner's block of the requester of `requestId`. False when the request is not this number's. */
+export async function unblockRequester(db: Db, e164: string, requestId: string): Promise<boolean> {
+  const userId = await buyerOf(db, e164, requestId);
+  if (!userId) return false;
+  await db.delete(requesterBlocks).where(and(eq(requesterBlocks.phoneE164, e164), eq(requesterBlocks.userId, userId)));
+  return true;
+}
+
+/** Block everyone: puts `e164` on the opt-out list (no more consent SMS), as STOP does. Idempotent. */
+export async function blockEveryone(db: Db, e164: string): Promise<void> {
+  await optOut(db, e164, 'stop');
+}
+
+/**
+ * Undoes Block everyone: takes `e164` off the opt-out list, unless an operator put it there (false then). True when the
+ * number is not on the list afterwards.
+ */
+export async function unblockEveryone(db: Db, e164: string): Promise<boolean> {
+  await db.delete(optOuts).where(and(eq(optOuts.phoneE164, e164), inArray(optOuts.reason, ['report', 'stop'])));
+  const [left] = await db.select().from(optOuts).where(eq(optOuts.phoneE164, e164)).limit(1);
+  return !left;
+}
+
+/**
+ * Deletes what was shared with request `requestId` of `e164`: a running share is stopped first (`stopped_by_owner`,
+ * recorded), then every position is deleted, so the requester's map is empty at its next read; the deletion time is
+ * kept. The consent records stay for CONSENT_RETENTION_DAYS (proof of who decided what and when). Returns how many
+ * positions were deleted, or null when the request is not this number's.
+ */
+export async function eraseShared(db: Db, e164: string, requestId: string, meta: SafetyMeta): Promise<number | null> {
+  return db.transaction(async (tx) => {
+    const [request] = await tx
+      .select({ id: locationRequests.id, status: locationRequests.status })
+      .from(locationRequests)
+      .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164)))
+      .for('update');
+    if (!request) return null;
+    if (isLive(request.status) && (await applyEvent(tx, requestId, 'stopped_by_owner', { sharingUntil: new Date() })))
+      await record(tx, [requestId], e164, 'stopped', meta);
+    const deleted = await tx
+      .delete(positions)
+      .where(eq(positions.requestId, requestId))
+      .returning({ id: positions.id });
+    await tx
+      .insert(requestErasures)
+      .values({ requestId })
+      .onConflictDoUpdate({ target: requestErasures.requestId, set: { erasedAt: new Date() } });
+    return deleted.length;
+  });
+}
+
+/**
+ * Reports request `requestId` of `e164` as abuse, as the consent page's Report does (services/consent.ts
+ * `answerConsent`): the number goes on the opt-out list, the report is recorded with the owner's optional `reason`
+ * (already checked by the route), and the request takes the `reported` event. Returns the request's reference to quote,
+ * or null when the request is not this number's.
+ */
+export async function reportRequest(
+  db: Db,
+  e164: string,
+  requestId: string,
+  reason: string | null,
+  meta: SafetyMeta,
+): Promise<string | null> {
+  const done = await db.transaction(async (tx) => {
+    const [request] = await tx
+      .select({ id: locationRequests.id })
+      .from(locationRequests)
+      .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164)))
+      .for('update');
+    if (!request) return false;
+    await optOut(tx, e164, 'report', requestId);
+    await record(tx, [requestId], e164, 'reported', meta, reason);
+    await applyEvent(tx, requestId, 'reported', { sharingUntil: null });
+    return true;
+  });
+  if (!done) return null;
+  return (await referencesOf(db, [requestId])).get(requestId) ?? null;
+}
+
+/**
+ * Records that the buyer opened the map of request `requestId` during a share (the safety centre's view log): at most
+ * one row a minute per request, one INSERT … WHERE NOT EXISTS on the request's index.
+ */
+export async function recordMapView(db: Db, requestId: string): Promise<void> {
+  await db.execute(sql`insert into ${requestViews} (request_id)
+    select ${requestId}::uuid where not exists (
+      select 1 from ${requestViews} v where v.request_id = ${requestId}::uuid and v.viewed_at > now() - interval '1 minute')`);
+}
