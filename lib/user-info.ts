@@ -1,9 +1,11 @@
+import { readCookie } from './browser-cookies';
+
 /** The `userInfo` cookie (docs/rules.md#entities: e-mail and paymentCount), or null when absent or unreadable. */
 export function readUserInfo(): { email: string } | null {
   const raw = rawUserInfo();
   if (!raw) return null;
   try {
-    const info = JSON.parse(decodeURIComponent(raw)) as { email?: unknown };
+    const info = JSON.parse(raw) as { email?: unknown };
     return typeof info.email === 'string' ? { email: info.email } : null;
   } catch {
     return null;
@@ -13,14 +15,9 @@ export function readUserInfo(): { email: string } | null {
 const SESSION_EVENT = 'chamspy:session';
 let lastSeen: string | undefined;
 
-/** The raw `userInfo` cookie value ('' when absent). */
+/** The `userInfo` cookie's decoded value ('' when absent). */
 function rawUserInfo(): string {
-  return (
-    document.cookie
-      .split('; ')
-      .find((c) => c.startsWith('userInfo='))
-      ?.slice('userInfo='.length) ?? ''
-  );
+  return readCookie('userInfo') ?? '';
 }
 
 /**

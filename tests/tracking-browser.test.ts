@@ -7,7 +7,6 @@ import {
   gaClientId,
   isEventToken,
   newEventToken,
-  parseCookies,
   readTracking,
   type KeyValueStore,
 } from '@/lib/tracking/state';
@@ -94,17 +93,21 @@ describe('browser tracking state (docs/rules.md#entities)', () => {
 
   it('reads the cookies lang, acceptCookie, website_type and the GA client id', () => {
     const store = memoryStore();
-    const cookies =
-      'lang=es; acceptCookie=1; _ga=GA1.1.1234567890.1699999999; userInfo=%7B%22email%22%3A%22a%40b.c%22%7D';
+    const cookies = {
+      lang: 'es',
+      acceptCookie: '1',
+      _ga: 'GA1.1.1234567890.1699999999',
+      userInfo: '{"email":"a@b.c"}',
+    };
     expect(readTracking(store, cookies)).toMatchObject({
       lang: 'es',
       acceptCookie: true,
       websiteType: 7,
       gaCid: '1234567890.1699999999',
     });
-    expect(readTracking(store, 'acceptCookie=0').acceptCookie).toBe(false);
-    expect(readTracking(store, '').acceptCookie).toBeUndefined();
-    expect(parseCookies(cookies).userInfo).toBe('{"email":"a@b.c"}');
+    expect(readTracking(store, { acceptCookie: '0' }).acceptCookie).toBe(false);
+    expect(readTracking(store, {}).acceptCookie).toBeUndefined();
+    expect(readTracking(store, { acceptCookie: 'yes' }).acceptCookie).toBeUndefined();
     expect(gaClientId('GA1.2.55.66')).toBe('55.66');
     expect(gaClientId('garbage')).toBeUndefined();
   });

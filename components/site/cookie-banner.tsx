@@ -2,6 +2,7 @@
 import { useState, useSyncExternalStore } from 'react';
 import { COOKIE_CHOICE_EVENT, readCookieChoice } from '@/lib/tracking/cookie-choice';
 import { Link } from '@/components/ui/link';
+import { writePreferenceCookie } from '@/lib/browser-cookies';
 
 const noSubscribe = () => () => {};
 
@@ -28,8 +29,7 @@ export function CookieBanner({
   const [chosen, setChosen] = useState(false);
   if (stored !== null || chosen) return null;
   const choose = (value: '1' | '0') => {
-    const secure = location.protocol === 'https:' ? '; Secure' : '';
-    document.cookie = `acceptCookie=${value}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`;
+    writePreferenceCookie('acceptCookie', value);
     setChosen(true);
     dispatchEvent(new Event(COOKIE_CHOICE_EVENT));
   };

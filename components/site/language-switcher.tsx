@@ -2,6 +2,7 @@
 import { useSyncExternalStore } from 'react';
 import { prefixOf, splitLocale, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
+import { writePreferenceCookie } from '@/lib/browser-cookies';
 
 const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
 
@@ -10,8 +11,7 @@ const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
  * it next time (proxy.ts). Only an explicit choice sets it.
  */
 function rememberLanguage(locale: AppLocale): void {
-  const secure = location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `lang=${locale}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`;
+  writePreferenceCookie('lang', locale);
 }
 const noSubscribe = () => () => {};
 /** What the closed switcher shows: a short code (the full names are in the list). */

@@ -1,12 +1,11 @@
+import { readCookie } from '../browser-cookies';
+
 /** Window event dispatched when the visitor answers the cookie banner; ad events waiting for the answer listen for it. */
 export const COOKIE_CHOICE_EVENT = 'cookiechoice';
 
 /** The visitor's choice about optional cookies (docs/rules.md#entities `acceptCookie`): '1' accepted, '0' declined, null not asked. */
 export function readCookieChoice(): '1' | '0' | null {
-  const value = document.cookie
-    .split('; ')
-    .find((c) => c.startsWith('acceptCookie='))
-    ?.slice('acceptCookie='.length);
+  const value = readCookie('acceptCookie');
   return value === '1' || value === '0' ? value : null;
 }
 

@@ -2,7 +2,8 @@ import { browserApi } from '../api/browser';
 import { buttonOs, detectEnv, phoneOs, postToNative } from './device';
 import type { BrowserEvent } from './funnel';
 import { COOKIE_CHOICE_EVENT, trackingAllowed } from './cookie-choice';
-import { browserState, browserStore, parseCookies } from './state';
+import { readCookies } from '../browser-cookies';
+import { browserState, browserStore } from './state';
 
 /**
  * The browser's three tracking calls (docs/rules.md#entities, #api). Every error is written to the console only:
@@ -108,7 +109,7 @@ export function sendAdEvent(eventName: string): void {
 }
 
 async function postAdEvent(eventName: string): Promise<void> {
-  const cookies = parseCookies(document.cookie);
+  const cookies = readCookies();
   const fbclid = new URLSearchParams(location.search).get('fbclid');
   const userData = {
     fbc: cookies._fbc || (fbclid ? fbcFromClickId(fbclid) : undefined),

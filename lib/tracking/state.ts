@@ -1,10 +1,12 @@
 /**
  * Browser tracking state (docs/rules.md#entities "Browser storage"): what the visitor's first and later visits
  * carried, kept in local storage, plus the cookies the API and trackers read. Pure functions over a `KeyValueStore`
- * and a cookie string, so they run the same in tests and in the browser; `browserState()` binds them to the page.
+ * and the page's cookies (name → decoded value), so they run the same in tests and in the browser; `browserState()`
+ * binds them to the page (cookies through lib/browser-cookies.ts).
  *
  * Attribution is last-touch: a parameter present in the address replaces the stored value; an absent one keeps it.
  */
+import { readCookies, writePreferenceCookie } from '../browser-cookies';
 
 /** Local-storage keys, named as docs/rules.md#entities names them. */
 export const STORAGE_KEYS = {
@@ -58,7 +60,11 @@ export function isEventToken(value: string | null | undefined): value is string 
  * tracked parameter present in `search` (the raw query, with or without '?'). `utm_term` wins over `keyword` when
  * both are given. Returns the state as read afterwards.
  */
-export function captureTracking(search: string, store: KeyValueStore, cookies = ''): TrackingState {
+export function captureTracking(
+  search: string,
+  store: KeyValueStore,
+  cookies: Record<string, string | undefined> = {},
+): TrackingState {
   if (!isEventToken(store.getItem(STORAGE_KEYS.eventToken))) store.setItem(STORAGE_KEYS.eventToken, newEventToken());
   if (!store.getItem(STORAGE_KEYS.uuid)) store.setItem(STORAGE_KEYS.uuid, crypto.randomUUID());
   const params = new URLSearchParams(search);
@@ -91,10 +97,9 @@ export type TrackingState = {
   gaCid: string | undefined;
 };
 
-/** Reads the state from `store` and the `document.cookie`-style string `cookies`. */
-export function readTracking(store: KeyValueStore, cookies = ''): TrackingState {
+/** Reads the state from `store` and the page's cookies `cookie` (name → decoded value, lib/browser-cookies.ts). */
+export function readTracking(store: KeyValueStore, cookie: Record<string, string | undefined> = {}): TrackingState {
   const get = (key: string) => store.getItem(key) || undefined;
-  const cookie = parseCookies(cookies);
   const token = get(STORAGE_KEYS.eventToken);
   return {
     eventToken: isEventToken(token) ? token : undefined,
@@ -111,23 +116,6 @@ export function readTracking(store: KeyValueStore, cookies = ''): TrackingState 
     websiteType: WEBSITE_TYPE,
     gaCid: gaClientId(cookie._ga),
   };
-}
-
-/** `name=value; …` → a map (values URI-decoded where valid). */
-export function parseCookies(cookies: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of cookies.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 1) continue;
-    const name = part.slice(0, eq).trim();
-    const raw = part.slice(eq + 1).trim();
-    try {
-      out[name] = decodeURIComponent(raw);
-    } catch {
-      out[name] = raw;
-    }
-  }
-  return out;
 }
 
 /**
@@ -164,9 +152,8 @@ export function browserState(): TrackingState {
   const store = browserStore();
   if (!captured) {
     captured = true;
-    const secure = location.protocol === 'https:' ? '; Secure' : '';
-    document.cookie = `website_type=${WEBSITE_TYPE}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`;
-    return captureTracking(location.search, store, document.cookie);
+    writePreferenceCookie('website_type', String(WEBSITE_TYPE));
+    return captureTracking(location.search, store, readCookies());
   }
-  return readTracking(store, document.cookie);
+  return readTracking(store, readCookies());
 }
