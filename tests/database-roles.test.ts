@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateOnce, prepareDatabase } from '@/server/db/prepare';
+import { PGBOSS_CRON_QUEUE } from '@/server/jobs/queues';
 
 // The deployment's database roles (docs/deploy.md, "The database roles"): an owner migrates; the app's role owns
 // nothing, so it cannot switch off or get around the append-only tables' triggers.
@@ -69,6 +70,8 @@ describe('the app role on a database its owner prepared', () => {
       const [job] = await boss.fetch<{ id: string }>('outbox-deliver');
       expect(job?.id).toBe(id);
       await boss.complete('outbox-deliver', job.id);
+      // The queue through which pg-boss's schedules (the minute jobs) send exists: the app role could not create it.
+      expect(await boss.getQueue(PGBOSS_CRON_QUEUE)).toMatchObject({ name: PGBOSS_CRON_QUEUE });
     } finally {
       await boss.stop({ graceful: false, wait: true, close: true });
     }

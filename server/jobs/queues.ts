@@ -15,6 +15,12 @@ export const TRACKING_RETENTION_QUEUE = 'tracking-retention';
 export const AD_FORWARD_QUEUE = 'ad-forward';
 /** Queue of reverse username lookups to run; payload `{ idHash }` of a `username_checks` row. */
 export const USERNAME_QUEUE = 'username-check';
+/**
+ * pg-boss 10's own queue through which every `schedule` (cron) sends its jobs (`QUEUES.SEND_IT` in pg-boss's
+ * src/timekeeper.js). pg-boss creates it when it starts with scheduling on; the owner's preparation starts pg-boss with
+ * `schedule: false`, and the app's role may not create a queue (DDL), so without this the crons never fire.
+ */
+export const PGBOSS_CRON_QUEUE = '__pgboss__send-it';
 
 /**
  * Creates every queue of the product (idempotent: pg-boss 10's `createQueue` inserts with ON CONFLICT DO NOTHING and
@@ -22,9 +28,10 @@ export const USERNAME_QUEUE = 'username-check';
  * owner does it before the app's restricted role starts (server/db/prepare.ts); the app calls it again, which then
  * only finds the queues there. The outbox queue is `stately`: at most one queued and one active job per outbox row (its
  * id is the singleton key), so the sweep cannot queue a second job for a row that has one; updateQueue converts a
- * queue made before that policy.
+ * queue made before that policy. pg-boss's cron queue (PGBOSS_CRON_QUEUE) is created here too.
  */
 export async function createQueues(boss: PgBoss): Promise<void> {
+  await boss.createQueue(PGBOSS_CRON_QUEUE);
   await boss.createQueue(OUTBOX_QUEUE, { name: OUTBOX_QUEUE, policy: 'stately' });
   await boss.updateQueue(OUTBOX_QUEUE, { name: OUTBOX_QUEUE, policy: 'stately' });
   for (const name of [
