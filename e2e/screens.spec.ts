@@ -20,6 +20,7 @@ const PAGES = [
   '/faq/',
   '/contact-us/',
   '/cancel/',
+  '/withdraw/',
   '/location/?c=unknown-code-000000000',
   '/pay-success/',
   '/checkout/',

@@ -66,6 +66,7 @@ const ROUTES = [
   '/pay-success/',
   '/cancel-subscription/',
   '/cancel/',
+  '/withdraw/',
   '/dashboard/locations/',
   '/dashboard/billing/',
   '/dashboard/account/',

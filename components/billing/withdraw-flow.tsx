@@ -7,6 +7,7 @@ import { useForm } from 'react-hook-form';
 import { formatDateTime } from '@/lib/intl-format';
 import { formatPhone } from '@/lib/phone-format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { readUserInfo } from '@/lib/user-info';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { Link } from '../ui/link';
 import { TextField } from '../ui/text-field';
@@ -90,8 +91,12 @@ export function WithdrawFlow() {
       );
       return;
     }
-    // Signed in: straight to the confirmation step; otherwise (401, 403) the e-mail form.
-    api.get<{ contracts: Contract[] }>('/admin/withdraw/contracts').then(
+    // Signed in: straight to the confirmation step; otherwise (401, 403) the e-mail form. A browser without the
+    // readable `userInfo` cookie has no session here: the form, without a request bound to answer 401.
+    const signedIn = readUserInfo()
+      ? api.get<{ contracts: Contract[] }>('/admin/withdraw/contracts')
+      : Promise.reject(new Error('not signed in'));
+    signedIn.then(
       (v) => {
         setContracts(v.contracts);
         setSource({ kind: 'account' });
