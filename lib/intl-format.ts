@@ -46,11 +46,17 @@ export function formatTime(value: string | number | Date, locale: string, timeZo
  * How long ago `value` was, relative to `now` (ms since epoch), in the locale's words: "52 minutes ago", "hace 3 horas",
  * "baru saja" ('now' under a minute). Whole minutes under an hour, hours under two days, then days.
  */
-export function formatAgo(value: string | number | Date, locale: string, now: number): string {
+export function formatAgo(
+  value: string | number | Date,
+  locale: string,
+  now: number,
+  options: { seconds?: boolean } = {},
+): string {
   const seconds = Math.round((new Date(value).getTime() - now) / 1000);
   const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   const abs = Math.abs(seconds);
-  if (abs < 60) return format.format(0, 'minute');
+  // With `seconds` (a live view ticking every second): "12 seconds ago" under a minute.
+  if (abs < 60) return options.seconds ? format.format(Math.min(0, seconds), 'second') : format.format(0, 'minute');
   if (abs < 3600) return format.format(Math.trunc(seconds / 60), 'minute');
   if (abs < 48 * 3600) return format.format(Math.trunc(seconds / 3600), 'hour');
   return format.format(Math.trunc(seconds / 86400), 'day');

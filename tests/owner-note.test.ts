@@ -131,7 +131,7 @@ describe('note through the API', () => {
       translate('en', 'Consent.whoNamed', { product: 'Chamspy', name: 'Anna' }),
       translate('en', 'Consent.account', { email: view.requester }),
       `Their note: ${NOTE}`,
-      translate('en', 'Consent.what'),
+      `${translate('en', 'Consent.what')} ${translate('en', 'Consent.noHistory')}`,
     ].join('\n');
     expect(record.textHash).toBe(sha256(shown));
   });

@@ -241,7 +241,7 @@ describe('requester name through the API', () => {
     const shown = [
       'Anna (your sister) pide la ubicación de este teléfono a través de Chamspy.',
       `Solicitado desde la cuenta ${masked}.`,
-      translate('es', 'Consent.what'),
+      `${translate('es', 'Consent.what')} ${translate('es', 'Consent.noHistory')}`,
     ].join('\n');
     expect(record.textHash).toBe(sha256(shown));
   });

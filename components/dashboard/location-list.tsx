@@ -6,6 +6,7 @@ import { ApiClientError, MUST_CHANGE_PASSWORD, SESSION_INVALID } from '@/lib/api
 import type { Page, RequestStatus } from '@/lib/api/types';
 import { formatAgo, formatDateTime, formatUntil } from '@/lib/intl-format';
 import { waitingState } from '@/lib/request-state';
+import { liveness } from '@/lib/live-state';
 import { useNow } from '../ui/use-now';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
@@ -30,6 +31,9 @@ type Row = {
   expiresAt: string;
   locationDenied: boolean;
   withdrawn: boolean;
+  /** When the owner's page last spoke during a share (ISO 8601), for "offline" (lib/live-state.ts). */
+  ownerSeenAt: string | null;
+  liveSignal: 'hidden' | 'permission_lost' | null;
 };
 type ListPage = Page<Row> & { quota: { used: number; total: number } | null; notificationsTotal: number };
 type Badge = RequestStatus | 'delivered' | 'smsFailed' | 'locationDenied' | 'withdrawn';
@@ -74,13 +78,14 @@ const BADGE: Record<Badge, string> = {
  */
 export function LocationList() {
   const t = useTranslations('Dashboard');
+  const tMap = useTranslations('Map');
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const [rows, setRows] = useState<Row[] | null>(null);
   const [quota, setQuota] = useState<ListPage['quota']>(null);
   const [unseen, setUnseen] = useState(0);
   const [error, setError] = useState<{ message: string; code: number; ended: boolean } | null>(null);
-  const now = useNow();
+  const now = useNow(1000);
 
   useEffect(() => {
     api.get<ListPage>('/spyContent', { pageNum: 1, pageSize: 50 }).then(
@@ -201,8 +206,13 @@ export function LocationList() {
                   )}
                   {(r.status === 'sharing' || r.status === 'paused' || r.status === 'stopped') && (
                     <span className="text-sm text-slate-600" data-testid="last-position">
+                      {(r.status === 'sharing' || r.status === 'paused') && (
+                        <span data-testid="row-liveness" className="font-semibold text-slate-800">
+                          {tMap(`live.${liveness({ ...r, ended: null, sharingUntil: null }, now)}`)} ·{' '}
+                        </span>
+                      )}
                       {r.lastPositionAt
-                        ? t('lastPosition', { ago: formatAgo(r.lastPositionAt, locale, now) })
+                        ? t('lastPosition', { ago: formatAgo(r.lastPositionAt, locale, now, { seconds: true }) })
                         : t('noPosition')}
                     </span>
                   )}

@@ -4,56 +4,69 @@ import { useLocale, useTranslations } from 'next-intl';
 import dynamic from 'next/dynamic';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useState } from 'react';
+import { liveness } from '@/lib/live-state';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
 import type { LocationTrace } from '@/lib/api/types';
 import { formatAgo, formatDateTime, formatTime } from '@/lib/intl-format';
 import { useNow } from '../ui/use-now';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
-import { usePolling } from '../ui/use-polling';
+import { useLiveTrace } from './use-live-trace';
 import { readUserInfo } from '@/lib/user-info';
 import { SIGNED_OUT, SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
 
+/** The colour of each word for how live a share is: green while live, amber when it may come back, slate when ended. */
+const LIVE_TONE: Record<ReturnType<typeof liveness>, string> = {
+  waiting: 'font-semibold text-slate-800',
+  live: 'font-semibold text-green-800',
+  paused: 'font-semibold text-amber-800',
+  permission_lost: 'font-semibold text-red-800',
+  offline: 'font-semibold text-amber-800',
+  stopped_by_owner: 'font-semibold text-slate-800',
+  time_ran_out: 'font-semibold text-slate-800',
+  declined: 'font-semibold text-red-800',
+  expired: 'font-semibold text-slate-800',
+  withdrawn: 'font-semibold text-slate-800',
+};
+
 const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
 
 /**
- * The subscriber's map of one request (`/map?id=`): polls `GET /gpsTrace/phoneLocation/{id}` every 3 s and shows
- * the newest GPS position with its accuracy circle (or, before any, the IP area); "waiting for the owner" until the
- * owner shares. Another user's id answers 404 and shows 'not found'.
+ * The subscriber's map of one request (`/map?id=`): kept current by the live stream (use-live-trace.ts; polling
+ * `GET /gpsTrace/phoneLocation/{id}` every 3 s where the stream fails), it shows the newest GPS position with its
+ * accuracy circle and the trail of this share (or, before any, the IP area), and always how fresh it is: the last
+ * position's age, ticking every second, and how live the share is (lib/live-state.ts: live, paused, permission lost,
+ * offline, stopped by the owner, time ran out, declined). Another user's id answers 404 and shows 'not found'.
  */
 export function MapView() {
   const t = useTranslations('Map');
-  const tDash = useTranslations('Dashboard');
-  const now = useNow();
+  const now = useNow(1000);
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const id = useSearchParams().get('id') ?? '';
-  const [trace, setTrace] = useState<LocationTrace | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const step = useCallback(
-    async (active: () => boolean) => {
+  const poll = useCallback(
+    async (active: () => boolean): Promise<LocationTrace | null | undefined> => {
       if (!id) {
         // No request named: nothing to ask the server.
         if (active()) setError(readUserInfo() ? t('notFound') : SIGNED_OUT);
-        return false;
+        return null;
       }
       try {
-        const next = await api.get<LocationTrace>(`/gpsTrace/phoneLocation/${encodeURIComponent(id)}`);
-        if (active()) setTrace(next);
-        return true;
+        return await api.get<LocationTrace>(`/gpsTrace/phoneLocation/${encodeURIComponent(id)}`);
       } catch (e) {
         const err = e as ApiClientError;
         const signedOut = err.code === SESSION_INVALID;
         const final = err.status === 404 || err.status === 422 || signedOut;
         if (active()) setError(signedOut ? SIGNED_OUT : final ? t('notFound') : err.message);
-        return !final;
+        return final ? null : undefined;
       }
     },
     [api, id, t],
   );
-  usePolling(step);
+  const { trace, transport } = useLiveTrace(id, poll);
 
   const back = (
     <Link href={`${prefixOf(locale)}/dashboard/locations/`} className="text-sm text-brand underline">
@@ -81,17 +94,24 @@ export function MapView() {
   const ip = trace.positions.find((p) => p.source === 'ip') ?? null;
   const ipLabel = `${t('ipArea')}${ip?.label ? ` · ${ip.label}` : ''}`;
   const near = trace.place ? t('near', placeWords(trace.place, locale)) : null;
+  const live = liveness(trace, now);
   return (
     <section className="space-y-4">
       {back}
       <h1 className="text-2xl font-bold">{t('title', { phone: formatPhone(trace.phone) })}</h1>
-      {latest && (
-        <p className="text-sm text-slate-700" data-testid="map-status">
-          {/* The trace's status is the server's, which ends a window that ran out on every poll (settleByClock). */}
-          {tDash(`status.${trace.status}`)} ·{' '}
-          {tDash('lastPosition', { ago: formatAgo(latest.recordedAt, locale, now) })}
-        </p>
-      )}
+      <p className="text-sm text-slate-700" data-testid="map-status" aria-live="polite">
+        <span data-testid="liveness" data-state={live} className={LIVE_TONE[live]}>
+          {t(`live.${live}`)}
+        </span>{' '}
+        ·{' '}
+        <span data-testid="fix-age">
+          {latest ? t('lastFix', { ago: formatAgo(latest.recordedAt, locale, now, { seconds: true }) }) : t('noFixYet')}
+        </span>
+        <span className="block text-xs text-slate-500">
+          {transport === 'polling' ? t('transportPolling') : t('transportStream')}
+          {gps.length > 1 ? ` ${t('trailNote')}` : ''}
+        </span>
+      </p>
       {!latest && (
         <p role="status" className="rounded-lg bg-slate-100 p-4">
           {trace.status === 'declined'

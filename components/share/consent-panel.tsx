@@ -31,7 +31,7 @@ export function ConsentPanel() {
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const code = useSearchParams().get('c') ?? '';
-  const { state, view, gps, accuracy, sendFailing, error, busy, share, act, report } = useConsent(api, code);
+  const { state, view, gps, accuracy, sendFailing, error, busy, share, act, report, wakeLock } = useConsent(api, code);
   const [minutes, setMinutes] = useState(60);
   const [confirmStop, setConfirmStop] = useState(false);
 
@@ -77,7 +77,10 @@ export function ConsentPanel() {
         {view.requesterName ? (
           <>
             <p className="text-lg font-semibold text-slate-900">
-              {t('whoNamed', { name: view.requesterName, product: view.product })}
+              {t('whoNamed', {
+                name: view.requesterName,
+                product: view.product,
+              })}
             </p>
             <p className="mt-1 text-sm text-slate-700">{t('account', { email: view.requester })}</p>
           </>
@@ -94,7 +97,11 @@ export function ConsentPanel() {
           </figure>
         )}
       </div>
-      {!FINAL.includes(state) && <p className="mt-3 text-slate-700">{t('what')}</p>}
+      {!FINAL.includes(state) && (
+        <p className="mt-3 text-slate-700">
+          {t('what')} {state === 'asked' && t('noHistory')}
+        </p>
+      )}
       {error && (
         <p role="alert" className="mt-3 text-red-700">
           {error}
@@ -178,6 +185,22 @@ export function ConsentPanel() {
           ) : (
             <p className="text-sm text-slate-600">{t('pauseNote')}</p>
           )}
+          {wakeLock.supported && (
+            <label className="flex min-h-11 items-start gap-3 text-sm">
+              <input
+                type="checkbox"
+                className="mt-1 h-5 w-5"
+                checked={wakeLock.on}
+                onChange={(e) => wakeLock.set(e.target.checked)}
+                data-testid="keep-screen-on"
+              />
+              <span>
+                {t('keepScreenOn')}
+                <span className="block text-slate-600">{t('keepScreenOnNote')}</span>
+              </span>
+            </label>
+          )}
+          <p className="text-sm text-slate-600">{t('noHistory')}</p>
           {accuracy !== null && <p data-testid="last-sent">{t('lastSent', { accuracy })}</p>}
           {sendFailing && <p className="text-sm text-amber-800">{t('reconnecting')}</p>}
           <p className="text-sm text-slate-600">{t('stopHow')}</p>

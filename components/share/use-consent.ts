@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiClientError, type ApiClient } from '@/lib/api/client';
 import type { ConsentView, RequestStatus } from '@/lib/api/types';
 import { shouldSendFix } from '@/lib/geo';
+import { LIVE_HEARTBEAT_MS } from '@/lib/live-state';
 
 /** What the browser's location is doing: asked, giving fixes, refused, or silent (page hidden, phone locked). */
 export type GpsState = 'idle' | 'waiting' | 'ok' | 'denied' | 'lost';
@@ -109,7 +110,7 @@ export function useConsent(api: ApiClient, code: string) {
       (pos) => {
         setGps('ok');
         const fix = { latitude: pos.coords.latitude, longitude: pos.coords.longitude, at: Date.now() };
-        if (!shouldSendFix(lastSent.current, fix)) return;
+        if (!shouldSendFix(lastSent.current, { ...fix, accuracy: pos.coords.accuracy })) return;
         const previous = lastSent.current;
         lastSent.current = fix;
         api.put(path, { action: 'position', ...fix, accuracy: pos.coords.accuracy }).then(
@@ -129,10 +130,13 @@ export function useConsent(api: ApiClient, code: string) {
           },
         );
       },
-      (e) => setGps(e.code === e.PERMISSION_DENIED ? 'denied' : 'lost'),
+      (e) => {
+        setGps(e.code === e.PERMISSION_DENIED ? 'denied' : 'lost');
+        if (e.code === e.PERMISSION_DENIED) sendPresence(code, 'permission_lost');
+      },
       GPS_OPTIONS,
     );
-  }, [api, path, stopWatch, load]);
+  }, [api, path, code, stopWatch, load]);
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load sets state only after its first await
@@ -140,22 +144,62 @@ export function useConsent(api: ApiClient, code: string) {
     return stopWatch;
   }, [code, load, stopWatch]);
 
-  const sharing = view?.status === 'sharing';
+  const sharing = view?.status === 'sharing' || view?.status === 'paused';
   useEffect(() => {
     if (!sharing) return;
     startWatch();
+    sendPresence(code, 'visible');
+    // The buyer reads "offline" after a minute without a word: a heartbeat while the page is visible.
+    const heartbeat = setInterval(() => {
+      if (document.visibilityState === 'visible') sendPresence(code, 'visible');
+    }, LIVE_HEARTBEAT_MS);
     const onVisible = () => {
-      if (document.visibilityState === 'visible') startWatch();
-      else setGps('lost');
+      if (document.visibilityState === 'visible') {
+        startWatch();
+        sendPresence(code, 'visible');
+      } else {
+        setGps('lost');
+        sendPresence(code, 'hidden');
+      }
     };
+    // A closed tab or a page left for another: said before the browser stops the page (no position can follow).
+    const onPageHide = () => sendPresence(code, 'hidden');
     document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('pagehide', onPageHide);
+    // The permission revoked in the browser's settings while sharing is said at once (Permissions API `change`).
+    let permission: PermissionStatus | null = null;
+    const onPermission = () => {
+      if (permission?.state === 'denied') {
+        setGps('denied');
+        stopWatch();
+        sendPresence(code, 'permission_lost');
+      } else if (permission?.state === 'granted' && document.visibilityState === 'visible') {
+        startWatch();
+        sendPresence(code, 'visible');
+      }
+    };
+    let cancelled = false;
+    navigator.permissions
+      ?.query({ name: 'geolocation' })
+      .then((status) => {
+        if (cancelled) return;
+        permission = status;
+        status.addEventListener('change', onPermission);
+      })
+      .catch(() => undefined);
     const tick = setInterval(() => setNow(Date.now()), 15_000);
     return () => {
+      cancelled = true;
+      permission?.removeEventListener('change', onPermission);
       document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('pagehide', onPageHide);
+      clearInterval(heartbeat);
       clearInterval(tick);
       stopWatch();
     };
-  }, [sharing, startWatch, stopWatch]);
+  }, [sharing, code, startWatch, stopWatch]);
+
+  const wakeLock = useWakeLock(sharing);
 
   /** Share for `minutes`: the browser's permission and first fix come first; the consent is sent with that fix. */
   const share = (minutes: number) => {
@@ -232,5 +276,54 @@ export function useConsent(api: ApiClient, code: string) {
   };
 
   const state: OwnerState = failed ?? (view ? stateOf(view, now, gps) : 'loading');
-  return { state, view, gps, accuracy, sendFailing, error, busy, share, act, report };
+  return { state, view, gps, accuracy, sendFailing, error, busy, share, act, report, wakeLock };
+}
+
+/**
+ * Tells the server what the owner's page is doing during a share (`POST /spyContent/phoneLocation/{code}/presence`,
+ * server/api/routes/live.ts): `navigator.sendBeacon`, which the browser delivers even while the page is being hidden
+ * or closed (W3C Beacon); `fetch` with `keepalive` where it is missing. Fire and forget: the heartbeat repeats it.
+ */
+function sendPresence(code: string, state: 'visible' | 'hidden' | 'permission_lost'): void {
+  const url = `/api_f/v1/spyContent/phoneLocation/${encodeURIComponent(code)}/presence`;
+  const body = JSON.stringify({ state });
+  if (typeof navigator.sendBeacon === 'function') {
+    if (navigator.sendBeacon(url, new Blob([body], { type: 'application/json' }))) return;
+  }
+  void fetch(url, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'application/json' } }).catch(
+    () => undefined,
+  );
+}
+
+/**
+ * "Keep the screen on while sharing" (W3C Screen Wake Lock): off until the owner turns it on, released when sharing
+ * ends, asked again when the page becomes visible (the browser releases it when the page is hidden). `supported` is
+ * false where the browser has no `navigator.wakeLock` (the page then does not offer it).
+ */
+function useWakeLock(sharing: boolean) {
+  const [wanted, setWanted] = useState(false);
+  const [supported] = useState(() => typeof navigator !== 'undefined' && 'wakeLock' in navigator);
+  useEffect(() => {
+    if (!sharing || !wanted || !supported) return;
+    let sentinel: WakeLockSentinel | null = null;
+    let ended = false;
+    const acquire = () => {
+      if (document.visibilityState !== 'visible') return;
+      navigator.wakeLock
+        .request('screen')
+        .then((s) => {
+          if (ended) void s.release();
+          else sentinel = s;
+        })
+        .catch(() => undefined);
+    };
+    acquire();
+    document.addEventListener('visibilitychange', acquire);
+    return () => {
+      ended = true;
+      document.removeEventListener('visibilitychange', acquire);
+      void sentinel?.release().catch(() => undefined);
+    };
+  }, [sharing, wanted, supported]);
+  return { supported, on: wanted && sharing, set: setWanted };
 }

@@ -232,8 +232,12 @@ export async function savePosition(db: Db, code: string, fix: Fix): Promise<Answ
   const status = await settleByClock(db, row.request.id);
   if (!status || !isLive(status)) return { error: 'not_sharing' };
   await consume('positionsPerRequest', row.request.id);
-  // A fix means the owner's page is open and visible: it resumes a paused share and counts as a heartbeat.
-  await heartbeat(db, row.request.id);
+  // A fix counts as a heartbeat of a running share. It does not resume a paused one: a fix sent just before the page
+  // was hidden may arrive after the page said so; only the page's own `visible` signal resumes.
+  await db
+    .update(locationRequests)
+    .set({ ownerSeenAt: new Date() })
+    .where(and(eq(locationRequests.id, row.request.id), eq(locationRequests.status, 'sharing')));
   return db.transaction(async (tx) => {
     const [request] = await tx
       .select({ status: locationRequests.status, userId: locationRequests.userId })

@@ -109,6 +109,8 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
         string | null
       >`(select m.sent_at from outbound_messages m where m.location_request_id = "location_requests"."id" order by m.created_at desc limit 1)`,
       expiresAt: locationRequests.expiresAt,
+      ownerSeenAt: locationRequests.ownerSeenAt,
+      liveSignal: locationRequests.liveSignal,
     })
     .from(locationRequests)
     .leftJoin(positions, eq(positions.requestId, locationRequests.id))
@@ -125,6 +127,7 @@ export async function listRequests(db: Db, userId: string, pageNum: number, page
       lastPositionAt: r.lastPositionAt ? new Date(r.lastPositionAt).toISOString() : null,
       smsSentAt: r.smsSentAt ? new Date(r.smsSentAt).toISOString() : null,
       expiresAt: r.expiresAt.toISOString(),
+      ownerSeenAt: r.ownerSeenAt?.toISOString() ?? null,
     })),
     total,
     pageNum,

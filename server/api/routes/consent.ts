@@ -1,12 +1,11 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { env } from '../../env';
 import { translate } from '../../i18n';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { SHARE_PRESETS, answerConsent, consentView, savePosition, type AnswerResult } from '../../services/consent';
-import { guessingGuard } from '../consent-guard';
 import type { AppEnv } from '../context';
+import { guessingGuard } from '../consent-guard';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { normalizeOwnerNote, ownerNoteProblem } from '../../../lib/validation/requester-name';
@@ -164,7 +163,7 @@ function unwrap(result: AnswerResult) {
 
 export const consentApi = new OpenAPIHono<AppEnv>()
   .openapi(consentRoute, async (c) => {
-    const db = await getDb();
+    const db = await c.var.db();
     const code = c.req.valid('param').id;
     const found = await guessingGuard(c.get('clientIp'), () => consentView(db, code));
     return ok(c, { product: env().NEXT_PUBLIC_PRODUCT_NAME, ...found, presets: [...SHARE_PRESETS] });
@@ -172,7 +171,7 @@ export const consentApi = new OpenAPIHono<AppEnv>()
   .openapi(answerRoute, async (c) => {
     const { id } = c.req.valid('param');
     const body = readBody(c, answerBody);
-    const db = await getDb();
+    const db = await c.var.db();
     // The consent record keeps a hash of the text the owner was shown, in the page's language.
     const lang = c.get('lang');
     const product = env().NEXT_PUBLIC_PRODUCT_NAME;
@@ -185,7 +184,8 @@ export const consentApi = new OpenAPIHono<AppEnv>()
             ? `${translate(lang, 'Consent.whoNamed', { product, name })}\n${translate(lang, 'Consent.account', { email })}`
             : translate(lang, 'Consent.who', { product, requester: email }),
           ...(note ? [`${translate(lang, 'Consent.note')}: ${note}`] : []),
-          translate(lang, 'Consent.what'),
+          // One paragraph on the page: what is shared, and that nothing is kept beyond the share.
+          `${translate(lang, 'Consent.what')} ${translate(lang, 'Consent.noHistory')}`,
         ].join('\n'),
     };
     // One lookup per call: positions arrive every 10 s while the owner shares.

@@ -1,6 +1,5 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { SMS_TEXTS, consentSmsText } from '../../services/consent-sms';
@@ -59,6 +58,14 @@ const listRoute = createRoute({
               createdAt: z.string(),
               positions: z.number(),
               lastPositionAt: z.string().nullable().openapi({ description: 'when the newest position was recorded' }),
+              ownerSeenAt: z
+                .string()
+                .nullable()
+                .openapi({ description: "when the owner's page last spoke during a share (heartbeat or fix)" }),
+              liveSignal: z
+                .enum(['hidden', 'permission_lost'])
+                .nullable()
+                .openapi({ description: "why a share is paused, as the owner's page said it" }),
               smsStatus: z.string().nullable(),
               smsSentAt: z
                 .string()
@@ -231,7 +238,7 @@ const clearRoute = createRoute({
 export const locationsApi = new OpenAPIHono<AppEnv>()
   .openapi(listRoute, async (c) => {
     const { pageNum, pageSize } = c.req.valid('query');
-    const db = await getDb();
+    const db = await c.var.db();
     const userId = c.get('user')!.id;
     // One read of when the subscriber last looked serves the rows' `updated` and the total.
     const since = await notificationsSeenAt(db, userId);
@@ -247,18 +254,18 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     });
   })
   .openapi(seenRoute, async (c) => {
-    await markNotificationsSeen(await getDb(), c.get('user')!.id);
+    await markNotificationsSeen(await c.var.db(), c.get('user')!.id);
     return ok(c, { notificationsTotal: 0 as const });
   })
   .openapi(traceRoute, async (c) => {
-    const found = await requestWithPositions(await getDb(), c.get('user')!.id, c.req.valid('param').id);
+    const found = await requestWithPositions(await c.var.db(), c.get('user')!.id, c.req.valid('param').id);
     if (!found) throw notFound();
     return ok(c, found);
   })
   .openapi(createRoute_, async (c) => {
     const body = readBody(c, newRequestBody);
     try {
-      const { requestId, smsId, link } = await requestLocation(await getDb(), c.get('user')!.id, body);
+      const { requestId, smsId, link } = await requestLocation(await c.var.db(), c.get('user')!.id, body);
       await enqueueAfterCommit([smsId]);
       return created(c, { id: requestId, link });
     } catch (error) {
@@ -283,13 +290,13 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
   )
   .openapi(linkRoute, async (c) => {
     const { send } = readBody(c, z.object({ send: formBoolean.default(false) }));
-    const renewed = await renewConsentLink(await getDb(), c.get('user')!.id, c.req.valid('param').id, send);
+    const renewed = await renewConsentLink(await c.var.db(), c.get('user')!.id, c.req.valid('param').id, send);
     if (!renewed) throw notFound();
     if (renewed.smsId) await enqueueAfterCommit([renewed.smsId]);
     return ok(c, { link: renewed.link, smsQueued: renewed.smsId !== null });
   })
   .openapi(clearRoute, async (c) => {
-    const cleared = await clearPositions(await getDb(), c.get('user')!.id, c.req.valid('param').id);
+    const cleared = await clearPositions(await c.var.db(), c.get('user')!.id, c.req.valid('param').id);
     if (cleared === null) throw notFound();
     return ok(c, { deleted: cleared });
   });
