@@ -13,6 +13,7 @@ const ROUTES = [
   '/ip-tracker/',
   '/username-lookup/',
   '/location/',
+  '/safety/',
   '/getLocation/',
   '/map/',
   '/reveal-location/',

@@ -33,6 +33,7 @@ export const PRIVATE_PAGES = [
   '/dashboard/',
   '/map/',
   '/location/',
+  '/safety/',
   '/getLocation/',
   '/reveal-location/',
   '/checkout/',

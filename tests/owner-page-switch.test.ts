@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isOwnerPage } from '@/components/share/owner-page-switch';
 
-// The locale layout frames the owner's consent page on its own; every other page keeps the site's header and footer.
+// The locale layout frames the owner's pages (consent page, safety centre) on their own; every other page keeps the site's header and footer.
 
 describe('isOwnerPage', () => {
   it.each([
@@ -12,9 +12,16 @@ describe('isOwnerPage', () => {
     '/ph/location/',
     '/en/location',
     '/en-PH/location',
-  ])('%s is the consent page (browser path or prerendered internal path)', (path) => {
-    expect(isOwnerPage(path)).toBe(true);
-  });
+    '/safety/',
+    '/es/safety/',
+    '/ph/safety/',
+    '/en-PH/safety',
+  ])(
+    '%s is an owner page: the consent page or the safety centre (browser path or prerendered internal path)',
+    (path) => {
+      expect(isOwnerPage(path)).toBe(true);
+    },
+  );
 
   it.each([
     '/',
@@ -27,6 +34,7 @@ describe('isOwnerPage', () => {
     '/dashboard/locations/',
     '/xx/location/',
     '/location/extra/',
+    '/safety/extra/',
     '',
     null,
   ])('%s is not', (path) => {

@@ -3,9 +3,10 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { formatTime } from '@/lib/intl-format';
-import type { AppLocale } from '@/lib/routing/rules';
+import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { requesterFactsText } from '@/lib/requester-facts';
 import { ConfirmDialog } from '../ui/confirm-dialog';
+import { Link } from '../ui/link';
 import { useApi } from '../ui/use-api';
 import { ReportAbuse } from './report-abuse';
 import { useConsent, type OwnerState } from './use-consent';
@@ -24,7 +25,8 @@ const FINAL: OwnerState[] = ['declined', 'expired', 'withdrawn', 'reported'];
  * and stops all SMS to the number. A single-purpose page: nothing leads to the rest of the site (the route's frame is
  * components/share/owner-shell.tsx). Each state of `useConsent` (asked, sharing, paused, stopped,
  * ended, declined, expired, withdrawn, reported, reconnecting) has its own wording and actions; times are shown in the
- * owner's time zone with the zone named.
+ * owner's time zone with the zone named. Below, "All requests for this number" opens the number's safety centre
+ * (app/[locale]/safety/) with this link's code, which proves the number's SMS.
  */
 export function ConsentPanel() {
   const t = useTranslations('Consent');
@@ -221,6 +223,17 @@ export function ConsentPanel() {
         declined={state === 'declined'}
         report={report}
       />
+
+      {/* The number's safety centre: holding this link proves the number's SMS (app/[locale]/safety/). */}
+      <p className="mt-6 border-t border-slate-200 pt-4">
+        <Link
+          href={`${prefixOf(locale)}/safety/?c=${encodeURIComponent(code)}`}
+          className="inline-flex min-h-11 items-center font-medium text-brand underline"
+          data-testid="all-requests"
+        >
+          {t('allRequests')}
+        </Link>
+      </p>
 
       <ConfirmDialog
         open={confirmStop}

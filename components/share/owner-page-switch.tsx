@@ -3,10 +3,11 @@ import { usePathname } from 'next/navigation';
 import type { ReactNode } from 'react';
 
 /**
- * The owner's consent page, `/location/` under any language prefix: the browser's path (`/location/`, `/es/location/`,
- * `/ph/location/`) or the internal one a prerender sees (`/en/location`, `/en-PH/location`).
+ * The owner's pages, the consent page `/location/` and the safety centre `/safety/`, under any language prefix: the
+ * browser's path (`/location/`, `/es/location/`, `/ph/safety/`) or the internal one a prerender sees
+ * (`/en/location`, `/en-PH/safety`).
  */
-const OWNER_PAGE = /^(?:\/(?:en|en-PH|es|id|ph))?\/location\/?$/;
+const OWNER_PAGE = /^(?:\/(?:en|en-PH|es|id|ph))?\/(?:location|safety)\/?$/;
 
 /** Whether `pathname` is the owner's consent page (see OWNER_PAGE). */
 export function isOwnerPage(pathname: string | null): boolean {

@@ -1,6 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
 /** Longest reason the API takes (code points): the owner note's limit, OWNER_NOTE.max in lib/validation. */
 const REASON_MAX = 140;
@@ -31,6 +31,8 @@ export function ReportAbuse({
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  // Ids of its own, so that several reports on one page (the safety centre lists many requests) never share one.
+  const id = useId();
 
   useEffect(() => {
     const element = dialog.current;
@@ -68,37 +70,37 @@ export function ReportAbuse({
       </button>
       <dialog
         ref={dialog}
-        aria-labelledby="report-title"
+        aria-labelledby={`${id}-title`}
         onCancel={() => setOpen(false)}
         onClose={() => setOpen(false)}
         className="m-auto w-[calc(100%-2rem)] max-w-sm rounded-2xl p-6 shadow-xl backdrop:bg-slate-900/50"
       >
         <form onSubmit={submit} noValidate>
-          <h2 id="report-title" className="text-lg font-semibold text-slate-900">
+          <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
             {t('report')}
           </h2>
           <p className="mt-2 text-slate-800">{t('reportConfirm', { product })}</p>
-          <label htmlFor="report-reason" className="mt-4 block text-sm font-medium text-slate-800">
+          <label htmlFor={`${id}-reason`} className="mt-4 block text-sm font-medium text-slate-800">
             {t('reportReasonLabel')}
           </label>
           <textarea
-            id="report-reason"
+            id={`${id}-reason`}
             name="reason"
             rows={2}
             value={reason}
             onChange={(e) => setReason(e.target.value)}
             aria-invalid={!!problem}
-            aria-describedby="report-reason-hint report-reason-error"
+            aria-describedby={`${id}-hint ${id}-error`}
             className="field-input"
           />
           <div className="mt-1 flex justify-between gap-3 text-xs text-slate-600">
-            <p id="report-reason-hint">{t('reportReasonHint')}</p>
+            <p id={`${id}-hint`}>{t('reportReasonHint')}</p>
             <p className={`shrink-0 tabular-nums ${count > REASON_MAX ? 'text-red-700' : ''}`}>
               {count}/{REASON_MAX}
             </p>
           </div>
           {problem && (
-            <p id="report-reason-error" role="alert" className="mt-1 text-sm text-red-700">
+            <p id={`${id}-error`} role="alert" className="mt-1 text-sm text-red-700">
               {problem}
             </p>
           )}

@@ -14,6 +14,8 @@ const LINKS = [
   // The withdrawal function, separate from cancelling (Directive 2011/83/EU Art. 11a).
   ['/withdraw/', 'withdraw'],
   ['/terms-of-use/#refund', 'refund'],
+  // The phone owner's safety centre: every request made to their number (app/[locale]/safety/).
+  ['/safety/', 'safety'],
 ] as const;
 
 /**

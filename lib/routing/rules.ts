@@ -50,6 +50,7 @@ export const PAGE_PATHS = new Set([
   '/faq/',
   '/cookie/',
   '/location/',
+  '/safety/',
   '/map/',
   '/getLocation/',
   '/locate/',
