@@ -79,8 +79,19 @@ export const liveApi = new OpenAPIHono<AppEnv>()
     const db = await c.var.db();
     const userId = c.get('user')!.id;
     const { id } = c.req.valid('param');
-    const opened = await requestWithPositions(db, userId, id);
-    if (!opened) throw notFound();
+    // Subscribed before the view is read, so that nothing committed in between is missed: the events that arrive
+    // before the stream starts are kept and replayed after the view (a position it already holds is skipped by id).
+    const early: LiveEvent[] = [];
+    let deliver: (event: LiveEvent) => void = (event) => early.push(event);
+    const unsubscribe = await liveHub().subscribe(id, (event) => deliver(event));
+    const opened = await requestWithPositions(db, userId, id).catch((error: unknown) => {
+      unsubscribe();
+      throw error;
+    });
+    if (!opened) {
+      unsubscribe();
+      throw notFound();
+    }
     const tokens = [readSessionCookie(c), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t);
     const resumeAfter = Number(c.req.header('last-event-id') ?? '');
     // No proxy or compression may hold the events back (compression skips `no-transform`, as nginx's X-Accel-Buffering).
@@ -95,8 +106,8 @@ export const liveApi = new OpenAPIHono<AppEnv>()
         return chain;
       };
       // `resume`: only the positions after `lastId`, then the state (a reconnect); else the whole view.
-      const writeTrace = async (resume = false) => {
-        const trace = await requestWithPositions(db, userId, id);
+      const writeTrace = async (resume = false, known?: typeof opened) => {
+        const trace = known ?? (await requestWithPositions(db, userId, id));
         if (!trace) return stream.abort();
         const newest = trace.positions[0]?.id ?? 0;
         if (resume) {
@@ -133,13 +144,15 @@ export const liveApi = new OpenAPIHono<AppEnv>()
           }
         });
       };
-      const unsubscribe = await liveHub().subscribe(id, onEvent);
       let ended = false;
       stream.onAbort(() => {
         ended = true;
         unsubscribe();
       });
-      await send(() => writeTrace(lastId > 0));
+      // The view read when the stream was asked for, then what was committed since, then the events as they come.
+      await send(() => writeTrace(lastId > 0, opened));
+      deliver = onEvent;
+      for (const event of early.splice(0)) onEvent(event);
       const started = Date.now();
       let checked = started;
       while (!ended && !stream.aborted && Date.now() - started < STREAM_LIFETIME_MS) {
