@@ -7,7 +7,8 @@ const root = path.resolve(import.meta.dirname, '..');
 
 /**
  * Starts the app on `port` with PostgreSQL on `pgPort` and `env` added (SMS caps and order limits raised for load),
- * and resolves once `GET /api_f/v1/health` answers (2 minutes at most). `stop()` ends it and its database.
+ * and resolves once `GET /api_f/v1/health` answers (2 minutes at most). `stop()` ends it and its database; `pid` is
+ * the launcher (e2e/serve.mjs), the app process (`scripts/start.mjs`) is its child.
  */
 export async function startBenchServer(port: number, pgPort: number, env: Record<string, string> = {}) {
   const origin = `http://localhost:${port}`;
@@ -27,5 +28,5 @@ export async function startBenchServer(port: number, pgPort: number, env: Record
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  return { origin, stop };
+  return { origin, stop, pid: child.pid! };
 }
