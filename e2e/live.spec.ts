@@ -79,6 +79,7 @@ test('the map follows the owner live and says when the share is paused, lost, cl
   await owner.clearPermissions();
   await expect(liveness).toHaveAttribute('data-state', /permission_lost|live/);
   await owner.grantPermissions(['geolocation']);
+  await expect(liveness).toHaveAttribute('data-state', 'live');
 
   // The owner closes the page: `pagehide` sends the beacon before the page goes.
   await ownerPage.close({ runBeforeUnload: true });

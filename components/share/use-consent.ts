@@ -132,7 +132,9 @@ export function useConsent(api: ApiClient, code: string) {
       },
       (e) => {
         setGps(e.code === e.PERMISSION_DENIED ? 'denied' : 'lost');
-        if (e.code === e.PERMISSION_DENIED) sendPresence(code, 'permission_lost');
+        // Only a visible page's refusal is a revoked permission; a page being hidden or closed said so already.
+        if (e.code === e.PERMISSION_DENIED && document.visibilityState === 'visible')
+          sendPresence(code, 'permission_lost');
       },
       GPS_OPTIONS,
     );
@@ -169,7 +171,7 @@ export function useConsent(api: ApiClient, code: string) {
     // The permission revoked in the browser's settings while sharing is said at once (Permissions API `change`).
     let permission: PermissionStatus | null = null;
     const onPermission = () => {
-      if (permission?.state === 'denied') {
+      if (permission?.state === 'denied' && document.visibilityState === 'visible') {
         setGps('denied');
         stopWatch();
         sendPresence(code, 'permission_lost');
