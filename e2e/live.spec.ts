@@ -69,6 +69,12 @@ test('the map follows the owner live and says when the share is paused, lost, cl
   await owner.setGeolocation({ latitude: 40.42678, longitude: -3.70379, accuracy: 10 });
   await expect(map.getByTestId('coordinates')).toHaveText('40.42678, -3.70379');
 
+  // My locations says it too, on the request's row.
+  const list = await buyer.newPage();
+  await list.goto('/dashboard/locations/');
+  await expect(list.getByTestId('row-liveness')).toContainText(en.Map.live.live);
+  await list.close();
+
   await setHidden(ownerPage, true);
   await expect(liveness).toHaveAttribute('data-state', 'paused');
   await expect(liveness).toHaveText(en.Map.live.paused);
