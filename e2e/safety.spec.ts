@@ -62,6 +62,25 @@ test('from a consent link: every request to the number, stop everything, and a q
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await page.screenshot({ path: 'test-results/safety-360.png', fullPage: true });
 
+  // The other languages at 360 px, in another tab (this one's history is checked at the end).
+  const tab = await owner.newPage();
+  for (const [prefix, title] of [
+    ['/es', 'Solicitudes a tu número'],
+    ['/id', 'Permintaan ke nomor Anda'],
+    ['/ph', 'Requests to your number'],
+  ]) {
+    await tab.goto(`${prefix}/safety/`);
+    await expect(tab.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(tab.getByTestId('safety-request')).toHaveCount(2);
+    expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    const scan = await new AxeBuilder({ page: tab }).analyze();
+    expect(scan.violations.map((v) => `${prefix} ${v.id}`)).toEqual([]);
+  }
+  await tab.screenshot({ path: 'test-results/safety-360-ph.png', fullPage: true });
+  await tab.goto('/id/safety/');
+  await tab.screenshot({ path: 'test-results/safety-360-id.png', fullPage: true });
+  await tab.close();
+
   // Readable without JavaScript: the list is rendered by the server.
   const cookies = await owner.cookies();
   const plain = await browser.newContext({ javaScriptEnabled: false });

@@ -64,6 +64,21 @@ async function enter(code: string): Promise<string> {
   return /safety_token=([^;]+)/.exec(cookie)![0];
 }
 
+/** Opens the safety centre with a one-time code sent by SMS to `phone`; returns the safety cookie. */
+async function enterBySms(phone: string): Promise<string> {
+  expect((await call('POST', '/safety/code', { body: { phone } })).status).toBe(200);
+  const db = await getDb();
+  const sent = await db
+    .select()
+    .from(outboundMessages)
+    .where(and(eq(outboundMessages.recipient, phone), eq(outboundMessages.template, 'safety_code')));
+  const newest = sent.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+  const code = /\b(\d{6})\b/.exec(newest.body)![1];
+  const res = await call('POST', '/safety/session', { body: { phone, code } });
+  expect(res.status).toBe(200);
+  return /safety_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![0];
+}
+
 function overview(cookie: string) {
   return call('GET', '/safety', { headers: { cookie } });
 }
@@ -108,9 +123,12 @@ describe('safety centre: entry by consent link', () => {
     const list = (await (await overview(cookie)).json()).obj;
     expect(list.phone).toBe(mine);
     expect(list.requests.map((r: { id: string }) => r.id)).toEqual([a.requestId]);
+    // A session opened with an SMS code may do everything, unblock included: still nothing of another number.
+    const bySms = await enterBySms(mine);
     for (const action of ['block', 'unblock', 'erase', 'report']) {
-      expect((await act(cookie, { action, requestId: b.requestId })).status).toBe(404);
+      expect((await act(bySms, { action, requestId: b.requestId })).status).toBe(404);
     }
+    expect((await (await overview(bySms)).json()).obj.requests).toHaveLength(1);
     expect((await act(cookie, { action: 'stop_all' })).status).toBe(200);
     const db = await getDb();
     const [other] = await db.select().from(locationRequests).where(eq(locationRequests.id, b.requestId));
@@ -210,7 +228,13 @@ describe('safety centre: block one requester', () => {
     expect((await askAgain(other.cookie, phone)).status).toBe(201);
     const list = (await (await overview(cookie)).json()).obj.requests;
     expect(list.find((r: { id: string }) => r.id === blocked.requestId).blocked).toBe(true);
-    expect((await act(cookie, { action: 'unblock', requestId: blocked.requestId })).status).toBe(200);
+    // The requester holds consent links too: a session opened with one cannot lift the block; an SMS code can.
+    expect((await (await overview(cookie)).json()).obj.canUndoBlocks).toBe(false);
+    expect((await act(cookie, { action: 'unblock', requestId: blocked.requestId })).status).toBe(403);
+    expect((await askAgain(blocked.cookie, phone)).status).toBe(403);
+    const bySms = await enterBySms(phone);
+    expect((await (await overview(bySms)).json()).obj.canUndoBlocks).toBe(true);
+    expect((await act(bySms, { action: 'unblock', requestId: blocked.requestId })).status).toBe(200);
     expect((await askAgain(blocked.cookie, phone)).status).toBe(201);
   });
 
@@ -244,7 +268,9 @@ describe('safety centre: block everyone, delete, report', () => {
     expect((await askAgain(a.cookie, phone)).status).toBe(403);
     const db = await getDb();
     expect(await db.select().from(optOuts).where(eq(optOuts.phoneE164, phone))).toHaveLength(1);
-    expect((await (await act(cookie, { action: 'unblock_all' })).json()).obj).toMatchObject({ optedOut: false });
+    expect((await act(cookie, { action: 'unblock_all' })).status).toBe(403);
+    const bySms = await enterBySms(phone);
+    expect((await (await act(bySms, { action: 'unblock_all' })).json()).obj).toMatchObject({ optedOut: false });
     expect(await db.select().from(optOuts).where(eq(optOuts.phoneE164, phone))).toEqual([]);
   });
 

@@ -123,15 +123,19 @@ function Confirmed({
 
 /**
  * The number-wide actions: Stop everything now, and Block everyone or its undo (the opt-out list; `optedOut`, with
- * `undoable` false when an operator put the number there). Needs the `Safety` messages; `product` names the service.
+ * `undoable` false when an operator put the number there; `canUndo` false when the session was opened with a consent
+ * link, which the requester may hold too: the undo then needs a code sent by SMS). Needs the `Safety` messages;
+ * `product` names the service.
  */
 export function NumberActions({
   optedOut,
   undoable,
+  canUndo,
   product,
 }: {
   optedOut: boolean;
   undoable: boolean;
+  canUndo: boolean;
   product: string;
 }) {
   const t = useTranslations('Safety');
@@ -155,7 +159,8 @@ export function NumberActions({
             <p className="font-semibold text-slate-900" data-testid="blocked-all">
               {undoable ? t('blockedAll') : t('operatorBlocked')}
             </p>
-            {undoable && (
+            {undoable && !canUndo && <p className="mt-2 text-sm text-slate-700">{t('undoNeedsCode')}</p>}
+            {undoable && canUndo && (
               <div className="mt-2">
                 <Confirmed
                   label={t('unblockAll')}
@@ -186,19 +191,21 @@ export function NumberActions({
 }
 
 /**
- * One request's actions: Block this requester (or Unblock), Delete what was shared (when the requester can still see
- * positions) and Report (the consent page's report dialog, components/share/report-abuse.tsx, with its optional
+ * One request's actions: Block this requester (or Unblock, when `canUndo`: a session opened with an SMS code), Delete
+ * what was shared (when the requester can still see positions) and Report (the consent page's report dialog, components/share/report-abuse.tsx, with its optional
  * reason; the receipt names the request's reference). Needs the `Safety` and `Consent` messages.
  */
 export function RequestActions({
   requestId,
   blocked,
+  canUndo,
   positions,
   reported,
   product,
 }: {
   requestId: string;
   blocked: boolean;
+  canUndo: boolean;
   positions: number;
   reported: boolean;
   product: string;
@@ -208,7 +215,9 @@ export function RequestActions({
   return (
     <div className="mt-3">
       <div className="flex flex-wrap gap-2">
-        {blocked ? (
+        {blocked && !canUndo ? (
+          <p className="text-sm text-slate-700">{t('undoNeedsCode')}</p>
+        ) : blocked ? (
           <button
             type="button"
             disabled={busy}

@@ -39,14 +39,17 @@ export const SAFETY_CODE_TRIES = 5;
 /** Who acted and the text they were shown, for the consent records the safety centre writes (like the consent page). */
 export type SafetyMeta = { ip: string | null; userAgent: string | null; shownText: string };
 
+/** How a session was opened: with a consent link's code (`link`) or a one-time code sent by SMS (`sms`). */
+export type SessionVia = 'link' | 'sms';
+
 /**
- * Opens a session for `e164`: a random token of 256 bits whose SHA-256 only is stored, ending SAFETY_SESSION_MS from
- * now. Returns the token (the cookie's value) and the end.
+ * Opens a session for `e164`, opened `via` a consent link or an SMS code: a random token of 256 bits whose SHA-256
+ * only is stored, ending SAFETY_SESSION_MS from now. Returns the token (the cookie's value) and the end.
  */
-async function openSession(db: Db | Tx, e164: string): Promise<{ token: string; expiresAt: Date }> {
+async function openSession(db: Db | Tx, e164: string, via: SessionVia): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + SAFETY_SESSION_MS);
-  await db.insert(safetySessions).values({ tokenHash: sha256(token), phoneE164: e164, expiresAt });
+  await db.insert(safetySessions).values({ tokenHash: sha256(token), phoneE164: e164, via, expiresAt });
   // Ended sessions of this number are of no use to anyone: dropped while we are here.
   await db
     .delete(safetySessions)
@@ -56,7 +59,8 @@ async function openSession(db: Db | Tx, e164: string): Promise<{ token: string; 
 
 /**
  * Opens the safety centre of the number a consent `code` (from the SMS link) was sent to: holding the link proves the
- * number's SMS. Null for an unknown code (the caller counts it as a guess).
+ * number's SMS. The requester may hold the same link (it is shown to them to pass on), so such a session (`link`)
+ * cannot undo a block (see `canUndoBlocks`). Null for an unknown code (the caller counts it as a guess).
  */
 export async function sessionFromConsentCode(db: Db, code: string): Promise<{ token: string; expiresAt: Date } | null> {
   const [row] = await db
@@ -64,19 +68,29 @@ export async function sessionFromConsentCode(db: Db, code: string): Promise<{ to
     .from(locationRequests)
     .where(eq(locationRequests.consentCodeHash, sha256(code)))
     .limit(1);
-  return row ? openSession(db, row.e164) : null;
+  return row ? openSession(db, row.e164, 'link') : null;
 }
 
-/** The number a live session `token` is for, or null (unknown, ended or absent token). */
-export async function sessionNumber(db: Db, token: string | undefined | null): Promise<string | null> {
+/** The number a live session `token` is for and how it was opened, or null (unknown, ended or absent token). */
+export async function sessionOf(
+  db: Db,
+  token: string | undefined | null,
+): Promise<{ e164: string; via: SessionVia } | null> {
   if (!token) return null;
   const [row] = await db
-    .select({ e164: safetySessions.phoneE164 })
+    .select({ e164: safetySessions.phoneE164, via: safetySessions.via })
     .from(safetySessions)
     .where(and(eq(safetySessions.tokenHash, sha256(token)), gt(safetySessions.expiresAt, new Date())))
     .limit(1);
-  return row?.e164 ?? null;
+  return row ?? null;
 }
+
+/**
+ * Whether a session opened `via` may undo a block (unblock a requester, allow requests again): only one opened with a
+ * one-time code sent by SMS to the number. A consent link's code is also in the requester's hands, and a requester
+ * must never be able to lift the owner's block on them.
+ */
+export const canUndoBlocks = (via: SessionVia): boolean => via === 'sms';
 
 /** Ends session `token` (the quick exit and "leave"). Idempotent. */
 export async function closeSession(db: Db, token: string | undefined | null): Promise<void> {
@@ -167,7 +181,7 @@ export async function verifySafetyCode(
     const stored = Buffer.from(row.codeHash);
     if (given.length !== stored.length || !timingSafeEqual(given, stored)) return null;
     await tx.delete(safetyCodes).where(eq(safetyCodes.phoneE164, e164));
-    return openSession(tx, e164);
+    return openSession(tx, e164, 'sms');
   });
 }
 

@@ -12,7 +12,7 @@ import type { SafetyRequest } from '@/lib/safety';
 import { safetyCookieName } from '@/lib/session-cookie-names';
 import { site } from '@/lib/site';
 import { getDb } from '@/server/db/client';
-import { safetyOverview, sessionNumber } from '@/server/services/safety';
+import { canUndoBlocks, safetyOverview, sessionOf } from '@/server/services/safety';
 
 /** Read per visit: the list is the session's number's, never cached or prerendered. */
 export const dynamic = 'force-dynamic';
@@ -36,9 +36,11 @@ export default async function SafetyPage({
   const t = await getTranslations({ locale, namespace: 'Safety' });
   const token = (await cookies()).get(safetyCookieName(process.env.APP_ORIGIN))?.value;
   const db = await getDb();
-  const phone = await sessionNumber(db, token);
+  const session = await sessionOf(db, token);
   const code = (await searchParams).c;
-  const overview = phone ? await safetyOverview(db, phone) : null;
+  const overview = session ? await safetyOverview(db, session.e164) : null;
+  // A session opened with a consent link cannot undo a block: the requester may hold that link too.
+  const canUndo = session ? canUndoBlocks(session.via) : false;
   return (
     <ClientMessages namespaces={['Safety', 'Consent']}>
       <div className="mx-auto max-w-lg" data-testid="safety-centre">
@@ -55,7 +57,12 @@ export default async function SafetyPage({
               {t('intro', { product: site.product, phone: formatPhone(overview.phone) })}
             </p>
             <p className="mt-1 text-sm text-slate-600">{t('sessionNote')}</p>
-            <NumberActions optedOut={overview.optedOut} undoable={overview.undoable} product={site.product} />
+            <NumberActions
+              optedOut={overview.optedOut}
+              undoable={overview.undoable}
+              canUndo={canUndo}
+              product={site.product}
+            />
             <h2 className="mt-8 text-xl font-semibold">{t('requests')}</h2>
             {overview.requests.length === 0 ? (
               <p className="mt-2 text-slate-700">{t('empty', { product: site.product })}</p>
@@ -63,7 +70,13 @@ export default async function SafetyPage({
               <ol className="mt-3 space-y-4" data-testid="safety-list">
                 {overview.requests.map((r) => (
                   <li key={r.id}>
-                    <RequestCard request={r} locale={locale} days={overview.consentRetentionDays} t={t} />
+                    <RequestCard
+                      request={r}
+                      locale={locale}
+                      days={overview.consentRetentionDays}
+                      canUndo={canUndo}
+                      t={t}
+                    />
                   </li>
                 ))}
               </ol>
@@ -87,7 +100,19 @@ function duration(ms: number, t: T): string {
 }
 
 /** One request: its reference, who asked, when, the note, its state, how long it shared, the map views, its actions. */
-function RequestCard({ request: r, locale, days, t }: { request: SafetyRequest; locale: string; days: number; t: T }) {
+function RequestCard({
+  request: r,
+  locale,
+  days,
+  canUndo,
+  t,
+}: {
+  request: SafetyRequest;
+  locale: string;
+  days: number;
+  canUndo: boolean;
+  t: T;
+}) {
   const row = 'grid grid-cols-[minmax(0,7rem)_1fr] gap-x-3 gap-y-1 text-sm';
   return (
     <article
@@ -148,6 +173,7 @@ function RequestCard({ request: r, locale, days, t }: { request: SafetyRequest; 
       <RequestActions
         requestId={r.id}
         blocked={r.blocked}
+        canUndo={canUndo}
         positions={r.positions}
         reported={r.state === 'reported'}
         product={site.product}

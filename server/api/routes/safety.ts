@@ -14,8 +14,9 @@ import {
   reportRequest,
   safetyOverview,
   sendSafetyCode,
+  canUndoBlocks,
   sessionFromConsentCode,
-  sessionNumber,
+  sessionOf,
   stopEverything,
   unblockEveryone,
   unblockRequester,
@@ -120,6 +121,11 @@ const overviewRoute = createRoute({
           optedOut: z.boolean(),
           undoable: z.boolean().openapi({ description: 'false when an operator put the number on the list' }),
           consentRetentionDays: z.number().int(),
+          canUndoBlocks: z
+            .boolean()
+            .openapi({
+              description: 'false when the session was opened with a consent link: undoing a block needs an SMS code',
+            }),
         }),
       ),
       'Overview',
@@ -144,7 +150,7 @@ const actionRoute = createRoute({
   method: 'post',
   path: '/safety/actions',
   summary:
-    "The owner's actions on the session's number: stop_all (every share ends as stopped by the owner, every pending request is declined, each recorded as on the consent page), block / unblock (one requester: new requests and links refused before any SMS), block_all / unblock_all (the opt-out list), erase (a request's positions deleted; its consent records stay), report (as the consent page's report; answers the request's reference). A request of another number answers 404; no session 401.",
+    "The owner's actions on the session's number: stop_all (every share ends as stopped by the owner, every pending request is declined, each recorded as on the consent page), block / unblock (one requester: new requests and links refused before any SMS), block_all / unblock_all (the opt-out list; unblock and unblock_all need a session opened with an SMS code, 403 otherwise: the requester may hold the consent link too), erase (a request's positions deleted; its consent records stay), report (as the consent page's report; answers the request's reference). A request of another number answers 404; no session 401.",
   request: { body: bodyOf(actionBody) },
   responses: {
     200: jsonResponse(
@@ -166,11 +172,11 @@ const actionRoute = createRoute({
   },
 });
 
-/** The session's number, or 401 `Api.safetySessionEnded`. */
-async function numberOf(c: Context<AppEnv>): Promise<string> {
-  const e164 = await sessionNumber(await c.var.db(), readSafetyCookie(c));
-  if (!e164) throw new ApiError(401, ErrorCode.notLoggedIn, 'Api.safetySessionEnded');
-  return e164;
+/** The session's number and how it was opened, or 401 `Api.safetySessionEnded`. */
+async function sessionFrom(c: Context<AppEnv>) {
+  const session = await sessionOf(await c.var.db(), readSafetyCookie(c));
+  if (!session) throw new ApiError(401, ErrorCode.notLoggedIn, 'Api.safetySessionEnded');
+  return session;
 }
 
 /** Parses the owner's number; an unparseable one answers 400 with the phone field's message. */
@@ -236,12 +242,14 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     return ok(c, { left: true as const });
   })
   .openapi(overviewRoute, async (c) => {
-    const e164 = await numberOf(c);
-    return ok(c, await safetyOverview(await c.var.db(), e164));
+    const { e164, via } = await sessionFrom(c);
+    return ok(c, { ...(await safetyOverview(await c.var.db(), e164)), canUndoBlocks: canUndoBlocks(via) });
   })
   .openapi(actionRoute, async (c) => {
     const body = readBody(c, actionBody);
-    const e164 = await numberOf(c);
+    const { e164, via } = await sessionFrom(c);
+    if ((body.action === 'unblock' || body.action === 'unblock_all') && !canUndoBlocks(via))
+      throw new ApiError(403, ErrorCode.forbidden, 'Api.safetyUndoNeedsCode');
     const db = await c.var.db();
     const lang = c.get('lang');
     // The consent records keep a hash of what the owner confirmed, in the page's language, as on the consent page.

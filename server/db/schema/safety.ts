@@ -14,6 +14,13 @@ export const safetySessions = pgTable(
   {
     tokenHash: text('token_hash').primaryKey(),
     phoneE164: text('phone_e164').notNull(),
+    /**
+     * How it was opened: `sms`, with a one-time code sent to the number; `link`, with a consent link's code, which the
+     * requester may hold too (the link is shown to them to pass on) — such a session cannot undo a block.
+     */
+    via: text('via', { enum: ['link', 'sms'] })
+      .notNull()
+      .default('sms'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "safety_sessions" ADD COLUMN "via" text DEFAULT 'sms' NOT NULL;
