@@ -92,6 +92,7 @@ export const liveApi = new OpenAPIHono<AppEnv>()
       unsubscribe();
       throw notFound();
     }
+    let view: typeof opened | null = opened;
     const tokens = [readSessionCookie(c), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t);
     const resumeAfter = Number(c.req.header('last-event-id') ?? '');
     // No proxy or compression may hold the events back (compression skips `no-transform`, as nginx's X-Accel-Buffering).
@@ -106,7 +107,7 @@ export const liveApi = new OpenAPIHono<AppEnv>()
         return chain;
       };
       // `resume`: only the positions after `lastId`, then the state (a reconnect); else the whole view.
-      const writeTrace = async (resume = false, known?: typeof opened) => {
+      const writeTrace = async (resume = false, known?: NonNullable<typeof opened>) => {
         const trace = known ?? (await requestWithPositions(db, userId, id));
         if (!trace) return stream.abort();
         const newest = trace.positions[0]?.id ?? 0;
@@ -150,7 +151,12 @@ export const liveApi = new OpenAPIHono<AppEnv>()
         unsubscribe();
       });
       // The view read when the stream was asked for, then what was committed since, then the events as they come.
-      await send(() => writeTrace(lastId > 0, opened));
+      // (Handed over through `view`, which is then emptied: the stream does not keep the view for its whole life.)
+      await send(() => {
+        const known = view!;
+        view = null;
+        return writeTrace(lastId > 0, known);
+      });
       deliver = onEvent;
       for (const event of early.splice(0)) onEvent(event);
       const started = Date.now();
