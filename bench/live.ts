@@ -10,8 +10,9 @@
 // The buyers are bought through the API (a few); their requests are inserted directly into the database as sharing.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import v8 from 'node:v8';
 import path from 'node:path';
 import pg from 'pg';
 import { startBenchServer } from './server';
@@ -164,6 +165,32 @@ async function heapOf(origin: string) {
   const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 1024;
   return { used: metric('nodejs_heap_size_used_bytes'), external: metric('nodejs_external_memory_bytes') };
 }
+const HEAP = process.env.BENCH_LIVE_HEAP === '1';
+const snapshotDir =
+  process.env.BENCH_LIVE_ROLE === 'streams' || !HEAP ? '' : mkdtempSync(path.join(os.tmpdir(), 'bench-live-heap-'));
+/**
+ * Has the app write a heap snapshot (SIGUSR2, `--heapsnapshot-signal`), which runs a full garbage collection first,
+ * waits until the file is complete, deletes it, and returns the app's RSS and heap in use then (KiB).
+ */
+async function collectGarbage(pid: number, origin: string) {
+  const before = new Set(readdirSync(snapshotDir));
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 240; i++) {
+    await sleep(500);
+    const fresh = readdirSync(snapshotDir).filter((f) => !before.has(f));
+    // The app answers again once the snapshot (written on its main thread) is done.
+    if (
+      fresh.length > 0 &&
+      (await fetch(`${origin}/api_f/v1/health`)
+        .then((r) => r.ok)
+        .catch(() => false))
+    ) {
+      for (const f of fresh) rmSync(path.join(snapshotDir, f), { force: true });
+      return { rss: rssKiB(pid), used: (await heapOf(origin)).used };
+    }
+  }
+  throw new Error('no heap snapshot written');
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quantile = (xs: number[], q: number) => {
   if (xs.length === 0) return NaN;
@@ -185,9 +212,12 @@ async function main() {
     ORDERS_PER_IP_PER_HOUR: '100000',
     METRICS_TOKEN: METRICS_TOKEN,
     // BENCH_LIVE_PROFILE=<dir>: the app process writes a V8 CPU profile there when it exits (`node --cpu-prof`).
-    ...(process.env.BENCH_LIVE_PROFILE
-      ? { SERVE_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_LIVE_PROFILE}` }
-      : {}),
+    // BENCH_LIVE_HEAP=1: the app writes a heap snapshot on SIGUSR2 (after a full garbage collection), to read the heap
+    // that stays per stream; the snapshots take minutes and gigabytes, so RSS and time are not comparable then.
+    SERVE_NODE_ARGS: [
+      HEAP ? `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotDir}` : '',
+      process.env.BENCH_LIVE_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_LIVE_PROFILE}` : '',
+    ].join(' '),
   });
   const clients: ChildProcess[] = [];
   try {
@@ -274,6 +304,7 @@ async function main() {
     await sleep(3000);
     const rssBefore = rssKiB(appPid);
     const heapBefore = await heapOf(server.origin);
+    const collectedBefore = HEAP ? await collectGarbage(appPid, server.origin) : null;
 
     // Open the streams: each client process gets an equal share.
     const items: Item[] = [];
@@ -309,6 +340,7 @@ async function main() {
     await sleep(5000);
     const rssOpen = rssKiB(appPid);
     const heapOpen = await heapOf(server.origin);
+    const collectedOpen = HEAP ? await collectGarbage(appPid, server.origin) : null;
     const clientRss = clients.map((c) => rssKiB(c.pid!));
 
     const dbPool = new pg.Pool({ connectionString: databaseUrl, max: 16 });
@@ -329,7 +361,9 @@ async function main() {
       let errors = 0;
       let skipped = 0;
       let inFlight = 0;
-      const cpu0 = { app: cpuMs([appPid]), pg: cpuMs(pgPids()), clients: cpuMs(clients.map((c) => c.pid!)) };
+      // Per PostgreSQL process (a backend that ends during the phase takes its CPU time with it).
+      const pgAtStart = new Map(pgPids().map((p) => [p, cpuMs([p])]));
+      const cpu0 = { app: cpuMs([appPid]), clients: cpuMs(clients.map((c) => c.pid!)) };
       const self0 = process.cpuUsage();
       const started = performance.now();
       const first = seq;
@@ -386,7 +420,7 @@ async function main() {
       const selfCpu = process.cpuUsage(self0);
       const cpu = {
         app: cpuMs([appPid]) - cpu0.app,
-        pg: cpuMs(pgPids()) - cpu0.pg,
+        pg: pgPids().reduce((sum, p) => sum + cpuMs([p]) - (pgAtStart.get(p) ?? 0), 0),
         clients: cpuMs(clients.map((c) => c.pid!)) - cpu0.clients,
         poster: (selfCpu.user + selfCpu.system) / 1000,
       };
@@ -521,7 +555,7 @@ error): through the API ${a.goal}; fan-out from the database ${d.goal}.**
 | one stream (request → \`trace\` event) p50 / p99 | ${ms(quantile(openMs, 0.5))} / ${ms(quantile(openMs, 0.99))} |
 | app RSS: after warm-up → ${openOk} streams open (5 s later) | ${(rssBefore / 1024).toFixed(0)} → ${(rssOpen / 1024).toFixed(0)} MiB |
 | **RSS growth per open stream** | **${perStream.toFixed(1)} KiB** |
-| of which V8 heap in use / memory outside the heap (prom-client), per stream | ${((heapOpen.used - heapBefore.used) / Math.max(1, openOk)).toFixed(1)} / ${((heapOpen.external - heapBefore.external) / Math.max(1, openOk)).toFixed(1)} KiB (garbage not yet collected included) |
+${collectedOpen && collectedBefore ? `| V8 heap in use after a full garbage collection (heap snapshot), per stream | ${((collectedOpen.used - collectedBefore.used) / Math.max(1, openOk)).toFixed(1)} KiB |\n` : ''}| of which V8 heap in use / memory outside the heap (prom-client), per stream | ${((heapOpen.used - heapBefore.used) / Math.max(1, openOk)).toFixed(1)} / ${((heapOpen.external - heapBefore.external) / Math.max(1, openOk)).toFixed(1)} KiB (garbage not yet collected included) |
 | client processes' RSS | ${clientRss.map((k) => `${(k / 1024).toFixed(0)} MiB`).join(', ')} |
 | app RSS 5 s after every stream closed | ${(rssClosed / 1024).toFixed(0)} MiB |
 
@@ -532,8 +566,33 @@ ${labels.map((l, i) => `| ${l} | ${a.rows[i]} | ${d.rows[i]} |`).join('\n')}
 "Fix committed" is the position's \`recordedAt\` (\`now()\` in the inserting transaction, a little before its commit)
 compared with the wall clock of the client process when the event's bytes arrived; both clocks are this machine's.
 "Fix sent" adds the app's handling of the PUT (consent code, limits, heartbeat, insert) and any wait for it.
+
+## Where the next limit is
+
+- **Fixes through the API, not the fan-out.** Compare the two columns: the same ${RATE} fixes a second straight into
+  the database reach their streams well within the goal, with the app mostly idle; through the API the app takes
+  fewer, the rest waiting. Each \`PUT\` is about a dozen round trips through the pool of 10 connections (the consent
+  code, the clock's two conditional UPDATEs and a SELECT, the rate-limit row, the heartbeat, then BEGIN, the request
+  \`FOR SHARE\`, the access check, the INSERT, COMMIT). More fixes a second per process need fewer round trips per
+  fix; beyond that, more processes.
+- **Memory per stream.** An open stream is a whole Next.js route-handler request kept open (its request and
+  AsyncLocalStorage stores, Web Streams piped into the Node response, the Hono context, the keep-alive timer): the
+  V8 heap grows by about the RSS figure above per stream (\`BENCH_LIVE_HEAP=1\` reads it after a full garbage
+  collection; 107 KiB on 2026-11-24). At that size one process holds some 30,000 streams within Node's default
+  heap limit (${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)} MiB here), before the open-files
+  limit (\`ulimit -n\`, one socket per stream) or the CPU of the keep-alives does.
+- **Per-stream upkeep.** Every stream writes a keep-alive comment every 15 s and reads its session again every 30 s:
+  with ${STREAMS} streams that is ${Math.round(STREAMS / 15)} writes and ${Math.round(STREAMS / 30)} queries a second
+  through the same pool, whether or not anyone moves.
+- **LISTEN/NOTIFY.** One connection per process receives every notification (two per fix, for all requests) and
+  drops those without a stream in that process; at ${RATE * 2} a second it costs little. Every process receives
+  everything, so the database's work grows with processes × notifications, and PostgreSQL serialises the notifying
+  commits for a moment (its async.c: a notifying transaction holds a database-wide lock while it commits); a channel per request, or fewer notifications per
+  fix, is the next step when processes or fixes grow by another order of magnitude.
+- **More than one process**: processes behind the proxy, sticky-free (docs/deploy.md, "Live location streams").
 `;
     writeFileSync(path.join(root, 'bench', 'live-report.md'), report);
+    if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
     console.log(report);
   } finally {
     for (const c of clients) if (c.exitCode === null) c.kill();
