@@ -14,6 +14,8 @@ import {
 import { sha256 } from '@/server/services/tokens';
 import { call, nextIp, nextPhone, uniqueEmail } from './support/accounts';
 import { placeOrder, payCard } from './support/billing';
+import { undeliveredMessages } from '@/server/services/ops';
+import { dueOutboxIds } from '@/server/services/outbox';
 import { ownerRefusal } from '@/server/services/sms-guards';
 
 // The phone owner's safety centre through the API as its page calls it: entry by consent link or SMS code, the list
@@ -404,5 +406,45 @@ describe('cool-down after a decline', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("buyer-side signals: consent SMS held for an operator's review", () => {
+  /** The outbox row of request `requestId`'s consent SMS. */
+  async function smsOf(requestId: string) {
+    const db = await getDb();
+    const [row] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, requestId));
+    return row;
+  }
+
+  it('a buyer asking a fifth number in a day has that SMS held, with the reason, in the console', async () => {
+    const a = await buyer('signal-many', nextPhone());
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await askAgain(a.cookie, nextPhone());
+      expect(res.status).toBe(201);
+      ids.push((await res.json()).obj.id);
+    }
+    for (const id of ids.slice(0, 3)) expect((await smsOf(id)).lastError).toBeNull();
+    const held = await smsOf(ids[3]);
+    expect(held).toMatchObject({ status: 'queued', lastError: 'held for review: many_numbers' });
+    expect(held.nextAttemptAt!.getUTCFullYear()).toBe(9999);
+    const db = await getDb();
+    expect(await dueOutboxIds(db, new Date(Date.now() + 7 * 24 * 3600_000), 100_000)).not.toContain(held.id);
+    expect((await undeliveredMessages(db)).map((m) => m.id)).toContain(held.id);
+  });
+
+  it('a buyer whose answered requests were mostly declined has the next SMS held', async () => {
+    const a = await buyer('signal-refused', nextPhone());
+    expect((await answer(a.code, { action: 'decline' })).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const res = await askAgain(a.cookie, nextPhone());
+      const { link } = (await res.json()).obj;
+      const code = new URL(link).searchParams.get('c')!;
+      expect((await answer(code, { action: 'decline' })).status).toBe(200);
+    }
+    const res = await askAgain(a.cookie, nextPhone());
+    expect(res.status).toBe(201);
+    expect(await smsOf((await res.json()).obj.id)).toMatchObject({ lastError: 'held for review: mostly_refused' });
   });
 });

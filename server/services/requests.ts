@@ -9,7 +9,7 @@ import { applyEventWhere } from './request-transitions';
 import { ApiError, ErrorCode } from '../errors';
 import { consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
 import { parsePhone } from './phone-info';
-import { REQUEST_COOLDOWN_DAYS, ownerRefusal, smsRefusal, type SmsRefusal } from './sms-guards';
+import { REQUEST_COOLDOWN_DAYS, ownerRefusal, reviewReason, smsRefusal, type SmsRefusal } from './sms-guards';
 import { randomToken, sha256 } from './tokens';
 
 /**
@@ -28,9 +28,20 @@ async function lockedSmsRefusal(tx: Tx, e164: string, userId: string): Promise<S
  */
 async function queueConsentSms(
   tx: Tx,
-  sms: { requestId: string; to: string; locale: string; body: string; code: string; refusal?: SmsRefusal | null },
+  sms: {
+    requestId: string;
+    to: string;
+    locale: string;
+    body: string;
+    code: string;
+    refusal?: SmsRefusal | null;
+    held?: string | null;
+  },
 ): Promise<string> {
   const masked = sms.body.replace(sms.code, MASKED_CODE);
+  // Held for review: queued with its reason and no time to go, so only an operator's retry (the console's message
+  // desk, services/ops/messages.ts) sends it; queued rows keep their text until handed over.
+  const hold = sms.held ? { lastError: `held for review: ${sms.held}`, nextAttemptAt: HELD_UNTIL } : {};
   const [row] = await tx
     .insert(outboundMessages)
     .values({
@@ -40,7 +51,7 @@ async function queueConsentSms(
       locationRequestId: sms.requestId,
       ...(sms.refusal
         ? { body: masked, status: 'failed' as const, lastError: `refused: ${sms.refusal}`, redactedAt: new Date() }
-        : { body: sms.body, redacted: { body: masked, html: null } }),
+        : { body: sms.body, redacted: { body: masked, html: null }, ...hold }),
     })
     .returning({ id: outboundMessages.id });
   return row.id;
@@ -50,6 +61,9 @@ async function queueConsentSms(
  * Creates a location request for `e164` inside `tx` (docs/rules.md#data: `queued`): a consent code of 128 random bits
  * (stored as SHA-256), the SMS in the target's language (guessed from the number's country unless `locale` is given)
  * with the buyer's chosen text, and the SMS as an outbox row.
+ *
+ * A buyer whose requests most owners refused, or who asks many numbers in a day (`reviewReason`), has the SMS held for
+ * an operator's review: written queued with the reason and no time to go (HELD_UNTIL), released by the console's retry.
  *
  * The SMS guards (opt-out, number type, country, daily caps) are checked here, where the SMS is queued, under one
  * advisory lock held until the transaction commits, so requests at once cannot pass a cap together. A
@@ -79,6 +93,7 @@ export async function createLocationRequest(
   const e = env();
   const refusal = await lockedSmsRefusal(tx, input.e164, input.userId);
   if (refusal && input.onRefusal !== 'record') throw refusalError(refusal);
+  const held = refusal ? null : await reviewReason(tx, input.userId, input.e164);
   const consentCode = randomToken(16);
   const locale = input.locale ?? localeForCountry(parsePhone(input.e164).country ?? null);
   const link = consentLink(e.APP_ORIGIN, locale, consentCode);
@@ -104,6 +119,7 @@ export async function createLocationRequest(
     body: smsText,
     code: consentCode,
     refusal,
+    held,
   });
   return { requestId: request.id, smsId: refusal ? null : smsId, link, refusal };
 }
@@ -159,6 +175,9 @@ export async function renewConsentLink(
     return { link, smsId };
   });
 }
+
+/** The next attempt of a consent SMS held for review: none (only an operator's retry, which clears it, sends it). */
+export const HELD_UNTIL = new Date('9999-12-31T00:00:00Z');
 
 /** What stands for the consent code in stored SMS texts. */
 export const MASKED_CODE = '[code]';

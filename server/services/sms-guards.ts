@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, count, eq, gt } from 'drizzle-orm';
+import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { consents, locationRequests, optOuts, outboundMessages, requesterBlocks } from '../db/schema';
 import { env } from '../env';
@@ -122,4 +122,40 @@ export async function smsRefusal(
 /** Records that `e164` wants no more consent SMS (report abuse on the consent page, or STOP). Idempotent. */
 export async function optOut(db: Db | Tx, e164: string, reason: 'report' | 'stop', requestId?: string): Promise<void> {
   await db.insert(optOuts).values({ phoneE164: e164, reason, requestId }).onConflictDoNothing();
+}
+
+/** Refused answers (declines and reports) among a buyer's answered requests of the last 30 days that hold their SMS. */
+export const REVIEW_REFUSED_MIN = 3;
+/** Different numbers a buyer asks in 24 hours from which their further consent SMS wait for review. */
+export const REVIEW_NUMBERS_PER_DAY = 5;
+
+/**
+ * Why a new consent SMS of buyer `buyerId` to `e164` is held for an operator's review in the console instead of being
+ * sent (signals of unwanted tracking, IETF DULT threat model: a requester many owners refuse, or one who tries many
+ * numbers): `mostly_refused` when at least REVIEW_REFUSED_MIN of their requests answered in the last 30 days were
+ * declined or reported and those are more than half of the answered ones; `many_numbers` when this SMS would make
+ * REVIEW_NUMBERS_PER_DAY different numbers asked in 24 hours. Null when nothing stands out.
+ */
+export async function reviewReason(
+  db: Db | Tx,
+  buyerId: string,
+  e164: string,
+): Promise<'mostly_refused' | 'many_numbers' | null> {
+  const since = new Date(Date.now() - 30 * DAY_MS);
+  const [answers] = await db
+    .select({
+      answered: sql<number>`count(distinct ${consents.requestId})::int`,
+      refused: sql<number>`count(distinct ${consents.requestId}) filter (where ${consents.decision} in ('declined', 'reported'))::int`,
+    })
+    .from(consents)
+    .innerJoin(locationRequests, eq(locationRequests.id, consents.requestId))
+    .where(and(eq(locationRequests.userId, buyerId), gt(consents.createdAt, since)));
+  if (answers.refused >= REVIEW_REFUSED_MIN && answers.refused * 2 > answers.answered) return 'mostly_refused';
+  const [asked] = await db
+    .select({
+      numbers: sql<number>`count(distinct ${locationRequests.targetE164}) filter (where ${locationRequests.targetE164} <> ${e164})::int`,
+    })
+    .from(locationRequests)
+    .where(and(eq(locationRequests.userId, buyerId), gt(locationRequests.createdAt, new Date(Date.now() - DAY_MS))));
+  return asked.numbers + 1 >= REVIEW_NUMBERS_PER_DAY ? 'many_numbers' : null;
 }
