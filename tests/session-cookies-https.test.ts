@@ -1,9 +1,11 @@
+import { eq } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
 import { Secret, TOTP } from 'otpauth';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { proxy } from '../proxy';
 import { getDb } from '@/server/db/client';
-import { users } from '@/server/db/schema';
+import { locationRequests, users } from '@/server/db/schema';
+import { randomToken, sha256 } from '@/server/services/tokens';
 import { hashPassword } from '@/server/services/passwords';
 import { createOperator } from '@/server/services/ops';
 import { API, app, clientHeaders } from './support/api';
@@ -120,5 +122,37 @@ describe('session cookies on an https origin', () => {
     const plain = await visit('token=planted-by-a-subdomain');
     expect(fetched).toEqual(['revoked-session']);
     expect(plain.headers.getSetCookie()).toEqual([]);
+  });
+});
+
+describe('the safety centre cookie on an https origin', () => {
+  it('is __Host-safety_token (Secure, HttpOnly, SameSite=Strict, 30 minutes) and only that name is read', async () => {
+    const db = await getDb();
+    const { email } = await buyer('host-safety');
+    const [user] = await db.select().from(users).where(eq(users.email, email));
+    const code = randomToken(16);
+    await db.insert(locationRequests).values({
+      userId: user.id,
+      targetE164: '+14155559876',
+      locale: 'en',
+      consentCodeHash: sha256(code),
+      smsText: 'test',
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    const res = await call('POST', '/safety/session/consent', { body: { code } });
+    expect(res.status).toBe(200);
+    const line = cookieLine(res, '__Host-safety_token');
+    expect(line).toMatch(/; Path=\/(;|$)/);
+    expect(line).toMatch(/; Secure(;|$)/);
+    expect(line).toMatch(/; HttpOnly(;|$)/);
+    expect(line).toMatch(/; SameSite=Strict(;|$)/);
+    expect(line).toMatch(/; Max-Age=1800(;|$)/);
+    expect(line).not.toMatch(/Domain=/i);
+    const token = /^__Host-safety_token=([^;]+)/.exec(line)![1];
+    const read = (cookie: string) => call('GET', '/safety', { headers: { cookie } });
+    expect((await read(`__Host-safety_token=${token}`)).status).toBe(200);
+    expect((await read(`safety_token=${token}`)).status).toBe(401);
+    // A buyer's session is no safety-centre session.
+    expect((await read(`__Host-token=${token}`)).status).toBe(401);
   });
 });
