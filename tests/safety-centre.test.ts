@@ -16,6 +16,7 @@ import { call, nextIp, nextPhone, uniqueEmail } from './support/accounts';
 import { placeOrder, payCard } from './support/billing';
 import { undeliveredMessages } from '@/server/services/ops';
 import { dueOutboxIds } from '@/server/services/outbox';
+import { pruneSafety } from '@/server/services/safety';
 import { ownerRefusal } from '@/server/services/sms-guards';
 
 // The phone owner's safety centre through the API as its page calls it: entry by consent link or SMS code, the list
@@ -446,5 +447,29 @@ describe("buyer-side signals: consent SMS held for an operator's review", () => 
     const res = await askAgain(a.cookie, nextPhone());
     expect(res.status).toBe(201);
     expect(await smsOf((await res.json()).obj.id)).toMatchObject({ lastError: 'held for review: mostly_refused' });
+  });
+});
+
+describe('safety centre: retention', () => {
+  it('the daily run deletes ended sessions and codes, and keeps live ones', async () => {
+    const phone = nextPhone();
+    const a = await buyer('safety-prune', phone);
+    const live = await enter(a.code);
+    const ended = await enter(a.code);
+    const db = await getDb();
+    await db
+      .update(safetySessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(safetySessions.tokenHash, sha256(ended.split('=')[1])));
+    expect((await call('POST', '/safety/code', { body: { phone } })).status).toBe(200);
+    await db
+      .update(safetyCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(safetyCodes.phoneE164, phone));
+    const pruned = await pruneSafety(db);
+    expect(pruned.sessions).toBeGreaterThanOrEqual(1);
+    expect(pruned.codes).toBeGreaterThanOrEqual(1);
+    expect(await db.select().from(safetyCodes).where(eq(safetyCodes.phoneE164, phone))).toEqual([]);
+    expect((await overview(live)).status).toBe(200);
   });
 });

@@ -17,6 +17,7 @@ import { runLocateMaintenance } from '../services/locate';
 import { runBillingCycle } from '../services/billing-cycle';
 import { forwardAdEvent, unsentAdEventIds } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
+import { pruneSafety } from '../services/safety';
 import { purgeSubscriptionConsents } from '../services/subscription-consents';
 import { deliverOutboxMessage, dueOutboxIds, redactHandedOver, retryTimesOf } from '../services/outbox';
 import { PROBE_INTERVAL_MS, ProviderHealth, probeWaitingProviders, wakeWaiting } from '../services/outbox-recovery';
@@ -222,6 +223,8 @@ export async function startWorkers(): Promise<void> {
       await pruneTracking(db, env().TRACKING_RETENTION_DAYS);
       // Proof of consent to a subscription is kept 3 years by default, then deleted by the same daily run.
       await purgeSubscriptionConsents(db, env().SUBSCRIPTION_CONSENT_RETENTION_DAYS);
+      // Ended safety-centre sessions and one-time codes.
+      await pruneSafety(db);
     }),
   );
   await boss.work<{ idHash: string }>(USERNAME_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 4 }, (jobs) =>

@@ -480,3 +480,19 @@ export async function recordMapView(db: Db, requestId: string): Promise<void> {
     select ${requestId}::uuid where not exists (
       select 1 from ${requestViews} v where v.request_id = ${requestId}::uuid and v.viewed_at > now() - interval '1 minute')`);
 }
+
+/**
+ * Deletes ended safety-centre sessions and one-time codes (the daily retention run): neither is of use once its time
+ * is over, and a number's row says we sent it something. Returns how many of each.
+ */
+export async function pruneSafety(db: Db, now = new Date()): Promise<{ sessions: number; codes: number }> {
+  const sessions = await db
+    .delete(safetySessions)
+    .where(lt(safetySessions.expiresAt, now))
+    .returning({ at: safetySessions.expiresAt });
+  const codes = await db
+    .delete(safetyCodes)
+    .where(lt(safetyCodes.expiresAt, now))
+    .returning({ at: safetyCodes.expiresAt });
+  return { sessions: sessions.length, codes: codes.length };
+}
