@@ -253,9 +253,11 @@ test("the owner's page is single-purpose: the product's name, the request, the c
     await expect(ownerPage.locator('nav')).toHaveCount(0);
     await expect(ownerPage.getByRole('link', { name: /sign in|iniciar sesión|masuk/i })).toHaveCount(0);
     await expect(ownerPage.getByRole('button', { name: /menu|menú/i })).toHaveCount(0);
-    // The only links: the privacy policy.
+    // The only links: the number's safety centre (with this link's code) and the privacy policy.
     const links = await ownerPage.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    expect(links).toEqual([`${prefix}/privacy-policy/`]);
+    expect(links.sort()).toEqual(
+      [`${prefix}/privacy-policy/`, `${prefix}/safety/?c=${encodeURIComponent(code)}`].sort(),
+    );
     await expect(ownerPage.getByRole('link', { name: policy })).toBeVisible();
     await expect(ownerPage.getByTestId('report-abuse').getByRole('button')).toBeVisible();
   }

@@ -140,6 +140,30 @@ describe('safety centre: entry by consent link', () => {
   });
 });
 
+describe('safety centre: a session opened with a consent link', () => {
+  it("shows and acts on that link's requester only: a buyer holding their own link never sees or touches another's", async () => {
+    const phone = nextPhone();
+    const other = await buyer('safety-scope-other', phone);
+    expect((await answer(other.code, { action: 'share', minutes: 60, ...FIX })).status).toBe(200);
+    const holder = await buyer('safety-scope-holder', phone);
+    // The buyer holds their own consent link (it is shown to them to pass on) and opens the centre with it.
+    const cookie = await enter(holder.code);
+    const seen = (await (await overview(cookie)).json()).obj;
+    expect(seen.requests.map((r: { id: string }) => r.id)).toEqual([holder.requestId]);
+    expect(JSON.stringify(seen)).not.toContain(other.requestId);
+    for (const action of ['block', 'erase', 'report'] as const)
+      expect((await act(cookie, { action, requestId: other.requestId })).status).toBe(404);
+    const stopped = await (await act(cookie, { action: 'stop_all' })).json();
+    expect(stopped.obj).toMatchObject({ stopped: 0, declined: 1 });
+    const db = await getDb();
+    const [untouched] = await db.select().from(locationRequests).where(eq(locationRequests.id, other.requestId));
+    expect(untouched.status).toBe('sharing');
+    // A code sent by SMS to the number opens the whole centre.
+    const whole = (await (await overview(await enterBySms(phone))).json()).obj;
+    expect(whole.requests.map((r: { id: string }) => r.id).sort()).toEqual([holder.requestId, other.requestId].sort());
+  });
+});
+
 describe('safety centre: the list', () => {
   it('newest first, with requester, masked e-mail, state, time shared, a unique reference and the map views', async () => {
     const phone = nextPhone();
@@ -152,7 +176,7 @@ describe('safety centre: the list', () => {
     await call('GET', `/gpsTrace/phoneLocation/${first.requestId}`, { headers: { cookie: first.cookie } });
     const second = await buyer('safety-list-b', phone);
     await call('GET', `/gpsTrace/phoneLocation/${second.requestId}`, { headers: { cookie: second.cookie } });
-    const cookie = await enter(second.code);
+    const cookie = await enterBySms(phone);
     const { requests } = (await (await overview(cookie)).json()).obj;
     expect(requests.map((r: { id: string }) => r.id)).toEqual([second.requestId, first.requestId]);
     const [b, a] = requests;
@@ -180,7 +204,7 @@ describe('safety centre: stop everything', () => {
     const c = await buyer('safety-stop-c', phone);
     expect((await answer(a.code, { action: 'share', minutes: 60, ...FIX })).status).toBe(200);
     expect((await answer(b.code, { action: 'share', minutes: 60, ...FIX })).status).toBe(200);
-    const cookie = await enter(c.code);
+    const cookie = await enterBySms(phone);
     const results = await Promise.all(
       Array.from({ length: 50 }, () => Promise.resolve(act(cookie, { action: 'stop_all' })).then((r) => r.json())),
     );
@@ -215,7 +239,7 @@ describe('safety centre: block one requester', () => {
     const blocked = await buyer('safety-block', phone);
     const other = await buyer('safety-other', phone);
     expect((await answer(blocked.code, { action: 'share', minutes: 60, ...FIX })).status).toBe(200);
-    const cookie = await enter(other.code);
+    const cookie = await enterBySms(phone);
     expect((await act(cookie, { action: 'block', requestId: blocked.requestId })).status).toBe(200);
     const db = await getDb();
     const [ended] = await db.select().from(locationRequests).where(eq(locationRequests.id, blocked.requestId));
@@ -232,8 +256,9 @@ describe('safety centre: block one requester', () => {
     const list = (await (await overview(cookie)).json()).obj.requests;
     expect(list.find((r: { id: string }) => r.id === blocked.requestId).blocked).toBe(true);
     // The requester holds consent links too: a session opened with one cannot lift the block; an SMS code can.
-    expect((await (await overview(cookie)).json()).obj.canUndoBlocks).toBe(false);
-    expect((await act(cookie, { action: 'unblock', requestId: blocked.requestId })).status).toBe(403);
+    const viaLink = await enter(blocked.code);
+    expect((await (await overview(viaLink)).json()).obj.canUndoBlocks).toBe(false);
+    expect((await act(viaLink, { action: 'unblock', requestId: blocked.requestId })).status).toBe(403);
     expect((await askAgain(blocked.cookie, phone)).status).toBe(403);
     const bySms = await enterBySms(phone);
     expect((await (await overview(bySms)).json()).obj.canUndoBlocks).toBe(true);

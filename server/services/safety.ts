@@ -46,10 +46,15 @@ export type SessionVia = 'link' | 'sms';
  * Opens a session for `e164`, opened `via` a consent link or an SMS code: a random token of 256 bits whose SHA-256
  * only is stored, ending SAFETY_SESSION_MS from now. Returns the token (the cookie's value) and the end.
  */
-async function openSession(db: Db | Tx, e164: string, via: SessionVia): Promise<{ token: string; expiresAt: Date }> {
+async function openSession(
+  db: Db | Tx,
+  e164: string,
+  via: SessionVia,
+  requesterId: string | null = null,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + SAFETY_SESSION_MS);
-  await db.insert(safetySessions).values({ tokenHash: sha256(token), phoneE164: e164, via, expiresAt });
+  await db.insert(safetySessions).values({ tokenHash: sha256(token), phoneE164: e164, via, requesterId, expiresAt });
   // Ended sessions of this number are of no use to anyone: dropped while we are here.
   await db
     .delete(safetySessions)
@@ -58,27 +63,32 @@ async function openSession(db: Db | Tx, e164: string, via: SessionVia): Promise<
 }
 
 /**
- * Opens the safety centre of the number a consent `code` (from the SMS link) was sent to: holding the link proves the
- * number's SMS. The requester may hold the same link (it is shown to them to pass on), so such a session (`link`)
- * cannot undo a block (see `canUndoBlocks`). Null for an unknown code (the caller counts it as a guess).
+ * Opens the safety centre of the number a consent `code` (from the SMS link) was sent to. The requester may hold the
+ * same link (it is shown to them to pass on when an SMS fails), so such a session (`link`) is scoped to the requests of
+ * the link's requester (`requesterId`): it never shows another requester of the number, nor acts on their requests,
+ * and it cannot undo a block (see `canUndoBlocks`). The whole centre needs a code sent by SMS to the number. Null for an
+ * unknown code (the caller counts it as a guess).
  */
 export async function sessionFromConsentCode(db: Db, code: string): Promise<{ token: string; expiresAt: Date } | null> {
   const [row] = await db
-    .select({ e164: locationRequests.targetE164 })
+    .select({ e164: locationRequests.targetE164, userId: locationRequests.userId })
     .from(locationRequests)
     .where(eq(locationRequests.consentCodeHash, sha256(code)))
     .limit(1);
-  return row ? openSession(db, row.e164, 'link') : null;
+  return row ? openSession(db, row.e164, 'link', row.userId) : null;
 }
 
-/** The number a live session `token` is for and how it was opened, or null (unknown, ended or absent token). */
+/**
+ * The number a live session `token` is for, how it was opened and, for a `link` session, the one requester it is
+ * scoped to (`requesterId`); null for an unknown, ended or absent token.
+ */
 export async function sessionOf(
   db: Db,
   token: string | undefined | null,
-): Promise<{ e164: string; via: SessionVia } | null> {
+): Promise<{ e164: string; via: SessionVia; requesterId: string | null } | null> {
   if (!token) return null;
   const [row] = await db
-    .select({ e164: safetySessions.phoneE164, via: safetySessions.via })
+    .select({ e164: safetySessions.phoneE164, via: safetySessions.via, requesterId: safetySessions.requesterId })
     .from(safetySessions)
     .where(and(eq(safetySessions.tokenHash, sha256(token)), gt(safetySessions.expiresAt, new Date())))
     .limit(1);
@@ -242,8 +252,8 @@ export function sharedDuration(
  * the requester, the owner's deletion and block; and whether the number is on the opt-out list (`optedOut`, with
  * `undoable` false when an operator put it there).
  */
-export async function safetyOverview(db: Db, e164: string, now = new Date()) {
-  const scope = eq(locationRequests.targetE164, e164);
+export async function safetyOverview(db: Db, e164: string, now = new Date(), requesterId: string | null = null) {
+  const scope = and(eq(locationRequests.targetE164, e164), onlyOf(requesterId));
   const open = await db
     .select({ id: locationRequests.id })
     .from(locationRequests)
@@ -359,16 +369,29 @@ async function endRequests(tx: Tx, e164: string, meta: SafetyMeta, where?: Retur
  * owner") and every pending one is declined, with their consent records. Returns how many of each this call ended
  * (0 and 0 when another call did it first).
  */
-export async function stopEverything(db: Db, e164: string, meta: SafetyMeta) {
-  return db.transaction((tx) => endRequests(tx, e164, meta));
+export async function stopEverything(db: Db, e164: string, meta: SafetyMeta, requesterId: string | null = null) {
+  return db.transaction((tx) => endRequests(tx, e164, meta, onlyOf(requesterId)));
 }
 
-/** The buyer of request `requestId` when it was made to `e164`; null for another number's request or an unknown id. */
-async function buyerOf(db: Db | Tx, e164: string, requestId: string): Promise<string | null> {
+/** A `link` session's scope: the requests of `requesterId` only; no condition for the whole centre (null). */
+function onlyOf(requesterId: string | null) {
+  return requesterId ? eq(locationRequests.userId, requesterId) : undefined;
+}
+
+/**
+ * The buyer of request `requestId` when it was made to `e164` (and, for a `link` session, by `requesterId`); null for
+ * another number's or another requester's request, or an unknown id.
+ */
+async function buyerOf(
+  db: Db | Tx,
+  e164: string,
+  requestId: string,
+  requesterId: string | null = null,
+): Promise<string | null> {
   const [row] = await db
     .select({ userId: locationRequests.userId })
     .from(locationRequests)
-    .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164)))
+    .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164), onlyOf(requesterId)))
     .limit(1);
   return row?.userId ?? null;
 }
@@ -380,9 +403,15 @@ async function buyerOf(db: Db | Tx, e164: string, requestId: string): Promise<st
  * lock, so an order racing the block either committed its request before (and it is ended here) or sees the block.
  * False when the request is not this number's.
  */
-export async function blockRequester(db: Db, e164: string, requestId: string, meta: SafetyMeta): Promise<boolean> {
+export async function blockRequester(
+  db: Db,
+  e164: string,
+  requestId: string,
+  meta: SafetyMeta,
+  requesterId: string | null = null,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const userId = await buyerOf(tx, e164, requestId);
+    const userId = await buyerOf(tx, e164, requestId, requesterId);
     if (!userId) return false;
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
     await tx.insert(requesterBlocks).values({ phoneE164: e164, userId }).onConflictDoNothing();
@@ -420,12 +449,18 @@ export async function unblockEveryone(db: Db, e164: string): Promise<boolean> {
  * kept. The consent records stay for CONSENT_RETENTION_DAYS (proof of who decided what and when). Returns how many
  * positions were deleted, or null when the request is not this number's.
  */
-export async function eraseShared(db: Db, e164: string, requestId: string, meta: SafetyMeta): Promise<number | null> {
+export async function eraseShared(
+  db: Db,
+  e164: string,
+  requestId: string,
+  meta: SafetyMeta,
+  requesterId: string | null = null,
+): Promise<number | null> {
   return db.transaction(async (tx) => {
     const [request] = await tx
       .select({ id: locationRequests.id, status: locationRequests.status })
       .from(locationRequests)
-      .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164)))
+      .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164), onlyOf(requesterId)))
       .for('update');
     if (!request) return null;
     if (isLive(request.status) && (await applyEvent(tx, requestId, 'stopped_by_owner', { sharingUntil: new Date() })))
@@ -454,12 +489,13 @@ export async function reportRequest(
   requestId: string,
   reason: string | null,
   meta: SafetyMeta,
+  requesterId: string | null = null,
 ): Promise<string | null> {
   const done = await db.transaction(async (tx) => {
     const [request] = await tx
       .select({ id: locationRequests.id })
       .from(locationRequests)
-      .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164)))
+      .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164), onlyOf(requesterId)))
       .for('update');
     if (!request) return false;
     await optOut(tx, e164, 'report', requestId);

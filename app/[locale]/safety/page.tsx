@@ -38,7 +38,7 @@ export default async function SafetyPage({
   const db = await getDb();
   const session = await sessionOf(db, token);
   const code = (await searchParams).c;
-  const overview = session ? await safetyOverview(db, session.e164) : null;
+  const overview = session ? await safetyOverview(db, session.e164, new Date(), session.requesterId) : null;
   // A session opened with a consent link cannot undo a block: the requester may hold that link too.
   const canUndo = session ? canUndoBlocks(session.via) : false;
   return (
@@ -57,6 +57,11 @@ export default async function SafetyPage({
               {t('intro', { product: site.product, phone: formatPhone(overview.phone) })}
             </p>
             <p className="mt-1 text-sm text-slate-600">{t('sessionNote')}</p>
+            {session?.requesterId && (
+              <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="link-scope">
+                {t('linkScope')}
+              </p>
+            )}
             <NumberActions
               optedOut={overview.optedOut}
               undoable={overview.undoable}

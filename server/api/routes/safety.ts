@@ -121,11 +121,9 @@ const overviewRoute = createRoute({
           optedOut: z.boolean(),
           undoable: z.boolean().openapi({ description: 'false when an operator put the number on the list' }),
           consentRetentionDays: z.number().int(),
-          canUndoBlocks: z
-            .boolean()
-            .openapi({
-              description: 'false when the session was opened with a consent link: undoing a block needs an SMS code',
-            }),
+          canUndoBlocks: z.boolean().openapi({
+            description: 'false when the session was opened with a consent link: undoing a block needs an SMS code',
+          }),
         }),
       ),
       'Overview',
@@ -242,12 +240,15 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     return ok(c, { left: true as const });
   })
   .openapi(overviewRoute, async (c) => {
-    const { e164, via } = await sessionFrom(c);
-    return ok(c, { ...(await safetyOverview(await c.var.db(), e164)), canUndoBlocks: canUndoBlocks(via) });
+    const { e164, via, requesterId } = await sessionFrom(c);
+    return ok(c, {
+      ...(await safetyOverview(await c.var.db(), e164, new Date(), requesterId)),
+      canUndoBlocks: canUndoBlocks(via),
+    });
   })
   .openapi(actionRoute, async (c) => {
     const body = readBody(c, actionBody);
-    const { e164, via } = await sessionFrom(c);
+    const { e164, via, requesterId } = await sessionFrom(c);
     if ((body.action === 'unblock' || body.action === 'unblock_all') && !canUndoBlocks(via))
       throw new ApiError(403, ErrorCode.forbidden, 'Api.safetyUndoNeedsCode');
     const db = await c.var.db();
@@ -264,9 +265,9 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     };
     switch (body.action) {
       case 'stop_all':
-        return ok(c, { action: body.action, ...(await stopEverything(db, e164, meta('stopAllConfirm'))) });
+        return ok(c, { action: body.action, ...(await stopEverything(db, e164, meta('stopAllConfirm'), requesterId)) });
       case 'block':
-        found(await blockRequester(db, e164, body.requestId, meta('blockConfirm')));
+        found(await blockRequester(db, e164, body.requestId, meta('blockConfirm'), requesterId));
         return ok(c, { action: body.action });
       case 'unblock':
         found(await unblockRequester(db, e164, body.requestId));
@@ -279,12 +280,14 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
       case 'erase':
         return ok(c, {
           action: body.action,
-          deleted: found(await eraseShared(db, e164, body.requestId, meta('eraseConfirm'))),
+          deleted: found(await eraseShared(db, e164, body.requestId, meta('eraseConfirm'), requesterId)),
         });
       case 'report':
         return ok(c, {
           action: body.action,
-          reference: found(await reportRequest(db, e164, body.requestId, body.reason, meta('reportConfirm'))),
+          reference: found(
+            await reportRequest(db, e164, body.requestId, body.reason, meta('reportConfirm'), requesterId),
+          ),
         });
     }
   });

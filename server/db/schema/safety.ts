@@ -21,6 +21,12 @@ export const safetySessions = pgTable(
     via: text('via', { enum: ['link', 'sms'] })
       .notNull()
       .default('sms'),
+    /**
+     * For a `link` session: the buyer account that made the link's request. Such a session shows and acts on that
+     * requester's requests only — the requester may hold the link, and must never see the other requesters of the
+     * number or act on their requests. Null for an `sms` session (the whole centre).
+     */
+    requesterId: uuid('requester_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
