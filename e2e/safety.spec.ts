@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { query } from './db';
 import { buyThroughApi, consentLinkFromOutbox, consoleErrors, uniqueEmail } from './helpers';
 
 // The phone owner's safety centre in Chromium: reached from a consent page's "All requests for this number", the list
@@ -42,6 +43,21 @@ test('from a consent link: every request to the number, stop everything, and a q
   // The code left the address bar: the page was loaded again without it.
   await expect(page).toHaveURL(/\/safety\/$/);
   const items = page.getByTestId('safety-request');
+  // Opened with a consent link, which the requester may hold too: only that link's requester's requests.
+  await expect(items).toHaveCount(1);
+  await expect(page.getByTestId('link-scope')).toBeVisible();
+  // The whole centre needs a code sent by SMS to the number (asked here through the API as the entry form does).
+  const headers = { website_type: '7' };
+  expect((await owner.request.post('/api_f/v1/safety/code', { headers, form: { phone: E164 } })).status()).toBe(200);
+  const [{ body }] = await query<{ body: string }>(
+    "select body from outbound_messages where recipient = $1 and template = 'safety_code' order by created_at desc limit 1",
+    [E164],
+  );
+  const code = /\b(\d{6})\b/.exec(body)![1];
+  const opened = await owner.request.post('/api_f/v1/safety/session', { headers, form: { phone: E164, code } });
+  expect(opened.status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId('link-scope')).toHaveCount(0);
   await expect(items).toHaveCount(2);
   // Newest first: the second requester's request waits; the first one shares.
   await expect(items.nth(0).getByTestId('request-state')).toHaveText(
