@@ -1,5 +1,6 @@
 import 'server-only';
 import { Client } from 'pg';
+import type { Position } from '../../lib/api/types';
 import { getDbState } from '../db/client';
 import { log } from '../observability/log';
 import { describeError } from '../observability/describe-error';
@@ -8,17 +9,7 @@ import { describeError } from '../observability/describe-error';
 export const LIVE_CHANNEL = 'request_live';
 
 /** A new position of a request, as the trigger announces it (degrees, `accuracy` in metres). */
-export type LivePosition = {
-  k: 'p';
-  r: string;
-  id: number;
-  source: 'gps' | 'ip';
-  latitude: number;
-  longitude: number;
-  accuracy: number | null;
-  label: string | null;
-  recordedAt: string;
-};
+export type LivePosition = Position & { k: 'p'; r: string };
 
 /** A change of a request's state or of what its owner's page said (ISO 8601 times). */
 export type LiveChange = {

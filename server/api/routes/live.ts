@@ -5,6 +5,7 @@ import { buyerState, type RequestState } from '../../../lib/request-machine';
 import { requestWithPositions } from '../../services/locate';
 import { liveHub, type LiveEvent } from '../../services/live-hub';
 import { findSessionUser } from '../../services/sessions';
+import type { Position } from '../../../lib/api/types';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser, TOKEN_HEADER } from '../middleware';
@@ -186,17 +187,6 @@ function stateOf(trace: NonNullable<Awaited<ReturnType<typeof requestWithPositio
 }
 
 /** One `position` event, its id the position's id (the browser sends it back as Last-Event-ID). */
-function writePosition(
-  stream: SSEStreamingApi,
-  p: {
-    id: number;
-    source: 'gps' | 'ip';
-    latitude: number;
-    longitude: number;
-    accuracy: number | null;
-    label: string | null;
-    recordedAt: string;
-  },
-) {
+function writePosition(stream: SSEStreamingApi, p: Position) {
   return stream.writeSSE({ event: 'position', id: String(p.id), data: JSON.stringify(p) });
 }

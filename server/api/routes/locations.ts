@@ -20,6 +20,18 @@ import { bodyOf, formBoolean, ownerNoteBody, readBody, requesterNameBody } from 
 const status = z.enum(BUYER_STATES);
 const uuidParam = z.object({ id: z.uuid() });
 
+/** What the owner's page last said during a share, in the list and the trace (lib/live-state.ts reads them). */
+const liveFields = {
+  ownerSeenAt: z
+    .string()
+    .nullable()
+    .openapi({ description: "when the owner's page last spoke during a share (heartbeat or fix)" }),
+  liveSignal: z
+    .enum(['hidden', 'permission_lost'])
+    .nullable()
+    .openapi({ description: "why a share is paused, as the owner's page said it" }),
+};
+
 const position = z.object({
   id: z.number().int().openapi({ description: "increasing per position: the live stream's event id" }),
   source: z.enum(['gps', 'ip']),
@@ -58,14 +70,7 @@ const listRoute = createRoute({
               createdAt: z.string(),
               positions: z.number(),
               lastPositionAt: z.string().nullable().openapi({ description: 'when the newest position was recorded' }),
-              ownerSeenAt: z
-                .string()
-                .nullable()
-                .openapi({ description: "when the owner's page last spoke during a share (heartbeat or fix)" }),
-              liveSignal: z
-                .enum(['hidden', 'permission_lost'])
-                .nullable()
-                .openapi({ description: "why a share is paused, as the owner's page said it" }),
+              ...liveFields,
               smsStatus: z.string().nullable(),
               smsSentAt: z
                 .string()
@@ -124,14 +129,7 @@ const traceRoute = createRoute({
           withdrawn: z.boolean(),
           createdAt: z.string(),
           sharingUntil: z.string().nullable(),
-          ownerSeenAt: z
-            .string()
-            .nullable()
-            .openapi({ description: "when the owner's page last spoke during a share (heartbeat or fix)" }),
-          liveSignal: z
-            .enum(['hidden', 'permission_lost'])
-            .nullable()
-            .openapi({ description: "why a share is paused, as the owner's page said it" }),
+          ...liveFields,
           ended: z
             .enum(['owner', 'time'])
             .nullable()
