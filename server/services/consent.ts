@@ -73,7 +73,7 @@ export async function requesterFacts(
 export async function consentView(db: Db, code: string) {
   const row = await byConsentCode(db, code);
   if (!row) return null;
-  let status = (await settleByClock(db, row.request.id)) ?? row.request.status;
+  let status = (await settleByClock(db, row.request.id, new Date(), row.request)) ?? row.request.status;
   if (next(status, 'link_opened')) {
     await db.transaction(async (tx) => {
       const moved = await applyEvent(tx, row.request.id, 'link_opened');
@@ -229,15 +229,19 @@ const gpsColumns = (fix: Fix) => ({ latitude: fix.latitude, longitude: fix.longi
 export async function savePosition(db: Db, code: string, fix: Fix): Promise<AnswerResult> {
   const row = await byConsentCode(db, code);
   if (!row) return { error: 'not_found' };
-  const status = await settleByClock(db, row.request.id);
+  const now = new Date();
+  const status = await settleByClock(db, row.request.id, now, row.request);
   if (!status || !isLive(status)) return { error: 'not_sharing' };
   await consume('positionsPerRequest', row.request.id);
-  // A fix counts as a heartbeat of a running share. It does not resume a paused one: a fix sent just before the page
-  // was hidden may arrive after the page said so; only the page's own `visible` signal resumes.
-  await db
-    .update(locationRequests)
-    .set({ ownerSeenAt: new Date() })
-    .where(and(eq(locationRequests.id, row.request.id), eq(locationRequests.status, 'sharing')));
+  // A fix counts as a heartbeat of a running share (written at most every HEARTBEAT_WRITE_MS: the buyer's "offline"
+  // needs a minute of silence). It does not resume a paused one: a fix sent just before the page was hidden may
+  // arrive after the page said so; only the page's own `visible` signal resumes.
+  const seen = row.request.ownerSeenAt?.getTime() ?? 0;
+  if (now.getTime() - seen >= HEARTBEAT_WRITE_MS)
+    await db
+      .update(locationRequests)
+      .set({ ownerSeenAt: now })
+      .where(and(eq(locationRequests.id, row.request.id), eq(locationRequests.status, 'sharing')));
   return db.transaction(async (tx) => {
     const [request] = await tx
       .select({ status: locationRequests.status, userId: locationRequests.userId })
@@ -250,6 +254,9 @@ export async function savePosition(db: Db, code: string, fix: Fix): Promise<Answ
     return { status: 'sharing' } as const;
   });
 }
+
+/** A fix refreshes `ownerSeenAt` when it is at least this old (ms); the heartbeat itself always does. */
+const HEARTBEAT_WRITE_MS = 5_000;
 
 /** What the owner's page says of itself while sharing (lib/live-state.ts). */
 export const PRESENCE_SIGNALS = ['visible', 'hidden', 'permission_lost'] as const;
@@ -280,7 +287,7 @@ async function heartbeat(db: Db, id: string): Promise<void> {
 export async function recordPresence(db: Db, code: string, presence: Presence): Promise<AnswerResult> {
   const row = await byConsentCode(db, code);
   if (!row) return { error: 'not_found' };
-  const status = await settleByClock(db, row.request.id);
+  const status = await settleByClock(db, row.request.id, new Date(), row.request);
   if (!status || !isLive(status)) return { error: 'not_sharing' };
   await consume('positionsPerRequest', row.request.id);
   const id = row.request.id;

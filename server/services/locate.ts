@@ -30,7 +30,7 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
     .where(and(eq(locationRequests.id, id), eq(locationRequests.userId, userId)))
     .limit(1);
   if (!request) return null;
-  const state = (await settleByClock(db, request.id)) ?? request.status;
+  const state = (await settleByClock(db, request.id, new Date(), request)) ?? request.status;
   // The buyer reading a live request's trace is a map view the owner sees in the safety centre (services/safety.ts).
   if (isLive(state)) await recordMapView(db, request.id);
   const status = buyerState(state, request.firstSharedAt !== null);

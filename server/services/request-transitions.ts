@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq, inArray, lte, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { locationRequests } from '../db/schema';
-import { TRANSITIONS, type RequestEvent, type RequestState } from '../../lib/request-machine';
+import { TRANSITIONS, isLive, isOpen, type RequestEvent, type RequestState } from '../../lib/request-machine';
 
 /** Columns an event may set beside the status (the sharing window, the first share, the withdrawal time, …). */
 export type RequestColumns = Partial<
@@ -62,11 +62,19 @@ export const linkTimeUp = (now: Date): SQL => lte(locationRequests.expiresAt, no
 export const windowOver = (now: Date): SQL => lte(locationRequests.sharingUntil, now);
 
 /**
- * Brings request `id` up to the clock `now`: an unanswered link past its expiry becomes `expired`, a share past its window
+ * Brings request `id` up to the clock `now` (with `known`, the row as the caller just read it, nothing is written or
+ * read when nothing is due by it): an unanswered link past its expiry becomes `expired`, a share past its window
  * becomes `stopped` (`window_ended`). Conditional writes, safe to run from any number of readers at once and inside
  * or outside a transaction. Returns the request's state after it, or null for an unknown id.
  */
-export async function settleByClock(db: Db | Tx, id: string, now = new Date()): Promise<RequestState | null> {
+export async function settleByClock(
+  db: Db | Tx,
+  id: string,
+  now = new Date(),
+  known?: { status: RequestState; expiresAt: Date; sharingUntil: Date | null },
+): Promise<RequestState | null> {
+  // A row just read that nothing is due on needs no write: the common case of a position or a view costs no query.
+  if (known && !dueByClock(known, now)) return known.status;
   const moved =
     (await applyEvent(db, id, 'link_expired', {}, linkTimeUp(now))) ??
     (await applyEvent(db, id, 'window_ended', {}, windowOver(now)));
@@ -76,4 +84,11 @@ export async function settleByClock(db: Db | Tx, id: string, now = new Date()): 
     .from(locationRequests)
     .where(eq(locationRequests.id, id));
   return row?.status ?? null;
+}
+
+/** Whether a request in `row`'s state is due to move by the clock at `now`: an open link past its expiry, a share past its window. */
+function dueByClock(row: { status: RequestState; expiresAt: Date; sharingUntil: Date | null }, now: Date): boolean {
+  if (isOpen(row.status)) return row.expiresAt.getTime() <= now.getTime();
+  if (isLive(row.status)) return row.sharingUntil !== null && row.sharingUntil.getTime() <= now.getTime();
+  return false;
 }
