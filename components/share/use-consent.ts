@@ -165,7 +165,16 @@ export function useConsent(api: ApiClient, code: string) {
       }
     };
     // A closed tab or a page left for another: said before the browser stops the page (no position can follow).
-    const onPageHide = () => sendPresence(code, 'hidden');
+    const onPageHide = () => {
+      pageLeaving = true;
+      sendPresence(code, 'hidden');
+    };
+    // Back from the browser's back-forward cache: the page is open again.
+    const onPageShow = (e: PageTransitionEvent) => {
+      pageLeaving = false;
+      if (e.persisted && document.visibilityState === 'visible') sendPresence(code, 'visible');
+    };
+    window.addEventListener('pageshow', onPageShow);
     document.addEventListener('visibilitychange', onVisible);
     window.addEventListener('pagehide', onPageHide);
     // The permission revoked in the browser's settings while sharing is said at once (Permissions API `change`).
@@ -195,6 +204,7 @@ export function useConsent(api: ApiClient, code: string) {
       permission?.removeEventListener('change', onPermission);
       document.removeEventListener('visibilitychange', onVisible);
       window.removeEventListener('pagehide', onPageHide);
+      window.removeEventListener('pageshow', onPageShow);
       clearInterval(heartbeat);
       clearInterval(tick);
       stopWatch();
@@ -281,12 +291,17 @@ export function useConsent(api: ApiClient, code: string) {
   return { state, view, gps, accuracy, sendFailing, error, busy, share, act, report, wakeLock };
 }
 
+/** Set on `pagehide`, cleared on `pageshow`: the page is going away (one consent page per document). */
+let pageLeaving = false;
+
 /**
  * Tells the server what the owner's page is doing during a share (`POST /spyContent/phoneLocation/{code}/presence`,
  * server/api/routes/live.ts): `navigator.sendBeacon`, which the browser delivers even while the page is being hidden
  * or closed (W3C Beacon); `fetch` with `keepalive` where it is missing. Fire and forget: the heartbeat repeats it.
  */
 function sendPresence(code: string, state: 'visible' | 'hidden' | 'permission_lost'): void {
+  // A page being closed said 'hidden'; what its teardown reports after (a location watch failing) is not news.
+  if (pageLeaving && state !== 'hidden') return;
   const url = `/api_f/v1/spyContent/phoneLocation/${encodeURIComponent(code)}/presence`;
   const body = JSON.stringify({ state });
   if (typeof navigator.sendBeacon === 'function') {
