@@ -4,6 +4,7 @@ import { ApiClientError, type ApiClient } from '@/lib/api/client';
 import type { ConsentView, RequestStatus } from '@/lib/api/types';
 import { shouldSendFix } from '@/lib/geo';
 import { LIVE_HEARTBEAT_MS } from '@/lib/live-state';
+import { sendPresence, setPageLeaving, useWakeLock } from './owner-presence';
 
 /** What the browser's location is doing: asked, giving fixes, refused, or silent (page hidden, phone locked). */
 export type GpsState = 'idle' | 'waiting' | 'ok' | 'denied' | 'lost';
@@ -166,12 +167,12 @@ export function useConsent(api: ApiClient, code: string) {
     };
     // A closed tab or a page left for another: said before the browser stops the page (no position can follow).
     const onPageHide = () => {
-      pageLeaving = true;
+      setPageLeaving(true);
       sendPresence(code, 'hidden');
     };
     // Back from the browser's back-forward cache: the page is open again.
     const onPageShow = (e: PageTransitionEvent) => {
-      pageLeaving = false;
+      setPageLeaving(false);
       if (e.persisted && document.visibilityState === 'visible') sendPresence(code, 'visible');
     };
     window.addEventListener('pageshow', onPageShow);
@@ -289,58 +290,4 @@ export function useConsent(api: ApiClient, code: string) {
 
   const state: OwnerState = failed ?? (view ? stateOf(view, now, gps) : 'loading');
   return { state, view, gps, accuracy, sendFailing, error, busy, share, act, report, wakeLock };
-}
-
-/** Set on `pagehide`, cleared on `pageshow`: the page is going away (one consent page per document). */
-let pageLeaving = false;
-
-/**
- * Tells the server what the owner's page is doing during a share (`POST /spyContent/phoneLocation/{code}/presence`,
- * server/api/routes/live.ts): `navigator.sendBeacon`, which the browser delivers even while the page is being hidden
- * or closed (W3C Beacon); `fetch` with `keepalive` where it is missing. Fire and forget: the heartbeat repeats it.
- */
-function sendPresence(code: string, state: 'visible' | 'hidden' | 'permission_lost'): void {
-  // A page being closed said 'hidden'; what its teardown reports after (a location watch failing) is not news.
-  if (pageLeaving && state !== 'hidden') return;
-  const url = `/api_f/v1/spyContent/phoneLocation/${encodeURIComponent(code)}/presence`;
-  const body = JSON.stringify({ state });
-  if (typeof navigator.sendBeacon === 'function') {
-    if (navigator.sendBeacon(url, new Blob([body], { type: 'application/json' }))) return;
-  }
-  void fetch(url, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'application/json' } }).catch(
-    () => undefined,
-  );
-}
-
-/**
- * "Keep the screen on while sharing" (W3C Screen Wake Lock): off until the owner turns it on, released when sharing
- * ends, asked again when the page becomes visible (the browser releases it when the page is hidden). `supported` is
- * false where the browser has no `navigator.wakeLock` (the page then does not offer it).
- */
-function useWakeLock(sharing: boolean) {
-  const [wanted, setWanted] = useState(false);
-  const [supported] = useState(() => typeof navigator !== 'undefined' && 'wakeLock' in navigator);
-  useEffect(() => {
-    if (!sharing || !wanted || !supported) return;
-    let sentinel: WakeLockSentinel | null = null;
-    let ended = false;
-    const acquire = () => {
-      if (document.visibilityState !== 'visible') return;
-      navigator.wakeLock
-        .request('screen')
-        .then((s) => {
-          if (ended) void s.release();
-          else sentinel = s;
-        })
-        .catch(() => undefined);
-    };
-    acquire();
-    document.addEventListener('visibilitychange', acquire);
-    return () => {
-      ended = true;
-      document.removeEventListener('visibilitychange', acquire);
-      void sentinel?.release().catch(() => undefined);
-    };
-  }, [sharing, wanted, supported]);
-  return { supported, on: wanted && sharing, set: setWanted };
 }

@@ -5,7 +5,7 @@ import { FUNNEL } from '../../lib/tracking/funnel';
 import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
 import { isLive, next, refusal } from '../../lib/request-machine';
 import { recordRequestEvent } from './events';
-import { applyEvent, settleByClock } from './request-transitions';
+import { applyEvent, settleByClock, type RequestColumns } from './request-transitions';
 import { lookupIp } from './geoip';
 import { emailSharingStarted } from './notifications';
 import { consume } from './rate-limit';
@@ -237,11 +237,7 @@ export async function savePosition(db: Db, code: string, fix: Fix): Promise<Answ
   // needs a minute of silence). It does not resume a paused one: a fix sent just before the page was hidden may
   // arrive after the page said so; only the page's own `visible` signal resumes.
   const seen = row.request.ownerSeenAt?.getTime() ?? 0;
-  if (now.getTime() - seen >= HEARTBEAT_WRITE_MS)
-    await db
-      .update(locationRequests)
-      .set({ ownerSeenAt: now })
-      .where(and(eq(locationRequests.id, row.request.id), eq(locationRequests.status, 'sharing')));
+  if (now.getTime() - seen >= HEARTBEAT_WRITE_MS) await markSeen(db, row.request.id, 'sharing', { ownerSeenAt: now });
   return db.transaction(async (tx) => {
     const [request] = await tx
       .select({ status: locationRequests.status, userId: locationRequests.userId })
@@ -267,12 +263,24 @@ export type Presence = (typeof PRESENCE_SIGNALS)[number];
  * write on a live request only (the request's state is changed by the machine's conditional UPDATE alone).
  */
 async function heartbeat(db: Db, id: string): Promise<void> {
-  const at = new Date();
-  if (await applyEvent(db, id, 'page_visible', { ownerSeenAt: at, liveSignal: null })) return;
+  const seen = { ownerSeenAt: new Date(), liveSignal: null };
+  if (!(await applyEvent(db, id, 'page_visible', seen))) await markSeen(db, id, 'sharing', seen);
+}
+
+/**
+ * What the owner's page said (`ownerSeenAt`, `liveSignal`), written on request `id` only while it is in `state`: a
+ * column write that never changes the state (the machine's conditional UPDATE alone does that).
+ */
+async function markSeen(
+  db: Db,
+  id: string,
+  state: 'sharing' | 'paused',
+  set: Pick<RequestColumns, 'ownerSeenAt' | 'liveSignal'>,
+): Promise<void> {
   await db
     .update(locationRequests)
-    .set({ ownerSeenAt: at, liveSignal: null })
-    .where(and(eq(locationRequests.id, id), eq(locationRequests.status, 'sharing')));
+    .set(set)
+    .where(and(eq(locationRequests.id, id), eq(locationRequests.status, state)));
 }
 
 /**
@@ -295,11 +303,8 @@ export async function recordPresence(db: Db, code: string, presence: Presence): 
     await heartbeat(db, id);
     return { status: 'sharing' };
   }
-  const moved = await applyEvent(db, id, 'page_hidden', { liveSignal: presence });
-  if (!moved)
-    await db
-      .update(locationRequests)
-      .set({ liveSignal: presence })
-      .where(and(eq(locationRequests.id, id), eq(locationRequests.status, 'paused')));
+  // Already paused: the latest reason is kept.
+  if (!(await applyEvent(db, id, 'page_hidden', { liveSignal: presence })))
+    await markSeen(db, id, 'paused', { liveSignal: presence });
   return { status: 'paused' };
 }

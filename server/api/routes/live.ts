@@ -5,7 +5,7 @@ import { buyerState, type RequestState } from '../../../lib/request-machine';
 import { requestWithPositions } from '../../services/locate';
 import { liveHub, type LiveEvent } from '../../services/live-hub';
 import { findSessionUser } from '../../services/sessions';
-import type { Position } from '../../../lib/api/types';
+import type { LocationTrace, Position } from '../../../lib/api/types';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser, TOKEN_HEADER } from '../middleware';
@@ -115,7 +115,7 @@ export const liveApi = new OpenAPIHono<AppEnv>()
         if (resume) {
           // A reconnect: the positions after the last one received, oldest first, then the state.
           for (const p of trace.positions.filter((p) => p.id > lastId).reverse()) await writePosition(stream, p);
-          await stream.writeSSE({ event: 'state', data: JSON.stringify(stateOf(trace)) });
+          await writeState(stream, trace);
         } else {
           await stream.writeSSE({ event: 'trace', data: JSON.stringify(trace), id: String(newest || '') });
         }
@@ -132,15 +132,7 @@ export const liveApi = new OpenAPIHono<AppEnv>()
             const status = buyerState(event.status as RequestState, event.shared);
             // A new state may carry texts (how it ended, the nearest place): the whole view is sent again.
             if (status === 'stopped' || status === 'declined' || status === 'expired') return writeTrace();
-            await stream.writeSSE({
-              event: 'state',
-              data: JSON.stringify({
-                status,
-                ownerSeenAt: event.ownerSeenAt,
-                liveSignal: event.liveSignal,
-                sharingUntil: event.sharingUntil,
-              }),
-            });
+            await writeState(stream, { ...event, status });
           } else {
             await writeTrace();
           }
@@ -176,14 +168,13 @@ export const liveApi = new OpenAPIHono<AppEnv>()
     });
   });
 
-/** The state part of a trace, as a `state` event carries it. */
-function stateOf(trace: NonNullable<Awaited<ReturnType<typeof requestWithPositions>>>) {
-  return {
-    status: trace.status,
-    ownerSeenAt: trace.ownerSeenAt,
-    liveSignal: trace.liveSignal,
-    sharingUntil: trace.sharingUntil,
-  };
+/** One `state` event: the state part of a trace (from a trace read, or a change the hub announced). */
+function writeState(
+  stream: SSEStreamingApi,
+  s: Pick<LocationTrace, 'status' | 'ownerSeenAt' | 'liveSignal' | 'sharingUntil'>,
+) {
+  const { status, ownerSeenAt, liveSignal, sharingUntil } = s;
+  return stream.writeSSE({ event: 'state', data: JSON.stringify({ status, ownerSeenAt, liveSignal, sharingUntil }) });
 }
 
 /** One `position` event, its id the position's id (the browser sends it back as Last-Event-ID). */
