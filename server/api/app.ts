@@ -13,6 +13,7 @@ import { health, metricsApi } from './routes/health';
 import { consentApi } from './routes/consent';
 import { liveApi } from './routes/live';
 import { safetyApi } from './routes/safety';
+import { pushApi } from './routes/push';
 import { locationsApi } from './routes/locations';
 import { lookups } from './routes/lookups';
 import { ordersApi } from './routes/orders';
@@ -99,6 +100,7 @@ export function createApp() {
   app.route('/', consentApi);
   app.route('/', liveApi);
   app.route('/', safetyApi);
+  app.route('/', pushApi);
   app.route('/', devApi);
   // Kept out of the OpenAPI document: the operator console is not advertised.
   app.route('/', opsApi);

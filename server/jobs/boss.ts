@@ -210,7 +210,12 @@ export async function startWorkers(): Promise<void> {
   );
   await boss.schedule(LOCATE_QUEUE, '* * * * *');
   await boss.work(LOCATE_QUEUE, () =>
-    timedJob(LOCATE_QUEUE, () => runLocateMaintenance(db, env().POSITION_RETENTION_DAYS, env().CONSENT_RETENTION_DAYS)),
+    timedJob(LOCATE_QUEUE, async () => {
+      const done = await runLocateMaintenance(db, env().POSITION_RETENTION_DAYS, env().CONSENT_RETENTION_DAYS);
+      // "No update for 5 minutes" alerts go out now, not at the next sweep.
+      await enqueueAfterCommit(done.alerts);
+      return done;
+    }),
   );
   await boss.work<{ id: string }>(AD_FORWARD_QUEUE, ([job]) =>
     timedJob(AD_FORWARD_QUEUE, async () => {

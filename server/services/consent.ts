@@ -7,7 +7,7 @@ import { isLive, next, refusal } from '../../lib/request-machine';
 import { recordRequestEvent } from './events';
 import { applyEvent, settleByClock, type RequestColumns } from './request-transitions';
 import { lookupIp } from './geoip';
-import { emailSharingStarted } from './notifications';
+import { alertBuyer, alertFor } from './buyer-alerts';
 import { consume } from './rate-limit';
 import { buyerHasAccess } from './requests';
 import { optOut } from './sms-guards';
@@ -129,12 +129,13 @@ export type ConsentAction =
  * (UTC time, IP, user agent, SHA-256 of the text shown):
  * - `share`: sent only after the browser gave its first fix, which it carries. Records the consent
  *   (`shared`, or `shared_again` after a stop) with the duration, opens the window of `minutes`, and stores that fix
- *   together with the IP-based area. The first share e-mails the buyer a link to the map. Refused (`withdrawn`) when
+ *   together with the IP-based area. Every share alerts the buyer (services/buyer-alerts.ts: a push, or by default an
+ *   e-mail with a link to the map). Refused (`withdrawn`) when
  *   the buyer no longer has access;
  * - `denied`: the browser refused or could not give a position: nothing is stored, no consent is recorded, the
  *   request keeps its status and is marked so the buyer sees "location not allowed";
- * - `decline`: records the refusal; nothing about the phone's position is stored;
- * - `stop`: ends sharing (recorded); the owner may share again;
+ * - `decline`: records the refusal and alerts the buyer; nothing about the phone's position is stored;
+ * - `stop`: ends sharing (recorded) and alerts the buyer; the owner may share again;
  * - `report`: puts the number on the opt-out list (no more SMS to it) and ends the request (recorded, with the
  *   owner's optional `reason`, already checked and normalized by the route: plain text, at most 140 characters). Taken
  *   in every state, after a Decline or once the link expired too: an owner may report a request they already refused.
@@ -169,7 +170,10 @@ export async function answerConsent(
     if (action.action === 'report') {
       await optOut(tx, request.targetE164, 'report', id);
       await record('reported', { reason: action.reason ?? null });
-      return { status: (await applyEvent(tx, id, 'reported', { sharingUntil: null })) ?? status };
+      const reported = await applyEvent(tx, id, 'reported', { sharingUntil: null });
+      // The buyer reads a report as a decline, or a stop when it ended a share (never as a report).
+      const kind = reported ? alertFor(reported, isLive(status)) : null;
+      return { status: reported ?? status, outboxIds: kind ? [await alertBuyer(tx, request, kind)] : [] };
     }
     const event = action.action === 'decline' ? 'declined' : action.action === 'stop' ? 'stopped_by_owner' : 'shared';
     const refused = refusal(status, event);
@@ -182,12 +186,18 @@ export async function answerConsent(
     if (action.action === 'decline') {
       if (status === 'declined') return { status };
       await record('declined');
-      return { status: (await applyEvent(tx, id, 'declined'))! };
+      return {
+        status: (await applyEvent(tx, id, 'declined'))!,
+        outboxIds: [await alertBuyer(tx, request, 'declined')],
+      };
     }
     if (action.action === 'stop') {
       if (status === 'stopped') return { status };
       await record('stopped');
-      return { status: (await applyEvent(tx, id, 'stopped_by_owner', { sharingUntil: new Date() }))! };
+      return {
+        status: (await applyEvent(tx, id, 'stopped_by_owner', { sharingUntil: new Date() }))!,
+        outboxIds: [await alertBuyer(tx, request, 'stopped')],
+      };
     }
     if (isLive(status)) return { status: (await applyEvent(tx, id, 'page_visible')) ?? status };
     const [optedOut] = await tx.select().from(optOuts).where(eq(optOuts.phoneE164, request.targetE164));
@@ -213,8 +223,7 @@ export async function answerConsent(
     }
     await tx.insert(positions).values({ requestId: id, source: 'gps', ...gpsColumns(action.fix) });
     if (!request.firstSharedAt) await recordRequestEvent(tx, FUNNEL.shared, id);
-    const outboxIds = request.firstSharedAt ? [] : [await emailSharingStarted(tx, request)];
-    return { status: 'sharing', outboxIds };
+    return { status: 'sharing', outboxIds: [await alertBuyer(tx, request, 'shared')] };
   });
 }
 

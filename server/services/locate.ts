@@ -12,6 +12,7 @@ import {
 } from '../../lib/request-machine';
 import { applyEventWhere, linkTimeUp, settleByClock, windowOver } from './request-transitions';
 import { updatedSince } from './notifications';
+import { alertSilentShares } from './buyer-alerts';
 import { nearestPlace } from './places';
 import { recordMapView } from './safety';
 
@@ -150,7 +151,8 @@ export async function clearPositions(db: Db, userId: string, id: string): Promis
  * Periodic upkeep (a pg-boss cron job, every minute): requests whose link passed its expiry unanswered become
  * `expired`; sharing windows that ended become `stopped`; positions of requests that ended more than
  * `retentionDays` ago are deleted (POSITION_RETENTION_DAYS); consent records are deleted `consentDays` after that
- * (CONSENT_RETENTION_DAYS). Returns how many rows each step touched.
+ * (CONSENT_RETENTION_DAYS); live shares silent for 5 minutes are announced to their buyers (services/buyer-alerts.ts
+ * `alertSilentShares`). Returns how many rows each step touched, and the alerts' outbox ids to enqueue (`alerts`).
  */
 export async function runLocateMaintenance(db: Db, retentionDays: number, consentDays = 365) {
   const now = new Date();
@@ -163,7 +165,8 @@ export async function runLocateMaintenance(db: Db, retentionDays: number, consen
     .where(and(inArray(locationRequests.status, [...ENDED_STATES]), lt(locationRequests.updatedAt, cutoff)));
   const purged = await db.delete(positions).where(inArray(positions.requestId, ended)).returning({ id: positions.id });
   const purgedConsents = await purgeConsents(db, new Date(cutoff.getTime() - consentDays * 24 * 3600_000));
-  return { expired: expired.length, stopped: stopped.length, purgedPositions: purged.length, purgedConsents };
+  const alerts = await alertSilentShares(db, now);
+  return { expired: expired.length, stopped: stopped.length, purgedPositions: purged.length, purgedConsents, alerts };
 }
 
 /**

@@ -1,10 +1,7 @@
 import 'server-only';
 import { and, count, eq, sql } from 'drizzle-orm';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
-import type { Db, Tx } from '../db/client';
-import { locationRequests, orders, users, type LocationRequest } from '../db/schema';
-import { env } from '../env';
-import { queueEmail } from './outbox-queue';
+import type { Db } from '../db/client';
+import { locationRequests, users } from '../db/schema';
 
 /** When `userId` last looked at their locations (the epoch before a first look). */
 export async function notificationsSeenAt(db: Db, userId: string): Promise<Date> {
@@ -37,20 +34,4 @@ export async function notificationsTotal(db: Db, userId: string, since: Date): P
 /** Marks everything up to now as seen. */
 export async function markNotificationsSeen(db: Db, userId: string): Promise<void> {
   await db.update(users).set({ notificationsSeenAt: new Date() }).where(eq(users.id, userId));
-}
-
-/** E-mails the buyer that the owner started sharing, with the map link, in the buyer's order language; the outbox id. */
-export async function emailSharingStarted(tx: Tx, request: LocationRequest): Promise<string> {
-  const [buyer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, request.userId));
-  const [order] = request.orderId
-    ? await tx.select({ locale: orders.locale }).from(orders).where(eq(orders.id, request.orderId))
-    : [];
-  const locale = order?.locale ?? 'en';
-  const link = `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/map/?id=${request.id}`;
-  return queueEmail(tx, {
-    to: buyer.email,
-    template: 'sharing-started',
-    locale,
-    params: { phone: request.targetE164, link },
-  });
 }

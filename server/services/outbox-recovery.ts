@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { outboundMessages } from '../db/schema';
 import type { EmailProvider } from '../providers/email';
@@ -90,8 +90,15 @@ export async function waitingChannels(db: Db, now = new Date()): Promise<Channel
   const rows = await db
     .selectDistinct({ channel: outboundMessages.channel })
     .from(outboundMessages)
-    .where(and(eq(outboundMessages.status, 'queued'), gt(outboundMessages.nextAttemptAt, now)));
-  return rows.map((r) => r.channel);
+    .where(
+      and(
+        eq(outboundMessages.status, 'queued'),
+        gt(outboundMessages.nextAttemptAt, now),
+        // Push goes to many push services, one per browser vendor: no single provider to probe.
+        inArray(outboundMessages.channel, ['email', 'sms']),
+      ),
+    );
+  return rows.map((r) => r.channel as Channel);
 }
 
 /** What a probe round found for a channel: nothing waits, no probe, it answered again, it is up, it is down. */

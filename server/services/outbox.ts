@@ -10,6 +10,9 @@ import { metrics } from '../observability/metrics';
 import { describeError } from '../observability/describe-error';
 import type { ProviderHealth } from './outbox-recovery';
 import { applyEvent } from './request-transitions';
+import type { PushFallback } from './buyer-alerts';
+import { queueEmail } from './outbox-queue';
+import { pushToUser, type PushFanOut } from './web-push';
 
 /**
  * The columns that replace a message's secret-bearing texts by their redacted rendering. Applied when
@@ -152,6 +155,7 @@ export async function deliverOutboxMessage(
       .where(eq(outboundMessages.id, id));
     return current?.status ?? null;
   }
+  if (row.channel === 'push') return deliverPush(db, row, providers);
   const provider = row.channel === 'email' ? email.name : sms.name;
   let providerMessageId: string | null;
   try {
@@ -217,6 +221,88 @@ export async function deliverOutboxMessage(
     ?.answered(row.channel)
     .catch((error: unknown) => log().error({ component: 'outbox', err: describeError(error) }, 'recovery failed'));
   return 'sent';
+}
+
+/**
+ * Delivers a claimed outbox row of channel `push` (services/buyer-alerts.ts): its body goes to every device of the
+ * buyer (`recipient`, a user id) through services/web-push.ts, outside any transaction.
+ * - Some device took it: `sent` (`providerMessageId` says how many of how many).
+ * - A device failed in a way that may pass (network, 429, 5xx) and none took it: back to `queued` for the retry
+ *   schedule, like any message, for PUSH_ATTEMPTS attempts in all.
+ * - No device took it and none may later (the buyer has none left, or all are gone), or the last of PUSH_ATTEMPTS
+ *   failed: the alert goes by e-mail instead (the row's `payload.fallback`, e-mail being the default channel). The row is `failed`
+ *   with the reason, the e-mail is written in the same transaction and delivered at once.
+ * Returns the row's status afterwards.
+ */
+/**
+ * Attempts at a push before its alert goes by e-mail (with RETRY_SCHEDULE_MS, about 40 s): an alert is news only while
+ * it is fresh, and e-mail gets through when a push service does not answer.
+ */
+export const PUSH_ATTEMPTS = 3;
+
+async function deliverPush(
+  db: Db,
+  row: typeof outboundMessages.$inferSelect,
+  providers: { email?: EmailProvider; sms?: SmsProvider; health?: ProviderHealth },
+): Promise<string> {
+  let fanOut: PushFanOut;
+  try {
+    fanOut = await pushToUser(db, row.recipient, row.body, (row.payload?.requestId as string)?.replaceAll('-', ''));
+  } catch (error) {
+    fanOut = { sent: 0, gone: 0, failed: 1, lastError: String((error as Error)?.message ?? error).slice(0, 300) };
+  }
+  const total = fanOut.sent + fanOut.gone + fanOut.failed;
+  if (fanOut.sent > 0) {
+    await retryOnConnectionLoss(() =>
+      db
+        .update(outboundMessages)
+        .set({
+          status: 'sent',
+          provider: 'web-push',
+          providerMessageId: `${fanOut.sent}/${total} devices`,
+          lastError: null,
+          leaseUntil: null,
+          nextAttemptAt: null,
+          sentAt: new Date(),
+        })
+        .where(eq(outboundMessages.id, row.id)),
+    );
+    metrics().deliveries.inc({ channel: 'push', outcome: 'sent' });
+    return 'sent';
+  }
+  if (fanOut.failed > 0 && row.attempts < PUSH_ATTEMPTS) {
+    await retryOnConnectionLoss(() =>
+      db
+        .update(outboundMessages)
+        .set({
+          provider: 'web-push',
+          status: 'queued',
+          lastError: fanOut.lastError ?? 'push failed',
+          leaseUntil: null,
+          nextAttemptAt: nextAttemptAfter(row.attempts, new Date()),
+        })
+        .where(and(eq(outboundMessages.id, row.id), eq(outboundMessages.status, 'sending'))),
+    );
+    metrics().deliveries.inc({ channel: 'push', outcome: 'retry' });
+    return 'queued';
+  }
+  const fallback = row.payload?.fallback as PushFallback | undefined;
+  const emailId = await db.transaction(async (tx) => {
+    await tx
+      .update(outboundMessages)
+      .set({
+        provider: 'web-push',
+        status: 'failed',
+        lastError: `no device took it (${total ? `${fanOut.gone} gone, ${fanOut.failed} failed` : 'none left'})${fallback ? '; sent by e-mail' : ''}`,
+        leaseUntil: null,
+        nextAttemptAt: null,
+      })
+      .where(eq(outboundMessages.id, row.id));
+    return fallback ? queueEmail(tx, { ...fallback, locale: row.locale }) : null;
+  });
+  metrics().deliveries.inc({ channel: 'push', outcome: 'failed' });
+  if (emailId) await deliverOutboxMessage(db, emailId, providers);
+  return 'failed';
 }
 
 /**

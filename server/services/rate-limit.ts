@@ -37,6 +37,8 @@ export const LIMITS = {
    * beyond its accuracy (lib/geo.ts `shouldSendFix`, at most one a second), plus a heartbeat every 20 s.
    */
   positionsPerRequest: { points: 90, duration: 60 },
+  /** Push subscriptions and unsubscriptions per account (a browser makes one per visit at most). */
+  pushChangesPerAccount: { points: 30, duration: 3600 },
   /** Safety-centre one-time codes sent by SMS per phone number (services/safety.ts). */
   safetyCodesPerNumber: { points: 3, duration: 3600 },
   /** Safety-centre one-time code requests per client IP, known numbers or not. */

@@ -21,6 +21,7 @@ import type { SafetyRequest } from '../../lib/safety';
 import { env } from '../env';
 import { CROCKFORD_ALPHABET } from './order-reference';
 import { applyEvent, applyEventWhere, settleByClock } from './request-transitions';
+import { alertBuyer, alertFor, type BuyerAlert } from './buyer-alerts';
 import { optOut, smsRefusal } from './sms-guards';
 import { maskEmail, randomToken, sha256 } from './tokens';
 
@@ -361,13 +362,24 @@ async function endRequests(tx: Tx, e164: string, meta: SafetyMeta, where?: Retur
   await record(tx, stopped, e164, 'stopped', meta);
   const declined = await applyEventWhere(tx, 'declined', scope);
   await record(tx, declined, e164, 'declined', meta);
-  return { stopped: stopped.length, declined: declined.length };
+  const outboxIds = [...(await alertBuyers(tx, stopped, 'stopped')), ...(await alertBuyers(tx, declined, 'declined'))];
+  return { stopped: stopped.length, declined: declined.length, outboxIds };
+}
+
+/** Alerts the buyer of each of `ids` (services/buyer-alerts.ts) in `tx`; the outbox ids to enqueue after the commit. */
+async function alertBuyers(tx: Tx, ids: string[], kind: BuyerAlert): Promise<string[]> {
+  if (!ids.length) return [];
+  const requests = await tx.select().from(locationRequests).where(inArray(locationRequests.id, ids));
+  const outboxIds: string[] = [];
+  for (const request of requests) outboxIds.push(await alertBuyer(tx, request, kind));
+  return outboxIds;
 }
 
 /**
  * Stop everything now: every sharing request to `e164` ends (`stopped_by_owner`; the buyers read "stopped by the
- * owner") and every pending one is declined, with their consent records. Returns how many of each this call ended
- * (0 and 0 when another call did it first).
+ * owner") and every pending one is declined, with their consent records, and their buyers are alerted as by the
+ * consent page. Returns how many of each this call ended (0 and 0 when another call did it first) and the alerts'
+ * outbox ids to enqueue.
  */
 export async function stopEverything(db: Db, e164: string, meta: SafetyMeta, requesterId: string | null = null) {
   return db.transaction((tx) => endRequests(tx, e164, meta, onlyOf(requesterId)));
@@ -401,7 +413,7 @@ async function buyerOf(
  * new links are refused before any SMS, services/sms-guards.ts `ownerRefusal`), and its requests to this number
  * still running or waiting end (see `endRequests`). Other requesters are not affected. Taken under the SMS queue's
  * lock, so an order racing the block either committed its request before (and it is ended here) or sees the block.
- * False when the request is not this number's.
+ * Returns the outbox ids of the buyer alerts to enqueue, or null when the request is not this number's.
  */
 export async function blockRequester(
   db: Db,
@@ -409,14 +421,13 @@ export async function blockRequester(
   requestId: string,
   meta: SafetyMeta,
   requesterId: string | null = null,
-): Promise<boolean> {
+): Promise<string[] | null> {
   return db.transaction(async (tx) => {
     const userId = await buyerOf(tx, e164, requestId, requesterId);
-    if (!userId) return false;
+    if (!userId) return null;
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
     await tx.insert(requesterBlocks).values({ phoneE164: e164, userId }).onConflictDoNothing();
-    await endRequests(tx, e164, meta, eq(locationRequests.userId, userId));
-    return true;
+    return (await endRequests(tx, e164, meta, eq(locationRequests.userId, userId))).outboxIds;
   });
 }
 
@@ -447,7 +458,8 @@ export async function unblockEveryone(db: Db, e164: string): Promise<boolean> {
  * Deletes what was shared with request `requestId` of `e164`: a running share is stopped first (`stopped_by_owner`,
  * recorded), then every position is deleted, so the requester's map is empty at its next read; the deletion time is
  * kept. The consent records stay for CONSENT_RETENTION_DAYS (proof of who decided what and when). Returns how many
- * positions were deleted, or null when the request is not this number's.
+ * positions were deleted and the outbox id of the buyer's "stopped" alert when a share was stopped, or null when the
+ * request is not this number's.
  */
 export async function eraseShared(
   db: Db,
@@ -455,16 +467,19 @@ export async function eraseShared(
   requestId: string,
   meta: SafetyMeta,
   requesterId: string | null = null,
-): Promise<number | null> {
+): Promise<{ deleted: number; outboxIds: string[] } | null> {
   return db.transaction(async (tx) => {
     const [request] = await tx
-      .select({ id: locationRequests.id, status: locationRequests.status })
+      .select()
       .from(locationRequests)
       .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164), onlyOf(requesterId)))
       .for('update');
     if (!request) return null;
-    if (isLive(request.status) && (await applyEvent(tx, requestId, 'stopped_by_owner', { sharingUntil: new Date() })))
+    const outboxIds: string[] = [];
+    if (isLive(request.status) && (await applyEvent(tx, requestId, 'stopped_by_owner', { sharingUntil: new Date() }))) {
       await record(tx, [requestId], e164, 'stopped', meta);
+      outboxIds.push(await alertBuyer(tx, request, 'stopped'));
+    }
     const deleted = await tx
       .delete(positions)
       .where(eq(positions.requestId, requestId))
@@ -473,15 +488,16 @@ export async function eraseShared(
       .insert(requestErasures)
       .values({ requestId })
       .onConflictDoUpdate({ target: requestErasures.requestId, set: { erasedAt: new Date() } });
-    return deleted.length;
+    return { deleted: deleted.length, outboxIds };
   });
 }
 
 /**
  * Reports request `requestId` of `e164` as abuse, as the consent page's Report does (services/consent.ts
  * `answerConsent`): the number goes on the opt-out list, the report is recorded with the owner's optional `reason`
- * (already checked by the route), and the request takes the `reported` event. Returns the request's reference to quote,
- * or null when the request is not this number's.
+ * (already checked by the route), and the request takes the `reported` event; its buyer reads it as a decline or a
+ * stop (services/buyer-alerts.ts `alertFor`). Returns the request's reference to quote and the alert's outbox ids, or
+ * null when the request is not this number's.
  */
 export async function reportRequest(
   db: Db,
@@ -490,21 +506,23 @@ export async function reportRequest(
   reason: string | null,
   meta: SafetyMeta,
   requesterId: string | null = null,
-): Promise<string | null> {
-  const done = await db.transaction(async (tx) => {
+): Promise<{ reference: string; outboxIds: string[] } | null> {
+  const outboxIds = await db.transaction(async (tx) => {
     const [request] = await tx
-      .select({ id: locationRequests.id })
+      .select()
       .from(locationRequests)
       .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164), onlyOf(requesterId)))
       .for('update');
-    if (!request) return false;
+    if (!request) return null;
     await optOut(tx, e164, 'report', requestId);
     await record(tx, [requestId], e164, 'reported', meta, reason);
-    await applyEvent(tx, requestId, 'reported', { sharingUntil: null });
-    return true;
+    const reported = await applyEvent(tx, requestId, 'reported', { sharingUntil: null });
+    const kind = reported ? alertFor(reported, isLive(request.status)) : null;
+    return kind ? [await alertBuyer(tx, request, kind)] : [];
   });
-  if (!done) return null;
-  return (await referencesOf(db, [requestId])).get(requestId) ?? null;
+  if (!outboxIds) return null;
+  const reference = (await referencesOf(db, [requestId])).get(requestId);
+  return reference ? { reference, outboxIds } : null;
 }
 
 /**

@@ -12,6 +12,9 @@ export type EmailTemplate =
   | 'login-locked'
   | 'temporary-password'
   | 'sharing-started'
+  | 'sharing-declined'
+  | 'sharing-stopped'
+  | 'sharing-silent'
   | 'trial-reminder'
   | 'renewal-failed'
   | 'subscription-ended'
@@ -58,6 +61,9 @@ const LINES: Record<EmailTemplate, (p: Params) => string[]> = {
   'login-locked': () => ['Email.lockedBody'],
   'temporary-password': () => ['Email.temporaryBody'],
   'sharing-started': () => ['Email.sharingBody'],
+  'sharing-declined': () => ['Email.declinedBody'],
+  'sharing-stopped': () => ['Email.stoppedBody'],
+  'sharing-silent': () => ['Email.silentBody', 'Email.silentWhy'],
   'trial-reminder': (p) => [
     'Email.reminderBody',
     ...(p.refundUnconsented ? ['Email.reminderNoConsent'] : []),
@@ -94,6 +100,9 @@ const SUBJECT: Record<EmailTemplate, string> = {
   'login-locked': 'Email.lockedSubject',
   'temporary-password': 'Email.temporarySubject',
   'sharing-started': 'Email.sharingSubject',
+  'sharing-declined': 'Email.declinedSubject',
+  'sharing-stopped': 'Email.stoppedSubject',
+  'sharing-silent': 'Email.silentSubject',
   'trial-reminder': 'Email.reminderSubject',
   'renewal-failed': 'Email.renewalFailedSubject',
   'subscription-ended': 'Email.endedSubject',

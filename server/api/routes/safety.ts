@@ -264,10 +264,15 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
       return value;
     };
     switch (body.action) {
-      case 'stop_all':
-        return ok(c, { action: body.action, ...(await stopEverything(db, e164, meta('stopAllConfirm'), requesterId)) });
+      case 'stop_all': {
+        const { stopped, declined, outboxIds } = await stopEverything(db, e164, meta('stopAllConfirm'), requesterId);
+        await enqueueAfterCommit(outboxIds);
+        return ok(c, { action: body.action, stopped, declined });
+      }
       case 'block':
-        found(await blockRequester(db, e164, body.requestId, meta('blockConfirm'), requesterId));
+        await enqueueAfterCommit(
+          found(await blockRequester(db, e164, body.requestId, meta('blockConfirm'), requesterId)),
+        );
         return ok(c, { action: body.action });
       case 'unblock':
         found(await unblockRequester(db, e164, body.requestId));
@@ -277,17 +282,17 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
         return ok(c, { action: body.action, optedOut: true });
       case 'unblock_all':
         return ok(c, { action: body.action, optedOut: !(await unblockEveryone(db, e164)) });
-      case 'erase':
-        return ok(c, {
-          action: body.action,
-          deleted: found(await eraseShared(db, e164, body.requestId, meta('eraseConfirm'), requesterId)),
-        });
-      case 'report':
-        return ok(c, {
-          action: body.action,
-          reference: found(
-            await reportRequest(db, e164, body.requestId, body.reason, meta('reportConfirm'), requesterId),
-          ),
-        });
+      case 'erase': {
+        const erased = found(await eraseShared(db, e164, body.requestId, meta('eraseConfirm'), requesterId));
+        await enqueueAfterCommit(erased.outboxIds);
+        return ok(c, { action: body.action, deleted: erased.deleted });
+      }
+      case 'report': {
+        const reported = found(
+          await reportRequest(db, e164, body.requestId, body.reason, meta('reportConfirm'), requesterId),
+        );
+        await enqueueAfterCommit(reported.outboxIds);
+        return ok(c, { action: body.action, reference: reported.reference });
+      }
     }
   });

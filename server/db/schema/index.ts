@@ -8,3 +8,4 @@ export * from './lookups';
 export * from './withdrawals';
 export * from './subscription-consents';
 export * from './safety';
+export * from './push';

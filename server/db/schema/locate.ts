@@ -60,6 +60,11 @@ export const locationRequests = pgTable(
      * `permission_lost` (the browser's location permission was revoked). Null otherwise.
      */
     liveSignal: text('live_signal', { enum: ['hidden', 'permission_lost'] }),
+    /**
+     * The `ownerSeenAt` the buyer was last alerted about as silent ("no update for 5 minutes",
+     * services/buyer-alerts.ts): a silence is announced once; the next fix or heartbeat starts a new one.
+     */
+    silenceAlertedFor: timestamp('silence_alerted_for', { withTimezone: true }),
     /** When the request was withdrawn because the buyer's subscription ended; status `withdrawn`. */
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
     ...timestamps(),

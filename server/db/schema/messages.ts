@@ -12,7 +12,7 @@ export const outboundMessages = pgTable(
   'outbound_messages',
   {
     id: id(),
-    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    channel: text('channel', { enum: ['email', 'sms', 'push'] }).notNull(),
     recipient: text('recipient').notNull(),
     /** Template name (server/services/templates) and the locale it was rendered in. */
     template: text('template'),
