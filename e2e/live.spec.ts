@@ -122,3 +122,27 @@ test('the owner stops: the map says so; every state word is localized in es, id 
     await buyer.close();
   }
 });
+
+test("the owner's network is cut: after a minute of silence the map says offline, and live again when it is back", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(150_000);
+  const { buyer, map, owner, ownerPage } = await liveShare(browser, baseURL!, '+1 415 555 2689', '+14155552689');
+  const en = catalogue('en');
+  await ownerPage.getByRole('button', { name: 'Share my location' }).click();
+  const liveness = map.getByTestId('liveness');
+  await expect(liveness).toHaveAttribute('data-state', 'live');
+  // The phone loses its network (the page stays open and visible): nothing reaches the server, not even a beacon.
+  await owner.setOffline(true);
+  await expect(liveness).toHaveAttribute('data-state', 'offline', { timeout: 90_000 });
+  await expect(liveness).toHaveText(en.Map.live.offline);
+  // The last position is still shown, with its age.
+  await expect(map.getByTestId('coordinates')).toHaveText('40.41678, -3.70379');
+  await expect(map.getByTestId('fix-age')).toContainText(/last position .*ago/);
+  // The network comes back: the next heartbeat (every 20 s) makes it live again.
+  await owner.setOffline(false);
+  await expect(liveness).toHaveAttribute('data-state', 'live', { timeout: 40_000 });
+  await owner.close();
+  await buyer.close();
+});

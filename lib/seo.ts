@@ -74,3 +74,14 @@ export function pageMetadata(locale: AppLocale, path: string, title: string, des
 
 /** Metadata of a page that must not be indexed (dashboards, consent, payment). */
 export const NO_INDEX: Metadata = { robots: { index: false, follow: false } };
+
+/**
+ * The web app manifest's address for a locale's pages (app/app.webmanifest/route.ts), linked by the pages a subscriber
+ * installs as an app: the dashboard and the map.
+ */
+export function appManifestPath(locale: string): string {
+  return `/app.webmanifest?lang=${encodeURIComponent(locale)}`;
+}
+
+/** The Home Screen icon iOS uses for the installed dashboard (180 px, full-bleed; scripts/build-app-icons.mjs). */
+export const APPLE_TOUCH_ICON = '/app-icons/apple-touch-icon.png';

@@ -10,6 +10,7 @@ import { liveness } from '@/lib/live-state';
 import { useNow } from '../ui/use-now';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
+import { PushToggle } from './push-toggle';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
 import { SmsFailedActions } from './sms-failed-actions';
@@ -164,6 +165,7 @@ export function LocationList() {
             )}
           </div>
         ))}
+      {rows && <PushToggle />}
       {rows && !quota && (
         <p className="mt-2 text-sm text-slate-600" data-testid="no-subscription">
           {t('noSubscription')}

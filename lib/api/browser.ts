@@ -51,8 +51,24 @@ export function fullLoad(path: string): void {
   location.assign(path);
 }
 
-/** Signs out (`DELETE /admin/userSession`, which clears the cookies) and loads the home page of `prefix`. */
+/**
+ * Signs out (`DELETE /admin/userSession`, which clears the cookies) and loads the home page of `prefix`. First, when
+ * this browser gets the account's alerts (Web Push, components/dashboard/push-toggle.tsx), it stops: the device is
+ * removed from the account and the browser unsubscribed, so a shared computer shows no alert of an account signed out
+ * of it. A failure there never keeps the user signed in.
+ */
 export async function signOut(api: ApiClient, prefix: string): Promise<void> {
+  await stopPushHere(api).catch(() => {});
   await api.delete('/admin/userSession').catch(() => {});
   fullLoad(`${prefix}/`);
+}
+
+/** Removes this browser's push subscription from the signed-in account and unsubscribes it (nothing when there is none). */
+async function stopPushHere(api: ApiClient): Promise<void> {
+  if (!('serviceWorker' in navigator)) return;
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  const subscription = await registration?.pushManager?.getSubscription();
+  if (!subscription) return;
+  await api.delete(`/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`);
+  await subscription.unsubscribe();
 }
