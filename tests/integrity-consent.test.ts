@@ -2,9 +2,9 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { consents, locationRequests, outboundMessages, positions } from '@/server/db/schema';
-import { call, uniqueEmail } from './support/accounts';
+import { call } from './support/accounts';
 import { API, app, clientHeaders } from './support/api';
-import { subscribe } from './support/billing';
+import { trialRequest } from './support/billing';
 
 // Consent only with the browser's fix, no position after Stop or without access,
 // strict coordinates, and an append-only consent record.
@@ -13,12 +13,8 @@ const FIX = { latitude: 52.52, longitude: 13.405, accuracy: 15 };
 
 /** A paid trial and its first request's id and consent code (read from the stored SMS). */
 async function requestOf(tag: string) {
-  const bought = await subscribe(uniqueEmail(tag));
-  const db = await getDb();
-  const [request] = await db.select().from(locationRequests).where(eq(locationRequests.orderId, bought.order.id));
-  const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, request.id));
-  const code = /\?c=([A-Za-z0-9_-]+)/.exec(sms.body)![1];
-  return { ...bought, requestId: request.id, consentCode: code };
+  const trial = await trialRequest(tag);
+  return { ...trial, code: trial.order.code as string, requestId: trial.id, consentCode: trial.code };
 }
 
 function answer(code: string, body: Record<string, string | number | boolean>, ip = '81.2.69.142') {

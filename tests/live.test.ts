@@ -1,12 +1,9 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { getDb } from '@/server/db/client';
-import { locationRequests, outboundMessages } from '@/server/db/schema';
 import { liveHub } from '@/server/services/live-hub';
 import { LIVE_OFFLINE_AFTER_MS, liveness, type LiveInput } from '@/lib/live-state';
 import { API, app, clientHeaders } from './support/api';
 import { call, uniqueEmail } from './support/accounts';
-import { subscribe } from './support/billing';
+import { subscribe, trialRequest } from './support/billing';
 
 // Live location: the buyer's stream (Server-Sent Events fed by PostgreSQL LISTEN/NOTIFY), the owner's page signals,
 // and the buyer's word for how live a share is (lib/live-state.ts).
@@ -61,15 +58,7 @@ async function until(stream: { next: (ms?: number) => Promise<SseEvent | null> }
   }
 }
 
-/** A paid trial's request and its consent code. */
-async function requestOf(tag: string) {
-  const bought = await subscribe(uniqueEmail(tag));
-  const db = await getDb();
-  const [request] = await db.select().from(locationRequests).where(eq(locationRequests.orderId, bought.order.id));
-  const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, request.id));
-  const code = /\?c=([A-Za-z0-9_-]+)/.exec(sms.body)![1];
-  return { ...bought, id: request.id, code };
-}
+const requestOf = trialRequest;
 
 const fixAt = (i: number) => ({ latitude: 40.4 + i * 0.01, longitude: -3.7, accuracy: 12 });
 const answer = (code: string, body: Record<string, string | number>) =>

@@ -12,8 +12,8 @@ import { loadVapidKeys, MAX_PUSH_DEVICES, pushEndpointAllowed } from '@/server/s
 import { liveHub } from '@/server/services/live-hub';
 import { formatPhone } from '@/lib/phone-format';
 import { API, app, clientHeaders } from './support/api';
-import { call, uniqueEmail } from './support/accounts';
-import { subscribe } from './support/billing';
+import { call } from './support/accounts';
+import { trialRequest } from './support/billing';
 
 // Web Push alerts to the buyer (shared, declined, stopped, no update for 5 minutes), delivered through the outbox to
 // a real push protocol endpoint: web-push-testing, run in this process, decrypts what it receives (RFC 8291) and
@@ -89,14 +89,10 @@ const register = (cookie: string, sub: { endpoint: string; keys?: { p256dh: stri
 const unregister = (cookie: string, endpoint: string) =>
   call('DELETE', `/push/subscriptions?endpoint=${encodeURIComponent(endpoint)}`, { headers: { cookie } });
 
-async function requestOf(tag: string) {
-  const bought = await subscribe(uniqueEmail(tag));
-  const db = await getDb();
-  const [request] = await db.select().from(locationRequests).where(eq(locationRequests.orderId, bought.order.id));
-  const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, request.id));
-  const code = /\?c=([A-Za-z0-9_-]+)/.exec(sms.body)![1];
-  return { ...bought, id: request.id, code, email: bought.order.email as string };
-}
+const requestOf = async (tag: string) => {
+  const trial = await trialRequest(tag);
+  return { ...trial, email: trial.order.email as string };
+};
 
 const answer = (code: string, body: Record<string, string | number>) =>
   call('PUT', `/spyContent/phoneLocation/${code}`, { body, ip: '81.2.69.142' });

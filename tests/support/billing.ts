@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { locationRequests, orders, outboundMessages, subscriptions } from '@/server/db/schema';
-import { call, nextPhone, tokenOf } from './accounts';
+import { call, nextPhone, tokenOf, uniqueEmail } from './accounts';
 
 export { nextPhone } from './accounts';
 
@@ -56,4 +56,14 @@ export async function markShared(orderId: string) {
     .update(locationRequests)
     .set({ firstSharedAt: new Date() })
     .where(eq(locationRequests.orderId, orderId));
+}
+
+/** A paid trial (`subscribe`) and its first location request: the request's id and its consent code, read from the SMS. */
+export async function trialRequest(tag: string) {
+  const bought = await subscribe(uniqueEmail(tag));
+  const db = await getDb();
+  const [request] = await db.select().from(locationRequests).where(eq(locationRequests.orderId, bought.order.id));
+  const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, request.id));
+  const code = /\?c=([A-Za-z0-9_-]+)/.exec(sms.body)![1];
+  return { ...bought, id: request.id as string, code };
 }
