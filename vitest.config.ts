@@ -9,7 +9,8 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['tests/**/*.test.ts'],
+    // Component tests (`.test.tsx`) run under happy-dom by their `// @vitest-environment happy-dom` comment.
+    include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/setup.ts'],
     pool: 'forks',

@@ -29,8 +29,8 @@ const FALLBACK = {
 
 /** The locale prefixes of the pages (i18n/routing.ts) and the catalogue each one reads; `/ph/` is English. */
 const PREFIX_LANG = { es: 'es', id: 'id', ph: 'en' };
-/** A request id given by a proxy is kept when it is 8–64 safe characters, as server/api/middleware.ts does. */
-const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+/** A request id given by a proxy is kept when it is 1–64 letters, digits, `_`, `-` or `=`, as hono/request-id does for the API (server/api/middleware.ts). */
+const REQUEST_ID = /^[\w=-]{1,64}$/;
 /** pino's numeric levels; the refusals are logged at `warn` (40) unless LOG_LEVEL asks for less. */
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
 

@@ -1,15 +1,18 @@
 import 'server-only';
+import { createEnv } from '@t3-oss/env-nextjs';
 import { z } from 'zod';
 import { SITE_DEFAULTS, isDemoMode } from '../lib/site';
 
 /**
- * Settings, read once from `process.env` and validated with zod (docs/rules.md#runtime). A missing or malformed setting
- * stops start-up with a message naming it. `.env.example` lists every setting with its default and meaning.
- * Providers are chosen by setting, never by NODE_ENV.
+ * Settings, read once from `process.env` and validated with zod through `@t3-oss/env-nextjs` (docs/rules.md#runtime):
+ * server-only settings under `server`, the `NEXT_PUBLIC_*` ones the browser build also reads under `client`, and the
+ * rules that tie settings together in `createFinalSchema`. A missing or malformed setting stops start-up with a
+ * message naming it. `.env.example` lists every setting with its default and meaning. Providers are chosen by
+ * setting, never by NODE_ENV.
  */
 const bool = z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on');
 
-const databaseSchema = z.object({
+const databaseSettings = {
   DATABASE_URL: z.url().optional(),
   /**
    * The owner role's connection to the same database (docs/deploy.md, "The database roles"): migrations, the job
@@ -18,14 +21,12 @@ const databaseSchema = z.object({
   MIGRATION_DATABASE_URL: z.url().optional(),
   EMBEDDED_PG_DIR: z.string().min(1).default('.data/pg'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
-});
+};
 
-const siteSchema = z.object({
+const siteSettings = {
   /** Where links in SMS and e-mails point; `http://localhost:${PORT}` when unset. */
   APP_ORIGIN: z.url(),
-  NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default(SITE_DEFAULTS.product),
   SUPPORT_EMAIL: z.email().default(SITE_DEFAULTS.support),
-  NEXT_PUBLIC_COMPANY_NAME: z.string().min(1).default(SITE_DEFAULTS.company),
   BILLING_DESCRIPTOR: z.string().min(1).max(22).default(SITE_DEFAULTS.descriptor),
   TRUSTED_PROXIES: z
     .string()
@@ -44,9 +45,9 @@ const siteSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   /** Port on which `npm run worker` serves its own metrics (same token); unset: none. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-});
+};
 
-const providersSchema = z.object({
+const providersSettings = {
   PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
   STRIPE_SECRET_KEY: z
     .string()
@@ -140,15 +141,10 @@ const providersSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 codes, comma-separated'))),
-});
+};
 
-/** Tracking and ad settings. NEXT_PUBLIC_* ones are also read by the browser build. */
-const trackingSchema = z.object({
-  /** The `{hash}` of the ad-conversion endpoint `POST /api_{hash}` (letters and digits). */
-  NEXT_PUBLIC_AD_EVENTS_HASH: z
-    .string()
-    .regex(/^[A-Za-z0-9]{4,40}$/, '4 to 40 letters or digits')
-    .default('e7c4a91d'),
+/** Tracking and ad settings (server side; the ad-events hash is a browser setting, below). */
+const trackingSettings = {
   /** Meta Conversions API: dataset (pixel) id and access token; events are forwarded only when both are set. */
   META_PIXEL_ID: z.string().regex(/^\d+$/, 'digits').optional(),
   META_CAPI_TOKEN: z.string().min(10).optional(),
@@ -163,13 +159,29 @@ const trackingSchema = z.object({
    * by default (California's limitation period for automatic-renewal claims), then deleted by the daily retention job.
    */
   SUBSCRIPTION_CONSENT_RETENTION_DAYS: z.coerce.number().int().min(365).max(3650).default(1095),
-});
+};
 
-const envSchema = databaseSchema
-  .extend(siteSchema.shape)
-  .extend(providersSchema.shape)
-  .extend(trackingSchema.shape)
-  .superRefine((e, ctx) => {
+/**
+ * Settings the browser build also reads (inlined by Next at build time, so they are public); lib/site.ts reads the
+ * product and company names with the same defaults.
+ */
+const browserSettings = {
+  NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default(SITE_DEFAULTS.product),
+  NEXT_PUBLIC_COMPANY_NAME: z.string().min(1).default(SITE_DEFAULTS.company),
+  /** The `{hash}` of the ad-conversion endpoint `POST /api_{hash}` (letters and digits). */
+  NEXT_PUBLIC_AD_EVENTS_HASH: z
+    .string()
+    .regex(/^[A-Za-z0-9]{4,40}$/, '4 to 40 letters or digits')
+    .default('e7c4a91d'),
+};
+
+const serverSettings = { ...databaseSettings, ...siteSettings, ...providersSettings, ...trackingSettings };
+
+type Shape = typeof serverSettings & typeof browserSettings;
+
+/** All settings with the rules that tie them together (the live-mode identity, each provider's credentials). */
+const finalSchema = (shape: Shape) =>
+  z.object(shape).superRefine((e, ctx) => {
     if (e.EMAIL_PROVIDER === 'smtp' && !e.SMTP_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when EMAIL_PROVIDER=smtp' });
     }
@@ -204,21 +216,31 @@ const envSchema = databaseSchema
     }
   });
 
-export type Env = z.infer<typeof envSchema>;
+export type Env = z.infer<ReturnType<typeof finalSchema>>;
 
 /**
- * Parses `source` into typed settings; throws an Error naming every bad setting. `APP_ORIGIN` defaults to
- * `http://localhost:${PORT}` (3000 when PORT is unset), so a server started on another port sends working links.
+ * Parses `source` into typed settings; throws an Error naming every bad setting, one per line
+ * (`  NAME: message`). Empty values count as unset. `APP_ORIGIN` defaults to `http://localhost:${PORT}` (3000 when
+ * PORT is unset), so a server started on another port sends working links.
  */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
-  cleaned.APP_ORIGIN ??= `http://localhost:${cleaned.PORT ?? 3000}`;
-  const result = envSchema.safeParse(cleaned);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid settings (see .env.example):\n${lines.join('\n')}`);
-  }
-  return result.data;
+  const runtimeEnv: Record<string, string | undefined> = { ...source };
+  if (!runtimeEnv.APP_ORIGIN) runtimeEnv.APP_ORIGIN = `http://localhost:${runtimeEnv.PORT || 3000}`;
+  return createEnv({
+    server: serverSettings,
+    client: browserSettings,
+    // This module never runs in a browser (server-only): every setting is validated, also under a DOM test environment.
+    isServer: true,
+    runtimeEnv: runtimeEnv as Record<keyof Shape, string | undefined>,
+    emptyStringAsUndefined: true,
+    createFinalSchema: (shape) => finalSchema(shape as Shape),
+    onValidationError: (issues) => {
+      const lines = issues.map(
+        (i) => `  ${(i.path ?? []).map((p) => (typeof p === 'object' ? p.key : p)).join('.')}: ${i.message}`,
+      );
+      throw new Error(`Invalid settings (see .env.example):\n${lines.join('\n')}`);
+    },
+  });
 }
 
 let cached: Env | undefined;

@@ -96,6 +96,14 @@ describe('button clicks (docs/rules.md#entities)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    // A refused click answers cross-origin too, so the other origin's page can read why.
+    const refused = await app.request(`${API}/operationLog/protal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-peer-ip': '203.0.113.9' },
+      body: new URLSearchParams({ apkChannel: 'SEO', btnId: 'locate_check_vitest', os: '9' }),
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     const rows = await (await getDb()).select().from(buttonClicks).where(eq(buttonClicks.btnId, 'locate_check_vitest'));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ apkChannel: 'SEO', os: 1 });

@@ -9,6 +9,11 @@ describe('client IP', () => {
 
   it('takes the rightmost untrusted address behind trusted proxies', () => {
     expect(resolveClientIp('10.0.0.1', '1.2.3.4, 8.8.8.8, 10.0.0.2', ['10.0.0.1', '10.0.0.2'])).toBe('8.8.8.8');
+    // A trusted peer written as IPv4-mapped IPv6, and a header entry that is no address, skipped.
+    expect(resolveClientIp('::ffff:10.0.0.1', '8.8.8.8, junk', ['10.0.0.1'])).toBe('8.8.8.8');
+    // Nothing but trusted proxies: the peer.
+    expect(resolveClientIp('10.0.0.1', '10.0.0.2', ['10.0.0.1', '10.0.0.2'])).toBe('10.0.0.1');
+    expect(resolveClientIp('10.0.0.1', undefined, ['10.0.0.1'])).toBe('10.0.0.1');
   });
 
   it('unwraps IPv4-mapped IPv6 and rejects garbage', () => {

@@ -239,30 +239,36 @@ describe('a connection the server ends', () => {
   it('a statement that meets a lost connection is tried again once the server is back; a wrong one is not', async () => {
     const { pool } = await getDbState();
     let calls = 0;
-    const result = await retryOnConnectionLoss(async () => {
-      calls += 1;
-      if (calls === 1) {
-        // The first try runs on a backend that is terminated under it, as a restart does.
-        const client = await pool.connect();
-        try {
-          const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
-          await pool.query('select pg_terminate_backend($1)', [rows[0].pid]);
-          await client.query('select 1');
-        } finally {
-          client.release(true);
+    const result = await retryOnConnectionLoss(
+      async () => {
+        calls += 1;
+        if (calls === 1) {
+          // The first try runs on a backend that is terminated under it, as a restart does.
+          const client = await pool.connect();
+          try {
+            const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+            await pool.query('select pg_terminate_backend($1)', [rows[0].pid]);
+            await client.query('select 1');
+          } finally {
+            client.release(true);
+          }
         }
-      }
-      return (await pool.query<{ ok: number }>('select 1 as ok')).rows[0].ok;
-    }, [50, 50]);
+        return (await pool.query<{ ok: number }>('select 1 as ok')).rows[0].ok;
+      },
+      { retries: 2, minTimeout: 50, factor: 1 },
+    );
     expect(result).toBe(1);
     expect(calls).toBe(2);
 
     let wrong = 0;
     await expect(
-      retryOnConnectionLoss(async () => {
-        wrong += 1;
-        await pool.query('select * from no_such_table');
-      }, [50, 50]),
+      retryOnConnectionLoss(
+        async () => {
+          wrong += 1;
+          await pool.query('select * from no_such_table');
+        },
+        { retries: 2, minTimeout: 50, factor: 1 },
+      ),
     ).rejects.toThrow(/no_such_table/);
     expect(wrong).toBe(1);
     expect(isConnectionError(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe(true);

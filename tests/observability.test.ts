@@ -53,6 +53,10 @@ describe('observability', () => {
     expect(
       (await app.request(`${API}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status,
     ).toBe(401);
+    // A malformed header (another scheme, no token) is refused as unauthorised too, not 400, in the API's envelope.
+    const malformed = await app.request(`${API}/metrics`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    expect(malformed.status).toBe(401);
+    expect(await malformed.json()).toMatchObject({ success: 0 });
     const res = await app.request(`${API}/metrics`, {
       headers: { authorization: 'Bearer test-metrics-token-0123456789' },
     });

@@ -5,7 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './context';
 import { ApiError, ErrorCode } from './errors';
 import { pickLanguage, translate } from '../i18n';
-import { requestContext, requestLog, requireWebsiteType } from './middleware';
+import { requestContext, requestIdentity, requestLog, requireWebsiteType } from './middleware';
 import { log } from '../observability/log';
 import { describeError } from '../observability/describe-error';
 import { devApi } from './routes/dev';
@@ -69,6 +69,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ strict: false, defaultHook: validationHook }).basePath('/api_f/v1');
 
+  app.use(requestIdentity);
   app.use(requestLog);
   app.use(
     bodyLimit({

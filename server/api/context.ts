@@ -16,7 +16,7 @@ export type AppEnv = {
     /** The database (server/db/client.ts `getDb`), opened on first use: `const db = await c.var.db()`. */
     db: () => Promise<Db>;
     lang: ApiLanguage;
-    /** The request's id in logs and the `X-Request-Id` header (middleware requestLog). */
+    /** The request's id in logs and the `X-Request-Id` header (hono/request-id, middleware requestIdentity). */
     requestId: string;
     clientIp: string | null;
     /** The live session's user, or null (no token, a dead token, or cookie and header naming different users). */

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { MiddlewareHandler } from 'hono';
+import { requestId } from 'hono/request-id';
 import { getDb } from '../db/client';
 import { env } from '../env';
 import { resolveClientIp } from '../services/client-ip';
@@ -11,22 +12,20 @@ import { readSessionCookie } from './session-cookies';
 import { log } from '../observability/log';
 import { metrics } from '../observability/metrics';
 
-/** A request id given by a proxy (`X-Request-Id`) is kept when it is 8–64 safe characters; otherwise a new UUID. */
-const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+/**
+ * Gives the request an id (hono/request-id): a proxy's `X-Request-Id` is kept when it is at most 64 letters, digits,
+ * `_`, `-` or `=`; otherwise a new UUID. Sets `c.var.requestId` and the `X-Request-Id` response header.
+ */
+export const requestIdentity = requestId({ limitLength: 64 });
 
 /**
- * First middleware of the API: gives the request an id (the proxy's `X-Request-Id` or a new UUID),
- * echoes it in the `X-Request-Id` response header, and after the answer writes one JSON log line (request id,
+ * Second middleware of the API (after requestIdentity): after the answer writes one JSON log line (request id,
  * method, route pattern, status, duration in ms; never the path, query, body or IP) and counts the request in
- * `http_requests_total` and `http_request_duration_seconds`.
+ * `http_requests_total` and `http_request_duration_seconds`. A Response built by hand by a route, which does not carry
+ * the `X-Request-Id` header, is given it.
  */
 export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const given = c.req.header('x-request-id');
-  const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
-  c.set('requestId', requestId);
-  // Set before the answer exists, the header goes into it as it is made; set afterwards, Hono copies the whole
-  // Response to add it. A Response built by hand by a route would not carry it: added then.
-  c.header('X-Request-Id', requestId);
+  const requestId = c.get('requestId');
   const started = performance.now();
   try {
     await next();

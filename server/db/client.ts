@@ -1,5 +1,6 @@
 import 'server-only';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pRetry, { type Options } from 'p-retry';
 import { Pool } from 'pg';
 import { env } from '../env';
 import { log } from '../observability/log';
@@ -123,20 +124,17 @@ export function isConnectionError(error: unknown): boolean {
   return false;
 }
 
+/** How often and how long retryOnConnectionLoss waits: p-retry's `retries`, `minTimeout` (ms) and `factor`. */
+export type ConnectionRetry = Pick<Options, 'retries' | 'minTimeout' | 'factor'>;
+
 /**
- * Runs `fn` again while it fails with a lost connection (isConnectionError), waiting 0.5, 1, 2, 4 and 8 s: enough for
- * a PostgreSQL restart or failover. Any other error, or the sixth failure, is thrown.
+ * Runs `fn` again while it fails with a lost connection (isConnectionError), with p-retry: by default 5 more tries,
+ * waiting 0.5, 1, 2, 4 and 8 s (no jitter), enough for a PostgreSQL restart or failover. Any other error, or the
+ * sixth failure, is thrown as it is.
  */
 export async function retryOnConnectionLoss<T>(
   fn: () => Promise<T>,
-  waitsMs = [500, 1000, 2000, 4000, 8000],
+  retry: ConnectionRetry = { retries: 5, minTimeout: 500, factor: 2 },
 ): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await fn();
-    } catch (error) {
-      if (attempt >= waitsMs.length || !isConnectionError(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, waitsMs[attempt]));
-    }
-  }
+  return pRetry(() => fn(), { ...retry, randomize: false, shouldRetry: ({ error }) => isConnectionError(error) });
 }

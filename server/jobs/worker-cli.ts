@@ -1,10 +1,11 @@
 // `npm run worker`: runs the pg-boss workers (outbox delivery and its sweep, the minute jobs) as their own process,
 // for deployments with JOBS_IN_PROCESS=false (docs/rules.md#runtime). With METRICS_PORT set it serves its Prometheus
 // metrics at http://0.0.0.0:METRICS_PORT/metrics (Bearer METRICS_TOKEN). Stops on SIGINT/SIGTERM.
-import { createServer } from 'node:http';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { env } from '../env';
 import { log } from '../observability/log';
-import { metrics, metricsAuthorized } from '../observability/metrics';
+import { metrics, metricsAuth } from '../observability/metrics';
 import { onShutdown } from '../lifecycle';
 import { siteList } from '../services/username-sites';
 import { getBoss, startWorkers } from './boss';
@@ -16,15 +17,18 @@ await startWorkers();
 log().info('workers started');
 
 const { METRICS_PORT, METRICS_TOKEN } = env();
-const server =
-  METRICS_PORT && METRICS_TOKEN
-    ? createServer((req, res) => {
-        if (req.url !== '/metrics') return void res.writeHead(404).end();
-        if (!metricsAuthorized(req.headers.authorization, METRICS_TOKEN)) return void res.writeHead(401).end();
+/** The worker's metrics endpoint: `GET /metrics` with the bearer token (metricsAuth), a bare 401 without it. */
+const metricsApp = METRICS_TOKEN
+  ? new Hono().get(
+      '/metrics',
+      metricsAuth(METRICS_TOKEN, (c) => c.body(null, 401)),
+      async (c) => {
         const { registry } = metrics();
-        void registry.metrics().then((body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body));
-      }).listen(METRICS_PORT)
-    : null;
+        return c.body(await registry.metrics(), 200, { 'content-type': registry.contentType });
+      },
+    )
+  : null;
+const server = METRICS_PORT && metricsApp ? serve({ fetch: metricsApp.fetch, port: METRICS_PORT }) : null;
 
 onShutdown(async () => {
   server?.close();

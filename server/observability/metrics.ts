@@ -1,5 +1,6 @@
 import 'server-only';
-import { timingSafeEqual } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The process's Prometheus metrics (prom-client), on globalThis so every bundle of the process shares them. */
@@ -73,12 +74,19 @@ export function metrics(): Metrics {
   return store[key];
 }
 
-/** Whether an `Authorization` header carries `Bearer <token>` (constant-time comparison). */
-export function metricsAuthorized(header: string | undefined | null, token: string | undefined): boolean {
-  if (!token || !header?.startsWith('Bearer ')) return false;
-  const given = Buffer.from(header.slice(7));
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/**
+ * Middleware admitting only `Authorization: Bearer <token>` (hono/bearer-auth, RFC 6750; constant-time comparison).
+ * Every refusal — no header, a malformed one, a wrong token — is `refuse`'s answer: the API throws its 401 envelope,
+ * the worker answers a bare 401.
+ */
+export function metricsAuth(token: string, refuse: (c: Context) => Response | Promise<Response>): MiddlewareHandler {
+  const message = refuse;
+  return bearerAuth({
+    token,
+    noAuthenticationHeader: { message },
+    invalidAuthenticationHeader: { message },
+    invalidToken: { message },
+  });
 }
 
 /**

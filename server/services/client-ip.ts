@@ -1,12 +1,31 @@
 import 'server-only';
+import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import proxyaddr from 'proxy-addr';
+
+type Trust = ReturnType<typeof proxyaddr.compile>;
+
+/** proxy-addr's trust function for each list of trusted proxies (the settings' list is one array per process). */
+const compiled = new WeakMap<readonly string[], Trust>();
+
+/** The trust function of `trustedProxies`: exact addresses, entries that are not an IP address left out. */
+function trustOf(trustedProxies: readonly string[]): Trust {
+  let trust = compiled.get(trustedProxies);
+  if (!trust) {
+    trust = proxyaddr.compile(trustedProxies.map((p) => normalizeIp(p)).filter((p): p is string => Boolean(p)));
+    compiled.set(trustedProxies, trust);
+  }
+  return trust;
+}
 
 /**
  * The client's IP address for a request. `peer` is the TCP peer (header `x-peer-ip`, always overwritten by
  * scripts/start.mjs). `X-Forwarded-For` is honoured only when the peer is one of `trustedProxies`; then the rightmost
- * address that is not itself a trusted proxy is the client. A forged header from an untrusted peer is ignored.
- * Returns null when no valid address is known. IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is unwrapped.
+ * address that is not itself a trusted proxy is the client (proxy-addr's walk, as Express's `trust proxy` does); when
+ * every address is a trusted proxy, the peer. A forged header from an untrusted peer is ignored; entries of the header
+ * that are not IP addresses are skipped. Returns null when no valid address is known. IPv4-mapped IPv6
+ * (`::ffff:1.2.3.4`) is unwrapped.
  */
 export function resolveClientIp(
   peer: string | null | undefined,
@@ -15,14 +34,14 @@ export function resolveClientIp(
 ): string | null {
   const direct = normalizeIp(peer);
   if (!direct) return null;
-  const trusted = new Set(trustedProxies.map((p) => normalizeIp(p)).filter(Boolean));
-  if (!trusted.has(direct) || !forwardedFor) return direct;
-  const chain = forwardedFor
+  const trust = trustOf(trustedProxies);
+  const chain = (forwardedFor ?? '')
     .split(',')
     .map((x) => normalizeIp(x))
     .filter((x): x is string => Boolean(x));
-  for (let i = chain.length - 1; i >= 0; i--) if (!trusted.has(chain[i])) return chain[i];
-  return direct;
+  const request = { socket: { remoteAddress: direct }, headers: { 'x-forwarded-for': chain.join(', ') } };
+  const client = proxyaddr(request as unknown as IncomingMessage, trust);
+  return trust(client, 0) ? direct : client;
 }
 
 /** Trims, unwraps IPv4-mapped IPv6 and validates an address; null when it is not an IP. */

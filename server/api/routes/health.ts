@@ -2,7 +2,7 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { env } from '../../env';
-import { metrics, metricsAuthorized } from '../../observability/metrics';
+import { metrics, metricsAuth } from '../../observability/metrics';
 import { pingDatabase, queueState, type QueueState } from '../../services/health';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
@@ -46,15 +46,20 @@ export const health = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
 
 /**
  * `GET /api_f/v1/metrics`: this process's Prometheus metrics (text exposition format) for a caller
- * presenting `Authorization: Bearer METRICS_TOKEN`; 401 otherwise, 404 when METRICS_TOKEN is unset. Not in the
+ * presenting `Authorization: Bearer METRICS_TOKEN` (hono/bearer-auth); 401 otherwise, 404 when METRICS_TOKEN is unset. Not in the
  * OpenAPI document.
  */
-export const metricsApi = new Hono<AppEnv>().get('/metrics', async (c) => {
-  const token = env().METRICS_TOKEN;
-  if (!token) throw new ApiError(404, ErrorCode.notFound, 'Api.notFound');
-  if (!metricsAuthorized(c.req.header('authorization'), token)) {
-    throw new ApiError(401, ErrorCode.sessionInvalid, 'Api.notLoggedIn');
-  }
-  const { registry } = metrics();
-  return c.body(await registry.metrics(), 200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
-});
+export const metricsApi = new Hono<AppEnv>().get(
+  '/metrics',
+  async (c, next) => {
+    const token = env().METRICS_TOKEN;
+    if (!token) throw new ApiError(404, ErrorCode.notFound, 'Api.notFound');
+    return metricsAuth(token, () => {
+      throw new ApiError(401, ErrorCode.sessionInvalid, 'Api.notLoggedIn');
+    })(c, next);
+  },
+  async (c) => {
+    const { registry } = metrics();
+    return c.body(await registry.metrics(), 200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+  },
+);

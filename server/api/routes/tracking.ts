@@ -1,5 +1,6 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { cors } from 'hono/cors';
 import { BROWSER_EVENTS } from '../../../lib/tracking/funnel';
 import { env } from '../../env';
 import { enqueueAdForward } from '../../jobs/boss';
@@ -46,6 +47,8 @@ const clickRoute = createRoute({
   path: '/operationLog/protal',
   summary:
     'Button-click record (docs/rules.md#entities): apkChannel (default SEO), btnId, os (2 desktop, 1 iOS, 0 other mobile). Served for NEXT_PUBLIC_TRACKER_ORIGIN, so it answers cross-origin (Access-Control-Allow-Origin *) and needs no website_type header: it carries no session and stores no personal data.',
+  // hono/cors: every answer, errors included, carries Access-Control-Allow-Origin *.
+  middleware: [cors({ origin: '*' })] as const,
   request: { body: bodyOf(clickBody) },
   responses: { 200: stored, ...errorResponses },
 });
@@ -96,7 +99,6 @@ export const trackingApi = new OpenAPIHono<AppEnv>()
     return ok(c, { stored: true as const });
   })
   .openapi(clickRoute, async (c) => {
-    c.header('Access-Control-Allow-Origin', '*');
     const body = readBody(c, clickBody);
     await consume('trackingPerIp', c.get('clientIp') ?? 'unknown');
     await recordButtonClick(await c.var.db(), body);

@@ -1,0 +1,73 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { NextIntlClientProvider } from 'next-intl';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LocateBox } from '@/components/locate/locate-box';
+import en from '@/messages/en.json';
+import es from '@/messages/es.json';
+
+// The home page's locate box as a visitor sees it, in happy-dom (no server: the API calls fail and are not needed
+// before the first submit). Texts are read from the catalogues, so a changed message or a lost state fails here.
+
+const CATALOGUES = { en, es } as const;
+
+function show(locale: keyof typeof CATALOGUES) {
+  return render(
+    <NextIntlClientProvider locale={locale} messages={CATALOGUES[locale]} timeZone="UTC">
+      <LocateBox />
+    </NextIntlClientProvider>,
+  );
+}
+
+// The box asks the API for the visitor's country when the browser is idle; there is no server here, so never.
+beforeEach(() => {
+  vi.stubGlobal('requestIdleCallback', () => 0);
+  vi.stubGlobal('cancelIdleCallback', () => {});
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('locate box (components/locate/locate-box.tsx)', () => {
+  it('opens with its title, the empty phone field, the national-number hint of the locale and the check button', () => {
+    show('es');
+    expect(screen.getByRole('heading', { name: es.LocateBox.title })).toBeTruthy();
+    const phone = screen.getByLabelText(es.LocateBox.phoneLabel) as HTMLInputElement;
+    expect(phone.value).toBe('');
+    expect(phone.type).toBe('tel');
+    expect(screen.getByText(es.LocateBox.phoneHint.replace('{country}', 'España'))).toBeTruthy();
+    expect(screen.getByRole('button', { name: es.LocateBox.submit })).toBeTruthy();
+  });
+
+  it('formats digits typed on a phone keypad as a number of the country, and names the country', async () => {
+    const user = userEvent.setup();
+    show('en');
+    const phone = screen.getByLabelText(en.LocateBox.phoneLabel) as HTMLInputElement;
+    await user.type(phone, '+4915123456781');
+    await waitFor(() => expect(phone.value).toBe('+49 1512 3456781'));
+    expect(await screen.findByText('Germany')).toBeTruthy();
+  });
+
+  it('keeps keypad digits of an unknown calling code as typed, and asks for + and the country code', async () => {
+    const user = userEvent.setup();
+    show('en');
+    expect(screen.getByText(en.LocateBox.phoneHintIntl)).toBeTruthy();
+    const phone = screen.getByLabelText(en.LocateBox.phoneLabel) as HTMLInputElement;
+    await user.type(phone, '+999123');
+    await waitFor(() => expect(phone.value).toBe('+999123'));
+  });
+
+  it('shows the missing fields in the visitor’s language on Check number, without leaving the form', async () => {
+    const user = userEvent.setup();
+    show('es');
+    await user.click(screen.getByRole('button', { name: es.LocateBox.submit }));
+    const alerts = await screen.findAllByRole('alert');
+    const texts = alerts.map((a) => a.textContent);
+    expect(texts).toContain(es.Validation.phoneRequired);
+    expect(texts).toContain(es.Validation.termsRequired);
+    expect(texts).not.toContain(en.Validation.phoneRequired);
+    expect(screen.getByRole('button', { name: es.LocateBox.submit })).toBeTruthy();
+  });
+});

@@ -1,0 +1,93 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { NextIntlClientProvider } from 'next-intl';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApiClient } from '@/lib/api/client';
+import type { OfferView } from '@/lib/api/types';
+import { PayStep } from '@/components/locate/pay-step';
+import en from '@/messages/en.json';
+import es from '@/messages/es.json';
+
+// The pay step of the locate flow in happy-dom, with the API client it is handed standing in for the server: the
+// offer it answers and the order's answer (an error with the API's detail). Texts come from the catalogues.
+
+vi.mock('next/navigation', () => ({ useRouter: () => ({ push: () => {} }) }));
+
+const offer: OfferView = {
+  offer: { id: 'offer-1', percentOff: 50, expiresAt: null, rule: 'first_order' },
+  firstOrder: 'eligible',
+  serverNow: '2026-11-24T00:00:00Z',
+  billingDescriptor: 'CHAMSPY DEMO',
+  plan: {
+    id: 'plan-1',
+    currency: 'EUR',
+    isTryout: true,
+    trialPrice: '0.49',
+    presentPrice: '0.49',
+    sign: '€',
+    integer: '0',
+    decimal: '49',
+    trialPriceMinor: 49,
+    listTrialPriceMinor: 99,
+    monthlyPriceMinor: 4999,
+    trialHours: 24,
+    geolocations: 100,
+    trialText: '€0.49',
+    listTrialText: '€0.99',
+    monthlyText: '€49.99',
+    offerPercentOff: 50,
+  } as OfferView['plan'],
+};
+
+/** An API client answering the offer with `view` (or failing with `offerError`) and the order with `orderError`. */
+function api(view: OfferView | null, errors: { offerError?: Error; orderError?: Error } = {}) {
+  const client = {
+    post: async (path: string) => {
+      if (path === '/portal/priceSetup/offer') {
+        if (errors.offerError) throw errors.offerError;
+        return view;
+      }
+      throw errors.orderError ?? new Error('no order here');
+    },
+  } as unknown as ApiClient;
+  return async () => client;
+}
+
+function show(locale: 'en' | 'es', load: () => Promise<ApiClient>) {
+  return render(
+    <NextIntlClientProvider locale={locale} messages={{ en, es }[locale]} timeZone="UTC">
+      <PayStep email="buyer@example.com" phone="+34612345678" requesterName="Ana" api={load} />
+    </NextIntlClientProvider>,
+  );
+}
+
+afterEach(cleanup);
+
+describe('pay step (components/locate/pay-step.tsx)', () => {
+  it('states the first-order discount with its rule and no deadline, and Pay names the discounted price', async () => {
+    show('en', api(offer));
+    expect(
+      await screen.findByText(en.Pay.firstOrderTitle.replace('{price}', '€0.49').replace('{list}', '€0.99')),
+    ).toBeTruthy();
+    expect(screen.getByText(en.Pay.firstOrderRule.replace('{percent}', '50'))).toBeTruthy();
+    expect(screen.getByRole('button', { name: en.Pay.pay.replace('{amount}', '€0.49') })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: en.Pay.card })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: en.Pay.wallet })).toBeTruthy();
+  });
+
+  it('when the discount went to another order first, shows the server’s message and the regular price', async () => {
+    const used = Object.assign(new Error('Descuento ya usado'), { detail: { reason: 'discount_used' } });
+    const user = userEvent.setup();
+    show('es', api(offer, { orderError: used }));
+    await user.click(await screen.findByRole('button', { name: es.Pay.pay.replace('{amount}', '€0.49') }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Descuento ya usado');
+    expect(screen.getByText(es.Pay.offerUsed)).toBeTruthy();
+    expect(screen.getByRole('button', { name: es.Pay.pay.replace('{amount}', '€0.99') })).toBeTruthy();
+  });
+
+  it('shows why the offer could not be loaded', async () => {
+    show('en', api(null, { offerError: new Error('Network problem, try again') }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Network problem, try again');
+  });
+});
