@@ -18,7 +18,7 @@ import { OwnerNoteField } from '../locate/owner-note-field';
 import { RequesterNameField } from '../locate/requester-name-field';
 import { usePhoneInput } from '../locate/use-phone-input';
 import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
-import type { IpInfo } from '@/lib/api/types';
+import type { IpInfo } from '@/lib/contracts/lookups';
 import { localeForCountry } from '@/lib/owner-language';
 
 const schema = z.object({

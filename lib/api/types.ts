@@ -1,112 +1,13 @@
 import type { BuyerState, RequestState } from '../request-machine';
 /**
  * Shapes the pages read from the API (see the OpenAPI document at /api_f/v1/openapi.json); the server's services
- * return these same types.
+ * return these same types. Shapes move from here to their zod contract in lib/contracts/ one area at a time
+ * (docs/decisions/0010-one-contract-per-payload.md); import moved ones from there.
  */
 
-/** What the number itself tells, from the numbering plan (not the phone's position). */
-export type PhoneInfo = {
-  e164: string;
-  /** True when the number is in an assigned range of the plan; false for a possible but unassigned number. */
-  valid: boolean;
-  countryCode: string;
-  countryName: string;
-  callingCode: string;
-  nationalNumber: string;
-  international: string;
-  lineType: string;
-  carrier: string | null;
-  region: string | null;
-  timeZones: string[];
-};
-
-/** Approximate area of an IP address; `accuracyRadiusKm` only when the database has one (DB-IP Lite has not). */
-export type IpInfo = {
-  ip: string | null;
-  status: 'found' | 'unknown';
-  countryCode: string | null;
-  region: string | null;
-  city: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  accuracyRadiusKm: number | null;
-};
-
-/** An order as the pay pages show it (docs/rules.md#entities payment texts); amounts formatted in the request language. */
-export type OrderView = {
-  /** The random order code: the key of the checkout and status URLs, never shown as the order's name. */
-  code: string;
-  /** The order reference people read and quote, e.g. `CH-7K4M-2Q`. */
-  reference: string;
-  status: 'created' | 'pending' | 'paid' | 'failed' | 'canceled' | 'refunded';
-  email: string;
-  phone: string;
-  amountMinor: number;
-  currency: string;
-  amount: string;
-  listAmount: string;
-  monthlyAmount: string;
-  trialHours: number;
-  method: 'card' | 'wallet';
-  provider: 'sandbox' | 'stripe';
-  card: string | null;
-  /** The card's scheme as Stripe names it (`visa`, …); lib/card-brand.ts prints it. */
-  cardBrand: string | null;
-  /** When the order was paid (ISO 8601), null before. */
-  paidAt: string | null;
-  pendingAction: string | null;
-  failureCode: string | null;
-  billingDescriptor: string;
-  supportEmail: string;
-  productName: string;
-  offerEndsAt: string | null;
-  /** The consent SMS: `failed` when refused by a cap or not delivered; null before payment. */
-  smsStatus?: 'queued' | 'sending' | 'sent' | 'delivered' | 'failed' | null;
-  /** The location request the payment made (its map is `/map/?id=`); null before payment. */
-  requestId?: string | null;
-  /** The order's account still signs in with the temporary password e-mailed at payment. */
-  temporaryPassword?: boolean;
-};
-
-/** The price plan of docs/rules.md#entities (`GET /portal/priceSetup`): minor units, major-unit strings and formatted texts. */
-export type PricePlan = {
-  id: string;
-  currency: string;
-  isTryout: boolean;
-  trialPrice: string;
-  presentPrice: string;
-  sign: string;
-  integer: string;
-  decimal: string;
-  trialPriceMinor: number;
-  listTrialPriceMinor: number;
-  monthlyPriceMinor: number;
-  trialHours: number;
-  geolocations: number;
-  trialText: string;
-  listTrialText: string;
-  monthlyText: string;
-  offerPercentOff: number;
-};
-
-/** The pay step's price and first-order discount (`POST /portal/priceSetup/offer`). */
-export type OfferView = {
-  /** The first-order discount when it is this buyer's (first order from this browser and address, once); else null. */
-  offer: {
-    id: string;
-    percentOff: number;
-    /** @deprecated Always null: the discount does not run out. */
-    expiresAt: string | null;
-    rule: 'first_order';
-  } | null;
-  /** Why `offer` is null: `account` (the address has an account) or `used`; `eligible` when it is given. */
-  firstOrder: 'eligible' | 'account' | 'used';
-  /** @deprecated The server's clock, once used for the countdown. */
-  serverNow: string;
-  plan: PricePlan;
-  /** What the card statement will show (a setting). */
-  billingDescriptor: string;
-};
+/** Moved to lib/contracts; re-exported for the site's sections (components/site), which another change owns now. */
+export type { IpInfo, PhoneInfo } from '../contracts/lookups';
+export type { PricePlan } from '../contracts/orders';
 
 /** What the buyer sees of a request's state (lib/request-machine.ts `buyerState`). */
 export type RequestStatus = BuyerState;

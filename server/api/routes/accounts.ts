@@ -18,7 +18,8 @@ import { notFound } from '../errors';
 import { TOKEN_HEADER, requireSession } from '../middleware';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { clearSessionCookies, setSessionCookies } from '../session-cookies';
-import { bodyOf, emailBody, readBody } from '../validation';
+import { emailBody } from '../../../lib/contracts/fields';
+import { bodyOf, readBody } from '../validation';
 
 const email = emailBody;
 // Policy (length, spaces, common list) is checked by the service so every path applies the same rules.

@@ -6,7 +6,8 @@ import { cancelLinkState, confirmCancelLink, requestCancelLink } from '../../ser
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, emailBody, localeBody, readBody } from '../validation';
+import { emailBody, localeBody } from '../../../lib/contracts/fields';
+import { bodyOf, readBody } from '../validation';
 
 const requestBody = z.object({
   email: emailBody,

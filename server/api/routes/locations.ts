@@ -4,15 +4,17 @@ import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { SMS_TEXTS, consentSmsText } from '../../services/consent-sms';
 import { clearPositions, listRequests, requestWithPositions } from '../../services/locate';
-import { PhoneParseError, phoneErrorKey } from '../../services/phone-info';
 import { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '../../services/notifications';
 import { quotaOf, renewConsentLink, requestLocation } from '../../services/requests';
 import type { AppEnv } from '../context';
 import { BUYER_STATES } from '../../../lib/request-machine';
-import { ApiError, ErrorCode, notFound } from '../errors';
+import { notFound } from '../errors';
+import { e164Of } from '../phone';
 import { requireUser } from '../middleware';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok, okPage } from '../respond';
-import { bodyOf, formBoolean, ownerNoteBody, readBody, requesterNameBody } from '../validation';
+import { formBoolean, ownerNoteBody, requesterNameBody } from '../../../lib/contracts/fields';
+import { phoneCountry, phoneInput } from '../../../lib/contracts/phone';
+import { bodyOf, readBody } from '../validation';
 
 // The subscriber's side of location requests: every route needs a session and reads only the caller's rows.
 
@@ -158,15 +160,8 @@ const traceRoute = createRoute({
 const newRequestBody = z.object({
   requesterName: requesterNameBody,
   note: ownerNoteBody,
-  phone: z
-    .string('Validation.phoneRequired')
-    .trim()
-    .min(1, 'Validation.phoneRequired')
-    .max(250, 'Validation.phoneTooLong'),
-  country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/)
-    .optional(),
+  phone: phoneInput,
+  country: phoneCountry,
   text: z.enum(SMS_TEXTS).default('standard'),
   /** The SMS language; absent: guessed from the number's country. */
   locale: z.enum(['en', 'id', 'es', 'en-PH']).optional(),
@@ -261,18 +256,11 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     return ok(c, found);
   })
   .openapi(createRoute_, async (c) => {
-    const body = readBody(c, newRequestBody);
-    try {
-      const { requestId, smsId, link } = await requestLocation(await c.var.db(), c.get('user')!.id, body);
-      await enqueueAfterCommit([smsId]);
-      return created(c, { id: requestId, link });
-    } catch (error) {
-      if (error instanceof PhoneParseError) {
-        const key = phoneErrorKey(error, body.phone, body.country, 'Validation.phoneInvalid');
-        throw new ApiError(400, ErrorCode.badRequest, key, {}, { kind: error.kind });
-      }
-      throw error;
-    }
+    const { phone, country, ...body } = readBody(c, newRequestBody);
+    const e164 = e164Of(phone, country);
+    const { requestId, smsId, link } = await requestLocation(await c.var.db(), c.get('user')!.id, { ...body, e164 });
+    await enqueueAfterCommit([smsId]);
+    return created(c, { id: requestId, link });
   })
   .openapi(textsRoute, (c) =>
     ok(

@@ -3,7 +3,6 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { translate } from '../../i18n';
 import { enqueueAfterCommit } from '../../jobs/boss';
-import { PhoneParseError, parsePhone, phoneErrorKey } from '../../services/phone-info';
 import { assertNotLimited, consume } from '../../services/rate-limit';
 import {
   SAFETY_SESSION_MS,
@@ -26,9 +25,11 @@ import {
 import { REQUEST_STATES } from '../../../lib/request-machine';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
+import { e164Of } from '../phone';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { clearSafetyCookie, readSafetyCookie, setSafetyCookie } from '../session-cookies';
-import { bodyOf, localeBody, readBody } from '../validation';
+import { localeBody } from '../../../lib/contracts/fields';
+import { bodyOf, readBody } from '../validation';
 import { reportReason } from './consent';
 
 // The phone owner's safety centre (services/safety.ts): every call but the three entries needs the safety-centre
@@ -175,19 +176,6 @@ async function sessionFrom(c: Context<AppEnv>) {
   const session = await sessionOf(await c.var.db(), readSafetyCookie(c));
   if (!session) throw new ApiError(401, ErrorCode.notLoggedIn, 'Api.safetySessionEnded');
   return session;
-}
-
-/** Parses the owner's number; an unparseable one answers 400 with the phone field's message. */
-function e164Of(phone: string, country?: string): string {
-  try {
-    return parsePhone(phone, country).number;
-  } catch (error) {
-    if (error instanceof PhoneParseError) {
-      const key = phoneErrorKey(error, phone, country, 'Validation.phoneInvalid');
-      throw new ApiError(400, ErrorCode.badRequest, key, {}, { kind: error.kind });
-    }
-    throw error;
-  }
 }
 
 /** Sets the cookie of a session just opened and answers its end. */

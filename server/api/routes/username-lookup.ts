@@ -6,7 +6,8 @@ import { sha256 } from '../../services/tokens';
 import { createLookup, lookupView, stopLookup } from '../../services/username-lookup';
 import type { AppEnv } from '../context';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, formBoolean, readBody, usernameBody } from '../validation';
+import { formBoolean, usernameBody } from '../../../lib/contracts/fields';
+import { bodyOf, readBody } from '../validation';
 
 const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 

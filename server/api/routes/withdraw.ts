@@ -13,7 +13,8 @@ import {
 import type { AppEnv } from '../context';
 import { requireUser } from '../middleware';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, emailBody, localeBody, readBody } from '../validation';
+import { emailBody, localeBody } from '../../../lib/contracts/fields';
+import { bodyOf, readBody } from '../validation';
 
 const requestBody = z.object({ email: emailBody, locale: localeBody });
 const tokenParam = z.object({ token: z.string().min(20).max(100) });
