@@ -3,7 +3,7 @@ import { e164Country, parseE164 } from '@/lib/contracts/e164';
 import { e164ErrorKey } from '@/lib/contracts/phone';
 import { orderViewSchema } from '@/lib/contracts/orders';
 import { API, app } from './support/api';
-import { uniqueEmail } from './support/accounts';
+import { nextPhone, uniqueEmail } from './support/accounts';
 import { placeOrder } from './support/billing';
 
 // The E.164 value object (lib/contracts/e164.ts, lib/contracts/phone.ts) and the one mapping of its errors, as the
@@ -62,10 +62,12 @@ describe('a refused number on the order route', () => {
   });
 
   it('answers the order in the shape of its contract', async () => {
-    const { res, body } = await placeOrder({ email: uniqueEmail('e164'), phone: '612 34 56 78', country: 'ES' });
+    const e164 = nextPhone();
+    const national = `(${e164.slice(2, 5)}) ${e164.slice(5, 8)}-${e164.slice(8)}`;
+    const { res, body } = await placeOrder({ email: uniqueEmail('e164'), phone: national, country: 'US' });
     expect(res.status).toBe(201);
     expect(orderViewSchema.strict().extend({ next: orderViewSchema.shape.code }).parse(body.obj)).toMatchObject({
-      phone: '+34612345678',
+      phone: e164,
       status: 'pending',
     });
   });

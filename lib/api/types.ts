@@ -12,39 +12,6 @@ export type { PricePlan } from '../contracts/orders';
 /** What the buyer sees of a request's state (lib/request-machine.ts `buyerState`). */
 export type RequestStatus = BuyerState;
 
-/** A position: degrees, `accuracy` in metres (null for an IP area without a radius). */
-export type Position = {
-  /** Increasing per position: the live stream's event id (a reconnect resumes after it). */
-  id: number;
-  source: 'gps' | 'ip';
-  latitude: number;
-  longitude: number;
-  accuracy: number | null;
-  label: string | null;
-  recordedAt: string;
-};
-
-export type LocationTrace = {
-  id: string;
-  phone: string;
-  status: RequestStatus;
-  /** The owner tapped Share but the browser refused the location. */
-  locationDenied: boolean;
-  /** Ended with the subscription. */
-  withdrawn: boolean;
-  createdAt: string;
-  sharingUntil: string | null;
-  /** When the owner's page last spoke during a share (ISO 8601), for "offline" (lib/live-state.ts). */
-  ownerSeenAt: string | null;
-  /** Why a share is paused, as the owner's page said it. */
-  liveSignal: 'hidden' | 'permission_lost' | null;
-  /** For a stopped request: stopped by the owner, or the chosen duration ran out. */
-  ended: 'owner' | 'time' | null;
-  positions: Position[];
-  /** The named place nearest to the newest GPS fix (offline gazetteer; ISO country code, metres), or null. */
-  place: { name: string; region: string | null; country: string; distanceM: number } | null;
-};
-
 /**
  * What the owner is told of the account that asks (server/services/consent.ts `requesterFacts`): created less than 24
  * hours ago (`newAccount`), the month it was created (`since`, `YYYY-MM`, UTC), the location requests it made in all
