@@ -9,7 +9,7 @@ import { claimsAuthority } from '@/lib/validation/authority-names';
 import { requesterNameProblem } from '@/lib/validation/requester-name';
 import { prototypeOf } from '@/lib/validation/skeleton';
 import { requesterFactsText } from '@/lib/requester-facts';
-import type { RequesterFacts } from '@/lib/api/types';
+import type { RequesterFacts } from '@/lib/contracts/consent';
 import en from '@/messages/en.json';
 import es from '@/messages/es.json';
 import id from '@/messages/id.json';

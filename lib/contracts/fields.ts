@@ -30,7 +30,7 @@ export const emailBody = z
   .pipe(z.email('Validation.emailInvalid'));
 
 /** A refinement reporting the message key a shared rule (`lib/validation`) gives for a value, if any. */
-function byRule(problemOf: (value: string) => string | null) {
+export function byRule(problemOf: (value: string) => string | null) {
   return (value: string, ctx: z.RefinementCtx) => {
     const problem = problemOf(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });

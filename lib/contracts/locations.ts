@@ -15,6 +15,7 @@ export const SMS_TEXTS = ['standard', 'contact'] as const;
 
 /** What the buyer sees of a request's state (lib/request-machine.ts `buyerState`: a report is never shown as such). */
 export const buyerStatusSchema = z.enum(BUYER_STATES);
+export type RequestStatus = z.infer<typeof buyerStatusSchema>;
 
 /** The path of the calls on one own request. */
 export const requestIdParams = z.object({ id: z.uuid() });

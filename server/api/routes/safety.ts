@@ -30,7 +30,7 @@ import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../re
 import { clearSafetyCookie, readSafetyCookie, setSafetyCookie } from '../session-cookies';
 import { localeBody } from '../../../lib/contracts/fields';
 import { bodyOf, readBody } from '../validation';
-import { reportReason } from './consent';
+import { reportReason } from '../../../lib/contracts/consent';
 
 // The phone owner's safety centre (services/safety.ts): every call but the three entries needs the safety-centre
 // session cookie, which opens one number's centre for 30 minutes and nothing else (never a buyer session).
