@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailBody, localeBody } from './fields';
 
 /**
  * The Billing tab's contract (`/admin/order/*`, `/admin/user/cancelSubscribe`, `/admin/user/subscriptionConsents`,
@@ -101,3 +102,28 @@ export const consentRecordSchema = z.object({
   agreedAt: z.string(),
 });
 export type ConsentRecord = z.infer<typeof consentRecordSchema>;
+
+/**
+ * `POST /portal/cancel/request` and `POST /portal/withdraw/request`: e-mail a single-use link to this address, in this
+ * language (cancel or withdraw without signing in).
+ */
+export const linkRequestBody = z.object({ email: emailBody, locale: localeBody });
+
+/** The answer to a link request: the same whether or not the address has an account. */
+export const linkSentSchema = z.object({ sent: z.literal(true) });
+
+/** The e-mailed cancel link's token (body of `POST /portal/cancel/confirm`, path of `GET /portal/cancel/link/{token}`). */
+export const cancelTokenSchema = z.object({ token: z.string().min(20).max(100) });
+
+/** `GET /portal/cancel/link/{token}`: what an e-mailed cancel link can still do. */
+export const cancelLinkSchema = z.object({
+  state: z.enum(['usable', 'used', 'expired', 'unknown']),
+  subscription: z
+    .object({
+      status: z.enum(['trialing', 'active', 'past_due', 'canceled']),
+      cancelling: z.boolean(),
+      endsAt: z.string(),
+    })
+    .nullable(),
+});
+export type CancelLink = z.infer<typeof cancelLinkSchema>;
