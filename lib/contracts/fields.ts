@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../validation/schemas';
+import { phoneCountry, phoneInput } from './phone';
 import {
   normalizeOwnerNote,
   normalizeRequesterName,
@@ -90,4 +91,16 @@ export const trackingFields = {
   gclid: trackedField,
   wbraid: trackedField,
   gaCid: trackedField,
+};
+
+/**
+ * What an order and a new location request both ask, to spread into their bodies: the number (parsed by the route
+ * with `country`), who asks and the optional note to the owner. The order of the keys is the order in which a body's
+ * problems are checked (the API answers the first).
+ */
+export const askFields = {
+  phone: phoneInput,
+  requesterName: requesterNameBody,
+  note: ownerNoteBody,
+  country: phoneCountry,
 };

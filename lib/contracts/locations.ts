@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { BUYER_STATES } from '../request-machine';
-import { formBoolean, ownerNoteBody, requesterNameBody } from './fields';
-import { phoneCountry, phoneInput } from './phone';
+import { askFields, formBoolean } from './fields';
 
 /**
  * The buyer's location requests' contract (`/spyContent*`, `/gpsTrace/phoneLocation/{id}`, its live stream): each
@@ -44,17 +43,22 @@ export const positionSchema = z.object({
 });
 export type Position = z.infer<typeof positionSchema>;
 
-/** One row of `GET /spyContent`. */
-export const requestRowSchema = z.object({
+/** What the list and the trace say of every request. */
+const requestFields = {
   id: z.string(),
   phone: z.string().meta({ description: 'E.164' }),
   status: buyerStatusSchema,
-  locationDenied: z.boolean().meta({ description: "the owner's browser refused the location" }),
+  locationDenied: z.boolean().meta({ description: 'the owner tapped Share but the browser refused the location' }),
   withdrawn: z.boolean().meta({ description: 'ended with the subscription' }),
   createdAt: z.string(),
+  ...liveFields,
+};
+
+/** One row of `GET /spyContent`. */
+export const requestRowSchema = z.object({
+  ...requestFields,
   positions: z.number(),
   lastPositionAt: z.string().nullable().meta({ description: 'when the newest position was recorded' }),
-  ...liveFields,
   smsStatus: z.string().nullable(),
   smsSentAt: z.string().nullable().meta({ description: 'when the provider took the consent SMS; null while it waits' }),
   expiresAt: z.string().meta({ description: 'when the consent link stops working' }),
@@ -84,14 +88,8 @@ export type RequestPage = z.infer<typeof requestPageSchema>;
 
 /** `GET /gpsTrace/phoneLocation/{id}`: one own request with its newest positions. */
 export const locationTraceSchema = z.object({
-  id: z.string(),
-  phone: z.string().meta({ description: 'E.164' }),
-  status: buyerStatusSchema,
-  locationDenied: z.boolean().meta({ description: 'the owner tapped Share but the browser refused the location' }),
-  withdrawn: z.boolean().meta({ description: 'ended with the subscription' }),
-  createdAt: z.string(),
+  ...requestFields,
   sharingUntil: z.string().nullable(),
-  ...liveFields,
   ended: z
     .enum(['owner', 'time'])
     .nullable()
@@ -111,10 +109,11 @@ export type LocationTrace = z.infer<typeof locationTraceSchema>;
 
 /** `POST /spyContent/phoneLocation`'s body: a new request (the route parses `phone` with `country` into E.164). */
 export const newRequestBody = z.object({
-  requesterName: requesterNameBody,
-  note: ownerNoteBody,
-  phone: phoneInput,
-  country: phoneCountry,
+  // Who asks is checked before the number, as it always was.
+  requesterName: askFields.requesterName,
+  note: askFields.note,
+  phone: askFields.phone,
+  country: askFields.country,
   text: z.enum(SMS_TEXTS).default('standard'),
   /** The SMS language; absent: guessed from the number's country. */
   locale: z.enum(['en', 'id', 'es', 'en-PH']).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailBody, formBoolean, localeBody, ownerNoteBody, requesterNameBody, trackingFields } from './fields';
+import { askFields, emailBody, formBoolean, localeBody, trackingFields } from './fields';
 import { phoneCountry, phoneInput } from './phone';
 
 /**
@@ -71,10 +71,7 @@ export type OfferView = z.infer<typeof offerViewSchema>;
 /** `POST /portal/order`'s body (docs/rules.md#api). */
 export const orderBody = z.object({
   email: emailBody,
-  phone: phoneInput,
-  requesterName: requesterNameBody,
-  note: ownerNoteBody,
-  country: phoneCountry,
+  ...askFields,
   locale: localeBody,
   /** One box: "I am 18 or older and accept the terms of use and the privacy policy" (docs/rules.md#validation, #roles). */
   terms: formBoolean.refine((v) => v, 'Validation.termsRequired'),
