@@ -1,9 +1,9 @@
 'use client';
-import type { BillingView, CancelResult, RefundInfo } from '@/lib/contracts/billing';
+import type { BillingView, CancelResult, RefundInfo, RefundResult } from '@/lib/contracts/billing';
 import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
-import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
+import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
 import { formatDateTime, formatDay } from '@/lib/intl-format';
 import { cardBrandName } from '@/lib/card-brand';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
@@ -72,7 +72,7 @@ export function BillingView() {
         const { cancelAt } = await api.put<CancelResult>('/admin/user/cancelSubscribe');
         setNotice({ text: t('cancelDone', { date: formatDateTime(cancelAt[0] ?? current.date, locale) }) });
       } else {
-        const body = await api.post<{ msg: string }>('/admin/order/refund', { code: current.code }, true);
+        const body = await api.post<Envelope<RefundResult>>('/admin/order/refund', { code: current.code }, true);
         setNotice({ text: body.msg });
       }
     } catch (e) {

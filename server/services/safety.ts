@@ -18,7 +18,7 @@ import {
 } from '../db/schema';
 import { LIVE_STATES, OPEN_STATES, isLive } from '../../lib/request-machine';
 import type { E164 } from '../../lib/contracts/phone';
-import type { SafetyRequest } from '../../lib/safety';
+import type { SafetyRequest } from '../../lib/contracts/safety';
 import { env } from '../env';
 import { CROCKFORD_ALPHABET } from './order-reference';
 import { applyEvent, applyEventWhere, settleByClock } from './request-transitions';
