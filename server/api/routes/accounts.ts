@@ -164,6 +164,11 @@ const meta = (c: {
   locale: c.get('lang'),
 });
 
+/** The session's user as the API answers it: a restricted session (opened with the temporary password) must change it. */
+function userInfoOf(user: { id: string; email: string; paymentCount: number; restricted: boolean }): UserInfo {
+  return { id: user.id, email: user.email, paymentCount: user.paymentCount, mustChangePassword: user.restricted };
+}
+
 export const accountsApi = new OpenAPIHono<AppEnv>()
   .openapi(loginRoute, async (c) => {
     const body = readBody(c, loginBody);
@@ -181,24 +186,11 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     clearSessionCookies(c);
     return ok(c, null, translate(c.get('lang'), 'Api.loggedOut'));
   })
-  .openapi(currentRoute, (c) => {
-    const user = c.get('user')!;
-    return ok(c, {
-      id: user.id,
-      email: user.email,
-      paymentCount: user.paymentCount,
-      mustChangePassword: user.restricted,
-    } satisfies UserInfo);
-  })
+  .openapi(currentRoute, (c) => ok(c, userInfoOf(c.get('user')!)))
   .openapi(userRoute, (c) => {
     const user = c.get('user')!;
     if (c.req.valid('param').id !== user.id) throw notFound();
-    return ok(c, {
-      id: user.id,
-      email: user.email,
-      paymentCount: user.paymentCount,
-      mustChangePassword: user.restricted,
-    } satisfies UserInfo);
+    return ok(c, userInfoOf(user));
   })
   .openapi(undeliveredRoute, async (c) => {
     const rows = await undeliveredEmailsTo(await c.var.db(), c.get('user')!.email);
