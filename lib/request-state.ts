@@ -1,4 +1,4 @@
-import type { RequestStatus } from './api/types';
+import type { RequestStatus } from './contracts/locations';
 
 /** What My locations knows of one request (`GET /spyContent` row). */
 export type RequestRow = {

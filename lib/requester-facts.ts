@@ -1,4 +1,4 @@
-import type { RequesterFacts } from './api/types';
+import type { RequesterFacts } from './contracts/consent';
 
 /** A translator of the `Consent` namespace (next-intl's `useTranslations('Consent')` or `createTranslator`). */
 type ConsentT = (

@@ -1,4 +1,4 @@
-import type { UsernameLookupView } from './api/types';
+import type { UsernameLookupView } from './contracts/username-lookup';
 
 /**
  * Share of unclear answers (`unknown` of the sites that answered) from which a lookup that found nothing says it

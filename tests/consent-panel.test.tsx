@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { NextIntlClientProvider } from 'next-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConsentView } from '@/lib/api/types';
+import type { ConsentView } from '@/lib/contracts/consent';
 import en from '@/messages/en.json';
 import es from '@/messages/es.json';
 

@@ -1,3 +1,4 @@
+import type { E164 } from '@/lib/contracts/phone';
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -62,7 +63,7 @@ describe('consent record retention', () => {
   it('keeps records for the set period after the positions are deleted, then purges them', async () => {
     const db = await getDb();
     const day = 24 * 3600_000;
-    const base = { targetE164: '+34612000222', textHash: 'a'.repeat(64), decision: 'shared' as const };
+    const base = { targetE164: '+34612000222' as E164, textHash: 'a'.repeat(64), decision: 'shared' as const };
     const rows = await db
       .insert(consents)
       .values([

@@ -1,3 +1,4 @@
+import type { E164 } from '@/lib/contracts/phone';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { desc, eq, sql } from 'drizzle-orm';
@@ -284,7 +285,7 @@ describe('operator console', () => {
 
   it('adds and removes an opt-out number with a reason; bad numbers and missing reasons are refused', async () => {
     const { cookie } = await operator('optout');
-    const phone = `+4474001${String(Math.floor(Math.random() * 90000) + 10000)}`;
+    const phone = `+4474001${String(Math.floor(Math.random() * 90000) + 10000)}` as E164;
     expect((await ops('POST', '/opt-outs', cookie, { phone: 'not a number', reason: 'x'.repeat(5) })).status).toBe(422);
     expect((await ops('POST', '/opt-outs', cookie, { phone })).status).toBe(422);
 

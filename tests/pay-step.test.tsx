@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { NextIntlClientProvider } from 'next-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '@/lib/api/client';
-import type { OfferView } from '@/lib/api/types';
+import type { OfferView } from '@/lib/contracts/orders';
 import { PayStep } from '@/components/locate/pay-step';
 import en from '@/messages/en.json';
 import es from '@/messages/es.json';

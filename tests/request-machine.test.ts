@@ -1,3 +1,4 @@
+import type { E164 } from '@/lib/contracts/phone';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
@@ -77,7 +78,7 @@ async function requestIn(state: RequestState, userId: string, orderId: string) {
     .values({
       userId,
       orderId,
-      targetE164: '+14155550100',
+      targetE164: '+14155550100' as E164,
       locale: 'en',
       consentCodeHash: `hash-${crypto.randomUUID()}`,
       smsText: 'test',

@@ -1,3 +1,4 @@
+import type { E164 } from '@/lib/contracts/phone';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -206,7 +207,10 @@ describe('requester name through the API', () => {
     expect(await res.json()).toMatchObject({ field: 'requesterName' });
     const db = await getDb();
     expect(
-      await db.select().from(locationRequests).where(eq(locationRequests.targetE164, '+34612349955')),
+      await db
+        .select()
+        .from(locationRequests)
+        .where(eq(locationRequests.targetE164, '+34612349955' as E164)),
     ).toHaveLength(0);
   });
 

@@ -1,3 +1,4 @@
+import type { E164 } from '@/lib/contracts/phone';
 import { eq } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
 import { Secret, TOTP } from 'otpauth';
@@ -133,7 +134,7 @@ describe('the safety centre cookie on an https origin', () => {
     const code = randomToken(16);
     await db.insert(locationRequests).values({
       userId: user.id,
-      targetE164: '+14155559876',
+      targetE164: '+14155559876' as E164,
       locale: 'en',
       consentCodeHash: sha256(code),
       smsText: 'test',

@@ -1,3 +1,4 @@
+import type { E164 } from '@/lib/contracts/phone';
 import { eq } from 'drizzle-orm';
 import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
@@ -68,9 +69,12 @@ describe('Twilio status callbacks', () => {
     const res = await callback({ From: '+34612340099', Body: ' stop ' });
     expect((await res.json()).obj).toEqual({ status: 'opted_out' });
     const db = await getDb();
-    expect(await db.select().from(optOuts).where(eq(optOuts.phoneE164, '+34612340099'))).toEqual([
-      expect.objectContaining({ reason: 'stop' }),
-    ]);
+    expect(
+      await db
+        .select()
+        .from(optOuts)
+        .where(eq(optOuts.phoneE164, '+34612340099' as E164)),
+    ).toEqual([expect.objectContaining({ reason: 'stop' })]);
     const order = await app.request(`${API}/portal/order`, {
       method: 'POST',
       headers: { website_type: '7', 'content-type': 'application/x-www-form-urlencoded' },

@@ -1,3 +1,4 @@
+import type { E164 } from '@/lib/contracts/phone';
 import { eq } from 'drizzle-orm';
 import { createTranslator } from 'next-intl';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { claimsAuthority } from '@/lib/validation/authority-names';
 import { requesterNameProblem } from '@/lib/validation/requester-name';
 import { prototypeOf } from '@/lib/validation/skeleton';
 import { requesterFactsText } from '@/lib/requester-facts';
-import type { RequesterFacts } from '@/lib/api/types';
+import type { RequesterFacts } from '@/lib/contracts/consent';
 import en from '@/messages/en.json';
 import es from '@/messages/es.json';
 import id from '@/messages/id.json';
@@ -197,7 +198,10 @@ describe('authority names through the API', () => {
     });
     const db = await getDb();
     expect(
-      await db.select().from(locationRequests).where(eq(locationRequests.targetE164, '+34612340071')),
+      await db
+        .select()
+        .from(locationRequests)
+        .where(eq(locationRequests.targetE164, '+34612340071' as E164)),
     ).toHaveLength(0);
   });
 });
@@ -269,8 +273,12 @@ describe('what the owner is told of the account that asks', () => {
         200,
       );
     }
-    const firstId = (await db.select().from(locationRequests).where(eq(locationRequests.targetE164, '+34612340072')))[0]
-      .id;
+    const firstId = (
+      await db
+        .select()
+        .from(locationRequests)
+        .where(eq(locationRequests.targetE164, '+34612340072' as E164))
+    )[0].id;
     expect(await db.select().from(consents).where(eq(consents.requestId, firstId))).toHaveLength(2);
 
     const after = (await (await call('GET', `/spyContent/consent/${second}`)).json()).obj.facts;

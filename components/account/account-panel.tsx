@@ -1,6 +1,7 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
+import type { UndeliveredEmail, UserInfo } from '@/lib/contracts/account';
 import { formatDateTime } from '@/lib/intl-format';
 import { useEffect, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
@@ -16,15 +17,6 @@ import { useServerErrors } from './use-server-errors';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
 
-type Me = { id: string; email: string; mustChangePassword: boolean };
-/** An e-mail to the account's address that has not arrived (GET /admin/user/undeliveredEmails). */
-type Undelivered = {
-  subject: string | null;
-  createdAt: string;
-  status: 'queued' | 'failed';
-  nextAttemptAt: string | null;
-};
-
 /**
  * `/dashboard/account`: who is signed in, the password change (`PUT /admin/user/password`), and sign-out. A session
  * opened with a temporary password lands here and must choose a password before anything else works. A change that
@@ -38,10 +30,10 @@ export function AccountPanel() {
   const locale = useLocale() as AppLocale;
   const prefix = prefixOf(locale);
   const api = useApi();
-  const [me, setMe] = useState<Me | null | 'signed-out'>(null);
+  const [me, setMe] = useState<UserInfo | null | 'signed-out'>(null);
   /** Whether the password was just changed (the confirmation replaces the form); `chosen`: it replaced a temporary one. */
   const [done, setDone] = useState<{ chosen: boolean } | null>(null);
-  const [undelivered, setUndelivered] = useState<Undelivered[]>([]);
+  const [undelivered, setUndelivered] = useState<UndeliveredEmail[]>([]);
   const {
     register,
     handleSubmit,
@@ -62,10 +54,10 @@ export function AccountPanel() {
 
   useEffect(() => {
     api
-      .get<Me>('/admin/userSession/current')
+      .get<UserInfo>('/admin/userSession/current')
       .then(setMe, (e: ApiClientError) => setMe(e.code === SESSION_INVALID ? 'signed-out' : null));
     // Mail that has not arrived (a temporary password, a reset code): said here rather than left to guesswork.
-    api.get<Undelivered[]>('/admin/user/undeliveredEmails').then(setUndelivered, () => setUndelivered([]));
+    api.get<UndeliveredEmail[]>('/admin/user/undeliveredEmails').then(setUndelivered, () => setUndelivered([]));
   }, [api]);
   const when = (iso: string) => formatDateTime(iso, locale);
 

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { fullLoad } from '@/lib/api/browser';
 import type { Envelope } from '@/lib/api/client';
+import type { UserInfo } from '@/lib/contracts/account';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { loginSchema, phoneFromQuery, type LoginValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
@@ -59,7 +60,7 @@ export function LoginForm() {
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
     try {
-      const user = await api.post<{ mustChangePassword: boolean }>('/admin/userSession', values);
+      const user = await api.post<UserInfo>('/admin/userSession', values);
       fullLoad(user.mustChangePassword ? `${prefix}/dashboard/account/` : redirect);
     } catch (error) {
       report(error);

@@ -1,4 +1,5 @@
 'use client';
+import type { CancelLink, CancelResult } from '@/lib/contracts/billing';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
@@ -9,11 +10,6 @@ import type { AppLocale } from '@/lib/routing/rules';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
-
-type LinkState = {
-  state: 'usable' | 'used' | 'expired' | 'unknown';
-  subscription: { status: 'trialing' | 'active' | 'past_due' | 'canceled'; cancelling: boolean; endsAt: string } | null;
-};
 
 /**
  * `/cancel` without signing in (the EU withdrawal function): the e-mail of the account → a single-use link by e-mail
@@ -29,11 +25,11 @@ export function CancelByEmail() {
   const token = useSearchParams().get('token');
   const [message, setMessage] = useState<{ text: string; role: 'status' | 'alert' } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [link, setLink] = useState<(LinkState & { ended: boolean }) | null>(null);
+  const [link, setLink] = useState<(CancelLink & { ended: boolean }) | null>(null);
 
   useEffect(() => {
     if (!token) return;
-    api.get<LinkState>(`/portal/cancel/link/${encodeURIComponent(token)}`).then(
+    api.get<CancelLink>(`/portal/cancel/link/${encodeURIComponent(token)}`).then(
       (v) => setLink({ ...v, ended: !!v.subscription && Date.parse(v.subscription.endsAt) <= Date.now() }),
       (e: Error) => setMessage({ text: e.message, role: 'alert' }),
     );
@@ -45,7 +41,7 @@ export function CancelByEmail() {
   } = useForm<ForgetValues>({ resolver: zodResolver(forgetSchema), defaultValues: { email: '' } });
 
   /** What a used link's subscription is now: cancelled with access until a date, ended, or (re)subscribed. */
-  const usedText = (sub: NonNullable<LinkState['subscription']>) => {
+  const usedText = (sub: NonNullable<CancelLink['subscription']>) => {
     const date = formatDateTime(sub.endsAt, locale);
     if (sub.status === 'canceled' || link?.ended) return t('usedEnded', { date });
     return sub.cancelling ? t('usedEnds', { date }) : t('usedLive', { date });
@@ -63,7 +59,7 @@ export function CancelByEmail() {
   const onConfirm = async () => {
     setBusy(true);
     try {
-      const { cancelAt } = await api.post<{ cancelAt: string[] }>('/portal/cancel/confirm', { token });
+      const { cancelAt } = await api.post<CancelResult>('/portal/cancel/confirm', { token });
       setMessage(
         cancelAt[0]
           ? { text: t('done', { date: formatDateTime(cancelAt[0], locale) }), role: 'status' }

@@ -4,6 +4,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import type { Acknowledgement, Contracts, ContractView, WithdrawLink } from '@/lib/contracts/withdraw';
 import { formatDateTime } from '@/lib/intl-format';
 import { formatPhone } from '@/lib/phone-format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
@@ -13,37 +14,8 @@ import { Link } from '../ui/link';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 
-/** A contract as `GET /portal/withdraw/link/{token}` and `GET /admin/withdraw/contracts` name it (money formatted). */
-type Contract = {
-  code: string;
-  reference: string;
-  product: string;
-  phone: string;
-  paidAt: string;
-  trial: string;
-  monthly: string;
-  method: 'card' | 'wallet';
-  subscription: { status: 'trialing' | 'active' | 'past_due' | 'canceled'; currentPeriodEnd: string } | null;
-  state: 'open' | 'period_ended' | 'withdrawn' | 'refunded';
-  deadline: string;
-  rule: 'full' | 'pro_rata';
-  paid: string;
-  refund: string;
-  refundMinor: number;
-  withdrawal: { at: string; refund: string; refundMinor: number } | null;
-};
-/** The acknowledgement `POST …/withdraw/confirm` answers: the instant (ISO), written in UTC and in the reader's zone. */
-type Acknowledgement = {
-  reference: string;
-  product: string;
-  at: string;
-  atUtc: string;
-  atLocal: string | null;
-  refund: string;
-  refundMinor: number;
-};
 type Source = { kind: 'link'; token: string } | { kind: 'account' };
-type LinkState = 'usable' | 'used' | 'expired' | 'unknown';
+type LinkState = WithdrawLink['state'];
 
 /** The browser's IANA time zone, sent with the confirmation so the acknowledgement states it. */
 function browserZone(): string | undefined {
@@ -72,7 +44,7 @@ export function WithdrawFlow() {
   const token = useSearchParams().get('token');
   const [source, setSource] = useState<Source | null>(null);
   const [linkState, setLinkState] = useState<LinkState | null>(null);
-  const [contracts, setContracts] = useState<Contract[] | null>(null);
+  const [contracts, setContracts] = useState<ContractView[] | null>(null);
   const [done, setDone] = useState<Acknowledgement | null>(null);
   const [busy, setBusy] = useState(false);
   /** Without a token: whether the sign-in check has answered (the e-mail form waits for it). */
@@ -81,7 +53,7 @@ export function WithdrawFlow() {
 
   useEffect(() => {
     if (token) {
-      api.get<{ state: LinkState; contracts: Contract[] }>(`/portal/withdraw/link/${encodeURIComponent(token)}`).then(
+      api.get<WithdrawLink>(`/portal/withdraw/link/${encodeURIComponent(token)}`).then(
         (v) => {
           setLinkState(v.state);
           setContracts(v.contracts);
@@ -94,7 +66,7 @@ export function WithdrawFlow() {
     // Signed in: straight to the confirmation step; otherwise (401, 403) the e-mail form. A browser without the
     // readable `userInfo` cookie has no session here: the form, without a request bound to answer 401.
     const signedIn = readUserInfo()
-      ? api.get<{ contracts: Contract[] }>('/admin/withdraw/contracts')
+      ? api.get<Contracts>('/admin/withdraw/contracts')
       : Promise.reject(new Error('not signed in'));
     signedIn.then(
       (v) => {

@@ -1,8 +1,9 @@
 'use client';
+import type { BillingView, CancelResult, RefundInfo, RefundResult } from '@/lib/contracts/billing';
 import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
-import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
+import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
 import { formatDateTime, formatDay } from '@/lib/intl-format';
 import { cardBrandName } from '@/lib/card-brand';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
@@ -11,30 +12,6 @@ import { useApi } from '../ui/use-api';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
 
-type Sub = {
-  status: 'trialing' | 'active' | 'past_due' | 'canceled';
-  currentPeriodEnd: string;
-  cancelAt: string | null;
-  nextBillingAt: string | null;
-  monthlyAmount: string;
-  geolocations: number;
-};
-type Order = {
-  code: string;
-  /** The short reference people read (`CH-7K4M-2Q`); `code` keys the refund calls. */
-  reference: string;
-  cardBrand: string | null;
-  phone: string;
-  status: string;
-  amount: string;
-  method: 'card' | 'wallet';
-  card: string | null;
-  createdAt: string;
-  /** Why a refunded order was refunded (`Billing.refundReason.*`); null when it was not. */
-  refundReason: 'unconsented_trial' | 'withdrawal' | 'requested' | null;
-};
-type Billing = { orders: Order[]; subscriptions: Sub[] };
-type RefundInfo = { eligible: boolean; reason: string; amount: string; message: string; method: 'card' | 'wallet' };
 /** A message over the lists; `refused`: a refund was refused, so the way to support is shown beside the reason. */
 type Notice = { text: string; refused?: boolean };
 type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; amount: string; wallet: boolean } | null;
@@ -55,7 +32,7 @@ export function BillingView() {
   const locale = useLocale() as AppLocale;
   const prefix = prefixOf(locale);
   const api = useApi();
-  const [data, setData] = useState<Billing | null>(null);
+  const [data, setData] = useState<BillingView | null>(null);
   const [error, setError] = useState<{ message: string; signedOut: boolean } | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [ask, setAsk] = useState<Ask>(null);
@@ -63,7 +40,7 @@ export function BillingView() {
   const load = useCallback(
     () =>
       api
-        .get<Billing>('/admin/order/status')
+        .get<BillingView>('/admin/order/status')
         .then(setData, (e: ApiClientError) => setError({ message: e.message, signedOut: e.code === SESSION_INVALID })),
     [api],
   );
@@ -92,10 +69,10 @@ export function BillingView() {
     if (!confirmed || !current) return;
     try {
       if (current.kind === 'cancel') {
-        const { cancelAt } = await api.put<{ cancelAt: string[] }>('/admin/user/cancelSubscribe');
+        const { cancelAt } = await api.put<CancelResult>('/admin/user/cancelSubscribe');
         setNotice({ text: t('cancelDone', { date: formatDateTime(cancelAt[0] ?? current.date, locale) }) });
       } else {
-        const body = await api.post<{ msg: string }>('/admin/order/refund', { code: current.code }, true);
+        const body = await api.post<Envelope<RefundResult>>('/admin/order/refund', { code: current.code }, true);
         setNotice({ text: body.msg });
       }
     } catch (e) {

@@ -2,7 +2,7 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
-import type { DataLeakReport as Report } from '@/lib/api/types';
+import type { DataLeakReport as Report } from '@/lib/contracts/data-leaks';
 import { formatDateTime, formatDay } from '@/lib/intl-format';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';

@@ -3,7 +3,7 @@ import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Circle, CircleMarker, MapContainer, Polyline, TileLayer, Tooltip, useMap, useMapEvent } from 'react-leaflet';
-import type { Position } from '@/lib/api/types';
+import type { Position } from '@/lib/contracts/locations';
 import { site } from '@/lib/site';
 import { OfflineBase } from './offline-base';
 

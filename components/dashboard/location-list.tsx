@@ -3,7 +3,7 @@ import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { ApiClientError, MUST_CHANGE_PASSWORD, SESSION_INVALID } from '@/lib/api/client';
-import type { Page, RequestStatus } from '@/lib/api/types';
+import type { RequestPage, RequestRow, RequestStatus } from '@/lib/contracts/locations';
 import { formatAgo, formatDateTime, formatUntil } from '@/lib/intl-format';
 import { waitingState } from '@/lib/request-state';
 import { liveness } from '@/lib/live-state';
@@ -15,28 +15,6 @@ import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
 import { SmsFailedActions } from './sms-failed-actions';
 
-type Row = {
-  id: string;
-  phone: string;
-  status: RequestStatus;
-  createdAt: string;
-  positions: number;
-  /** When the newest position was recorded (ISO 8601), null before any. */
-  lastPositionAt: string | null;
-  /** Changed since the subscriber last looked: counted in `notificationsTotal`. */
-  updated: boolean;
-  smsStatus: string | null;
-  /** When the provider took the consent SMS (ISO 8601), null while it waits. */
-  smsSentAt: string | null;
-  /** When the consent link stops working (ISO 8601). */
-  expiresAt: string;
-  locationDenied: boolean;
-  withdrawn: boolean;
-  /** When the owner's page last spoke during a share (ISO 8601), for "offline" (lib/live-state.ts). */
-  ownerSeenAt: string | null;
-  liveSignal: 'hidden' | 'permission_lost' | null;
-};
-type ListPage = Page<Row> & { quota: { used: number; total: number } | null; notificationsTotal: number };
 type Badge = RequestStatus | 'delivered' | 'smsFailed' | 'locationDenied' | 'withdrawn';
 
 /**
@@ -45,7 +23,7 @@ type Badge = RequestStatus | 'delivered' | 'smsFailed' | 'locationDenied' | 'wit
  * location shows 'opened, location not allowed' (docs/decisions/0003); a request ended with the subscription shows
  * 'withdrawn' (docs/request-states.md).
  */
-function badgeOf(row: Row): Badge {
+function badgeOf(row: RequestRow): Badge {
   if ((row.status === 'queued' || row.status === 'sms_sent') && row.smsStatus === 'failed') return 'smsFailed';
   if (row.status === 'opened' && row.locationDenied) return 'locationDenied';
   if (row.status === 'expired' && row.withdrawn) return 'withdrawn';
@@ -82,14 +60,14 @@ export function LocationList() {
   const tMap = useTranslations('Map');
   const locale = useLocale() as AppLocale;
   const api = useApi();
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [quota, setQuota] = useState<ListPage['quota']>(null);
+  const [rows, setRows] = useState<RequestRow[] | null>(null);
+  const [quota, setQuota] = useState<RequestPage['quota']>(null);
   const [unseen, setUnseen] = useState(0);
   const [error, setError] = useState<{ message: string; code: number; ended: boolean } | null>(null);
   const now = useNow(1000);
 
   useEffect(() => {
-    api.get<ListPage>('/spyContent', { pageNum: 1, pageSize: 50 }).then(
+    api.get<RequestPage>('/spyContent', { pageNum: 1, pageSize: 50 }).then(
       (page) => {
         setRows(page.list);
         setQuota(page.quota);

@@ -6,7 +6,7 @@ import { useSearchParams } from 'next/navigation';
 import { useCallback, useState } from 'react';
 import { liveness } from '@/lib/live-state';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
-import type { LocationTrace } from '@/lib/api/types';
+import type { LocationTrace } from '@/lib/contracts/locations';
 import { formatAgo, formatDateTime, formatTime } from '@/lib/intl-format';
 import { useNow } from '../ui/use-now';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';

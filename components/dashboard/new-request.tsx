@@ -18,7 +18,8 @@ import { OwnerNoteField } from '../locate/owner-note-field';
 import { RequesterNameField } from '../locate/requester-name-field';
 import { usePhoneInput } from '../locate/use-phone-input';
 import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
-import type { IpInfo } from '@/lib/api/types';
+import type { NewRequest, SmsText } from '@/lib/contracts/locations';
+import type { IpInfo } from '@/lib/contracts/lookups';
 import { localeForCountry } from '@/lib/owner-language';
 
 const schema = z.object({
@@ -35,7 +36,6 @@ const LANGUAGES = [
   ['id', 'Bahasa Indonesia'],
 ] as const;
 type Values = z.infer<typeof schema>;
-type SmsText = { id: string; locale: string; text: string };
 
 /**
  * `/getLocation` (docs/rules.md#routes): a subscriber asks for another number's location: the number, the requester name the owner
@@ -97,7 +97,7 @@ export function NewRequest() {
         ...(smsLocale ? { locale: smsLocale } : {}),
         ...(country ? { country } : {}),
       };
-      setCreated(await api.post<{ id: string; link: string }>('/spyContent/phoneLocation', body));
+      setCreated(await api.post<NewRequest>('/spyContent/phoneLocation', body));
     } catch (error) {
       report(error);
     }

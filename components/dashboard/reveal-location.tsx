@@ -3,15 +3,13 @@ import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
-import type { Page, RequestStatus } from '@/lib/api/types';
+import type { RequestPage, RequestRow } from '@/lib/contracts/locations';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '@/lib/user-info';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
 import { SIGNED_OUT, SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
-
-type Row = { id: string; phone: string; status: RequestStatus; positions: number };
 
 const STEPS = [
   { key: 'stepQueued', reachedBy: ['queued', 'sms_sent', 'opened', 'sharing', 'paused', 'stopped'] },
@@ -29,7 +27,7 @@ export function RevealLocation() {
   const t = useTranslations('Reveal');
   const prefix = prefixOf(useLocale() as AppLocale);
   const api = useApi();
-  const [row, setRow] = useState<Row | null | 'none'>(null);
+  const [row, setRow] = useState<RequestRow | null | 'none'>(null);
   const [error, setError] = useState<string | null>(null);
 
   const step = useCallback(
@@ -40,7 +38,7 @@ export function RevealLocation() {
         return false;
       }
       try {
-        const page = await api.get<Page<Row>>('/spyContent', { pageNum: 1, pageSize: 1 });
+        const page = await api.get<RequestPage>('/spyContent', { pageNum: 1, pageSize: 1 });
         if (!active()) return false;
         const newest = page.list[0];
         setRow(newest ?? 'none');

@@ -1,4 +1,5 @@
 'use client';
+import type { RenewedLink } from '@/lib/contracts/locations';
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { useApi } from '../ui/use-api';
@@ -20,10 +21,7 @@ export function SmsFailedActions({ requestId }: { requestId: string }) {
     setBusy(true);
     setNotice(null);
     try {
-      const result = await api.post<{ link: string; smsQueued: boolean }>(
-        `/spyContent/phoneLocation/${requestId}/link`,
-        { send },
-      );
+      const result = await api.post<RenewedLink>(`/spyContent/phoneLocation/${requestId}/link`, { send });
       setLink(result.link);
       if (result.smsQueued) setNotice(t('sent'));
     } catch (error) {

@@ -1,6 +1,6 @@
 'use client';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LocationTrace, Position } from '@/lib/api/types';
+import type { LocationTrace, Position } from '@/lib/contracts/locations';
 import { usePolling } from '../ui/use-polling';
 
 /** How the map gets its data: the live stream, or polling where the stream cannot be opened or kept. */

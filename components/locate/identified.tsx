@@ -1,7 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import type { ApiClient } from '@/lib/api/client';
-import type { PhoneInfo } from '@/lib/api/types';
+import type { PhoneInfo } from '@/lib/contracts/lookups';
 import { PayStep } from './pay-step';
 import { PhoneFacts } from './phone-facts';
 

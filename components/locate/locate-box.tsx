@@ -3,7 +3,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { ApiClient } from '@/lib/api/client';
-import type { IpInfo, PhoneInfo } from '@/lib/api/types';
+import type { IpInfo, PhoneInfo } from '@/lib/contracts/lookups';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import type { LocateBoxValues } from '@/lib/validation/schemas';
 import { lazyZodResolver } from '../ui/lazy-resolver';

@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { track } from '@/lib/tracking/track';
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '@/lib/api/client';
-import type { OfferView, OrderView } from '@/lib/api/types';
+import type { OfferView, OrderView } from '@/lib/contracts/orders';
 import { prefixOf, trackingQuery, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
 import { loadPrototypes, ownerNoteProblem } from '@/lib/validation/requester-name';

@@ -1,7 +1,7 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
-import type { PhoneInfo } from '@/lib/api/types';
+import type { PhoneInfo } from '@/lib/contracts/lookups';
 import { formatZone } from '@/lib/intl-format';
 
 /**

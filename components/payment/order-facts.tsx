@@ -1,6 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import type { OrderView } from '@/lib/api/types';
+import type { OrderView } from '@/lib/contracts/orders';
 
 /** The payment facts under a pay page (docs/rules.md#entities): card-statement descriptor, the order's short reference (`CH-7K4M-2Q`) and the support address. */
 export function OrderFacts({ order }: { order: OrderView }) {

@@ -3,7 +3,8 @@ import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useState } from 'react';
-import type { OrderView } from '@/lib/api/types';
+import type { UserInfo } from '@/lib/contracts/account';
+import type { OrderView } from '@/lib/contracts/orders';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
@@ -61,7 +62,7 @@ export function PayStatus() {
         // Signed in here as the order's own account (a payment never signs anyone in to an account that existed).
         const signedIn =
           order.status === 'paid' &&
-          (await api.get<{ email: string }>('/admin/userSession/current').then(
+          (await api.get<UserInfo>('/admin/userSession/current').then(
             (me) => me.email.toLowerCase() === order.email.toLowerCase(),
             () => false,
           ));

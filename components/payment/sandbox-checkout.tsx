@@ -6,7 +6,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { ApiClientError } from '@/lib/api/client';
-import type { OrderView } from '@/lib/api/types';
+import type { OrderView } from '@/lib/contracts/orders';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { cardFormSchema, type CardFormValues } from '@/lib/validation/schemas';
 import { formatCardNumber, formatExpiry } from '@/lib/card-format';

@@ -2,7 +2,7 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import type { OrderView } from '@/lib/api/types';
+import type { OrderView } from '@/lib/contracts/orders';
 import { prefixOf, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { OrderFacts } from './order-facts';

@@ -1,4 +1,5 @@
 'use client';
+import type { SafetyActionResult } from '@/lib/contracts/safety';
 import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
@@ -6,8 +7,6 @@ import type { SafetyAction } from '@/lib/safety';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
 import { ReportAbuse } from '../share/report-abuse';
-
-type Answer = { action: SafetyAction; stopped?: number; declined?: number; deleted?: number; reference?: string };
 
 /**
  * Sends one safety-centre action (`POST /api_f/v1/safety/actions`) after the owner confirmed it, then shows the
@@ -25,7 +24,7 @@ function useSafetyAction() {
     setBusy(true);
     setError(null);
     try {
-      const done = await api.post<Answer>('/safety/actions', body);
+      const done = await api.post<SafetyActionResult>('/safety/actions', body);
       setReceipt(receiptOf(done, t));
       router.refresh();
       return null;
@@ -41,7 +40,7 @@ function useSafetyAction() {
 }
 
 /** The receipt of an action in the owner's words. */
-function receiptOf(done: Answer, t: ReturnType<typeof useTranslations<'Safety'>>): string {
+function receiptOf(done: SafetyActionResult, t: ReturnType<typeof useTranslations<'Safety'>>): string {
   switch (done.action) {
     case 'stop_all':
       return t('stopAllDone', { stopped: done.stopped ?? 0, declined: done.declined ?? 0 });

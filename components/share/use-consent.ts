@@ -1,7 +1,7 @@
 'use client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiClientError, type ApiClient } from '@/lib/api/client';
-import type { ConsentView, RequestStatus } from '@/lib/api/types';
+import type { ConsentAnswer, ConsentView } from '@/lib/contracts/consent';
 import { shouldSendFix } from '@/lib/geo';
 import { LIVE_HEARTBEAT_MS } from '@/lib/live-state';
 import { sendPresence, setPageLeaving, useWakeLock } from './owner-presence';
@@ -230,7 +230,7 @@ export function useConsent(api: ApiClient, code: string) {
       async (pos) => {
         const fix = { latitude: pos.coords.latitude, longitude: pos.coords.longitude };
         try {
-          await api.put<{ status: RequestStatus }>(path, {
+          await api.put<ConsentAnswer>(path, {
             action: 'share',
             minutes,
             ...fix,
@@ -257,7 +257,7 @@ export function useConsent(api: ApiClient, code: string) {
     setBusy(true);
     setError(null);
     try {
-      await api.put<{ status: RequestStatus }>(path, { action });
+      await api.put<ConsentAnswer>(path, { action });
       stopWatch();
       await load();
     } catch (e) {
@@ -277,7 +277,7 @@ export function useConsent(api: ApiClient, code: string) {
     setBusy(true);
     setError(null);
     try {
-      await api.put<{ status: RequestStatus }>(path, { action: 'report', ...(reason.trim() ? { reason } : {}) });
+      await api.put<ConsentAnswer>(path, { action: 'report', ...(reason.trim() ? { reason } : {}) });
       stopWatch();
       await load();
       return null;

@@ -1,6 +1,6 @@
 import 'server-only';
 import { breachedAccount, pwnedPasswordRange } from 'hibp';
-import type { BreachView } from '../../lib/api/types';
+import type { BreachView } from '../../lib/contracts/data-leaks';
 import { env } from '../env';
 
 /** How long one call to Have I Been Pwned or Pwned Passwords may take (ms) before it counts as unreachable. */

@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import type { CancelLink } from '../../lib/contracts/billing';
 import type { Db, Tx } from '../db/client';
 import { cancelTokens, subscriptions, users } from '../db/schema';
 import { env } from '../env';
@@ -52,7 +53,7 @@ export async function requestCancelLink(db: Db, email: string, locale: string): 
  * `usable`, `used` (with the owner's newest subscription's state and the date its access ends), `expired` or
  * `unknown`. The token is 256 random bits, so the answer reveals nothing to a guesser.
  */
-export async function cancelLinkState(db: Db, token: string) {
+export async function cancelLinkState(db: Db, token: string): Promise<CancelLink> {
   const [row] = await db
     .select()
     .from(cancelTokens)

@@ -1,5 +1,6 @@
 import 'server-only';
 import { SegmentedMessage } from 'sms-segments-calculator';
+import { SMS_TEXTS } from '../../lib/contracts/locations';
 import { pickLanguage, translate } from '../i18n';
 
 /** Locales the consent SMS is written in, and their URL prefixes (docs/rules.md#routes). */
@@ -16,8 +17,8 @@ export function consentLink(origin: string, locale: string, code: string): strin
   return `${origin.replace(/\/$/, '')}${PREFIX[locale] ?? ''}/location/?c=${encodeURIComponent(code)}`;
 }
 
-/** The consent SMS texts a buyer may choose from (messages/*.json, namespace `Sms`). */
-export const SMS_TEXTS = ['standard', 'contact'] as const;
+/** The consent SMS texts a buyer may choose from (messages/*.json, namespace `Sms`; the list is the API contract's). */
+export { SMS_TEXTS };
 export type SmsTextId = (typeof SMS_TEXTS)[number];
 
 /**

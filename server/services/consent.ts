@@ -12,12 +12,12 @@ import { consume } from './rate-limit';
 import { buyerHasAccess } from './requests';
 import { optOut } from './sms-guards';
 import { maskEmail, sha256 } from './tokens';
-import type { RequesterFacts } from '../../lib/api/types';
+import { SHARE_PRESETS, type ConsentView, type RequesterFacts } from '../../lib/contracts/consent';
 
 // The phone owner's side of a location request, reached with the consent code of the SMS link (docs/rules.md#the-product, #security).
 
-/** Sharing durations the owner may choose (minutes); default 60. */
-export const SHARE_PRESETS = [15, 60, 480] as const;
+/** Sharing durations the owner may choose (minutes); default 60 (the contract's, lib/contracts/consent.ts). */
+export { SHARE_PRESETS };
 
 /** A browser position: degrees (WGS 84) and the accuracy radius in metres (Geolocation API `coords`). */
 export type Fix = { latitude: number; longitude: number; accuracy: number };
@@ -70,7 +70,7 @@ export async function requesterFacts(
  * reported the request. The first view moves the request to `opened`.
  * Null for an unknown code.
  */
-export async function consentView(db: Db, code: string) {
+export async function consentView(db: Db, code: string): Promise<Omit<ConsentView, 'product' | 'presets'> | null> {
   const row = await byConsentCode(db, code);
   if (!row) return null;
   let status = (await settleByClock(db, row.request.id, new Date(), row.request)) ?? row.request.status;
@@ -95,7 +95,7 @@ export async function consentView(db: Db, code: string) {
     note: row.request.note,
     status,
     reported,
-    ended: (status === 'stopped' ? (last?.decision === 'stopped' ? 'owner' : 'time') : null) as 'owner' | 'time' | null,
+    ended: status === 'stopped' ? (last?.decision === 'stopped' ? 'owner' : 'time') : null,
     withdrawn: status === 'withdrawn',
     locationDenied: row.request.locationDeniedAt !== null,
     expiresAt: row.request.expiresAt.toISOString(),

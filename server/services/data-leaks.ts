@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import type { BreachView, DataLeakReport } from '../../lib/api/types';
+import type { BreachView, DataLeakReport } from '../../lib/contracts/data-leaks';
 import { breachChecks, users } from '../db/schema';
 import { ApiError, ErrorCode } from '../errors';
 import { log } from '../observability/log';

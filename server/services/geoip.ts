@@ -2,7 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { open, type Reader, type Response } from 'maxmind';
-import type { IpInfo } from '../../lib/api/types';
+import type { IpInfo } from '../../lib/contracts/lookups';
 import { env } from '../env';
 
 /** An IpInfo for a looked-up address (`ip` is always set). */

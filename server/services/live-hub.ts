@@ -1,6 +1,6 @@
 import 'server-only';
 import { Client } from 'pg';
-import type { Position } from '../../lib/api/types';
+import type { Position } from '../../lib/contracts/locations';
 import { getDbState } from '../db/client';
 import { log } from '../observability/log';
 import { describeError } from '../observability/describe-error';

@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { LocationTrace, RequestPage } from '../../lib/contracts/locations';
 import type { Db } from '../db/client';
 import { consents, locationRequests, positions } from '../db/schema';
 import {
@@ -24,7 +25,7 @@ import { recordMapView } from './safety';
  * stopped share ended, and the named place nearest to the newest GPS fix (offline gazetteer, services/places.ts; null
  * when none within 100 km or no fix); null when the request is absent or someone else's.
  */
-export async function requestWithPositions(db: Db, userId: string, id: string) {
+export async function requestWithPositions(db: Db, userId: string, id: string): Promise<LocationTrace | null> {
   const [request] = await db
     .select()
     .from(locationRequests)
@@ -86,7 +87,13 @@ export async function requestWithPositions(db: Db, userId: string, id: string) {
  * "last position 52 min ago"), its SMS's status, and whether it changed since `since` (when the subscriber
  * last looked: `notificationsSeenAt`).
  */
-export async function listRequests(db: Db, userId: string, pageNum: number, pageSize: number, since: Date) {
+export async function listRequests(
+  db: Db,
+  userId: string,
+  pageNum: number,
+  pageSize: number,
+  since: Date,
+): Promise<Pick<RequestPage, 'list' | 'total' | 'pageNum' | 'pageSize'>> {
   const where = eq(locationRequests.userId, userId);
   const [{ total }] = await db.select({ total: count() }).from(locationRequests).where(where);
   const rows = await db

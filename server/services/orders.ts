@@ -9,7 +9,8 @@ import { paymentProvider } from '../providers/payments';
 import { ApiError, ErrorCode } from '../errors';
 import { randomToken } from './tokens';
 import { newOrderReference } from './order-reference';
-import { parsePhone } from './phone-info';
+import type { OrderView } from '../../lib/contracts/orders';
+import type { E164 } from '../../lib/contracts/phone';
 import { refusalError } from './requests';
 import { smsRefusal } from './sms-guards';
 import {
@@ -29,12 +30,12 @@ const REFERENCE_ATTEMPTS = 8;
 
 export type OrderInput = {
   email: string;
-  phone: string;
+  /** The number to locate, parsed where it came in (server/api/phone.ts `e164Of`). */
+  phone: E164;
   /** Who asks, validated by `requesterNameBody`; shown to the owner once the order is paid. */
   requesterName: string;
   /** The optional note to the owner, validated by `ownerNoteBody`; null: none. */
   note?: string | null;
-  country?: string;
   locale: string;
   /** Price setup id; the default price when absent. */
   plan?: string;
@@ -56,7 +57,7 @@ export type OrderInput = {
 };
 
 /**
- * Creates an order for `email` to locate `phone` (E.164; national numbers against `country`) and starts checkout with
+ * Creates an order for `email` to locate `phone` (E.164) and starts checkout with
  * the configured provider (docs/rules.md#api `POST /portal/order`). The amount comes from `price_setups` (never the client):
  * the trial price, discounted when the order names the buyer's offer and is the first order from this browser and
  * this address (`claimFirstOrderDiscount`). Status `pending`.
@@ -66,30 +67,30 @@ export type OrderInput = {
  * that account without opening a session (a payment never signs anyone in to an account that existed
  * before it).
  *
- * Errors: PhoneParseError (bad number); ApiError 409 `Api.emailRegistered`; 403/429 when the consent SMS could not be sent to the number
+ * Errors: ApiError 409 `Api.emailRegistered`; 403/429 when the consent SMS could not be sent to the number
  * (sms-guards, checked before anyone pays); 409 `Api.offerUsed` (detail `reason: 'discount_used'`, the regular price)
  * when the discount asked for is not this order's (another order from this browser or address has it, or the caller
  * is signed in: not a first order);
  * 409 `Api.idempotencyMismatch` when the key was used for another buyer or number; 404 for an unknown plan.
  */
 export async function createOrder(db: Db, input: OrderInput): Promise<{ order: Order; next: string }> {
-  const number = parsePhone(input.phone, input.country);
+  const e164 = input.phone;
   const email = input.email.trim().toLowerCase();
   if (input.idempotencyKey) {
     const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey));
-    if (existing) return replay(db, existing, email, number.number);
+    if (existing) return replay(db, existing, email, e164);
   }
   const ownerId = await accountIdOf(db, email);
   if (ownerId && ownerId !== input.buyer?.id) throw emailRegistered();
   // Refuse before payment what could not be sent after it: opted-out numbers, countries, daily caps.
-  const refusal = await smsRefusal(db, number.number);
+  const refusal = await smsRefusal(db, e164);
   if (refusal) throw refusalError(refusal);
   const price = await priceSetup(db, input.plan, preferredCurrency(input.locale));
   // Drawn first: the first-order discount is claimed for this id before the row is written.
   const orderId = randomUUID();
   let amountMinor = price.trialPriceMinor;
   if (input.offer) {
-    const offer = await findOffer(db, input.offer, buyerKey(email, number.number), price.id);
+    const offer = await findOffer(db, input.offer, buyerKey(email, e164), price.id);
     const claimed =
       !!offer &&
       !ownerId &&
@@ -109,7 +110,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
   const values = {
     id: orderId,
     email,
-    phoneE164: number.number,
+    phoneE164: e164,
     requesterName: input.requesterName,
     note: input.note ?? null,
     locale: input.locale,
@@ -157,7 +158,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
     if (inserted) break;
     if (input.idempotencyKey) {
       const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey));
-      if (existing) return replay(db, existing, email, number.number);
+      if (existing) return replay(db, existing, email, e164);
     }
     if (attempt >= REFERENCE_ATTEMPTS) throw new Error('no free order reference after several draws');
   }
@@ -182,7 +183,7 @@ export function emailRegistered(): ApiError {
 }
 
 /** The answer for a repeated idempotency key: the same order and checkout, if it is the same buyer and number. */
-async function replay(db: Db, order: Order, email: string, e164: string) {
+async function replay(db: Db, order: Order, email: string, e164: E164) {
   if (order.email !== email || order.phoneE164 !== e164) {
     throw new ApiError(409, ErrorCode.conflict, 'Api.idempotencyMismatch');
   }
@@ -227,7 +228,7 @@ export async function findOrder(db: Db, code: string) {
  * request the payment made (`requestId`, null before; its map is the owner's account's only) and whether the account
  * still has the e-mailed temporary password (`temporaryPassword`).
  */
-export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>>, lang: string) {
+export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>>, lang: string): OrderView {
   const { order, price } = row;
   const e = env();
   const plan = pricePlan(price, lang);
@@ -245,7 +246,8 @@ export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>
     trialHours: price.trialHours,
     geolocations: price.geolocationsPerPeriod,
     method: order.paymentMethod,
-    provider: order.provider,
+    // The column holds env().PAYMENT_PROVIDER at the time of the order (text in the database).
+    provider: order.provider as OrderView['provider'],
     card: order.cardLast4,
     cardBrand: order.cardBrand,
     pendingAction: order.pendingAction,

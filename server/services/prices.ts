@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { PricePlan } from '../../lib/contracts/orders';
 import type { Db, Tx } from '../db/client';
 import { firstOrderDiscounts, orders, priceOffers, priceSetups, type PriceOffer, type PriceSetup } from '../db/schema';
 import { notFound } from '../errors';
@@ -63,9 +64,6 @@ export async function displayedPriceSetup(
   return price;
 }
 
-/** The price plan of docs/rules.md#entities as the API answers it (pricePlan()). */
-export type PricePlan = ReturnType<typeof pricePlan>;
-
 /** Plans already computed for a displayed setup row, by language (the row is reused for PRICE_CACHE_MS). */
 const displayedPlans = new WeakMap<PriceSetup, Map<string, PricePlan>>();
 
@@ -104,7 +102,7 @@ export function discounted(trialMinor: number, percentOff: number): number {
  * the currency sign, the integer and decimal parts of the price shown (the trial price when there is a trial), and
  * the formatted texts for the pay page. `offer` (still running) replaces the trial price by the discounted one.
  */
-export function pricePlan(price: PriceSetup, lang: string, offer?: PriceOffer | null) {
+export function pricePlan(price: PriceSetup, lang: string, offer?: PriceOffer | null): PricePlan {
   const factor = minorFactor(price.currency);
   const trialMinor = offer ? discounted(price.trialPriceMinor, offer.percentOff) : price.trialPriceMinor;
   const isTryout = price.trialHours > 0;

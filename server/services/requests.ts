@@ -8,7 +8,8 @@ import { FINAL_STATES, OPEN_STATES } from '../../lib/request-machine';
 import { applyEventWhere } from './request-transitions';
 import { ApiError, ErrorCode } from '../errors';
 import { consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
-import { parsePhone } from './phone-info';
+import { e164Country } from '../../lib/contracts/e164';
+import type { E164 } from '../../lib/contracts/phone';
 import { REQUEST_COOLDOWN_DAYS, ownerRefusal, reviewReason, smsRefusal, type SmsRefusal } from './sms-guards';
 import { randomToken, sha256 } from './tokens';
 
@@ -16,7 +17,7 @@ import { randomToken, sha256 } from './tokens';
  * The SMS guards' refusal for `e164`, checked under an advisory lock held until `tx` commits, so the check and the SMS
  * row it allows are one step across every process: requests at once cannot pass a cap together.
  */
-async function lockedSmsRefusal(tx: Tx, e164: string, userId: string): Promise<SmsRefusal | null> {
+async function lockedSmsRefusal(tx: Tx, e164: E164, userId: string): Promise<SmsRefusal | null> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
   return smsRefusal(tx, e164, userId);
 }
@@ -79,7 +80,7 @@ export async function createLocationRequest(
   tx: Tx,
   input: {
     userId: string;
-    e164: string;
+    e164: E164;
     /** Who asks, named in the SMS and on the consent page; null for orders made before it was asked. */
     requesterName: string | null;
     /** The optional note to the owner, shown on the consent page only, never put in the SMS. */
@@ -95,7 +96,7 @@ export async function createLocationRequest(
   if (refusal && input.onRefusal !== 'record') throw refusalError(refusal);
   const held = refusal ? null : await reviewReason(tx, input.userId, input.e164);
   const consentCode = randomToken(16);
-  const locale = input.locale ?? localeForCountry(parsePhone(input.e164).country ?? null);
+  const locale = input.locale ?? localeForCountry(e164Country(input.e164));
   const link = consentLink(e.APP_ORIGIN, locale, consentCode);
   const smsText = consentSmsText(locale, e.NEXT_PUBLIC_PRODUCT_NAME, link, input.text, input.requesterName);
   const [request] = await tx
@@ -275,15 +276,15 @@ export async function requestLocation(
   db: Db,
   userId: string,
   input: {
-    phone: string;
+    /** The number to locate, parsed where it came in (server/api/phone.ts `e164Of`). */
+    e164: E164;
     requesterName: string;
     note?: string | null;
-    country?: string;
     text?: SmsTextId;
     locale?: string;
   },
 ): Promise<{ requestId: string; smsId: string; link: string }> {
-  const e164 = parsePhone(input.phone, input.country).number;
+  const e164 = input.e164;
   return db.transaction(async (tx) => {
     // One request at a time per buyer, so two concurrent calls cannot both take the last credit.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${userId}))`);

@@ -17,7 +17,8 @@ import {
   users,
 } from '../db/schema';
 import { LIVE_STATES, OPEN_STATES, isLive } from '../../lib/request-machine';
-import type { SafetyRequest } from '../../lib/safety';
+import type { E164 } from '../../lib/contracts/phone';
+import type { SafetyRequest } from '../../lib/contracts/safety';
 import { env } from '../env';
 import { CROCKFORD_ALPHABET } from './order-reference';
 import { applyEvent, applyEventWhere, settleByClock } from './request-transitions';
@@ -49,7 +50,7 @@ export type SessionVia = 'link' | 'sms';
  */
 async function openSession(
   db: Db | Tx,
-  e164: string,
+  e164: E164,
   via: SessionVia,
   requesterId: string | null = null,
 ): Promise<{ token: string; expiresAt: Date }> {
@@ -86,7 +87,7 @@ export async function sessionFromConsentCode(db: Db, code: string): Promise<{ to
 export async function sessionOf(
   db: Db,
   token: string | undefined | null,
-): Promise<{ e164: string; via: SessionVia; requesterId: string | null } | null> {
+): Promise<{ e164: E164; via: SessionVia; requesterId: string | null } | null> {
   if (!token) return null;
   const [row] = await db
     .select({ e164: safetySessions.phoneE164, via: safetySessions.via, requesterId: safetySessions.requesterId })
@@ -122,7 +123,7 @@ const CODE_SMS: Record<string, string> = {
  * or null when nothing was sent — the caller answers the same either way, so the answer does not tell whether the
  * number is known. Rate limits per number and per client are the caller's.
  */
-export async function sendSafetyCode(db: Db, e164: string, locale: string): Promise<string | null> {
+export async function sendSafetyCode(db: Db, e164: E164, locale: string): Promise<string | null> {
   const [known] = await db
     .select({ id: outboundMessages.id })
     .from(outboundMessages)
@@ -172,7 +173,7 @@ export async function sendSafetyCode(db: Db, e164: string, locale: string): Prom
  */
 export async function verifySafetyCode(
   db: Db,
-  e164: string,
+  e164: E164,
   code: string,
 ): Promise<{ token: string; expiresAt: Date } | null> {
   return db.transaction(async (tx) => {
@@ -253,7 +254,7 @@ export function sharedDuration(
  * the requester, the owner's deletion and block; and whether the number is on the opt-out list (`optedOut`, with
  * `undoable` false when an operator put it there).
  */
-export async function safetyOverview(db: Db, e164: string, now = new Date(), requesterId: string | null = null) {
+export async function safetyOverview(db: Db, e164: E164, now = new Date(), requesterId: string | null = null) {
   const scope = and(eq(locationRequests.targetE164, e164), onlyOf(requesterId));
   const open = await db
     .select({ id: locationRequests.id })
@@ -330,7 +331,7 @@ export async function safetyOverview(db: Db, e164: string, now = new Date(), req
 async function record(
   tx: Tx,
   ids: string[],
-  e164: string,
+  e164: E164,
   decision: 'stopped' | 'declined' | 'reported',
   meta: SafetyMeta,
   reason: string | null = null,
@@ -356,7 +357,7 @@ async function record(
  * the consent page's Stop and Decline. Each event is one conditional UPDATE, so callers at once never record a
  * request twice: a request moved by one is no longer in a state the other's event may be taken in.
  */
-async function endRequests(tx: Tx, e164: string, meta: SafetyMeta, where?: ReturnType<typeof eq>) {
+async function endRequests(tx: Tx, e164: E164, meta: SafetyMeta, where?: ReturnType<typeof eq>) {
   const scope = and(eq(locationRequests.targetE164, e164), where);
   const stopped = await applyEventWhere(tx, 'stopped_by_owner', scope, { sharingUntil: new Date() });
   await record(tx, stopped, e164, 'stopped', meta);
@@ -381,7 +382,7 @@ async function alertBuyers(tx: Tx, ids: string[], kind: BuyerAlert): Promise<str
  * consent page. Returns how many of each this call ended (0 and 0 when another call did it first) and the alerts'
  * outbox ids to enqueue.
  */
-export async function stopEverything(db: Db, e164: string, meta: SafetyMeta, requesterId: string | null = null) {
+export async function stopEverything(db: Db, e164: E164, meta: SafetyMeta, requesterId: string | null = null) {
   return db.transaction((tx) => endRequests(tx, e164, meta, onlyOf(requesterId)));
 }
 
@@ -396,7 +397,7 @@ function onlyOf(requesterId: string | null) {
  */
 async function buyerOf(
   db: Db | Tx,
-  e164: string,
+  e164: E164,
   requestId: string,
   requesterId: string | null = null,
 ): Promise<string | null> {
@@ -417,7 +418,7 @@ async function buyerOf(
  */
 export async function blockRequester(
   db: Db,
-  e164: string,
+  e164: E164,
   requestId: string,
   meta: SafetyMeta,
   requesterId: string | null = null,
@@ -432,7 +433,7 @@ export async function blockRequester(
 }
 
 /** Lifts the owner's block of the requester of `requestId`. False when the request is not this number's. */
-export async function unblockRequester(db: Db, e164: string, requestId: string): Promise<boolean> {
+export async function unblockRequester(db: Db, e164: E164, requestId: string): Promise<boolean> {
   const userId = await buyerOf(db, e164, requestId);
   if (!userId) return false;
   await db.delete(requesterBlocks).where(and(eq(requesterBlocks.phoneE164, e164), eq(requesterBlocks.userId, userId)));
@@ -440,7 +441,7 @@ export async function unblockRequester(db: Db, e164: string, requestId: string):
 }
 
 /** Block everyone: puts `e164` on the opt-out list (no more consent SMS), as STOP does. Idempotent. */
-export async function blockEveryone(db: Db, e164: string): Promise<void> {
+export async function blockEveryone(db: Db, e164: E164): Promise<void> {
   await optOut(db, e164, 'stop');
 }
 
@@ -448,7 +449,7 @@ export async function blockEveryone(db: Db, e164: string): Promise<void> {
  * Undoes Block everyone: takes `e164` off the opt-out list, unless an operator put it there (false then). True when the
  * number is not on the list afterwards.
  */
-export async function unblockEveryone(db: Db, e164: string): Promise<boolean> {
+export async function unblockEveryone(db: Db, e164: E164): Promise<boolean> {
   await db.delete(optOuts).where(and(eq(optOuts.phoneE164, e164), inArray(optOuts.reason, ['report', 'stop'])));
   const [left] = await db.select().from(optOuts).where(eq(optOuts.phoneE164, e164)).limit(1);
   return !left;
@@ -463,7 +464,7 @@ export async function unblockEveryone(db: Db, e164: string): Promise<boolean> {
  */
 export async function eraseShared(
   db: Db,
-  e164: string,
+  e164: E164,
   requestId: string,
   meta: SafetyMeta,
   requesterId: string | null = null,
@@ -501,7 +502,7 @@ export async function eraseShared(
  */
 export async function reportRequest(
   db: Db,
-  e164: string,
+  e164: E164,
   requestId: string,
   reason: string | null,
   meta: SafetyMeta,

@@ -3,7 +3,8 @@ import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { consents, locationRequests, optOuts, outboundMessages, requesterBlocks } from '../db/schema';
 import { env } from '../env';
-import { parsePhone } from './phone-info';
+import { e164Country, phoneNumberOf } from '../../lib/contracts/e164';
+import type { E164 } from '../../lib/contracts/phone';
 
 /** Why a consent SMS may not be sent (docs/rules.md#security); each maps to 403 or 429 without a provider call. */
 export type SmsRefusal =
@@ -28,8 +29,8 @@ export const REQUEST_COOLDOWN_DAYS = 30;
  * to a country (satellite and other international networks such as +881, +882 and +870 do not). Premium-rate,
  * shared-cost, toll-free, VoIP, pager and unknown numbers are refused (toll fraud).
  */
-export function canReceiveSms(e164: string): boolean {
-  const number = parsePhone(e164);
+export function canReceiveSms(e164: E164): boolean {
+  const number = phoneNumberOf(e164);
   const type = number.getType();
   return !!number.country && (type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE');
 }
@@ -43,7 +44,7 @@ const DAY_MS = 24 * 3600 * 1000;
  */
 export async function ownerRefusal(
   db: Db | Tx,
-  e164: string,
+  e164: E164,
   buyerId: string,
 ): Promise<'blocked' | 'cooling_down' | null> {
   const [blocked] = await db
@@ -79,7 +80,7 @@ export async function ownerRefusal(
  */
 export async function smsRefusal(
   db: Db | Tx,
-  e164: string,
+  e164: E164,
   buyerId?: string,
   options: { ignoreOptOut?: boolean } = {},
 ): Promise<SmsRefusal | null> {
@@ -93,7 +94,7 @@ export async function smsRefusal(
     if (owner) return owner;
   }
   if (!canReceiveSms(e164)) return 'not_mobile';
-  const country = parsePhone(e164).country;
+  const country = e164Country(e164);
   if (e.SMS_COUNTRY_ALLOWLIST.length && (!country || !e.SMS_COUNTRY_ALLOWLIST.includes(country))) {
     return 'country_not_allowed';
   }
@@ -120,7 +121,7 @@ export async function smsRefusal(
 }
 
 /** Records that `e164` wants no more consent SMS (report abuse on the consent page, or STOP). Idempotent. */
-export async function optOut(db: Db | Tx, e164: string, reason: 'report' | 'stop', requestId?: string): Promise<void> {
+export async function optOut(db: Db | Tx, e164: E164, reason: 'report' | 'stop', requestId?: string): Promise<void> {
   await db.insert(optOuts).values({ phoneE164: e164, reason, requestId }).onConflictDoNothing();
 }
 
@@ -139,7 +140,7 @@ export const REVIEW_NUMBERS_PER_DAY = 5;
 export async function reviewReason(
   db: Db | Tx,
   buyerId: string,
-  e164: string,
+  e164: E164,
 ): Promise<'mostly_refused' | 'many_numbers' | null> {
   const since = new Date(Date.now() - 30 * DAY_MS);
   const [answers] = await db

@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import type { E164 } from '../../lib/contracts/phone';
 import type { SmsProvider } from '../providers/sms';
 import type { Db } from '../db/client';
 import { outboundMessages } from '../db/schema';
@@ -92,8 +93,11 @@ export async function pollSmsStatuses(db: Db, provider: SmsProvider, now = new D
 /** Opt-out keywords Twilio and carriers recognise (Twilio "Advanced Opt-Out" docs). */
 const STOP_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'OPTOUT', 'REVOKE']);
 
-/** An inbound SMS: a STOP keyword from a number puts it on the opt-out list. Returns whether it opted out. */
-export async function applyInboundSms(db: Db, from: string, body: string): Promise<boolean> {
+/**
+ * An inbound SMS: a STOP keyword from a number (`from`, parsed by the webhook route) puts it on the opt-out list.
+ * Returns whether it opted out.
+ */
+export async function applyInboundSms(db: Db, from: E164, body: string): Promise<boolean> {
   if (!STOP_WORDS.has(body.trim().toUpperCase())) return false;
   await optOut(db, from, 'stop');
   return true;

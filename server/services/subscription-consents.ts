@@ -2,6 +2,7 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import { createTranslator } from 'use-intl/core';
 import { desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { ConsentRecord } from '../../lib/contracts/billing';
 import type { Db, Tx } from '../db/client';
 import { orders, subscriptionConsents, type SubscriptionConsent } from '../db/schema';
 import { messagesOf, type ApiLanguage } from '../i18n';
@@ -128,7 +129,7 @@ export async function purgeSubscriptionConsents(db: Db, days: number, now = new 
 }
 
 /** A record as the buyer downloads it and the console shows it (no internal ids beyond the order's). */
-export function consentRecordView(row: SubscriptionConsent) {
+export function consentRecordView(row: SubscriptionConsent): ConsentRecord {
   return {
     orderId: row.orderId,
     email: row.userEmail,

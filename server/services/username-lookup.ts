@@ -10,7 +10,7 @@ import { assertNotLimited, consume, consumeAll, RateLimitedError } from './rate-
 import { randomToken, sha256 } from './tokens';
 import { guardedRequest } from './username-fetch';
 import { sitesToCheck, type WmnSite } from './username-sites';
-import type { UsernameLookupView } from '../../lib/api/types';
+import type { UsernameLookupView } from '../../lib/contracts/username-lookup';
 import { normalizeUsername } from '../../lib/validation/username';
 
 /** How long a lookup and its results are kept (ms): an hour. */

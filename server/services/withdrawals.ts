@@ -18,6 +18,7 @@ import { env } from '../env';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { paymentProvider } from '../providers/payments';
 import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import type { Acknowledgement, ContractState, ContractView, WithdrawLink } from '../../lib/contracts/withdraw';
 import { lockOrder } from './billing-locks';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
@@ -25,7 +26,7 @@ import { recordRefund } from './refunds';
 import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
 import { emailDateTime } from './templates';
 import { randomToken, sha256 } from './tokens';
-import { withdrawalQuote, type WithdrawalQuote } from './withdrawal-rule';
+import { withdrawalQuote } from './withdrawal-rule';
 
 /**
  * The withdrawal function (Directive 2011/83/EU Art. 11a, inserted by Directive (EU) 2023/2673, in force 19 June 2026):
@@ -39,34 +40,6 @@ export const WITHDRAW_LINK_TTL_MS = 24 * 3600_000;
 
 /** The provider's idempotency key of the refund a withdrawal of order `code` makes: a retry never refunds twice. */
 export const withdrawKey = (code: string) => `withdraw-${code}`;
-
-/** Where a contract stands for the confirmation step. */
-export type ContractState = 'open' | 'period_ended' | 'withdrawn' | 'refunded';
-
-/** A contract as the confirmation step names it: money formatted in `lang`, minor units beside; times ISO 8601. */
-export type ContractView = {
-  code: string;
-  reference: string;
-  product: string;
-  phone: string;
-  paidAt: string;
-  /** What the order paid (the trial), formatted. */
-  trial: string;
-  monthly: string;
-  method: 'card' | 'wallet';
-  subscription: { status: Subscription['status']; currentPeriodEnd: string } | null;
-  state: ContractState;
-  /** The last moment of the 14-day withdrawal period. */
-  deadline: string;
-  rule: WithdrawalQuote['rule'];
-  paid: string;
-  paidMinor: number;
-  refund: string;
-  refundMinor: number;
-  currency: string;
-  /** The withdrawal already made, if any. */
-  withdrawal: { at: string; refund: string; refundMinor: number } | null;
-};
 
 /** The validated IANA time zone the browser reported, or null (unknown zones are dropped, not refused). */
 export function validTimeZone(zone: string | null | undefined): string | null {
@@ -196,7 +169,7 @@ export async function requestWithdrawLink(db: Db, email: string, locale: string,
  * (with the contracts, which then show the withdrawal made), `expired` or `unknown` (no contracts). The token is 256
  * random bits, so the answer tells a guesser nothing.
  */
-export async function withdrawLinkState(db: Db, token: string, lang: string, now = new Date()) {
+export async function withdrawLinkState(db: Db, token: string, lang: string, now = new Date()): Promise<WithdrawLink> {
   const [row] = await db
     .select()
     .from(withdrawalTokens)
@@ -347,7 +320,7 @@ async function queueAcknowledgement(tx: Tx, order: Order, w: Withdrawal): Promis
 }
 
 /** The acknowledgement as the page shows it: ISO instant, both written forms, the contract and the refund. */
-export function acknowledgementView(w: Withdrawal, order: Order, lang: string, repeated: boolean) {
+export function acknowledgementView(w: Withdrawal, order: Order, lang: string, repeated: boolean): Acknowledgement {
   return {
     reference: order.reference,
     product: env().NEXT_PUBLIC_PRODUCT_NAME,

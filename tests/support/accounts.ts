@@ -1,5 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import type { E164 } from '@/lib/contracts/phone';
 import { getDb } from '@/server/db/client';
 import { outboundMessages } from '@/server/db/schema';
 import { API, app, clientHeaders, form } from './api';
@@ -23,9 +24,9 @@ export function nextIp(): string {
 
 let phoneCounter = Math.floor(Math.random() * 7000);
 /** A distinct valid US number per call, so per-number SMS caps of one test do not touch another. */
-export function nextPhone(): string {
+export function nextPhone(): E164 {
   phoneCounter += 1;
-  return `+1415555${String(2000 + (phoneCounter % 7000)).padStart(4, '0')}`;
+  return `+1415555${String(2000 + (phoneCounter % 7000)).padStart(4, '0')}` as E164;
 }
 
 /** Calls the API as a browser page would (form body, website_type, a peer IP). */

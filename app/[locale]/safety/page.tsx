@@ -8,7 +8,7 @@ import { ClientMessages } from '@/components/ui/client-messages';
 import type { Locale } from '@/i18n/routing';
 import { titled } from '@/lib/page-title';
 import { formatPhone } from '@/lib/phone-format';
-import type { SafetyRequest } from '@/lib/safety';
+import type { SafetyRequest } from '@/lib/contracts/safety';
 import { safetyCookieName } from '@/lib/session-cookie-names';
 import { site } from '@/lib/site';
 import { getDb } from '@/server/db/client';

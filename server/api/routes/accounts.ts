@@ -18,30 +18,19 @@ import { notFound } from '../errors';
 import { TOKEN_HEADER, requireSession } from '../middleware';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { clearSessionCookies, setSessionCookies } from '../session-cookies';
-import { bodyOf, emailBody, readBody } from '../validation';
+import {
+  changePasswordBody,
+  emailParams,
+  loginBody,
+  registeredSchema,
+  resetPasswordBody,
+  undeliveredEmailSchema,
+  userInfoSchema,
+  type UndeliveredEmail,
+  type UserInfo,
+} from '../../../lib/contracts/account';
+import { bodyOf, readBody } from '../validation';
 
-const email = emailBody;
-// Policy (length, spaces, common list) is checked by the service so every path applies the same rules.
-const password = z
-  .string('Validation.passwordRequired')
-  .min(1, 'Validation.passwordRequired')
-  .max(1024, 'Validation.passwordLength');
-/** `password` (the current one) may be left out in a restricted session: signing in with the temporary password proved it. */
-const changeBody = z.object({ password: password.optional(), newPassword: password });
-const code = z
-  .string('Validation.codeRequired')
-  .trim()
-  .min(1, 'Validation.codeRequired')
-  .regex(/^\d+$/, 'Validation.codeNumeric')
-  .length(6, 'Validation.codeLength');
-const emailParam = z.object({ email });
-
-const userInfo = z.object({
-  id: z.string(),
-  email: z.string(),
-  paymentCount: z.number().int(),
-  mustChangePassword: z.boolean(),
-});
 const messageOnly = envelope(z.null());
 const limited = { 429: jsonResponse(errorEnvelope, 'Too many attempts; Retry-After says when to retry') };
 
@@ -51,9 +40,9 @@ const loginRoute = createRoute({
   path: '/admin/userSession',
   summary:
     'Sign in with e-mail and password; sets the session cookies (`__Host-token` on an https origin, else `token`, and `userInfo`) and returns the token in the `_chamspy_token` header. Unknown e-mail, wrong password and an account locked after 100 failures in a row (unlocked by a reset code, the owner is e-mailed) answer alike (401).',
-  request: { body: bodyOf(z.object({ email, password })) },
+  request: { body: bodyOf(loginBody) },
   responses: {
-    200: jsonResponse(envelope(userInfo), 'Signed in'),
+    200: jsonResponse(envelope(userInfoSchema), 'Signed in'),
     401: jsonResponse(errorEnvelope, 'Wrong e-mail or password, or expired temporary password'),
     ...limited,
     ...errorResponses,
@@ -75,7 +64,10 @@ const currentRoute = createRoute({
   path: '/admin/userSession/current',
   summary: 'User info of the live session (also a restricted one); used by proxy.ts to validate a cookie',
   middleware: [requireSession] as const,
-  responses: { 200: jsonResponse(envelope(userInfo), 'User'), 401: jsonResponse(errorEnvelope, 'No live session') },
+  responses: {
+    200: jsonResponse(envelope(userInfoSchema), 'User'),
+    401: jsonResponse(errorEnvelope, 'No live session'),
+  },
 });
 
 // GET /api_f/v1/admin/userSession/{id} - user info by id (own id only)
@@ -86,7 +78,7 @@ const userRoute = createRoute({
   middleware: [requireSession] as const,
   request: { params: z.object({ id: z.uuid() }) },
   responses: {
-    200: jsonResponse(envelope(userInfo), 'User'),
+    200: jsonResponse(envelope(userInfoSchema), 'User'),
     401: jsonResponse(errorEnvelope, 'No live session'),
     404: jsonResponse(errorEnvelope, 'Not yours'),
   },
@@ -100,19 +92,7 @@ const undeliveredRoute = createRoute({
     "E-mails to the signed-in user's address that failed or wait for a retry: subject, when written, status (`queued` = will be tried again at `nextAttemptAt`; `failed` = gave up). Never the text.",
   middleware: [requireSession] as const,
   responses: {
-    200: jsonResponse(
-      envelope(
-        z.array(
-          z.object({
-            subject: z.string().nullable(),
-            createdAt: z.string(),
-            status: z.enum(['queued', 'failed']),
-            nextAttemptAt: z.string().nullable(),
-          }),
-        ),
-      ),
-      'Undelivered e-mails, newest first',
-    ),
+    200: jsonResponse(envelope(z.array(undeliveredEmailSchema)), 'Undelivered e-mails, newest first'),
     401: jsonResponse(errorEnvelope, 'No live session'),
   },
 });
@@ -124,7 +104,7 @@ const changeRoute = createRoute({
   summary:
     'Change the password (needs the current one, except in a session opened with the temporary password); other sessions are revoked and a notice e-mailed',
   middleware: [requireSession] as const,
-  request: { body: bodyOf(changeBody) },
+  request: { body: bodyOf(changePasswordBody) },
   responses: {
     200: jsonResponse(messageOnly, "'Your password was changed.'"),
     401: jsonResponse(errorEnvelope, 'No session'),
@@ -137,7 +117,7 @@ const forgotRoute = createRoute({
   method: 'get',
   path: '/admin/userSession/forgetPassword/{email}',
   summary: 'E-mail a 6-digit reset code (15 minutes); answers the same whether or not the account exists',
-  request: { params: emailParam },
+  request: { params: emailParams },
   responses: { 200: jsonResponse(messageOnly, 'Accepted'), ...limited, ...errorResponses },
 });
 
@@ -147,7 +127,7 @@ const resetRoute = createRoute({
   path: '/admin/userSession/forgetPassword/{email}',
   summary:
     "Reset with code + new password ('Your password was reset…'); every session is revoked. The 5th wrong code burns it; attempts are limited per IP (429).",
-  request: { params: emailParam, body: bodyOf(z.object({ code, newPassword: password })) },
+  request: { params: emailParams, body: bodyOf(resetPasswordBody) },
   responses: { 200: jsonResponse(messageOnly, 'Reset'), ...limited, ...errorResponses },
 });
 
@@ -157,7 +137,7 @@ const temporaryRoute = createRoute({
   path: '/admin/userSession/restPassword/{email}',
   summary:
     'Recover access (docs/rules.md#api): e-mails a 6-digit code to choose a password (as forgetPassword); never replaces the working temporary password; answers the same either way',
-  request: { params: emailParam },
+  request: { params: emailParams },
   responses: { 200: jsonResponse(messageOnly, 'Accepted'), ...limited, ...errorResponses },
 });
 
@@ -166,9 +146,9 @@ const checkEmailRoute = createRoute({
   method: 'get',
   path: '/portal/user/checkEmail/{email}',
   summary: 'Whether an account exists for the e-mail (rate limited per IP)',
-  request: { params: emailParam },
+  request: { params: emailParams },
   responses: {
-    200: jsonResponse(envelope(z.object({ registered: z.boolean() })), 'Answer'),
+    200: jsonResponse(envelope(registeredSchema), 'Answer'),
     ...limited,
     ...errorResponses,
   },
@@ -184,9 +164,14 @@ const meta = (c: {
   locale: c.get('lang'),
 });
 
+/** The session's user as the API answers it: a restricted session (opened with the temporary password) must change it. */
+function userInfoOf(user: { id: string; email: string; paymentCount: number; restricted: boolean }): UserInfo {
+  return { id: user.id, email: user.email, paymentCount: user.paymentCount, mustChangePassword: user.restricted };
+}
+
 export const accountsApi = new OpenAPIHono<AppEnv>()
   .openapi(loginRoute, async (c) => {
-    const body = readBody(c, z.object({ email, password }));
+    const body = readBody(c, loginBody);
     const result = await login(await c.var.db(), body.email, body.password, meta(c)).catch(async (error: unknown) => {
       // The failure that locks the account queued the owner's notice (services/accounts.ts): send it now.
       if (error instanceof AccountError && error.outboxIds.length) await enqueueAfterCommit(error.outboxIds);
@@ -194,31 +179,18 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     });
     setSessionCookies(c, result.token, result.user);
     c.header(TOKEN_HEADER, result.token);
-    return ok(c, result.user);
+    return ok(c, result.user satisfies UserInfo);
   })
   .openapi(logoutRoute, async (c) => {
     await revokeSession(await c.var.db(), c.get('user')!.sessionId);
     clearSessionCookies(c);
     return ok(c, null, translate(c.get('lang'), 'Api.loggedOut'));
   })
-  .openapi(currentRoute, (c) => {
-    const user = c.get('user')!;
-    return ok(c, {
-      id: user.id,
-      email: user.email,
-      paymentCount: user.paymentCount,
-      mustChangePassword: user.restricted,
-    });
-  })
+  .openapi(currentRoute, (c) => ok(c, userInfoOf(c.get('user')!)))
   .openapi(userRoute, (c) => {
     const user = c.get('user')!;
     if (c.req.valid('param').id !== user.id) throw notFound();
-    return ok(c, {
-      id: user.id,
-      email: user.email,
-      paymentCount: user.paymentCount,
-      mustChangePassword: user.restricted,
-    });
+    return ok(c, userInfoOf(user));
   })
   .openapi(undeliveredRoute, async (c) => {
     const rows = await undeliveredEmailsTo(await c.var.db(), c.get('user')!.email);
@@ -229,11 +201,11 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
         createdAt: r.createdAt.toISOString(),
         status: r.status,
         nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
-      })),
+      })) satisfies UndeliveredEmail[],
     );
   })
   .openapi(changeRoute, async (c) => {
-    const body = readBody(c, changeBody);
+    const body = readBody(c, changePasswordBody);
     const ids = await changePassword(await c.var.db(), c.get('user')!, body.password, body.newPassword, c.get('lang'));
     await enqueueAfterCommit(ids);
     return ok(c, null, translate(c.get('lang'), 'Api.passwordChanged'));
@@ -244,7 +216,7 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
     return ok(c, null, translate(c.get('lang'), 'Api.codeSent'));
   })
   .openapi(resetRoute, async (c) => {
-    const body = readBody(c, z.object({ code, newPassword: password }));
+    const body = readBody(c, resetPasswordBody);
     await consume('resetsPerIp', c.get('clientIp') ?? 'unknown');
     const ids = await resetPassword(
       await c.var.db(),

@@ -1,5 +1,17 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import {
+  billingViewSchema,
+  cancelResultSchema,
+  consentRecordSchema,
+  orderCodeBody,
+  refundInfoSchema,
+  refundResultSchema,
+  userPropertySchema,
+  type BillingView,
+  type RefundInfo,
+  type UserProperty,
+} from '../../../lib/contracts/billing';
 import { translate } from '../../i18n';
 import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
@@ -16,34 +28,6 @@ import { requireUser } from '../middleware';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 
-const orderRow = z.object({
-  code: z.string().openapi({ description: 'the random order code (the key of refund calls)' }),
-  reference: z.string().openapi({ description: 'the short order reference people read, e.g. CH-7K4M-2Q' }),
-  phone: z.string(),
-  status: z.string(),
-  amount: z.string().openapi({ description: 'formatted in the request language' }),
-  amountMinor: z.number().int(),
-  currency: z.string(),
-  method: z.string(),
-  card: z.string().nullable(),
-  cardBrand: z.string().nullable(),
-  createdAt: z.string(),
-  paidAt: z.string().nullable(),
-  refundReason: z.enum(['unconsented_trial', 'withdrawal', 'requested']).nullable().openapi({
-    description:
-      'why a refunded order was refunded: automatically (nothing was shared in the trial), a withdrawal from the contract, or a refund asked for; null when not refunded',
-  }),
-});
-const subscriptionRow = z.object({
-  status: z.enum(['trialing', 'active', 'past_due', 'canceled']),
-  currentPeriodEnd: z.string(),
-  cancelAt: z.string().nullable(),
-  nextBillingAt: z.string().nullable().openapi({ description: 'null when no further charge will be made' }),
-  monthlyAmount: z.string(),
-  geolocations: z.number().int(),
-  orderCode: z.string(),
-});
-const codeBody = z.object({ code: z.string().min(10).max(64) });
 const authErrors = { 401: jsonResponse(errorEnvelope, 'Not signed in'), 404: jsonResponse(errorEnvelope, 'Unknown') };
 
 // GET /api_f/v1/admin/order/status - the subscriber's orders and subscriptions
@@ -54,25 +38,9 @@ const statusRoute = createRoute({
     "The caller's orders (newest first) and subscriptions with the next billing date (docs/rules.md#api order list)",
   middleware: [requireUser] as const,
   responses: {
-    200: jsonResponse(
-      envelope(z.object({ orders: z.array(orderRow), subscriptions: z.array(subscriptionRow) })),
-      'Billing',
-    ),
+    200: jsonResponse(envelope(billingViewSchema), 'Billing'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
   },
-});
-
-const refundInfo = z.object({
-  eligible: z.boolean(),
-  reason: z.enum(['eligible', 'already_refunded', 'not_paid', 'window_passed', 'service_performed']),
-  amount: z.string(),
-  amountMinor: z.number().int(),
-  deadline: z.string().nullable(),
-  businessDays: z.string().openapi({ description: 'how long a card refund takes: "7-10"' }),
-  method: z
-    .enum(['card', 'wallet'])
-    .openapi({ description: 'how the order was paid: a wallet refund goes to the wallet' }),
-  message: z.string().openapi({ description: 'why it is refused, localized; empty when eligible' }),
 });
 
 // POST /api_f/v1/admin/order/refundDetail - may this order be refunded, and how much
@@ -81,8 +49,8 @@ const refundDetailRoute = createRoute({
   path: '/admin/order/refundDetail',
   summary: "Refund details of one of the caller's orders: eligible within 14 days if no location was shared",
   middleware: [requireUser] as const,
-  request: { body: bodyOf(codeBody) },
-  responses: { 200: jsonResponse(envelope(refundInfo), 'Details'), ...authErrors, ...errorResponses },
+  request: { body: bodyOf(orderCodeBody) },
+  responses: { 200: jsonResponse(envelope(refundInfoSchema), 'Details'), ...authErrors, ...errorResponses },
 });
 
 // POST /api_f/v1/admin/order/refund - refund one of the caller's orders
@@ -92,9 +60,9 @@ const refundRoute = createRoute({
   summary:
     'Refund an order (once; a second call answers the first refund). 409 with the reason when not allowed. Cards take 7 to 10 business days.',
   middleware: [requireUser] as const,
-  request: { body: bodyOf(codeBody) },
+  request: { body: bodyOf(orderCodeBody) },
   responses: {
-    200: jsonResponse(envelope(z.object({ amount: z.string(), repeated: z.boolean() })), 'Refunded'),
+    200: jsonResponse(envelope(refundResultSchema), 'Refunded'),
     409: jsonResponse(errorEnvelope, 'Not refundable'),
     ...authErrors,
     ...errorResponses,
@@ -109,7 +77,7 @@ const cancelRoute = createRoute({
     "Cancel the caller's subscriptions at their next billing date (docs/rules.md#states): access lasts until then, no further charge",
   middleware: [requireUser] as const,
   responses: {
-    200: jsonResponse(envelope(z.object({ cancelAt: z.array(z.string()) })), 'Cancelled (empty: nothing to cancel)'),
+    200: jsonResponse(envelope(cancelResultSchema), 'Cancelled (empty: nothing to cancel)'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
   },
 });
@@ -122,39 +90,12 @@ const propertyRoute = createRoute({
     "The caller's transaction info passed to the help chat (docs/rules.md#api): e-mail, payments, latest order and plan",
   middleware: [requireUser] as const,
   responses: {
-    200: jsonResponse(
-      envelope(
-        z.object({
-          email: z.string(),
-          paymentCount: z.number().int(),
-          subscriptionStatus: z.string().nullable(),
-          lastOrder: z.string().nullable(),
-          lastAmount: z.string().nullable(),
-          lastPaidAt: z.string().nullable(),
-        }),
-      ),
-      'Property',
-    ),
+    200: jsonResponse(envelope(userPropertySchema), 'Property'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
   },
 });
 
 // GET /api_f/v1/admin/user/subscriptionConsents - the caller's proof of consent to their subscriptions, as a file
-const consentRecord = z.object({
-  orderId: z.string(),
-  email: z.string(),
-  locale: z.string(),
-  termsVersion: z.string().openapi({ description: 'terms-of-use@<12 hex of the SHA-256 of the terms of use shown>' }),
-  termsText: z.string().openapi({ description: 'the terms the pay step showed, one statement a line' }),
-  termsSha256: z.string(),
-  trialPriceMinor: z.number().int(),
-  monthlyPriceMinor: z.number().int(),
-  currency: z.string(),
-  startNow: z.boolean(),
-  ip: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  agreedAt: z.string(),
-});
 const consentsRoute = createRoute({
   method: 'get',
   path: '/admin/user/subscriptionConsents',
@@ -162,7 +103,7 @@ const consentsRoute = createRoute({
     "The caller's records of consent to the subscription (the terms shown at Pay, their SHA-256 and version, prices in minor units, time, address, user agent), newest first, sent as a download (Content-Disposition: attachment)",
   middleware: [requireUser] as const,
   responses: {
-    200: jsonResponse(envelope(z.array(consentRecord)), 'Records'),
+    200: jsonResponse(envelope(z.array(consentRecordSchema)), 'Records'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
   },
 });
@@ -212,10 +153,10 @@ export const billingApi = new OpenAPIHono<AppEnv>()
         geolocations: price.geolocationsPerPeriod,
         orderCode: code,
       })),
-    });
+    } satisfies BillingView);
   })
   .openapi(refundDetailRoute, async (c) => {
-    const { code } = readBody(c, codeBody);
+    const { code } = readBody(c, orderCodeBody);
     const db = await c.var.db();
     const order = await ownedOrder(db, code, c.get('user')!.id);
     if (!order) throw notFound();
@@ -234,10 +175,10 @@ export const billingApi = new OpenAPIHono<AppEnv>()
           : check.reason === 'already_refunded'
             ? translate(c.get('lang'), 'PayStatus.refundedTitle')
             : translate(c.get('lang'), REFUSAL[check.reason], { days: env().REFUND_WINDOW_DAYS }),
-    });
+    } satisfies RefundInfo);
   })
   .openapi(refundRoute, async (c) => {
-    const { code } = readBody(c, codeBody);
+    const { code } = readBody(c, orderCodeBody);
     const db = await c.var.db();
     const result = await refundOrder(db, c.get('user')!.id, code, c.get('lang'));
     await enqueueAfterCommit(result.outboxIds);
@@ -265,5 +206,5 @@ export const billingApi = new OpenAPIHono<AppEnv>()
       lastOrder: last?.code ?? null,
       lastAmount: last ? formatMoney(last.amountMinor, last.currency, c.get('lang')) : null,
       lastPaidAt: last?.paidAt?.toISOString() ?? null,
-    });
+    } satisfies UserProperty);
   });

@@ -1,18 +1,19 @@
 import 'server-only';
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { emailKey } from '../../services/accounts';
 import { cancelLinkState, confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, emailBody, localeBody, readBody } from '../validation';
-
-const requestBody = z.object({
-  email: emailBody,
-  locale: localeBody,
-});
-const confirmBody = z.object({ token: z.string().min(20).max(100) });
+import {
+  cancelLinkSchema,
+  cancelResultSchema,
+  cancelTokenSchema,
+  linkRequestBody,
+  linkSentSchema,
+} from '../../../lib/contracts/billing';
+import { bodyOf, readBody } from '../validation';
 
 // POST /api_f/v1/portal/cancel/request - e-mail a cancel link (no sign-in)
 const requestRoute = createRoute({
@@ -20,8 +21,8 @@ const requestRoute = createRoute({
   path: '/portal/cancel/request',
   summary:
     'Cancel without signing in, step 1: e-mails a single-use link (24 h) to the address if it has a live subscription. The answer is the same either way. Rate limited per address and per IP.',
-  request: { body: bodyOf(requestBody) },
-  responses: { 200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Accepted'), ...errorResponses },
+  request: { body: bodyOf(linkRequestBody) },
+  responses: { 200: jsonResponse(envelope(linkSentSchema), 'Accepted'), ...errorResponses },
 });
 
 // POST /api_f/v1/portal/cancel/confirm - the e-mailed link cancels
@@ -30,9 +31,9 @@ const confirmRoute = createRoute({
   path: '/portal/cancel/confirm',
   summary:
     "Cancel without signing in, step 2: the link's token cancels the owner's subscriptions at the next billing date (as PUT /admin/user/cancelSubscribe does). 410 when used, expired or unknown.",
-  request: { body: bodyOf(confirmBody) },
+  request: { body: bodyOf(cancelTokenSchema) },
   responses: {
-    200: jsonResponse(envelope(z.object({ cancelAt: z.array(z.string()) })), 'Cancelled'),
+    200: jsonResponse(envelope(cancelResultSchema), 'Cancelled'),
     410: jsonResponse(errorEnvelope, 'Link not valid'),
     ...errorResponses,
   },
@@ -44,23 +45,9 @@ const linkRoute = createRoute({
   path: '/portal/cancel/link/{token}',
   summary:
     "State of an e-mailed cancel link: usable, used (with the subscription's status and the date access ends), expired or unknown.",
-  request: { params: confirmBody },
+  request: { params: cancelTokenSchema },
   responses: {
-    200: jsonResponse(
-      envelope(
-        z.object({
-          state: z.enum(['usable', 'used', 'expired', 'unknown']),
-          subscription: z
-            .object({
-              status: z.enum(['trialing', 'active', 'past_due', 'canceled']),
-              cancelling: z.boolean(),
-              endsAt: z.string(),
-            })
-            .nullable(),
-        }),
-      ),
-      'Link state',
-    ),
+    200: jsonResponse(envelope(cancelLinkSchema), 'Link state'),
     ...errorResponses,
   },
 });
@@ -68,7 +55,7 @@ const linkRoute = createRoute({
 export const cancelApi = new OpenAPIHono<AppEnv>()
   .openapi(linkRoute, async (c) => ok(c, await cancelLinkState(await c.var.db(), c.req.valid('param').token)))
   .openapi(requestRoute, async (c) => {
-    const body = readBody(c, requestBody);
+    const body = readBody(c, linkRequestBody);
     await consume('cancelLinksPerIp', c.get('clientIp') ?? 'unknown');
     // Keyed by the address's hash, registered or not: the same answers either way, and no address in the table.
     await consume('cancelLinksPerEmail', emailKey(body.email));
@@ -76,7 +63,7 @@ export const cancelApi = new OpenAPIHono<AppEnv>()
     return ok(c, { sent: true as const });
   })
   .openapi(confirmRoute, async (c) => {
-    const { token } = readBody(c, confirmBody);
+    const { token } = readBody(c, cancelTokenSchema);
     const result = await confirmCancelLink(await c.var.db(), token);
     await enqueueAfterCommit(result.outboxIds);
     return ok(c, { cancelAt: result.cancelAt.map((d) => d.toISOString()) });

@@ -6,7 +6,8 @@ import { storeContactMessage } from '../../services/contact';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { envelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, emailBody, localeBody, readBody } from '../validation';
+import { emailBody, localeBody } from '../../../lib/contracts/fields';
+import { bodyOf, readBody } from '../validation';
 
 const body = z.object({
   name: z.string('Validation.nameRequired').trim().min(1, 'Validation.nameRequired').max(LIMITS.nameMax),

@@ -1,20 +1,11 @@
 import 'server-only';
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { dataLeakReportSchema } from '../../../lib/contracts/data-leaks';
 import { dataLeakReport } from '../../services/data-leaks';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { requireUser } from '../middleware';
 import { envelope, errorEnvelope, jsonResponse, ok } from '../respond';
-
-const breach = z.object({
-  name: z.string(),
-  title: z.string(),
-  domain: z.string(),
-  breachDate: z.string().openapi({ description: 'YYYY-MM-DD' }),
-  dataClasses: z.array(z.string()).openapi({ description: 'the kinds of data exposed, as HIBP names them' }),
-  isVerified: z.boolean(),
-  isSensitive: z.boolean(),
-});
 
 // GET /api_f/v1/account/dataLeaks - the breaches the caller's own account e-mail appears in
 const dataLeaksRoute = createRoute({
@@ -24,20 +15,7 @@ const dataLeaksRoute = createRoute({
     "Data-leak check of the caller's own account e-mail (Have I Been Pwned), never another address: configured=false when the server has no HIBP key; otherwise the breaches, newest first, checked at most once a day per account. 429 over 20 calls an hour; 503 when the breach service fails (never reported as no breaches).",
   middleware: [requireUser] as const,
   responses: {
-    200: jsonResponse(
-      envelope(
-        z.union([
-          z.object({ configured: z.literal(false) }),
-          z.object({
-            configured: z.literal(true),
-            email: z.string(),
-            checkedAt: z.string(),
-            breaches: z.array(breach),
-          }),
-        ]),
-      ),
-      'The report',
-    ),
+    200: jsonResponse(envelope(dataLeakReportSchema), 'The report'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
     429: jsonResponse(errorEnvelope, 'Too many checks'),
     503: jsonResponse(errorEnvelope, 'The breach service failed; try later'),

@@ -5,7 +5,7 @@ import { buyerState, type RequestState } from '../../../lib/request-machine';
 import { requestWithPositions } from '../../services/locate';
 import { liveHub, type LiveEvent } from '../../services/live-hub';
 import { findSessionUser } from '../../services/sessions';
-import type { LocationTrace, Position } from '../../../lib/api/types';
+import type { LocationTrace, Position } from '../../../lib/contracts/locations';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser, TOKEN_HEADER } from '../middleware';

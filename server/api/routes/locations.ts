@@ -2,45 +2,30 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
-import { SMS_TEXTS, consentSmsText } from '../../services/consent-sms';
+import { consentSmsText } from '../../services/consent-sms';
 import { clearPositions, listRequests, requestWithPositions } from '../../services/locate';
-import { PhoneParseError, phoneErrorKey } from '../../services/phone-info';
 import { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '../../services/notifications';
 import { quotaOf, renewConsentLink, requestLocation } from '../../services/requests';
 import type { AppEnv } from '../context';
-import { BUYER_STATES } from '../../../lib/request-machine';
-import { ApiError, ErrorCode, notFound } from '../errors';
+import { notFound } from '../errors';
+import { e164Of } from '../phone';
 import { requireUser } from '../middleware';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok, okPage } from '../respond';
-import { bodyOf, formBoolean, ownerNoteBody, readBody, requesterNameBody } from '../validation';
+import {
+  SMS_TEXTS,
+  locationTraceSchema,
+  newRequestBody,
+  newRequestSchema,
+  renewLinkBody,
+  renewedLinkSchema,
+  requestIdParams,
+  requestPageQuery,
+  requestPageSchema,
+  smsTextSchema,
+} from '../../../lib/contracts/locations';
+import { bodyOf, readBody } from '../validation';
 
 // The subscriber's side of location requests: every route needs a session and reads only the caller's rows.
-
-/** What the buyer sees of a request's state (lib/request-machine.ts `buyerState`: a report is never shown as such). */
-const status = z.enum(BUYER_STATES);
-const uuidParam = z.object({ id: z.uuid() });
-
-/** What the owner's page last said during a share, in the list and the trace (lib/live-state.ts reads them). */
-const liveFields = {
-  ownerSeenAt: z
-    .string()
-    .nullable()
-    .openapi({ description: "when the owner's page last spoke during a share (heartbeat or fix)" }),
-  liveSignal: z
-    .enum(['hidden', 'permission_lost'])
-    .nullable()
-    .openapi({ description: "why a share is paused, as the owner's page said it" }),
-};
-
-const position = z.object({
-  id: z.number().int().openapi({ description: "increasing per position: the live stream's event id" }),
-  source: z.enum(['gps', 'ip']),
-  latitude: z.number(),
-  longitude: z.number(),
-  accuracy: z.number().nullable().openapi({ description: 'metres; null for an IP position without a radius' }),
-  label: z.string().nullable(),
-  recordedAt: z.string(),
-});
 
 // GET /api_f/v1/spyContent - the subscriber's location requests, paged
 const listRoute = createRoute({
@@ -49,49 +34,14 @@ const listRoute = createRoute({
   summary: "The caller's location requests, newest first (page envelope)",
   middleware: [requireUser] as const,
   request: {
-    query: z.object({
-      pageNum: z.coerce.number().int().min(1).default(1),
-      pageSize: z.coerce.number().int().min(1).max(100).default(20),
-    }),
+    query: requestPageQuery,
   },
   responses: {
     200: jsonResponse(
       z.object({
         success: z.literal(1),
         msg: z.string(),
-        page: z.object({
-          list: z.array(
-            z.object({
-              id: z.string(),
-              phone: z.string(),
-              status,
-              locationDenied: z.boolean().openapi({ description: "the owner's browser refused the location" }),
-              withdrawn: z.boolean().openapi({ description: 'ended with the subscription' }),
-              createdAt: z.string(),
-              positions: z.number(),
-              lastPositionAt: z.string().nullable().openapi({ description: 'when the newest position was recorded' }),
-              ...liveFields,
-              smsStatus: z.string().nullable(),
-              smsSentAt: z
-                .string()
-                .nullable()
-                .openapi({ description: 'when the provider took the consent SMS; null while it waits' }),
-              expiresAt: z.string().openapi({ description: 'when the consent link stops working' }),
-              updated: z.boolean().openapi({
-                description:
-                  'news since the subscriber last looked (notificationsTotal): the owner answered, a position came, the request ended or its SMS failed; not the buyer’s own new request',
-              }),
-            }),
-          ),
-          total: z.number(),
-          pageNum: z.number(),
-          pageSize: z.number(),
-          quota: z.object({ used: z.number().int(), total: z.number().int() }).nullable(),
-          notificationsTotal: z
-            .number()
-            .int()
-            .openapi({ description: 'requests that changed or got a position since last seen' }),
-        }),
+        page: requestPageSchema,
       }),
       'Page',
     ),
@@ -117,59 +67,12 @@ const traceRoute = createRoute({
   path: '/gpsTrace/phoneLocation/{id}',
   summary: "One of the caller's requests with its newest positions; another user's id answers 404",
   middleware: [requireUser] as const,
-  request: { params: uuidParam },
+  request: { params: requestIdParams },
   responses: {
-    200: jsonResponse(
-      envelope(
-        z.object({
-          id: z.string(),
-          phone: z.string(),
-          status,
-          locationDenied: z.boolean(),
-          withdrawn: z.boolean(),
-          createdAt: z.string(),
-          sharingUntil: z.string().nullable(),
-          ...liveFields,
-          ended: z
-            .enum(['owner', 'time'])
-            .nullable()
-            .openapi({ description: 'for a stopped request: stopped by the owner, or the duration ran out' }),
-          positions: z.array(position),
-          place: z
-            .object({
-              name: z.string(),
-              region: z.string().nullable(),
-              country: z.string().openapi({ description: 'ISO 3166-1 alpha-2' }),
-              distanceM: z.number().openapi({ description: 'metres from the newest GPS fix' }),
-            })
-            .nullable()
-            .openapi({
-              description: 'the named place nearest to the newest GPS fix (offline gazetteer), within 100 km',
-            }),
-        }),
-      ),
-      'Request',
-    ),
+    200: jsonResponse(envelope(locationTraceSchema), 'Request'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
     404: jsonResponse(errorEnvelope, 'Not found or not yours'),
   },
-});
-
-const newRequestBody = z.object({
-  requesterName: requesterNameBody,
-  note: ownerNoteBody,
-  phone: z
-    .string('Validation.phoneRequired')
-    .trim()
-    .min(1, 'Validation.phoneRequired')
-    .max(250, 'Validation.phoneTooLong'),
-  country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/)
-    .optional(),
-  text: z.enum(SMS_TEXTS).default('standard'),
-  /** The SMS language; absent: guessed from the number's country. */
-  locale: z.enum(['en', 'id', 'es', 'en-PH']).optional(),
 });
 
 // POST /api_f/v1/spyContent/phoneLocation - a subscriber requests a number's location
@@ -181,10 +84,7 @@ const createRoute_ = createRoute({
   middleware: [requireUser] as const,
   request: { body: bodyOf(newRequestBody) },
   responses: {
-    201: jsonResponse(
-      envelope(z.object({ id: z.string(), link: z.string().openapi({ description: 'the consent link, shown once' }) })),
-      'Created; the consent SMS is queued',
-    ),
+    201: jsonResponse(envelope(newRequestSchema), 'Created; the consent SMS is queued'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
     403: jsonResponse(errorEnvelope, 'No subscription, quota used, number opted out or country not allowed'),
     429: jsonResponse(errorEnvelope, 'Daily SMS limit'),
@@ -198,7 +98,7 @@ const textsRoute = createRoute({
   path: '/multilingualWord/one/3/phone_text',
   summary: 'The consent SMS texts per language; {link} stands for the consent link',
   responses: {
-    200: jsonResponse(envelope(z.array(z.object({ id: z.string(), locale: z.string(), text: z.string() }))), 'Texts'),
+    200: jsonResponse(envelope(z.array(smsTextSchema)), 'Texts'),
   },
 });
 
@@ -209,9 +109,9 @@ const linkRoute = createRoute({
   summary:
     'A new consent link (shown once; the previous one stops working) for an own request not answered yet, e.g. when its SMS was refused or not delivered; send=true also sends the SMS again under the usual guards (403/422/429). 409 once the request has ended.',
   middleware: [requireUser] as const,
-  request: { params: uuidParam, body: bodyOf(z.object({ send: formBoolean.default(false) })) },
+  request: { params: requestIdParams, body: bodyOf(renewLinkBody) },
   responses: {
-    200: jsonResponse(envelope(z.object({ link: z.string(), smsQueued: z.boolean() })), 'New link'),
+    200: jsonResponse(envelope(renewedLinkSchema), 'New link'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
     404: jsonResponse(errorEnvelope, 'Not found or not yours'),
     409: jsonResponse(errorEnvelope, 'The request has ended'),
@@ -225,7 +125,7 @@ const clearRoute = createRoute({
   path: '/spyContent/clear/{id}',
   summary: "Deletes every position of one of the caller's requests; another user's id answers 404",
   middleware: [requireUser] as const,
-  request: { params: uuidParam },
+  request: { params: requestIdParams },
   responses: {
     200: jsonResponse(envelope(z.object({ deleted: z.number().int() })), 'Positions deleted'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
@@ -261,18 +161,11 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     return ok(c, found);
   })
   .openapi(createRoute_, async (c) => {
-    const body = readBody(c, newRequestBody);
-    try {
-      const { requestId, smsId, link } = await requestLocation(await c.var.db(), c.get('user')!.id, body);
-      await enqueueAfterCommit([smsId]);
-      return created(c, { id: requestId, link });
-    } catch (error) {
-      if (error instanceof PhoneParseError) {
-        const key = phoneErrorKey(error, body.phone, body.country, 'Validation.phoneInvalid');
-        throw new ApiError(400, ErrorCode.badRequest, key, {}, { kind: error.kind });
-      }
-      throw error;
-    }
+    const { phone, country, ...body } = readBody(c, newRequestBody);
+    const e164 = e164Of(phone, country);
+    const { requestId, smsId, link } = await requestLocation(await c.var.db(), c.get('user')!.id, { ...body, e164 });
+    await enqueueAfterCommit([smsId]);
+    return created(c, { id: requestId, link });
   })
   .openapi(textsRoute, (c) =>
     ok(
@@ -287,7 +180,7 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     ),
   )
   .openapi(linkRoute, async (c) => {
-    const { send } = readBody(c, z.object({ send: formBoolean.default(false) }));
+    const { send } = readBody(c, renewLinkBody);
     const renewed = await renewConsentLink(await c.var.db(), c.get('user')!.id, c.req.valid('param').id, send);
     if (!renewed) throw notFound();
     if (renewed.smsId) await enqueueAfterCommit([renewed.smsId]);

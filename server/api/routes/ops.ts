@@ -25,7 +25,8 @@ import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
 import { ok } from '../respond';
 import { clearOpsCookie, readOpsCookie, setOpsCookie } from '../session-cookies';
-import { emailBody, zodToApiError } from '../validation';
+import { emailBody } from '../../../lib/contracts/fields';
+import { zodToApiError } from '../validation';
 
 /**
  * The console's session cookie (`__Host-ops_token` on an https origin, else `ops_token`): HttpOnly, SameSite=Strict,

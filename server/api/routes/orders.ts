@@ -1,11 +1,19 @@
 import 'server-only';
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { LIMITS } from '../../../lib/validation/schemas';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import {
+  createdOrderSchema,
+  offerBody,
+  offerViewSchema,
+  orderBody,
+  orderCodeParams,
+  orderViewSchema,
+  pricePlanSchema,
+  priceQuery,
+} from '../../../lib/contracts/orders';
 import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { completeCheckoutOnReturn } from '../../payments/stripe-sync';
 import { createOrder, findOrder, orderView } from '../../services/orders';
-import { PhoneParseError, parsePhone } from '../../services/phone-info';
 import {
   buyerKey,
   displayedPricePlan,
@@ -18,103 +26,10 @@ import {
 import { offerBrowserKey } from '../offer-browser-cookie';
 import { consume, RateLimitedError } from '../../services/rate-limit';
 import type { AppEnv, Db } from '../context';
-import { ApiError, ErrorCode, notFound } from '../errors';
+import { notFound } from '../errors';
+import { e164Of } from '../phone';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import {
-  attributionOf,
-  bodyOf,
-  emailBody,
-  formBoolean,
-  localeBody,
-  readBody,
-  ownerNoteBody,
-  requesterNameBody,
-  trackingFields,
-} from '../validation';
-
-const email = emailBody;
-const phone = z
-  .string('Validation.phoneRequired')
-  .trim()
-  .min(1, 'Validation.phoneRequired')
-  .max(LIMITS.phoneMax, 'Validation.phoneTooLong');
-const country = z
-  .string()
-  .regex(/^[A-Za-z]{2}$/)
-  .optional();
-const uuid = z.uuid('Validation.invalid');
-const code = z.object({ code: z.string().min(10).max(64) });
-
-const orderBody = z.object({
-  email,
-  phone,
-  requesterName: requesterNameBody,
-  note: ownerNoteBody,
-  country,
-  locale: localeBody,
-  /** One box: "I am 18 or older and accept the terms of use and the privacy policy" (docs/rules.md#validation, #roles). */
-  terms: formBoolean.refine((v) => v, 'Validation.termsRequired'),
-  /**
-   * The buyer asks for the service to start at once, within the 14-day withdrawal period (the pay step states it above
-   * Pay; Directive 2011/83/EU Art. 7(3)): a withdrawal after a location was shared then refunds pro rata. Absent: false.
-   */
-  startNow: formBoolean.optional(),
-  plan: uuid.optional(),
-  method: z.enum(['card', 'wallet']).default('card'),
-  offer: uuid.optional(),
-  idempotencyKey: z.string().min(8).max(100).optional(),
-  ...trackingFields,
-});
-
-const plan = z.object({
-  id: z.string(),
-  currency: z.string(),
-  isTryout: z.boolean(),
-  trialPrice: z.string().openapi({ description: 'major units, e.g. "0.99"' }),
-  presentPrice: z.string().openapi({ description: 'monthly price, major units' }),
-  sign: z.string(),
-  integer: z.string(),
-  decimal: z.string(),
-  trialPriceMinor: z.number().int(),
-  listTrialPriceMinor: z.number().int(),
-  monthlyPriceMinor: z.number().int(),
-  trialHours: z.number().int(),
-  geolocations: z.number().int(),
-  trialText: z.string(),
-  listTrialText: z.string(),
-  monthlyText: z.string(),
-  offerPercentOff: z.number().int(),
-});
-
-const orderView_ = z.object({
-  code: z.string().openapi({ description: 'the random order code: the key of checkout and status URLs' }),
-  reference: z.string().openapi({ description: 'the short order reference people read, e.g. CH-7K4M-2Q' }),
-  status: z.string(),
-  email: z.string(),
-  phone: z.string(),
-  amountMinor: z.number().int(),
-  currency: z.string(),
-  amount: z.string(),
-  listAmount: z.string(),
-  monthlyAmount: z.string(),
-  trialHours: z.number().int(),
-  method: z.string(),
-  billingDescriptor: z.string(),
-  card: z.string().nullable().openapi({ description: 'last four digits of the card that paid' }),
-  cardBrand: z
-    .string()
-    .nullable()
-    .openapi({ description: "the card's scheme as Stripe names it: visa, mastercard, …" }),
-  paidAt: z.string().nullable(),
-  offerEndsAt: z.string().nullable(),
-  smsStatus: z.enum(['queued', 'sending', 'sent', 'delivered', 'failed']).nullable().openapi({
-    description: 'the consent SMS: failed when it was refused (caps) or not delivered; null before it exists',
-  }),
-  requestId: z.string().nullable().openapi({ description: 'the location request the payment made; null before' }),
-  temporaryPassword: z
-    .boolean()
-    .openapi({ description: "the order's account still signs in with the temporary password e-mailed at payment" }),
-});
+import { attributionOf, bodyOf, readBody } from '../validation';
 
 // GET /api_f/v1/portal/priceSetup - the price plan (docs/rules.md#entities)
 const priceRoute = createRoute({
@@ -122,8 +37,8 @@ const priceRoute = createRoute({
   path: '/portal/priceSetup',
   summary:
     'The price plan: trial price for 24 hours, monthly price, geolocations a month (minor units and texts). Read for display: a price changed in the database shows within 60 s.',
-  request: { query: z.object({ plan: uuid.optional() }) },
-  responses: { 200: jsonResponse(envelope(plan), 'Plan'), 404: jsonResponse(errorEnvelope, 'Unknown plan') },
+  request: { query: priceQuery },
+  responses: { 200: jsonResponse(envelope(pricePlanSchema), 'Plan'), 404: jsonResponse(errorEnvelope, 'Unknown plan') },
 });
 
 // POST /api_f/v1/portal/priceSetup/offer - the first-order discount for this buyer, if it is theirs (records it as shown)
@@ -132,35 +47,9 @@ const offerRoute = createRoute({
   path: '/portal/priceSetup/offer',
   summary:
     "The first-order discount for this e-mail and number: offered when this is the first order from this browser (the offer_browser cookie, set here when absent) and this address (no account yet, no discount had), once; no time limit. `offer` is null when the plan has no discount or the discount is not the buyer's (`firstOrder` says why). The price plan is the discounted one when `offer` is given. An order naming `offer.id` claims it.",
-  request: { body: bodyOf(z.object({ email, phone, country, plan: uuid.optional() })) },
+  request: { body: bodyOf(offerBody) },
   responses: {
-    200: jsonResponse(
-      envelope(
-        z.object({
-          offer: z
-            .object({
-              id: z.string(),
-              percentOff: z.number(),
-              expiresAt: z.string().nullable().openapi({
-                deprecated: true,
-                description: 'always null: the discount does not run out (it used to end 10 minutes after first shown)',
-              }),
-              rule: z
-                .literal('first_order')
-                .openapi({ description: 'first order from this browser and address, once' }),
-            })
-            .nullable(),
-          firstOrder: z.enum(['eligible', 'account', 'used']).openapi({
-            description:
-              'eligible; account: the address has an account (not a first order); used: had or held elsewhere',
-          }),
-          serverNow: z.string().openapi({ deprecated: true, description: 'the server clock; no longer needed' }),
-          plan,
-          billingDescriptor: z.string(),
-        }),
-      ),
-      'Offer',
-    ),
+    200: jsonResponse(envelope(offerViewSchema), 'Offer'),
     ...errorResponses,
   },
 });
@@ -173,7 +62,7 @@ const createOrderRoute = createRoute({
     'Create an order (e-mail, phone, requester name shown to the owner (2–40 characters, no links or numbers), 18+ and terms, plan, method card|wallet, optional offer and idempotency key). The price comes from price_setups; the answer names `next`, where the payer goes to pay. An e-mail that has an account answers 409 (reason email_registered) unless the caller is signed in as that account; then the order is attached to it.',
   request: { body: bodyOf(orderBody) },
   responses: {
-    201: jsonResponse(envelope(orderView_.extend({ next: z.string() })), 'Order created'),
+    201: jsonResponse(envelope(createdOrderSchema), 'Order created'),
     409: jsonResponse(
       errorEnvelope,
       "The first-order discount asked for is not this order's (reason discount_used), or idempotency key used for another order",
@@ -187,8 +76,8 @@ const getOrderRoute = createRoute({
   method: 'get',
   path: '/portal/order/{code}',
   summary: 'Order summary by its unguessable public code (payment texts of docs/rules.md#entities)',
-  request: { params: code },
-  responses: { 200: jsonResponse(envelope(orderView_), 'Order'), 404: jsonResponse(errorEnvelope, 'Unknown') },
+  request: { params: orderCodeParams },
+  responses: { 200: jsonResponse(envelope(orderViewSchema), 'Order'), 404: jsonResponse(errorEnvelope, 'Unknown') },
 });
 
 // GET /api_f/v1/portal/user/checkRegister/{code} - order status by code, for /paystatus
@@ -197,9 +86,9 @@ const statusRoute = createRoute({
   path: '/portal/user/checkRegister/{code}',
   summary:
     'Payment status of an order (pending, paid, failed, canceled, refunded). With Stripe, a pending order whose Checkout Session is paid is completed here too (the return page may arrive before the webhook); Stripe is asked outside any database transaction, at most 30 times a minute per order. 120 calls a minute per IP (429 with Retry-After).',
-  request: { params: code },
+  request: { params: orderCodeParams },
   responses: {
-    200: jsonResponse(envelope(orderView_), 'Status'),
+    200: jsonResponse(envelope(orderViewSchema), 'Status'),
     404: jsonResponse(errorEnvelope, 'Unknown'),
     429: jsonResponse(errorEnvelope, 'Too many calls'),
   },
@@ -211,28 +100,15 @@ async function viewOf(db: Db, orderCode: string, lang: string) {
   return orderView(row, lang);
 }
 
-function phoneError(error: unknown): never {
-  if (error instanceof PhoneParseError) {
-    throw new ApiError(400, ErrorCode.badRequest, 'Validation.phoneInvalid', {}, { kind: error.kind });
-  }
-  throw error;
-}
-
 export const ordersApi = new OpenAPIHono<AppEnv>()
   .openapi(priceRoute, async (c) => {
     return ok(c, await displayedPricePlan(await c.var.db(), c.req.valid('query').plan, c.get('lang')));
   })
   .openapi(offerRoute, async (c) => {
-    const body = readBody(c, z.object({ email, phone, country, plan: uuid.optional() }));
+    const body = readBody(c, offerBody);
     await consume('offersPerIp', c.get('clientIp') ?? 'unknown');
     const db = await c.var.db();
-    const e164 = (() => {
-      try {
-        return parsePhone(body.phone, body.country).number;
-      } catch (error) {
-        phoneError(error);
-      }
-    })();
+    const e164 = e164Of(body.phone, body.country);
     const price = await priceSetup(db, body.plan, preferredCurrency(c.get('lang')));
     const now = new Date();
     const firstOrder = await firstOrderStatus(db, offerBrowserKey(c), body.email, now);
@@ -250,6 +126,7 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
   .openapi(createOrderRoute, async (c) => {
     const body = readBody(c, orderBody);
     await consume('ordersPerIp', c.get('clientIp') ?? 'unknown');
+    const phone = e164Of(body.phone, body.country);
     const idempotencyKey = c.req.header('idempotency-key') ?? body.idempotencyKey;
     const attribution = attributionOf(c, body);
     const user = c.get('user');
@@ -257,12 +134,13 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
     const browser = offerBrowserKey(c);
     const { order, next } = await createOrder(await c.var.db(), {
       ...body,
+      phone,
       idempotencyKey,
       attribution,
       buyer,
       browser,
       client: { ip: c.get('clientIp') ?? null, userAgent: c.req.header('user-agent') ?? null },
-    }).catch(phoneError);
+    });
     return created(c, { ...(await viewOf(await c.var.db(), order.code, c.get('lang'))), next });
   })
   .openapi(getOrderRoute, async (c) => ok(c, await viewOf(await c.var.db(), c.req.valid('param').code, c.get('lang'))))

@@ -3,7 +3,6 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { translate } from '../../i18n';
 import { enqueueAfterCommit } from '../../jobs/boss';
-import { PhoneParseError, parsePhone, phoneErrorKey } from '../../services/phone-info';
 import { assertNotLimited, consume } from '../../services/rate-limit';
 import {
   SAFETY_SESSION_MS,
@@ -23,18 +22,27 @@ import {
   verifySafetyCode,
   type SafetyMeta,
 } from '../../services/safety';
-import { REQUEST_STATES } from '../../../lib/request-machine';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
+import { e164Of } from '../phone';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { clearSafetyCookie, readSafetyCookie, setSafetyCookie } from '../session-cookies';
-import { bodyOf, localeBody, readBody } from '../validation';
-import { reportReason } from './consent';
+import { bodyOf, readBody } from '../validation';
+import {
+  codeEntryBody,
+  consentEntryBody,
+  safetyActionBody,
+  safetyActionResultSchema,
+  safetyCodeBody,
+  safetyOverviewSchema,
+  safetySessionSchema,
+  type SafetyOverview,
+} from '../../../lib/contracts/safety';
 
 // The phone owner's safety centre (services/safety.ts): every call but the three entries needs the safety-centre
 // session cookie, which opens one number's centre for 30 minutes and nothing else (never a buyer session).
 
-const sessionAnswer = envelope(z.object({ expiresAt: z.string().openapi({ description: 'when the session ends' }) }));
+const sessionAnswer = envelope(safetySessionSchema);
 
 // POST /api_f/v1/safety/session/consent - open the centre with a consent code
 const consentEntryRoute = createRoute({
@@ -42,7 +50,7 @@ const consentEntryRoute = createRoute({
   path: '/safety/session/consent',
   summary:
     "Opens the safety centre of the number a consent code (from the SMS link) was sent to: holding the link proves the number's SMS. Sets the HttpOnly safety-centre cookie (30 minutes). Unknown codes answer 404 and spend the per-IP guessing limit, like the consent page.",
-  request: { body: bodyOf(z.object({ code: z.string().min(16).max(64) })) },
+  request: { body: bodyOf(consentEntryBody) },
   responses: {
     200: jsonResponse(sessionAnswer, 'Session opened'),
     404: jsonResponse(errorEnvelope, 'Unknown code'),
@@ -50,15 +58,13 @@ const consentEntryRoute = createRoute({
   },
 });
 
-const phoneBody = { phone: z.string().trim().min(3).max(40), country: z.string().length(2).optional() };
-
 // POST /api_f/v1/safety/code - send a one-time code by SMS
 const codeRoute = createRoute({
   method: 'post',
   path: '/safety/code',
   summary:
     'Sends a 6-digit one-time code (10 minutes, 5 tries) by SMS to a number we already sent a consent SMS to, within the SMS caps. The answer is the same whether or not the number is known. Rate limited per number and per IP (429).',
-  request: { body: bodyOf(z.object({ ...phoneBody, locale: localeBody })) },
+  request: { body: bodyOf(safetyCodeBody) },
   responses: { 200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Accepted'), ...errorResponses },
 });
 
@@ -69,15 +75,7 @@ const codeEntryRoute = createRoute({
   summary:
     'Opens the safety centre with the one-time code sent by SMS (sets the HttpOnly safety-centre cookie, 30 minutes). A wrong, used or ended code answers 422; 5 wrong tries end the code for every client. Rate limited per IP.',
   request: {
-    body: bodyOf(
-      z.object({
-        ...phoneBody,
-        code: z
-          .string()
-          .trim()
-          .regex(/^\d{6}$/, 'Api.safetyCodeInvalid'),
-      }),
-    ),
+    body: bodyOf(codeEntryBody),
   },
   responses: { 200: jsonResponse(sessionAnswer, 'Session opened'), ...errorResponses },
 });
@@ -90,22 +88,6 @@ const leaveRoute = createRoute({
   responses: { 200: jsonResponse(envelope(z.object({ left: z.literal(true) })), 'Left') },
 });
 
-const request = z.object({
-  id: z.string(),
-  reference: z.string().openapi({ description: 'short reference to quote when reporting, e.g. SR-7K4M-2Q' }),
-  requesterName: z.string().nullable(),
-  requester: z.string().openapi({ description: "the requester's e-mail, masked" }),
-  createdAt: z.string(),
-  note: z.string().nullable(),
-  state: z.enum(REQUEST_STATES),
-  sharedMs: z.number().int().openapi({ description: 'how long the number shared with this request in all, ms' }),
-  views: z.array(z.string()).openapi({ description: 'when the requester opened the map during a share, newest first' }),
-  viewCount: z.number().int(),
-  positions: z.number().int().openapi({ description: 'positions the requester can still see' }),
-  erasedAt: z.string().nullable().openapi({ description: 'when the owner deleted what was shared' }),
-  blocked: z.boolean().openapi({ description: 'the owner blocked this requester' }),
-});
-
 // GET /api_f/v1/safety - the number's requests
 const overviewRoute = createRoute({
   method: 'get',
@@ -113,35 +95,10 @@ const overviewRoute = createRoute({
   summary:
     "Every request made to the session's number, newest first, with who asked, the state, how long it shared, the requester's map views and a reference per request; and whether the number is on the opt-out list. 401 without a live safety-centre session.",
   responses: {
-    200: jsonResponse(
-      envelope(
-        z.object({
-          phone: z.string(),
-          requests: z.array(request),
-          optedOut: z.boolean(),
-          undoable: z.boolean().openapi({ description: 'false when an operator put the number on the list' }),
-          consentRetentionDays: z.number().int(),
-          canUndoBlocks: z.boolean().openapi({
-            description: 'false when the session was opened with a consent link: undoing a block needs an SMS code',
-          }),
-        }),
-      ),
-      'Overview',
-    ),
+    200: jsonResponse(envelope(safetyOverviewSchema), 'Overview'),
     401: jsonResponse(errorEnvelope, 'No safety-centre session'),
   },
 });
-
-/** The actions of lib/safety.ts `SAFETY_ACTIONS`, each with what it needs. */
-const actionBody = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('stop_all') }),
-  z.object({ action: z.literal('block'), requestId: z.uuid() }),
-  z.object({ action: z.literal('unblock'), requestId: z.uuid() }),
-  z.object({ action: z.literal('block_all') }),
-  z.object({ action: z.literal('unblock_all') }),
-  z.object({ action: z.literal('erase'), requestId: z.uuid() }),
-  z.object({ action: z.literal('report'), requestId: z.uuid(), reason: reportReason }),
-]);
 
 // POST /api_f/v1/safety/actions - what the owner does
 const actionRoute = createRoute({
@@ -149,21 +106,9 @@ const actionRoute = createRoute({
   path: '/safety/actions',
   summary:
     "The owner's actions on the session's number: stop_all (every share ends as stopped by the owner, every pending request is declined, each recorded as on the consent page), block / unblock (one requester: new requests and links refused before any SMS), block_all / unblock_all (the opt-out list; unblock and unblock_all need a session opened with an SMS code, 403 otherwise: the requester may hold the consent link too), erase (a request's positions deleted; its consent records stay), report (as the consent page's report; answers the request's reference). A request of another number answers 404; no session 401.",
-  request: { body: bodyOf(actionBody) },
+  request: { body: bodyOf(safetyActionBody) },
   responses: {
-    200: jsonResponse(
-      envelope(
-        z.object({
-          action: z.string(),
-          stopped: z.number().int().optional(),
-          declined: z.number().int().optional(),
-          deleted: z.number().int().optional(),
-          reference: z.string().optional(),
-          optedOut: z.boolean().optional(),
-        }),
-      ),
-      'Done',
-    ),
+    200: jsonResponse(envelope(safetyActionResultSchema), 'Done'),
     401: jsonResponse(errorEnvelope, 'No safety-centre session'),
     404: jsonResponse(errorEnvelope, 'Not a request of this number'),
     ...errorResponses,
@@ -177,19 +122,6 @@ async function sessionFrom(c: Context<AppEnv>) {
   return session;
 }
 
-/** Parses the owner's number; an unparseable one answers 400 with the phone field's message. */
-function e164Of(phone: string, country?: string): string {
-  try {
-    return parsePhone(phone, country).number;
-  } catch (error) {
-    if (error instanceof PhoneParseError) {
-      const key = phoneErrorKey(error, phone, country, 'Validation.phoneInvalid');
-      throw new ApiError(400, ErrorCode.badRequest, key, {}, { kind: error.kind });
-    }
-    throw error;
-  }
-}
-
 /** Sets the cookie of a session just opened and answers its end. */
 function opened(c: Context<AppEnv>, session: { token: string; expiresAt: Date }) {
   setSafetyCookie(c, session.token, Math.floor(SAFETY_SESSION_MS / 1000));
@@ -198,7 +130,7 @@ function opened(c: Context<AppEnv>, session: { token: string; expiresAt: Date })
 
 export const safetyApi = new OpenAPIHono<AppEnv>()
   .openapi(consentEntryRoute, async (c) => {
-    const { code } = readBody(c, z.object({ code: z.string().min(16).max(64) }));
+    const { code } = readBody(c, consentEntryBody);
     const ip = c.get('clientIp') ?? 'unknown';
     await assertNotLimited('consentMissPerIp', ip);
     const session = await sessionFromConsentCode(await c.var.db(), code);
@@ -209,7 +141,7 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     return opened(c, session);
   })
   .openapi(codeRoute, async (c) => {
-    const body = readBody(c, z.object({ ...phoneBody, locale: localeBody }));
+    const body = readBody(c, safetyCodeBody);
     const e164 = e164Of(body.phone, body.country);
     await consume('safetyCodesPerIp', c.get('clientIp') ?? 'unknown');
     await consume('safetyCodesPerNumber', e164);
@@ -218,16 +150,7 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     return ok(c, { sent: true as const });
   })
   .openapi(codeEntryRoute, async (c) => {
-    const body = readBody(
-      c,
-      z.object({
-        ...phoneBody,
-        code: z
-          .string()
-          .trim()
-          .regex(/^\d{6}$/, 'Api.safetyCodeInvalid'),
-      }),
-    );
+    const body = readBody(c, codeEntryBody);
     const e164 = e164Of(body.phone, body.country);
     await consume('safetyChecksPerIp', c.get('clientIp') ?? 'unknown');
     const session = await verifySafetyCode(await c.var.db(), e164, body.code);
@@ -244,10 +167,10 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     return ok(c, {
       ...(await safetyOverview(await c.var.db(), e164, new Date(), requesterId)),
       canUndoBlocks: canUndoBlocks(via),
-    });
+    } satisfies SafetyOverview);
   })
   .openapi(actionRoute, async (c) => {
-    const body = readBody(c, actionBody);
+    const body = readBody(c, safetyActionBody);
     const { e164, via, requesterId } = await sessionFrom(c);
     if ((body.action === 'unblock' || body.action === 'unblock_all') && !canUndoBlocks(via))
       throw new ApiError(403, ErrorCode.forbidden, 'Api.safetyUndoNeedsCode');

@@ -16,7 +16,8 @@ import type { AppEnv, Db } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { setSessionCookies } from '../session-cookies';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, formBoolean, readBody } from '../validation';
+import { formBoolean } from '../../../lib/contracts/fields';
+import { bodyOf, readBody } from '../validation';
 
 const params = z.object({ code: z.string().min(10).max(64) });
 

@@ -10,7 +10,8 @@ import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { envelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, readBody, trackIdOf, trackingFields } from '../validation';
+import { trackingFields } from '../../../lib/contracts/fields';
+import { bodyOf, readBody, trackIdOf } from '../validation';
 
 const stored = jsonResponse(envelope(z.object({ stored: z.literal(true) })), 'Stored');
 

@@ -1,38 +1,18 @@
 import 'server-only';
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { enqueueUsernameCheck } from '../../jobs/boss';
 import { consume, giveBack, RateLimitedError } from '../../services/rate-limit';
 import { sha256 } from '../../services/tokens';
 import { createLookup, lookupView, stopLookup } from '../../services/username-lookup';
 import type { AppEnv } from '../context';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, formBoolean, readBody, usernameBody } from '../validation';
-
-const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
-
-const view = z.object({
-  username: z.string(),
-  status: z.enum(['running', 'stopped', 'done', 'capped']).openapi({
-    description:
-      'stopped: by the visitor; capped: the hourly budget of outbound requests (USERNAME_LOOKUP_FETCHES_PER_HOUR) ran out before every site was asked',
-  }),
-  includeNsfw: z.boolean(),
-  total: z.number().openapi({ description: 'sites the lookup covers' }),
-  checked: z.number().openapi({ description: 'sites that answered so far' }),
-  notChecked: z.number().openapi({ description: 'sites never asked, once the lookup is over (0 while it runs)' }),
-  unknown: z.number().openapi({ description: 'answers that fit neither rule (errors, time-outs, blocked)' }),
-  found: z.array(z.object({ site: z.string(), category: z.string(), url: z.string() })).openapi({
-    description:
-      'the profiles found so far, by site name: filled in as sites answer while the lookup runs, so a page can show them before the end',
-  }),
-  expiresAt: z.string().openapi({ description: 'the result is deleted after this (an hour after the start)' }),
-});
-
-const startBody = z.object({
-  username: usernameBody,
-  /** Adult sites (the data set's NSFW category) are left out unless asked for. */
-  nsfw: formBoolean.default(false),
-});
+import {
+  lookupIdParams,
+  startLookupBody,
+  startedLookupSchema,
+  usernameLookupSchema,
+} from '../../../lib/contracts/username-lookup';
+import { bodyOf, readBody } from '../validation';
 
 // POST /api_f/v1/usernameLookup - starts a reverse username lookup
 const startRoute = createRoute({
@@ -40,12 +20,9 @@ const startRoute = createRoute({
   path: '/usernameLookup',
   summary:
     'Starts a reverse username lookup over the WhatsMyName site list (adult sites only with nsfw=true): 201 with the result id (unguessable, kept an hour) and the number of sites. 422 for a username that is empty, over 64 characters, without a letter or digit (so never a dot segment such as `..`), an e-mail address, a phone number or of other characters; 429 over USERNAME_LOOKUPS_PER_IP_PER_HOUR per client (an IPv4 address, an IPv6 /64), and 429 `Api.lookupBusy` (Retry-After) when the sites of the lookup do not fit in what is left of the hourly service-wide USERNAME_LOOKUP_FETCHES_PER_HOUR.',
-  request: { body: bodyOf(startBody) },
+  request: { body: bodyOf(startLookupBody) },
   responses: {
-    201: jsonResponse(
-      envelope(z.object({ id: z.string(), total: z.number() })),
-      'Started; poll GET /usernameLookup/{id}',
-    ),
+    201: jsonResponse(envelope(startedLookupSchema), 'Started; poll GET /usernameLookup/{id}'),
     ...errorResponses,
   },
 });
@@ -56,9 +33,9 @@ const viewRoute = createRoute({
   path: '/usernameLookup/{id}',
   summary:
     'A lookup: status, sites checked of total, unknown answers and the profiles found so far (404 after its hour)',
-  request: { params: idParam },
+  request: { params: lookupIdParams },
   responses: {
-    200: jsonResponse(envelope(view), 'The lookup'),
+    200: jsonResponse(envelope(usernameLookupSchema), 'The lookup'),
     404: jsonResponse(errorEnvelope, 'Unknown or expired'),
   },
 });
@@ -68,9 +45,9 @@ const stopRoute = createRoute({
   method: 'post',
   path: '/usernameLookup/{id}/stop',
   summary: 'Stops a running lookup (no more sites are asked; the answers so far stay); a finished lookup is unchanged',
-  request: { params: idParam },
+  request: { params: lookupIdParams },
   responses: {
-    200: jsonResponse(envelope(view), 'The lookup as stopped'),
+    200: jsonResponse(envelope(usernameLookupSchema), 'The lookup as stopped'),
     404: jsonResponse(errorEnvelope, 'Unknown or expired'),
   },
 });
@@ -81,7 +58,7 @@ const stopRoute = createRoute({
  */
 export const usernameLookupApi = new OpenAPIHono<AppEnv>()
   .openapi(startRoute, async (c) => {
-    const body = readBody(c, startBody);
+    const body = readBody(c, startLookupBody);
     const client = c.get('clientIp') ?? 'unknown';
     await consume('usernameLookupsPerIp', client);
     const { id, total } = await createLookup(await c.var.db(), body.username, body.nsfw).catch(

@@ -2,6 +2,7 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import twilio from 'twilio';
 import { env } from '../../env';
+import { parseE164 } from '../../../lib/contracts/e164';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { handleStripeEvent } from '../../payments/stripe-webhook';
 import { stripeClient } from '../../providers/stripe';
@@ -70,8 +71,9 @@ export const webhooksApi = new OpenAPIHono<AppEnv>()
     if (params.MessageSid && params.MessageStatus) {
       return ok(c, { status: await applyTwilioStatus(db, params.MessageSid, params.MessageStatus, params.ErrorCode) });
     }
-    if (params.From && params.Body !== undefined) {
-      const optedOut = await applyInboundSms(db, params.From, params.Body);
+    const from = params.From ? parseE164(params.From) : null;
+    if (from?.ok && params.Body !== undefined) {
+      const optedOut = await applyInboundSms(db, from.value, params.Body);
       return ok(c, { status: optedOut ? 'opted_out' : null });
     }
     return ok(c, { status: null });

@@ -1,5 +1,5 @@
 import 'server-only';
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { emailKey } from '../../services/accounts';
 import { consume } from '../../services/rate-limit';
@@ -13,56 +13,17 @@ import {
 import type { AppEnv } from '../context';
 import { requireUser } from '../middleware';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
-import { bodyOf, emailBody, localeBody, readBody } from '../validation';
+import {
+  accountConfirmBody,
+  acknowledgementSchema,
+  contractsSchema,
+  linkConfirmBody,
+  withdrawLinkSchema,
+  withdrawTokenParams,
+} from '../../../lib/contracts/withdraw';
+import { linkRequestBody, linkSentSchema } from '../../../lib/contracts/billing';
+import { bodyOf, readBody } from '../validation';
 
-const requestBody = z.object({ email: emailBody, locale: localeBody });
-const tokenParam = z.object({ token: z.string().min(20).max(100) });
-const confirmFields = {
-  code: z.string().min(10).max(64).openapi({ description: "the order's code (the contract named on the page)" }),
-  timeZone: z
-    .string()
-    .max(64)
-    .optional()
-    .openapi({ description: "the browser's IANA time zone, for the acknowledgement (e.g. Europe/Madrid)" }),
-};
-const linkConfirmBody = z.object({ token: tokenParam.shape.token, ...confirmFields });
-const accountConfirmBody = z.object(confirmFields);
-
-const contract = z.object({
-  code: z.string(),
-  reference: z.string(),
-  product: z.string(),
-  phone: z.string(),
-  paidAt: z.string(),
-  trial: z.string(),
-  monthly: z.string(),
-  method: z.enum(['card', 'wallet']),
-  subscription: z
-    .object({ status: z.enum(['trialing', 'active', 'past_due', 'canceled']), currentPeriodEnd: z.string() })
-    .nullable(),
-  state: z.enum(['open', 'period_ended', 'withdrawn', 'refunded']),
-  deadline: z.string().openapi({ description: 'the last moment of the 14-day withdrawal period' }),
-  rule: z.enum(['full', 'pro_rata']),
-  paid: z.string(),
-  paidMinor: z.number().int(),
-  refund: z.string().openapi({ description: 'what a withdrawal now refunds, formatted' }),
-  refundMinor: z.number().int(),
-  currency: z.string(),
-  withdrawal: z.object({ at: z.string(), refund: z.string(), refundMinor: z.number().int() }).nullable(),
-});
-const acknowledgement = z.object({
-  reference: z.string(),
-  product: z.string(),
-  at: z.string().openapi({ description: 'the instant of the withdrawal, ISO 8601' }),
-  atUtc: z.string(),
-  atLocal: z.string().nullable(),
-  timeZone: z.string().nullable(),
-  rule: z.enum(['full', 'pro_rata']),
-  refund: z.string(),
-  refundMinor: z.number().int(),
-  method: z.enum(['card', 'wallet']),
-  repeated: z.boolean(),
-});
 const refusals = {
   404: jsonResponse(errorEnvelope, 'Unknown order'),
   409: jsonResponse(errorEnvelope, 'Refused: already_refunded or period_ended (detail.reason)'),
@@ -74,8 +35,8 @@ const requestRoute = createRoute({
   path: '/portal/withdraw/request',
   summary:
     'Withdraw from the contract without signing in, step 1: e-mails a single-use link (24 h) to the address if it has a paid order. The answer is the same either way. Rate limited per address and per IP as cancel links are.',
-  request: { body: bodyOf(requestBody) },
-  responses: { 200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Accepted'), ...errorResponses },
+  request: { body: bodyOf(linkRequestBody) },
+  responses: { 200: jsonResponse(envelope(linkSentSchema), 'Accepted'), ...errorResponses },
 });
 
 // GET /api_f/v1/portal/withdraw/link/{token} - the link's state and the contracts it can withdraw from
@@ -84,12 +45,9 @@ const linkRoute = createRoute({
   path: '/portal/withdraw/link/{token}',
   summary:
     "State of an e-mailed withdrawal link (usable, used, expired, unknown) and, when usable or used, the account's contracts as the confirmation step names them (product, order reference, payment date, price, subscription, refund).",
-  request: { params: tokenParam },
+  request: { params: withdrawTokenParams },
   responses: {
-    200: jsonResponse(
-      envelope(z.object({ state: z.enum(['usable', 'used', 'expired', 'unknown']), contracts: z.array(contract) })),
-      'Link state',
-    ),
+    200: jsonResponse(envelope(withdrawLinkSchema), 'Link state'),
     ...errorResponses,
   },
 });
@@ -102,7 +60,7 @@ const linkConfirmRoute = createRoute({
     "Withdraw without signing in, step 2: the link's token (single use) withdraws from the named contract: refund (key withdraw-<code>), the subscription ends at once, an acknowledgement by e-mail. 410 when the link is used, expired or unknown.",
   request: { body: bodyOf(linkConfirmBody) },
   responses: {
-    200: jsonResponse(envelope(acknowledgement), 'Withdrawn'),
+    200: jsonResponse(envelope(acknowledgementSchema), 'Withdrawn'),
     410: jsonResponse(errorEnvelope, 'Link not valid'),
     ...refusals,
     ...errorResponses,
@@ -116,7 +74,7 @@ const contractsRoute = createRoute({
   summary: "The caller's contracts for the withdrawal confirmation step (as the e-mailed link shows them)",
   middleware: [requireUser] as const,
   responses: {
-    200: jsonResponse(envelope(z.object({ contracts: z.array(contract) })), 'Contracts'),
+    200: jsonResponse(envelope(contractsSchema), 'Contracts'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
   },
 });
@@ -129,7 +87,7 @@ const accountConfirmRoute = createRoute({
   middleware: [requireUser] as const,
   request: { body: bodyOf(accountConfirmBody) },
   responses: {
-    200: jsonResponse(envelope(acknowledgement), 'Withdrawn'),
+    200: jsonResponse(envelope(acknowledgementSchema), 'Withdrawn'),
     401: jsonResponse(errorEnvelope, 'Not signed in'),
     ...refusals,
     ...errorResponses,
@@ -139,7 +97,7 @@ const accountConfirmRoute = createRoute({
 /** The withdrawal function's API (services/withdrawals.ts; Directive 2011/83/EU Art. 11a). */
 export const withdrawApi = new OpenAPIHono<AppEnv>()
   .openapi(requestRoute, async (c) => {
-    const body = readBody(c, requestBody);
+    const body = readBody(c, linkRequestBody);
     // The cancel links' limits, on keys of their own: asking for one link does not use up the other.
     await consume('cancelLinksPerIp', `withdraw:${c.get('clientIp') ?? 'unknown'}`);
     await consume('cancelLinksPerEmail', `withdraw:${emailKey(body.email)}`);

@@ -14,6 +14,7 @@ import {
 import { id, timestamps } from './columns';
 import { users } from './accounts';
 import type { Attribution } from './tracking';
+import type { E164 } from '../../../lib/contracts/phone';
 
 /** Prices per currency, in integer minor units (docs/rules.md#data); seeded by a migration, editable. */
 export const priceSetups = pgTable('price_setups', {
@@ -84,7 +85,7 @@ export const orders = pgTable(
      */
     reference: text('reference').notNull(),
     email: text('email').notNull(),
-    phoneE164: text('phone_e164').notNull(),
+    phoneE164: text('phone_e164').$type<E164>().notNull(),
     /** Who asks, as the buyer wrote it; shown to the owner. Null on orders from before it was asked. */
     requesterName: text('requester_name'),
     /** The buyer's optional note to the owner, ≤ 140 characters; shown on the consent page, never in the SMS. */

@@ -13,6 +13,7 @@ import {
 import { id, timestamps } from './columns';
 import { users } from './accounts';
 import { orders } from './billing';
+import type { E164 } from '../../../lib/contracts/phone';
 import { OPEN_STATES, REQUEST_STATES } from '../../../lib/request-machine';
 
 /** The location-request states, from the one table in lib/request-machine.ts. */
@@ -30,7 +31,7 @@ export const locationRequests = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     orderId: uuid('order_id').references(() => orders.id),
-    targetE164: text('target_e164').notNull(),
+    targetE164: text('target_e164').$type<E164>().notNull(),
     /** Who asks, shown on the consent page and in the SMS; null on requests from before it was asked. */
     requesterName: text('requester_name'),
     /** The buyer's optional note to the owner, ≤ 140 characters, shown under the name; never in the SMS. */
@@ -91,7 +92,7 @@ export const consents = pgTable(
     id: id(),
     requestId: uuid('request_id').notNull(),
     /** The number the request was for (E.164), so the record stands on its own. */
-    targetE164: text('target_e164'),
+    targetE164: text('target_e164').$type<E164>(),
     decision: text('decision', { enum: CONSENT_DECISIONS }).notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),
@@ -132,7 +133,7 @@ export const positions = pgTable(
  * operator added the number (`operator`, with a note).
  */
 export const optOuts = pgTable('opt_outs', {
-  phoneE164: text('phone_e164').primaryKey(),
+  phoneE164: text('phone_e164').$type<E164>().primaryKey(),
   reason: text('reason', { enum: ['report', 'stop', 'operator'] }).notNull(),
   /** An operator's reason for adding the number. */
   note: text('note'),

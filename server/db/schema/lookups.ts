@@ -10,7 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { BreachView } from '../../../lib/api/types';
+import type { BreachView } from '../../../lib/contracts/data-leaks';
 import { users } from './accounts';
 
 /**

@@ -1,6 +1,7 @@
 import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 import { locationRequests } from './locate';
+import type { E164 } from '../../../lib/contracts/phone';
 
 // The phone owner's safety centre (docs/SPEC.md, the owner's side; server/services/safety.ts): every request made to
 // one number, reached with a consent code or a one-time code sent by SMS, with its own short session.
@@ -13,7 +14,7 @@ export const safetySessions = pgTable(
   'safety_sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
-    phoneE164: text('phone_e164').notNull(),
+    phoneE164: text('phone_e164').$type<E164>().notNull(),
     /**
      * How it was opened: `sms`, with a one-time code sent to the number; `link`, with a consent link's code, which the
      * requester may hold too (the link is shown to them to pass on) — such a session cannot undo a block.
@@ -39,7 +40,7 @@ export const safetySessions = pgTable(
  * replaces the previous one.
  */
 export const safetyCodes = pgTable('safety_codes', {
-  phoneE164: text('phone_e164').primaryKey(),
+  phoneE164: text('phone_e164').$type<E164>().primaryKey(),
   codeHash: text('code_hash').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   attempts: integer('attempts').notNull().default(0),
@@ -53,7 +54,7 @@ export const safetyCodes = pgTable('safety_codes', {
 export const requesterBlocks = pgTable(
   'requester_blocks',
   {
-    phoneE164: text('phone_e164').notNull(),
+    phoneE164: text('phone_e164').$type<E164>().notNull(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

@@ -6,6 +6,7 @@ import { ApiError, ErrorCode, notFound } from '../../errors';
 import type { OperatorView } from './types';
 import { audit } from './audit';
 import { e164OrNull } from './phone';
+import type { E164 } from '../../../lib/contracts/phone';
 
 // The console's abuse desk: reports from phone owners and the opt-out list.
 
@@ -36,7 +37,7 @@ export async function abuseOverview(db: Db) {
 }
 
 /** A phone number as the opt-out list keys it (E.164), or a 422 naming the field. */
-function e164Of(phone: string): string {
+function e164Of(phone: string): E164 {
   const e164 = e164OrNull(phone);
   if (!e164) throw new ApiError(422, ErrorCode.validation, 'Validation.phoneInvalid', {}, { field: 'phone' });
   return e164;

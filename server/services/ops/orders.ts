@@ -11,11 +11,12 @@ import { cancelSubscriptions } from '../subscriptions';
 import type { OperatorView } from './types';
 import { audit } from './audit';
 import { e164OrNull } from './phone';
+import type { E164 } from '../../../lib/contracts/phone';
 
 // The console's order desk: search, refund, cancel.
 
 /** The E.164 form of a searched number, when the query reads as one (digits and separators only). */
-function phoneOf(query: string): string | null {
+function phoneOf(query: string): E164 | null {
   const digits = query.replace(/[\s().-]/g, '');
   return /^\+?\d{6,15}$/.test(digits) ? e164OrNull(digits) : null;
 }

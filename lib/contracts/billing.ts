@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { emailBody, localeBody } from './fields';
+
+/**
+ * The Billing tab's contract (`/admin/order/*`, `/admin/user/cancelSubscribe`, `/admin/user/subscriptionConsents`,
+ * `/other/user/property`): each request body and answer once, as zod schemas. The routes validate and document with
+ * them (server/api/routes/billing.ts) and build their answers to these types; the page reads the same types
+ * (components/dashboard/billing-view.tsx). docs/decisions/0010-one-contract-per-payload.md.
+ */
+
+/** The body of the refund calls: one of the caller's orders by its code. */
+export const orderCodeBody = z.object({ code: z.string().min(10).max(64) });
+
+/** One of the caller's orders as Billing lists it. */
+export const billingOrderSchema = z.object({
+  code: z.string().meta({ description: 'the random order code (the key of refund calls)' }),
+  reference: z.string().meta({ description: 'the short order reference people read, e.g. CH-7K4M-2Q' }),
+  phone: z.string().meta({ description: 'E.164' }),
+  status: z.enum(['created', 'pending', 'paid', 'failed', 'canceled', 'refunded']),
+  amount: z.string().meta({ description: 'formatted in the request language' }),
+  amountMinor: z.number().int().meta({ description: 'minor units' }),
+  currency: z.string().meta({ description: 'ISO 4217' }),
+  method: z.enum(['card', 'wallet']),
+  card: z.string().nullable().meta({ description: 'last four digits of the card that paid' }),
+  cardBrand: z.string().nullable().meta({ description: "the card's scheme as Stripe names it (lib/card-brand.ts)" }),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+  refundReason: z.enum(['unconsented_trial', 'withdrawal', 'requested']).nullable().meta({
+    description:
+      'why a refunded order was refunded: automatically (nothing was shared in the trial), a withdrawal from the contract, or a refund asked for; null when not refunded',
+  }),
+});
+export type BillingOrder = z.infer<typeof billingOrderSchema>;
+
+/** One of the caller's subscriptions as Billing lists it. */
+export const billingSubscriptionSchema = z.object({
+  status: z.enum(['trialing', 'active', 'past_due', 'canceled']),
+  currentPeriodEnd: z.string(),
+  cancelAt: z.string().nullable(),
+  nextBillingAt: z.string().nullable().meta({ description: 'null when no further charge will be made' }),
+  monthlyAmount: z.string(),
+  geolocations: z.number().int().meta({ description: 'location requests a billing period' }),
+  orderCode: z.string(),
+});
+export type BillingSubscription = z.infer<typeof billingSubscriptionSchema>;
+
+/** `GET /admin/order/status`: the caller's orders (newest first) and subscriptions. */
+export const billingViewSchema = z.object({
+  orders: z.array(billingOrderSchema),
+  subscriptions: z.array(billingSubscriptionSchema),
+});
+export type BillingView = z.infer<typeof billingViewSchema>;
+
+/** `POST /admin/order/refundDetail`: may this order be refunded, and how much. */
+export const refundInfoSchema = z.object({
+  eligible: z.boolean(),
+  reason: z.enum(['eligible', 'already_refunded', 'not_paid', 'window_passed', 'service_performed']),
+  amount: z.string(),
+  amountMinor: z.number().int().meta({ description: 'minor units' }),
+  deadline: z.string().nullable(),
+  businessDays: z.string().meta({ description: 'how long a card refund takes: "7-10"' }),
+  method: z
+    .enum(['card', 'wallet'])
+    .meta({ description: 'how the order was paid: a wallet refund goes to the wallet' }),
+  message: z.string().meta({ description: 'why it is refused, localized; empty when eligible' }),
+});
+export type RefundInfo = z.infer<typeof refundInfoSchema>;
+
+/** `POST /admin/order/refund`: the amount refunded, and whether this call repeated an earlier refund. */
+export const refundResultSchema = z.object({ amount: z.string(), repeated: z.boolean() });
+export type RefundResult = z.infer<typeof refundResultSchema>;
+
+/** `PUT /admin/user/cancelSubscribe`: when each cancelled subscription ends (empty: nothing to cancel). */
+export const cancelResultSchema = z.object({ cancelAt: z.array(z.string()) });
+export type CancelResult = z.infer<typeof cancelResultSchema>;
+
+/** `GET /other/user/property`: the caller's transaction info for the help chat (docs/rules.md#api). */
+export const userPropertySchema = z.object({
+  email: z.string(),
+  paymentCount: z.number().int(),
+  subscriptionStatus: z.string().nullable(),
+  lastOrder: z.string().nullable(),
+  lastAmount: z.string().nullable(),
+  lastPaidAt: z.string().nullable(),
+});
+export type UserProperty = z.infer<typeof userPropertySchema>;
+
+/** One record of consent to a subscription (`GET /admin/user/subscriptionConsents`). */
+export const consentRecordSchema = z.object({
+  orderId: z.string(),
+  email: z.string(),
+  locale: z.string(),
+  termsVersion: z.string().meta({ description: 'terms-of-use@<12 hex of the SHA-256 of the terms of use shown>' }),
+  termsText: z.string().meta({ description: 'the terms the pay step showed, one statement a line' }),
+  termsSha256: z.string(),
+  trialPriceMinor: z.number().int().meta({ description: 'minor units' }),
+  monthlyPriceMinor: z.number().int().meta({ description: 'minor units' }),
+  currency: z.string(),
+  startNow: z.boolean(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  agreedAt: z.string(),
+});
+export type ConsentRecord = z.infer<typeof consentRecordSchema>;
+
+/**
+ * `POST /portal/cancel/request` and `POST /portal/withdraw/request`: e-mail a single-use link to this address, in this
+ * language (cancel or withdraw without signing in).
+ */
+export const linkRequestBody = z.object({ email: emailBody, locale: localeBody });
+
+/** The answer to a link request: the same whether or not the address has an account. */
+export const linkSentSchema = z.object({ sent: z.literal(true) });
+
+/** The e-mailed cancel link's token (body of `POST /portal/cancel/confirm`, path of `GET /portal/cancel/link/{token}`). */
+export const cancelTokenSchema = z.object({ token: z.string().min(20).max(100) });
+
+/** `GET /portal/cancel/link/{token}`: what an e-mailed cancel link can still do. */
+export const cancelLinkSchema = z.object({
+  state: z.enum(['usable', 'used', 'expired', 'unknown']),
+  subscription: z
+    .object({
+      status: z.enum(['trialing', 'active', 'past_due', 'canceled']),
+      cancelling: z.boolean(),
+      endsAt: z.string(),
+    })
+    .nullable(),
+});
+export type CancelLink = z.infer<typeof cancelLinkSchema>;

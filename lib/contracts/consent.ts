@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { REQUEST_STATES } from '../request-machine';
+import { byRule } from './fields';
+import { normalizeOwnerNote, ownerNoteProblem } from '../validation/requester-name';
+import { prototypeOf } from '../validation/skeleton';
+
+/**
+ * The consent page's contract (`/spyContent/consent/{id}`, `PUT /spyContent/phoneLocation/{id}`): each request body
+ * and answer once, as zod schemas. The route validates and documents with them (server/api/routes/consent.ts), the
+ * service returns their types (server/services/consent.ts) and the owner's page reads them (components/share).
+ * docs/decisions/0010-one-contract-per-payload.md.
+ */
+
+/** Sharing durations the owner may choose (minutes); default 60. */
+export const SHARE_PRESETS = [15, 60, 480] as const;
+
+/** The request's state as the owner sees it: the whole table of lib/request-machine.ts. */
+export const requestStateSchema = z.enum(REQUEST_STATES);
+
+/** The path of the owner's calls: the consent code of the SMS link. */
+export const consentCodeParams = z.object({ id: z.string().min(16).max(64) });
+
+/**
+ * What the owner is told of the account that asks (server/services/consent.ts `requesterFacts`), shown beside the
+ * name.
+ */
+export const requesterFactsSchema = z
+  .object({
+    newAccount: z.boolean().meta({ description: 'the account was created less than 24 hours ago' }),
+    since: z.string().meta({ description: 'the month the account was created, YYYY-MM (UTC)' }),
+    requests: z.number().int().meta({ description: 'location requests the account made, this one too' }),
+    reported: z.number().int().meta({ description: 'how many of them their owners reported as abuse' }),
+  })
+  .meta({ description: 'what we know of the account that asks, shown beside the name' });
+export type RequesterFacts = z.infer<typeof requesterFactsSchema>;
+
+/** `GET /spyContent/consent/{id}`: what the consent page shows. */
+export const consentViewSchema = z.object({
+  product: z.string(),
+  requester: z.string().meta({ description: "the requester's e-mail, masked (u•••@example.com)" }),
+  requesterName: z
+    .string()
+    .nullable()
+    .meta({ description: 'who asks, as the buyer wrote it; null on requests from before it was asked' }),
+  facts: requesterFactsSchema,
+  note: z.string().nullable().meta({
+    description: "the buyer's note to the owner, plain text, at most 140 characters; null when none",
+  }),
+  status: requestStateSchema,
+  reported: z.boolean().meta({ description: 'the owner reported this request as abuse' }),
+  ended: z.enum(['owner', 'time']).nullable().meta({
+    description: 'for a stopped request: stopped by the owner, or the chosen duration ran out',
+  }),
+  withdrawn: z.boolean().meta({ description: "the buyer's subscription ended; the request is over" }),
+  locationDenied: z.boolean().meta({ description: 'the browser refused the location last time (nothing stored)' }),
+  expiresAt: z.string(),
+  sharingUntil: z.string().nullable(),
+  presets: z.array(z.number()).meta({ description: 'the sharing durations to choose from, minutes' }),
+});
+export type ConsentView = z.infer<typeof consentViewSchema>;
+
+/**
+ * A coordinate or accuracy: a finite decimal number, as JSON number or as a form string like `-33.8688` or `1e2`
+ *. `null`, `""`, booleans, arrays and hexadecimal strings are refused (422), never coerced.
+ */
+const decimal = (min: number, max: number) =>
+  z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/)
+          .transform(Number),
+      ],
+      {
+        error: 'Validation.coordinates',
+      },
+    )
+    .pipe(
+      z.number().finite('Validation.coordinates').min(min, 'Validation.coordinates').max(max, 'Validation.coordinates'),
+    );
+
+/** A browser fix: latitude and longitude in degrees, accuracy radius in metres (Geolocation API `coords`). */
+const fix = {
+  latitude: decimal(-90, 90),
+  longitude: decimal(-180, 180),
+  accuracy: decimal(0, 1_000_000),
+};
+
+/**
+ * The owner's optional reason for a report: plain text held to the rules of the buyer's note to the owner
+ * (`ownerNoteProblem`, lib/validation/requester-name.ts: at most 140 characters, nothing invisible, no link, web or
+ * e-mail address, no phone number, look-alikes included), so nothing a stranger typed reaches the operators' console
+ * as a link or a number to call. A refusal answers 422 with `Validation.reportReason*` (Length, Link, Phone, Invalid).
+ * Absent, empty or blank: null (no reason); stored with line breaks as spaces and whitespace collapsed.
+ */
+export const reportReason = z
+  .string()
+  .max(2000, 'Validation.reportReasonLength')
+  .superRefine(
+    byRule(
+      (value) => ownerNoteProblem(value, prototypeOf)?.replace('Validation.note', 'Validation.reportReason') ?? null,
+    ),
+  )
+  .transform(normalizeOwnerNote)
+  .nullish()
+  .transform((v) => v ?? null)
+  .describe("the owner's optional reason for the report, at most 140 characters, no links or phone numbers");
+
+/** `PUT /spyContent/phoneLocation/{id}`'s body: the owner's answer or a position. */
+export const answerBody = z.discriminatedUnion('action', [
+  z.object({
+    action: z.literal('share'),
+    minutes: z.coerce
+      .number()
+      .int()
+      .refine((m) => (SHARE_PRESETS as readonly number[]).includes(m), 'Validation.invalid')
+      .default(60),
+    ...fix,
+  }),
+  z.object({ action: z.literal('denied') }),
+  z.object({ action: z.literal('decline') }),
+  z.object({ action: z.literal('stop') }),
+  z.object({ action: z.literal('report'), reason: reportReason }),
+  z.object({ action: z.literal('position'), ...fix }),
+]);
+
+/** `PUT /spyContent/phoneLocation/{id}`'s answer: the request's new state. */
+export const consentAnswerSchema = z.object({ status: requestStateSchema });
+export type ConsentAnswer = z.infer<typeof consentAnswerSchema>;

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { BUYER_STATES } from '../request-machine';
+import { askFields, formBoolean } from './fields';
+
+/**
+ * The buyer's location requests' contract (`/spyContent*`, `/gpsTrace/phoneLocation/{id}`, its live stream): each
+ * request body and answer once, as zod schemas. The routes validate and document with them
+ * (server/api/routes/locations.ts, live.ts), the services return their types (server/services/locate.ts) and the
+ * dashboard reads the same types (components/dashboard). docs/decisions/0010-one-contract-per-payload.md.
+ */
+
+/** The consent SMS texts a buyer may choose (server/services/consent-sms.ts renders them). */
+export const SMS_TEXTS = ['standard', 'contact'] as const;
+
+/** What the buyer sees of a request's state (lib/request-machine.ts `buyerState`: a report is never shown as such). */
+export const buyerStatusSchema = z.enum(BUYER_STATES);
+export type RequestStatus = z.infer<typeof buyerStatusSchema>;
+
+/** The path of the calls on one own request. */
+export const requestIdParams = z.object({ id: z.uuid() });
+
+/** What the owner's page last said during a share, in the list and the trace (lib/live-state.ts reads them). */
+const liveFields = {
+  ownerSeenAt: z
+    .string()
+    .nullable()
+    .meta({ description: "when the owner's page last spoke during a share (heartbeat or fix), ISO 8601" }),
+  liveSignal: z
+    .enum(['hidden', 'permission_lost'])
+    .nullable()
+    .meta({ description: "why a share is paused, as the owner's page said it" }),
+};
+
+/** A position: degrees, `accuracy` in metres (null for an IP area without a radius). */
+export const positionSchema = z.object({
+  id: z.number().int().meta({ description: "increasing per position: the live stream's event id" }),
+  source: z.enum(['gps', 'ip']),
+  latitude: z.number().meta({ description: 'degrees' }),
+  longitude: z.number().meta({ description: 'degrees' }),
+  accuracy: z.number().nullable().meta({ description: 'metres; null for an IP position without a radius' }),
+  label: z.string().nullable(),
+  recordedAt: z.string(),
+});
+export type Position = z.infer<typeof positionSchema>;
+
+/** What the list and the trace say of every request. */
+const requestFields = {
+  id: z.string(),
+  phone: z.string().meta({ description: 'E.164' }),
+  status: buyerStatusSchema,
+  locationDenied: z.boolean().meta({ description: 'the owner tapped Share but the browser refused the location' }),
+  withdrawn: z.boolean().meta({ description: 'ended with the subscription' }),
+  createdAt: z.string(),
+  ...liveFields,
+};
+
+/** One row of `GET /spyContent`. */
+export const requestRowSchema = z.object({
+  ...requestFields,
+  positions: z.number(),
+  lastPositionAt: z.string().nullable().meta({ description: 'when the newest position was recorded' }),
+  smsStatus: z.string().nullable(),
+  smsSentAt: z.string().nullable().meta({ description: 'when the provider took the consent SMS; null while it waits' }),
+  expiresAt: z.string().meta({ description: 'when the consent link stops working' }),
+  updated: z.boolean().meta({
+    description:
+      'news since the subscriber last looked (notificationsTotal): the owner answered, a position came, the request ended or its SMS failed; not the buyer’s own new request',
+  }),
+});
+export type RequestRow = z.infer<typeof requestRowSchema>;
+
+/** `GET /spyContent`'s query: the page (from 1) and its size (1–100). */
+export const requestPageQuery = z.object({
+  pageNum: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** `GET /spyContent`'s page: the rows, the quota of the billing period and the unseen changes. */
+export const requestPageSchema = z.object({
+  list: z.array(requestRowSchema),
+  total: z.number(),
+  pageNum: z.number(),
+  pageSize: z.number(),
+  quota: z.object({ used: z.number().int(), total: z.number().int() }).nullable(),
+  notificationsTotal: z.number().int().meta({ description: 'requests that changed or got a position since last seen' }),
+});
+export type RequestPage = z.infer<typeof requestPageSchema>;
+
+/** `GET /gpsTrace/phoneLocation/{id}`: one own request with its newest positions. */
+export const locationTraceSchema = z.object({
+  ...requestFields,
+  sharingUntil: z.string().nullable(),
+  ended: z
+    .enum(['owner', 'time'])
+    .nullable()
+    .meta({ description: 'for a stopped request: stopped by the owner, or the duration ran out' }),
+  positions: z.array(positionSchema),
+  place: z
+    .object({
+      name: z.string(),
+      region: z.string().nullable(),
+      country: z.string().meta({ description: 'ISO 3166-1 alpha-2' }),
+      distanceM: z.number().meta({ description: 'metres from the newest GPS fix' }),
+    })
+    .nullable()
+    .meta({ description: 'the named place nearest to the newest GPS fix (offline gazetteer), within 100 km' }),
+});
+export type LocationTrace = z.infer<typeof locationTraceSchema>;
+
+/** `POST /spyContent/phoneLocation`'s body: a new request (the route parses `phone` with `country` into E.164). */
+export const newRequestBody = z.object({
+  // Who asks is checked before the number, as it always was.
+  requesterName: askFields.requesterName,
+  note: askFields.note,
+  phone: askFields.phone,
+  country: askFields.country,
+  text: z.enum(SMS_TEXTS).default('standard'),
+  /** The SMS language; absent: guessed from the number's country. */
+  locale: z.enum(['en', 'id', 'es', 'en-PH']).optional(),
+});
+
+/** `POST /spyContent/phoneLocation`'s answer. */
+export const newRequestSchema = z.object({
+  id: z.string(),
+  link: z.string().meta({ description: 'the consent link, shown once' }),
+});
+export type NewRequest = z.infer<typeof newRequestSchema>;
+
+/** `POST /spyContent/phoneLocation/{id}/link`: also send the SMS again (else only a new link). */
+export const renewLinkBody = z.object({ send: formBoolean.default(false) });
+
+/** `POST /spyContent/phoneLocation/{id}/link`'s answer. */
+export const renewedLinkSchema = z.object({ link: z.string(), smsQueued: z.boolean() });
+export type RenewedLink = z.infer<typeof renewedLinkSchema>;
+
+/** One consent SMS text a buyer may choose (`GET /multilingualWord/one/3/phone_text`); `{link}` stands for the link. */
+export const smsTextSchema = z.object({ id: z.string(), locale: z.string(), text: z.string() });
+export type SmsText = z.infer<typeof smsTextSchema>;
