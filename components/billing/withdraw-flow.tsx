@@ -6,7 +6,8 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { formatDateTime } from '@/lib/intl-format';
 import { formatPhone } from '@/lib/phone-format';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '@/lib/user-info';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { Link } from '../ui/link';
@@ -219,7 +220,7 @@ export function WithdrawFlow() {
               <>
                 <p>{t('periodEnded', { date: date(c.deadline) })}</p>
                 <Link
-                  href={`${prefixOf(locale)}${source.kind === 'account' ? '/cancel-subscription/' : '/cancel/'}`}
+                  href={localePath(locale, source.kind === 'account' ? '/cancel-subscription/' : '/cancel/')}
                   className="inline-flex min-h-11 items-center font-semibold text-brand underline"
                 >
                   {t('cancelInstead')}

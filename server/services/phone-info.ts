@@ -10,6 +10,7 @@ import {
   type PhoneNumber,
 } from 'libphonenumber-js/max';
 import type { PhoneInfo } from '../../lib/api/types';
+import { languageOf } from '../../i18n/routing';
 
 /** Why a number was rejected: docs/rules.md#validation's error kinds. */
 export type PhoneErrorKind = 'invalid_country_code' | 'too_short' | 'too_long' | 'not_a_number' | 'invalid';
@@ -89,7 +90,7 @@ export function parsePhone(input: string, defaultCountry?: string): PhoneNumber 
  */
 export async function phoneInfo(input: string, lang: string, defaultCountry?: string): Promise<PhoneInfo> {
   const number = parsePhone(input, defaultCountry);
-  const locale = lang === 'id' || lang === 'es' ? lang : 'en';
+  const locale = languageOf(lang);
   const [carrierName, region, zones] = await Promise.all([
     carrier(number, locale as 'en').catch(() => null),
     geocoder(number, locale as 'en').catch(() => null),

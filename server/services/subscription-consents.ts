@@ -4,7 +4,8 @@ import { createTranslator } from 'use-intl/core';
 import { desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { orders, subscriptionConsents, type SubscriptionConsent } from '../db/schema';
-import { messagesOf, type ApiLanguage } from '../i18n';
+import { languageOf } from '../../i18n/routing';
+import { messagesOf } from '../i18n';
 import { formatMoney } from './money';
 
 /**
@@ -24,12 +25,6 @@ export type TermsShown = {
   descriptor: string;
   startNow: boolean;
 };
-
-/** The catalogue language of a page locale (`en-PH` reads the English catalogue). */
-function languageOf(locale: string): ApiLanguage {
-  const lang = locale.slice(0, 2);
-  return lang === 'es' || lang === 'id' ? lang : 'en';
-}
 
 /**
  * The terms the pay step shows, as text, one statement a line, in the order's language (next-intl's ICU formatter

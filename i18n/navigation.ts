@@ -1,0 +1,26 @@
+import { createNavigation } from 'next-intl/navigation';
+import { localeOfPrefix, routing } from './routing';
+
+const navigation = createNavigation(routing);
+
+/**
+ * next-intl's navigation over the one routing config (i18n/routing.ts; https://next-intl.dev/docs/routing/navigation):
+ * `Link` (a next/link whose `href` is a path without locale prefix, prefixed for the current or given `locale`),
+ * `redirect`, `usePathname` (the current path without prefix) and `useRouter`. Paths keep their trailing slash
+ * (`trailingSlash: true`, docs/rules.md#routes).
+ */
+export const { Link, redirect, usePathname, useRouter } = navigation;
+
+/**
+ * next-intl's `getPathname`: the public path of `href` in `locale` (`{ locale: 'es', href: '/faq/' }` → `/es/faq/`;
+ * `href` may be `{ pathname, query }`). One difference: a locale's home page keeps its slash (`/es/`, not
+ * next-intl's `/es`), since a path without it is answered with a 301 (docs/rules.md#routes) and Next's `Link` does
+ * not add it (`skipTrailingSlashRedirect`). Use `Link` with this path's result only through next/link, or
+ * `Link href="/"` would lose the slash the same way: home links use `getPathname` and next/link.
+ */
+export function getPathname(args: Parameters<typeof navigation.getPathname>[0]): string {
+  const path = navigation.getPathname(args);
+  return path.replace(/^\/([^/?#]+)(?=$|[?#])/, (whole, segment: string) =>
+    localeOfPrefix(segment) ? `${whole}/` : whole,
+  );
+}
