@@ -13,6 +13,7 @@ import { ApiError, ErrorCode, notFound } from '../errors';
 import { requireUser } from '../middleware';
 import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok, okPage } from '../respond';
 import { bodyOf, formBoolean, ownerNoteBody, readBody, requesterNameBody } from '../validation';
+import { languages } from '../../../i18n/routing';
 
 // The subscriber's side of location requests: every route needs a session and reads only the caller's rows.
 
@@ -277,7 +278,7 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
   .openapi(textsRoute, (c) =>
     ok(
       c,
-      (['en', 'id', 'es'] as const).flatMap((locale) =>
+      languages.flatMap((locale) =>
         SMS_TEXTS.map((id) => ({
           id,
           locale,

@@ -30,6 +30,7 @@ import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../re
 import { clearSafetyCookie, readSafetyCookie, setSafetyCookie } from '../session-cookies';
 import { bodyOf, localeBody, readBody } from '../validation';
 import { reportReason } from './consent';
+import { languageOf } from '../../../i18n/routing';
 
 // The phone owner's safety centre (services/safety.ts): every call but the three entries needs the safety-centre
 // session cookie, which opens one number's centre for 30 minutes and nothing else (never a buyer session).
@@ -213,7 +214,7 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     const e164 = e164Of(body.phone, body.country);
     await consume('safetyCodesPerIp', c.get('clientIp') ?? 'unknown');
     await consume('safetyCodesPerNumber', e164);
-    const id = await sendSafetyCode(await c.var.db(), e164, body.locale === 'en-PH' ? 'en' : body.locale);
+    const id = await sendSafetyCode(await c.var.db(), e164, languageOf(body.locale));
     if (id) await enqueueAfterCommit([id]);
     return ok(c, { sent: true as const });
   })
