@@ -15,8 +15,9 @@ export const { Link, redirect, usePathname, useRouter } = navigation;
  * next-intl's `getPathname`: the public path of `href` in `locale` (`{ locale: 'es', href: '/faq/' }` → `/es/faq/`;
  * `href` may be `{ pathname, query }`). One difference: a locale's home page keeps its slash (`/es/`, not
  * next-intl's `/es`), since a path without it is answered with a 301 (docs/rules.md#routes) and Next's `Link` does
- * not add it (`skipTrailingSlashRedirect`). Use `Link` with this path's result only through next/link, or
- * `Link href="/"` would lose the slash the same way: home links use `getPathname` and next/link.
+ * not add it (`skipTrailingSlashRedirect`). next-intl's own `Link href="/"` drops it the same way, so a link to a
+ * home page takes its `href` from this function. Server components use it; code that cannot load
+ * `next-intl/navigation` (the queue worker, client bundles) uses `localePath` (i18n/routing.ts), tested equal.
  */
 export function getPathname(args: Parameters<typeof navigation.getPathname>[0]): string {
   const path = navigation.getPathname(args);
