@@ -10,27 +10,32 @@ import { renderEmail, type EmailTemplate } from '@/server/services/templates';
  * every locale with no argument, key or ICU syntax left over, and plurals work where the old `{name}` replacement
  * could not.
  */
-const TEMPLATES: EmailTemplate[] = [
-  'order-credentials',
-  'reset-code',
-  'password-changed',
-  'login-locked',
-  'temporary-password',
-  'sharing-started',
-  'trial-reminder',
-  'renewal-failed',
-  'subscription-ended',
-  'subscription-canceled',
-  'cancel-link',
-  'withdraw-link',
-  'withdrawal-confirmed',
-  'refund-issued',
-  'trial-refunded',
-  'payment-receipt',
-  'annual-notice',
-  'contact-message',
-  'support-reply',
-];
+/** Every template: a record over the `EmailTemplate` union, so the compiler asks for a new one here. */
+const EVERY_TEMPLATE: Record<EmailTemplate, true> = {
+  'order-credentials': true,
+  'reset-code': true,
+  'password-changed': true,
+  'login-locked': true,
+  'temporary-password': true,
+  'sharing-started': true,
+  'sharing-declined': true,
+  'sharing-stopped': true,
+  'sharing-silent': true,
+  'trial-reminder': true,
+  'renewal-failed': true,
+  'subscription-ended': true,
+  'subscription-canceled': true,
+  'cancel-link': true,
+  'withdraw-link': true,
+  'withdrawal-confirmed': true,
+  'refund-issued': true,
+  'trial-refunded': true,
+  'payment-receipt': true,
+  'annual-notice': true,
+  'contact-message': true,
+  'support-reply': true,
+};
+const TEMPLATES = Object.keys(EVERY_TEMPLATE) as EmailTemplate[];
 
 /** Every argument the `Email` texts name, with a value that shows where it landed (and markup to be escaped). */
 const PARAMS = {
@@ -89,6 +94,14 @@ describe('server translator (server/i18n.ts)', () => {
         expect(sms.endsWith(link)).toBe(true);
         expect(sms.replace('Ana {sister}', '')).not.toMatch(LEFTOVER);
       }
+    }
+  });
+
+  it.each(['en', 'id', 'es'] as const)('renders every push alert text in %s', (lang) => {
+    const push = (JSON.parse(readFileSync('messages/en.json', 'utf8')) as { Push: Record<string, string> }).Push;
+    for (const key of Object.keys(push)) {
+      const text = translate(lang, `Push.${key}`, { phone: '+49 1512 3456781' });
+      expect(text, key).not.toMatch(LEFTOVER);
     }
   });
 
