@@ -16,8 +16,12 @@ export const { Link, redirect, usePathname, useRouter } = navigation;
  * `href` may be `{ pathname, query }`). One difference: a locale's home page keeps its slash (`/es/`, not
  * next-intl's `/es`), since a path without it is answered with a 301 (docs/rules.md#routes) and Next's `Link` does
  * not add it (`skipTrailingSlashRedirect`). next-intl's own `Link href="/"` drops it the same way, so a link to a
- * home page takes its `href` from this function. Server components use it; code that cannot load
- * `next-intl/navigation` (the queue worker, client bundles) uses `localePath` (i18n/routing.ts), tested equal.
+ * home page takes its `href` from this function.
+ *
+ * Pages and services do not import this module today: the queue worker cannot load `next-intl/navigation`, and a
+ * page importing it ships next-intl's `Link` to the browser (+3.4 KiB gz on the home page). They use `localePath`
+ * (i18n/routing.ts), which tests/i18n-routing.test.ts checks equals this function for every page and locale
+ * (docs/decisions/0010-next-intl-owns-locales-and-urls.md).
  */
 export function getPathname(args: Parameters<typeof navigation.getPathname>[0]): string {
   const path = navigation.getPathname(args);

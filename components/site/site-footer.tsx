@@ -1,6 +1,5 @@
 import { getLocale, getTranslations } from 'next-intl/server';
-import type { Locale } from '@/i18n/routing';
-import { getPathname } from '@/i18n/navigation';
+import { localePath, type Locale } from '@/i18n/routing';
 import { CookieBanner } from './cookie-banner';
 import { StaticSection } from './static-section';
 
@@ -16,7 +15,7 @@ export async function SiteFooter({ company }: { company: string }) {
     <footer className="mt-16 border-t border-slate-200 bg-white">
       <StaticSection name="footer" locale={locale} args={{ company }} />
       <CookieBanner
-        policyHref={getPathname({ locale, href: '/cookie/' })}
+        policyHref={localePath(locale, '/cookie/')}
         labels={{
           text: t('Cookies.text'),
           accept: t('Cookies.accept'),
