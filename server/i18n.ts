@@ -2,6 +2,7 @@ import 'server-only';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTranslator } from 'use-intl/core';
+import { messagesFor } from '../i18n/messages';
 import { defaultLanguage, languageOf, languages, type Language } from '../i18n/routing';
 
 /**
@@ -13,8 +14,8 @@ import { defaultLanguage, languageOf, languages, type Language } from '../i18n/r
 /** Languages the API answers in (docs/rules.md#api): the catalogue languages of i18n/routing.ts; others read English. */
 export type ApiLanguage = Language;
 
-// Read from disk, not imported: the build precompiles imported catalogues for next-intl (next.config.ts), and the
-// server needs the ICU source text (`messagesOf` callers hash the terms of use they show).
+// The source texts, read from disk: the build precompiles imported catalogues (next.config.ts), and the terms of use
+// are hashed as written (`messagesOf`, server/services/subscription-consents.ts).
 let catalogues: Record<ApiLanguage, Record<string, unknown>> | undefined;
 function catalogue(lang: ApiLanguage): Record<string, unknown> {
   catalogues ??= Object.fromEntries(
@@ -26,7 +27,7 @@ function catalogue(lang: ApiLanguage): Record<string, unknown> {
   return catalogues[lang];
 }
 
-/** The whole catalogue of `lang` (messages/{lang}.json), for next-intl's `createTranslator` on the server. */
+/** The whole catalogue of `lang` as written (messages/{lang}.json), e.g. to hash a text; to format, use `translate`. */
 export function messagesOf(lang: ApiLanguage): Record<string, unknown> {
   return catalogue(lang);
 }
@@ -59,11 +60,16 @@ export function pickLanguage(header: string | undefined | null): ApiLanguage {
 type Translate = (key: string, values?: Record<string, string | number>) => string;
 const translators = new Map<ApiLanguage, { t: Translate; has: (key: string) => boolean }>();
 
-/** One translator per language, over the whole catalogue; dates (if a message formats one) are written in UTC. */
+/**
+ * One translator per language, over the imported catalogue (`messagesFor`, i18n/messages.ts); dates (if a message
+ * formats one) are written in UTC. Imported, not read from disk: in the Next build the next-intl plugin precompiles
+ * imported catalogues and swaps use-intl's formatter for its format-only half, which returns an ICU source string
+ * as it is (`{code}` unreplaced); outside Next (Vitest, the worker) both stay the full ICU parser and source texts.
+ */
 function translatorOf(lang: ApiLanguage) {
   let translator = translators.get(lang);
   if (!translator) {
-    const t = createTranslator({ locale: lang, messages: catalogue(lang) as never, timeZone: 'UTC' });
+    const t = createTranslator({ locale: lang, messages: messagesFor(lang), timeZone: 'UTC' });
     translator = { t: t as unknown as Translate, has: (key) => t.has(key as never) };
     translators.set(lang, translator);
   }

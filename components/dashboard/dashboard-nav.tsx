@@ -1,5 +1,4 @@
 'use client';
-import { useLocale } from 'next-intl';
 import { usePathname } from 'next/navigation';
 import { localePath } from '@/i18n/routing';
 import { Link } from '@/components/ui/link';
@@ -12,15 +11,17 @@ import { Link } from '@/components/ui/link';
  * `aria-current="page"`.
  */
 export function DashboardNav({
+  locale,
   label,
   items,
 }: {
+  /** The page's locale: the dashboard layout renders this outside the pages' message provider. */
+  locale: string;
   /** The navigation's accessible name. */
   label: string;
   /** [path without locale prefix, label] in order; links go to it under the page's locale (i18n/routing.ts). */
   items: [string, string][];
 }) {
-  const locale = useLocale();
   const path = usePathname();
   return (
     <nav aria-label={label} className="mb-6 border-b border-slate-200" data-testid="dashboard-nav">

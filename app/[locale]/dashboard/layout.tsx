@@ -37,7 +37,7 @@ export default async function DashboardLayout({
   ];
   return (
     <>
-      <DashboardNav label={t('Nav.dashboardNav')} items={items} />
+      <DashboardNav locale={locale} label={t('Nav.dashboardNav')} items={items} />
       {children}
     </>
   );
