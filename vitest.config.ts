@@ -14,6 +14,9 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/setup.ts'],
     pool: 'forks',
+    // next-intl's navigation imports `next/navigation` without an extension, which Node's ESM resolver refuses;
+    // inlined (https://vitest.dev/config/#server-deps-inline), Vite's resolver finds it.
+    server: { deps: { inline: ['next-intl'] } },
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     fileParallelism: false,
     testTimeout: 20_000,

@@ -2,9 +2,10 @@ import type { createTranslator, NamespaceKeys, NestedKeyOf } from 'next-intl';
 import en from '../messages/en.json';
 import es from '../messages/es.json';
 import id from '../messages/id.json';
+import { languageOf, type Language } from './routing';
 
 /** Message catalogues by language; `en-PH` uses English (docs/rules.md#routes). Missing keys fall back to English. */
-export const catalogues = { en, id, es } as const;
+export const catalogues = { en, id, es } as const satisfies Record<Language, object>;
 
 export type Messages = typeof en;
 
@@ -17,10 +18,9 @@ export type Namespace = NamespaceKeys<Messages, NestedKeyOf<Messages>>;
  */
 export type Translator<NS extends Namespace> = ReturnType<typeof createTranslator<Messages, NS>>;
 
-/** The catalogue language for a locale: `en-PH` → `en`, unknown → `en`. */
+/** The catalogue language for a locale: `en-PH` → `en`, unknown → `en` (`languageOf`, i18n/routing.ts). */
 export function messageLanguage(locale: string): keyof typeof catalogues {
-  const lang = locale.toLowerCase().split('-')[0];
-  return lang === 'id' || lang === 'es' ? lang : 'en';
+  return languageOf(locale);
 }
 
 /** Deep-merges `partial` over `base`, so a partly translated catalogue shows English for what it lacks. */

@@ -1,3 +1,5 @@
+import type { Locale } from '../i18n/routing';
+
 /** Spanish-speaking regions (ISO 3166-1 alpha-2, Spanish an official or majority language) whose numbers get Spanish. */
 const SPANISH = new Set('ES MX AR CO PE VE CL EC GT CU BO DO HN PY SV NI CR PA UY PR GQ'.split(' '));
 
@@ -8,7 +10,7 @@ const SPANISH = new Set('ES MX AR CO PE VE CL EC GT CU BO DO HN PY SV NI CR PA U
  * it unless the buyer picks another language for a new request; never the buyer's own page language, which says
  * nothing about the owner. Pure.
  */
-export function localeForCountry(country: string | null | undefined): 'en' | 'es' | 'id' | 'en-PH' {
+export function localeForCountry(country: string | null | undefined): Locale {
   if (country === 'ID') return 'id';
   if (country === 'PH') return 'en-PH';
   if (country && SPANISH.has(country)) return 'es';

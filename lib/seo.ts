@@ -1,10 +1,8 @@
 import type { Metadata } from 'next';
-import { prefixOf, type AppLocale } from './routing/rules';
+import { localePath, routing, type Locale } from '../i18n/routing';
 
 /** The public origin pages are canonical on (APP_ORIGIN at build time; a demo default otherwise). */
 export const SITE_ORIGIN = (process.env.APP_ORIGIN || 'http://localhost:3000').replace(/\/$/, '');
-
-const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
 
 /** Indexable pages (path without the locale prefix), for the sitemap and hreflang (docs/rules.md#routes). */
 export const INDEXED_PAGES = [
@@ -46,15 +44,15 @@ export const PRIVATE_PAGES = [
 ];
 
 /** The absolute URL of `path` (no prefix, trailing slash) in `locale`. */
-export function urlOf(locale: AppLocale, path: string): string {
-  return `${SITE_ORIGIN}${prefixOf(locale)}${path}`;
+export function urlOf(locale: Locale, path: string): string {
+  return `${SITE_ORIGIN}${localePath(locale, path)}`;
 }
 
-/** hreflang alternates of `path`: en, id, es, en-PH and x-default (English). */
+/** hreflang alternates of `path`: every locale of i18n/routing.ts (en, id, es, en-PH) and x-default (English). */
 export function alternatesOf(path: string): Record<string, string> {
   return {
-    ...Object.fromEntries(LOCALES.map((l) => [l, urlOf(l, path)])),
-    'x-default': urlOf('en', path),
+    ...Object.fromEntries(routing.locales.map((l) => [l, urlOf(l, path)])),
+    'x-default': urlOf(routing.defaultLocale, path),
   };
 }
 
@@ -62,7 +60,7 @@ export function alternatesOf(path: string): Record<string, string> {
  * Metadata of a public page in `locale`: its own title and description, the canonical URL, hreflang
  * alternates for every locale plus x-default, and Open Graph.
  */
-export function pageMetadata(locale: AppLocale, path: string, title: string, description: string): Metadata {
+export function pageMetadata(locale: Locale, path: string, title: string, description: string): Metadata {
   const url = urlOf(locale, path);
   return {
     title,

@@ -1,15 +1,25 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createTranslator } from 'use-intl/core';
+import { messagesFor } from '../i18n/messages';
+import { defaultLanguage, languageOf, languages, type Language } from '../i18n/routing';
 
-/** Languages the API answers in (docs/rules.md#api); anything else falls back to English. */
-export type ApiLanguage = 'en' | 'id' | 'es';
+/**
+ * The API's, e-mails' and SMS' texts: next-intl's `createTranslator` (use-intl core, the same ICU MessageFormat
+ * formatter the pages use: https://next-intl.dev/docs/usage/messages) over the same catalogues, messages/*.json.
+ * Languages come from the one locale list, i18n/routing.ts (docs/decisions/0010-next-intl-owns-locales-and-urls.md).
+ */
 
-// Read from disk, not imported: the build precompiles imported catalogues for next-intl, and the API needs the text.
+/** Languages the API answers in (docs/rules.md#api): the catalogue languages of i18n/routing.ts; others read English. */
+export type ApiLanguage = Language;
+
+// The source texts, read from disk: the build precompiles imported catalogues (next.config.ts), and the terms of use
+// are hashed as written (`messagesOf`, server/services/subscription-consents.ts).
 let catalogues: Record<ApiLanguage, Record<string, unknown>> | undefined;
 function catalogue(lang: ApiLanguage): Record<string, unknown> {
   catalogues ??= Object.fromEntries(
-    (['en', 'id', 'es'] as const).map((l) => [
+    languages.map((l) => [
       l,
       JSON.parse(readFileSync(path.join(process.cwd(), 'messages', `${l}.json`), 'utf8')) as Record<string, unknown>,
     ]),
@@ -17,17 +27,18 @@ function catalogue(lang: ApiLanguage): Record<string, unknown> {
   return catalogues[lang];
 }
 
-/** The whole catalogue of `lang` (messages/{lang}.json), for next-intl's `createTranslator` on the server. */
+/** The whole catalogue of `lang` as written (messages/{lang}.json), e.g. to hash a text; to format, use `translate`. */
 export function messagesOf(lang: ApiLanguage): Record<string, unknown> {
   return catalogue(lang);
 }
 
 /**
- * Picks the response language from an `Accept-Language` header: the first listed language (by q-value) that is
- * en, id or es; `en-PH` counts as en. Missing or unknown → 'en'.
+ * Picks the response language from an `Accept-Language` header (RFC 9110 §12.5.4): the first listed language (by
+ * q-value, then order) that has a catalogue (i18n/routing.ts: en, id, es); `en-PH` counts as en. Also takes a
+ * locale (`en-PH`, `es`). Missing or unknown → 'en'.
  */
 export function pickLanguage(header: string | undefined | null): ApiLanguage {
-  if (!header) return 'en';
+  if (!header) return defaultLanguage;
   const ranked = header
     .split(',')
     .map((part, index) => {
@@ -42,24 +53,39 @@ export function pickLanguage(header: string | undefined | null): ApiLanguage {
     })
     .filter((x) => x.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);
-  for (const { lang } of ranked) if (lang === 'en' || lang === 'id' || lang === 'es') return lang;
-  return 'en';
+  const known = ranked.find(({ lang }) => (languages as string[]).includes(lang));
+  return known ? languageOf(known.lang) : defaultLanguage;
+}
+
+type Translate = (key: string, values?: Record<string, string | number>) => string;
+const translators = new Map<ApiLanguage, { t: Translate; has: (key: string) => boolean }>();
+
+/**
+ * One translator per language, over the imported catalogue (`messagesFor`, i18n/messages.ts); dates (if a message
+ * formats one) are written in UTC. Imported, not read from disk: in the Next build the next-intl plugin precompiles
+ * imported catalogues and swaps use-intl's formatter for its format-only half, which returns an ICU source string
+ * as it is (`{code}` unreplaced); outside Next (Vitest, the worker) both stay the full ICU parser and source texts.
+ */
+function translatorOf(lang: ApiLanguage) {
+  let translator = translators.get(lang);
+  if (!translator) {
+    const t = createTranslator({ locale: lang, messages: messagesFor(lang), timeZone: 'UTC' });
+    translator = { t: t as unknown as Translate, has: (key) => t.has(key as never) };
+    translators.set(lang, translator);
+  }
+  return translator;
 }
 
 /**
- * Translates a dotted message key (e.g. `Api.notFound`, `Validation.zip`) from messages/, replacing `{name}`
- * placeholders with `params`. Falls back to English, then to the key itself.
+ * Translates a dotted message key (e.g. `Api.notFound`, `Validation.zip`) from messages/ with ICU MessageFormat:
+ * `{name}` arguments from `params`, and plurals/selects (`{count, plural, one {…} other {…}}`) as on the pages.
+ * A message is plain text for the caller to escape: ICU reads `'` before `{`/`}` as quoting and `<tag>` as markup,
+ * which the catalogues' server texts do not use (tests/server-i18n.test.ts renders every one). A key missing in
+ * `lang` falls back to English; a key missing there, or a message that cannot be formatted (e.g. an argument not
+ * given), yields the key itself, logged by next-intl's default `onError`.
  */
 export function translate(lang: ApiLanguage, key: string, params: Record<string, string | number> = {}): string {
-  const text = lookup(catalogue(lang), key) ?? lookup(catalogue('en'), key) ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
-}
-
-function lookup(catalogue: Record<string, unknown>, key: string): string | undefined {
-  let node: unknown = catalogue;
-  for (const part of key.split('.')) {
-    if (!node || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return typeof node === 'string' ? node : undefined;
+  const own = translatorOf(lang);
+  if (own.has(key) || lang === defaultLanguage) return own.t(key, params);
+  return translatorOf(defaultLanguage).t(key, params);
 }

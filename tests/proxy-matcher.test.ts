@@ -4,7 +4,7 @@ import { config } from '../proxy';
 import {
   signedInRedirects,
   PAGE_PATHS,
-  PREFIX_LOCALES,
+  LOCALE_PREFIXES,
   rememberedLanguageRedirect,
   routeRequest,
 } from '@/lib/routing/rules';
@@ -14,7 +14,7 @@ const runs = (url: string, cookies?: Record<string, string>) =>
   unstable_doesMiddlewareMatch({ config, url, cookies, nextConfig });
 
 /** Every public path the tests try: each page under each prefix, without its slash, and unknown ones. */
-const prefixes = ['', ...Object.keys(PREFIX_LOCALES).map((p) => `/${p}`)];
+const prefixes = ['', ...LOCALE_PREFIXES];
 const paths = [
   ...prefixes.flatMap((prefix) =>
     [...PAGE_PATHS].flatMap((page) => [`${prefix}${page}`, `${prefix}${page}`.replace(/\/$/, '')]),

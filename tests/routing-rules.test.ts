@@ -6,7 +6,6 @@ import {
   isLandingPath,
   FREE_TOOL_PATHS,
   signedInRedirects,
-  prefixOf,
   routeRequest,
   splitLocale,
   trackingQuery,
@@ -19,12 +18,6 @@ describe('routing rules (docs/rules.md#routes)', () => {
     expect(splitLocale('/id')).toEqual({ locale: 'id', prefix: '/id', rest: '' });
     expect(splitLocale('/fr/map/')).toEqual({ locale: 'en', prefix: '', rest: '/fr/map/' });
     expect(splitLocale('/')).toEqual({ locale: 'en', prefix: '', rest: '/' });
-  });
-
-  it('maps locales back to prefixes', () => {
-    expect(prefixOf('en')).toBe('');
-    expect(prefixOf('en-PH')).toBe('/ph');
-    expect(prefixOf('es')).toBe('/es');
   });
 
   it('gives a bare language path a 301 with the slash, query kept', () => {

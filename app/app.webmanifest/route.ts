@@ -1,7 +1,6 @@
 import { hasLocale } from 'next-intl';
 import { getTranslations } from 'next-intl/server';
-import { routing } from '@/i18n/routing';
-import { prefixOf } from '@/lib/routing/rules';
+import { localePath, routing } from '@/i18n/routing';
 import { site } from '@/lib/site';
 
 /**
@@ -20,7 +19,7 @@ export async function GET(request: Request): Promise<Response> {
     short_name: site.product,
     description: t('appDescription'),
     lang: locale,
-    start_url: `${prefixOf(locale)}/dashboard/locations/`,
+    start_url: localePath(locale, '/dashboard/locations/'),
     scope: '/',
     display: 'standalone',
     background_color: '#ffffff',

@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
 import { signOut } from '@/lib/api/browser';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { changePasswordSchema, choosePasswordSchema, type ChangePasswordValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { TextField } from '../ui/text-field';
@@ -28,7 +29,6 @@ export function AccountPanel() {
   const t = useTranslations('Auth');
   const tDash = useTranslations('Dashboard');
   const locale = useLocale() as AppLocale;
-  const prefix = prefixOf(locale);
   const api = useApi();
   const [me, setMe] = useState<UserInfo | null | 'signed-out'>(null);
   /** Whether the password was just changed (the confirmation replaces the form); `chosen`: it replaced a temporary one. */
@@ -62,7 +62,7 @@ export function AccountPanel() {
   const when = (iso: string) => formatDateTime(iso, locale);
 
   if (me === 'signed-out') {
-    return <SignInPrompt prefix={prefix} />;
+    return <SignInPrompt />;
   }
   if (!me) return <p aria-busy="true">…</p>;
 
@@ -148,13 +148,13 @@ export function AccountPanel() {
         </form>
       )}
       {!me.mustChangePassword && (
-        <Link href={`${prefix}/dashboard/locations/`} className="block text-brand underline">
+        <Link href={localePath(locale, '/dashboard/locations/')} className="block text-brand underline">
           {tDash('title')}
         </Link>
       )}
       <button
         type="button"
-        onClick={() => signOut(api, prefix)}
+        onClick={() => signOut(api, locale)}
         className="min-h-11 rounded-lg border border-slate-300 px-4 text-sm"
       >
         {t('signOut')}

@@ -4,7 +4,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Envelope } from '@/lib/api/client';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
@@ -19,7 +19,7 @@ import { Link } from '@/components/ui/link';
  */
 export function ForgetForm() {
   const t = useTranslations('Auth');
-  const prefix = prefixOf(useLocale() as AppLocale);
+  const locale = useLocale();
   const api = useApi();
   const [sent, setSent] = useState<{ email: string; msg: string } | null>(null);
   const {
@@ -59,7 +59,7 @@ export function ForgetForm() {
         <SubmitButton busy={isSubmitting} label={t('sendCode')} busyLabel={t('working')} />
       </form>
       <Link
-        href={`${prefix}/reset/${sent ? `?email=${encodeURIComponent(sent.email)}` : ''}`}
+        href={localePath(locale, `/reset/${sent ? `?email=${encodeURIComponent(sent.email)}` : ''}`)}
         className="mt-4 block text-sm text-brand underline"
       >
         {t('haveCode')}

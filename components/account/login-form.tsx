@@ -7,7 +7,8 @@ import { useForm } from 'react-hook-form';
 import { fullLoad } from '@/lib/api/browser';
 import type { Envelope } from '@/lib/api/client';
 import type { UserInfo } from '@/lib/contracts/account';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { loginSchema, phoneFromQuery, type LoginValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
@@ -34,7 +35,6 @@ const REDIRECTS: Record<string, string> = {
 export function LoginForm() {
   const t = useTranslations('Auth');
   const locale = useLocale() as AppLocale;
-  const prefix = prefixOf(locale);
   const api = useApi();
   const params = useSearchParams();
   // `phone` (digits, spaces, +) rides along to New request: a buyer sent here by the pay step continues there.
@@ -43,10 +43,10 @@ export function LoginForm() {
   const next = safeNext(params.get('next'));
   const redirect =
     target === '/getLocation/' && phone
-      ? `${prefix}${target}?phone=${encodeURIComponent(phone)}`
+      ? localePath(locale, `${target}?phone=${encodeURIComponent(phone)}`)
       : target
-        ? `${prefix}${target}`
-        : (next ?? `${prefix}/dashboard/locations/`);
+        ? localePath(locale, target)
+        : (next ?? localePath(locale, '/dashboard/locations/'));
   const [notice, setNotice] = useState<string | null>(null);
   const {
     register,
@@ -61,7 +61,7 @@ export function LoginForm() {
     setAlert(null);
     try {
       const user = await api.post<UserInfo>('/admin/userSession', values);
-      fullLoad(user.mustChangePassword ? `${prefix}/dashboard/account/` : redirect);
+      fullLoad(user.mustChangePassword ? localePath(locale, '/dashboard/account/') : redirect);
     } catch (error) {
       report(error);
     }
@@ -105,7 +105,7 @@ export function LoginForm() {
         <SubmitButton busy={isSubmitting} label={t('submit')} busyLabel={t('working')} />
       </form>
       <div className="mt-4 space-y-2 text-sm">
-        <Link href={`${prefix}/forget/`} className="flex min-h-6 items-center text-brand underline">
+        <Link href={localePath(locale, '/forget/')} className="flex min-h-6 items-center text-brand underline">
           {t('forgotLink')}
         </Link>
         <p className="text-slate-600">{t('lostTemporary')}</p>
@@ -115,7 +115,7 @@ export function LoginForm() {
         <FormAlert message={notice} tone="success" />
         {notice && (
           <Link
-            href={`${prefix}/reset/?email=${encodeURIComponent(getValues('email'))}`}
+            href={localePath(locale, `/reset/?email=${encodeURIComponent(getValues('email'))}`)}
             className="flex min-h-6 items-center text-brand underline"
           >
             {t('enterCode')}

@@ -5,7 +5,7 @@ import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Envelope } from '@/lib/api/client';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
 import { resetSchema, type ResetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
@@ -21,7 +21,7 @@ import { Link } from '@/components/ui/link';
  */
 export function ResetForm() {
   const t = useTranslations('Auth');
-  const prefix = prefixOf(useLocale() as AppLocale);
+  const locale = useLocale();
   const api = useApi();
   const [done, setDone] = useState<string | null>(null);
   const email = useSearchParams().get('email') ?? '';
@@ -53,7 +53,7 @@ export function ResetForm() {
         <div className="mt-4 space-y-4">
           <FormAlert message={done} tone="success" />
           <Link
-            href={`${prefix}/login/`}
+            href={localePath(locale, '/login/')}
             className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
           >
             {t('goLogin')}

@@ -4,7 +4,8 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
 import { formatDateTime } from '@/lib/intl-format';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '@/lib/user-info';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
@@ -19,7 +20,6 @@ type State = 'loading' | 'signedOut' | 'nothing' | 'ready' | { done: string } | 
 export function CancelSignedIn() {
   const t = useTranslations('Cancel');
   const locale = useLocale() as AppLocale;
-  const prefix = prefixOf(locale);
   const api = useApi();
   const [state, setState] = useState<State>('loading');
   const [busy, setBusy] = useState(false);
@@ -55,10 +55,10 @@ export function CancelSignedIn() {
       {state === 'nothing' && <p role="status">{t('nothing')}</p>}
       {state === 'signedOut' && (
         <p className="space-x-4">
-          <Link href={`${prefix}/login/?redirect=billing`} className="text-brand underline">
+          <Link href={localePath(locale, '/login/?redirect=billing')} className="text-brand underline">
             {t('signIn')}
           </Link>
-          <Link href={`${prefix}/cancel/`} className="text-brand underline">
+          <Link href={localePath(locale, '/cancel/')} className="text-brand underline">
             {t('emailLead')}
           </Link>
         </p>

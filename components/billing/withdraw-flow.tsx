@@ -7,7 +7,8 @@ import { useForm } from 'react-hook-form';
 import type { Acknowledgement, Contracts, ContractView, WithdrawLink } from '@/lib/contracts/withdraw';
 import { formatDateTime } from '@/lib/intl-format';
 import { formatPhone } from '@/lib/phone-format';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '@/lib/user-info';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { Link } from '../ui/link';
@@ -191,7 +192,7 @@ export function WithdrawFlow() {
               <>
                 <p>{t('periodEnded', { date: date(c.deadline) })}</p>
                 <Link
-                  href={`${prefixOf(locale)}${source.kind === 'account' ? '/cancel-subscription/' : '/cancel/'}`}
+                  href={localePath(locale, source.kind === 'account' ? '/cancel-subscription/' : '/cancel/')}
                   className="inline-flex min-h-11 items-center font-semibold text-brand underline"
                 >
                   {t('cancelInstead')}

@@ -6,7 +6,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
 import { formatDateTime, formatDay } from '@/lib/intl-format';
 import { cardBrandName } from '@/lib/card-brand';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
@@ -30,7 +31,6 @@ type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; am
 export function BillingView() {
   const t = useTranslations('Billing');
   const locale = useLocale() as AppLocale;
-  const prefix = prefixOf(locale);
   const api = useApi();
   const [data, setData] = useState<BillingView | null>(null);
   const [error, setError] = useState<{ message: string; signedOut: boolean } | null>(null);
@@ -85,8 +85,7 @@ export function BillingView() {
   return (
     <section className="space-y-6">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
-      {error &&
-        (error.signedOut ? <SignInPrompt prefix={prefix} redirect="billing" /> : <p role="alert">{error.message}</p>)}
+      {error && (error.signedOut ? <SignInPrompt redirect="billing" /> : <p role="alert">{error.message}</p>)}
       {notice && (
         <div role="status" className="rounded-lg bg-slate-100 p-3 text-slate-800" data-testid="billing-notice">
           <p>{notice.text}</p>
@@ -94,7 +93,7 @@ export function BillingView() {
             <p className="mt-2 text-sm">
               {t('refundHelp')}{' '}
               <Link
-                href={`${prefix}/contact-us/`}
+                href={localePath(locale, '/contact-us/')}
                 className="font-semibold text-brand underline"
                 data-testid="refund-support"
               >
@@ -143,7 +142,7 @@ export function BillingView() {
               <div className="mt-3 space-y-2" data-testid="subscription-ended">
                 <p className="text-sm text-slate-700">{t('endedText')}</p>
                 <Link
-                  href={`${prefix}/#top`}
+                  href={localePath(locale, '/#top')}
                   className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
                   data-testid="buy-again"
                 >
@@ -161,7 +160,7 @@ export function BillingView() {
                   {t('cancel')}
                 </button>
                 <Link
-                  href={`${prefix}/cancel-subscription/`}
+                  href={localePath(locale, '/cancel-subscription/')}
                   className="inline-flex min-h-6 items-center text-sm text-brand underline"
                 >
                   {t('cancelPage')}
@@ -171,7 +170,7 @@ export function BillingView() {
             {data.orders.some((o) => o.status === 'paid' || o.status === 'refunded') && (
               <div className="mt-4 space-y-1" data-testid="withdraw">
                 <Link
-                  href={`${prefix}/withdraw/`}
+                  href={localePath(locale, '/withdraw/')}
                   className="inline-flex min-h-11 items-center font-semibold text-brand underline"
                 >
                   {t('withdraw')}

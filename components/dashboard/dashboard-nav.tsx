@@ -1,5 +1,6 @@
 'use client';
 import { usePathname } from 'next/navigation';
+import { localePath } from '@/i18n/routing';
 import { Link } from '@/components/ui/link';
 
 /**
@@ -10,14 +11,15 @@ import { Link } from '@/components/ui/link';
  * `aria-current="page"`.
  */
 export function DashboardNav({
-  prefix,
+  locale,
   label,
   items,
 }: {
-  prefix: string;
+  /** The page's locale: the dashboard layout renders this outside the pages' message provider. */
+  locale: string;
   /** The navigation's accessible name. */
   label: string;
-  /** [path under the prefix, label] in order. */
+  /** [path without locale prefix, label] in order; links go to it under the page's locale (i18n/routing.ts). */
   items: [string, string][];
 }) {
   const path = usePathname();
@@ -29,7 +31,7 @@ export function DashboardNav({
           return (
             <li key={href}>
               <Link
-                href={`${prefix}${href}`}
+                href={localePath(locale, href)}
                 aria-current={current ? 'page' : undefined}
                 className="inline-flex min-h-11 items-center border-b-2 border-transparent px-2.5 text-sm font-medium whitespace-nowrap text-slate-700 hover:text-brand aria-[current=page]:border-brand aria-[current=page]:text-brand"
               >

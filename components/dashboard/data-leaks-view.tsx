@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
 import type { DataLeakReport as Report } from '@/lib/contracts/data-leaks';
 import { formatDateTime, formatDay } from '@/lib/intl-format';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { useApi } from '../ui/use-api';
@@ -23,7 +23,6 @@ const PASSWORDS = 'Passwords';
 export function DataLeaksView() {
   const t = useTranslations('DataLeaks');
   const locale = useLocale() as AppLocale;
-  const prefix = prefixOf(locale);
   const api = useApi();
   const [report, setReport] = useState<Report | null>(null);
   const [error, setError] = useState<{ message: string; signedOut: boolean } | null>(null);
@@ -40,7 +39,7 @@ export function DataLeaksView() {
       <p className="text-slate-700">{t('lead')}</p>
       {error &&
         (error.signedOut ? (
-          <SignInPrompt prefix={prefix} />
+          <SignInPrompt />
         ) : (
           <p role="alert" className="rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="leaks-error">
             {error.message}

@@ -8,7 +8,8 @@ import { formatAgo, formatDateTime, formatUntil } from '@/lib/intl-format';
 import { waitingState } from '@/lib/request-state';
 import { liveness } from '@/lib/live-state';
 import { useNow } from '../ui/use-now';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { PushToggle } from './push-toggle';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
@@ -79,7 +80,6 @@ export function LocationList() {
     );
   }, [api]);
 
-  const prefix = prefixOf(locale);
   /** The first words of a waiting request's state: what happened to its SMS or link, and how long ago. */
   const lead = (w: NonNullable<ReturnType<typeof waitingState>>) =>
     w.kind === 'sending'
@@ -104,14 +104,14 @@ export function LocationList() {
         {rows &&
           (quota ? (
             <Link
-              href={`${prefix}/getLocation/`}
+              href={localePath(locale, '/getLocation/')}
               className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
             >
               {t('newRequest')}
             </Link>
           ) : (
             <Link
-              href={`${prefix}/#top`}
+              href={localePath(locale, '/#top')}
               className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
               data-testid="buy-again"
             >
@@ -127,17 +127,17 @@ export function LocationList() {
       {error &&
         (error.code === SESSION_INVALID ? (
           <div className="mt-4">
-            <SignInPrompt prefix={prefix} ended={error.ended} />
+            <SignInPrompt ended={error.ended} />
           </div>
         ) : (
           <div role="alert" className="mt-4 space-y-2">
             <p>{error.message}</p>
             {error.code === MUST_CHANGE_PASSWORD ? (
-              <Link href={`${prefix}/dashboard/account/`} className="text-brand underline">
+              <Link href={localePath(locale, '/dashboard/account/')} className="text-brand underline">
                 {t('choosePassword')}
               </Link>
             ) : (
-              <Link href={`${prefix}/`} className="text-brand underline">
+              <Link href={localePath(locale, '/')} className="text-brand underline">
                 {t('home')}
               </Link>
             )}
@@ -198,7 +198,7 @@ export function LocationList() {
                   )}
                 </div>
                 <Link
-                  href={`${prefix}/map/?id=${r.id}`}
+                  href={localePath(locale, `/map/?id=${r.id}`)}
                   className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
                 >
                   {t('openMap')}

@@ -9,7 +9,8 @@ import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
 import type { LocationTrace } from '@/lib/contracts/locations';
 import { formatAgo, formatDateTime, formatTime } from '@/lib/intl-format';
 import { useNow } from '../ui/use-now';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { useLiveTrace } from './use-live-trace';
 import { readUserInfo } from '@/lib/user-info';
@@ -69,7 +70,7 @@ export function MapView() {
   const { trace, transport } = useLiveTrace(id, poll);
 
   const back = (
-    <Link href={`${prefixOf(locale)}/dashboard/locations/`} className="text-sm text-brand underline">
+    <Link href={localePath(locale, '/dashboard/locations/')} className="text-sm text-brand underline">
       {t('back')}
     </Link>
   );
@@ -78,7 +79,7 @@ export function MapView() {
       <div className="space-y-4">
         <h1 className="text-2xl font-bold">{t('heading')}</h1>
         {error === SIGNED_OUT ? (
-          <SignInPrompt prefix={prefixOf(locale)} />
+          <SignInPrompt />
         ) : (
           <>
             <p role="alert">{error}</p>

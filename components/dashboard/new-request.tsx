@@ -5,7 +5,8 @@ import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { ownerNoteField, phoneField, phoneFromQuery, requesterNameField } from '@/lib/validation/schemas';
 import { useServerErrors } from '../account/use-server-errors';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
@@ -46,7 +47,6 @@ export function NewRequest() {
   const t = useTranslations('Dashboard');
   const tBox = useTranslations('LocateBox');
   const locale = useLocale() as AppLocale;
-  const prefix = prefixOf(locale);
   const api = useApi();
   const [texts, setTexts] = useState<SmsText[]>([]);
   const [created, setCreated] = useState<{ id: string; link: string } | null>(null);
@@ -131,7 +131,7 @@ export function NewRequest() {
             </button>
           </div>
           <Link
-            href={`${prefix}/map/?id=${created.id}`}
+            href={localePath(locale, `/map/?id=${created.id}`)}
             className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
           >
             {t('openMap')}

@@ -4,7 +4,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
 import type { RequestPage, RequestRow } from '@/lib/contracts/locations';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
 import { readUserInfo } from '@/lib/user-info';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
@@ -25,7 +25,7 @@ const STEPS = [
  */
 export function RevealLocation() {
   const t = useTranslations('Reveal');
-  const prefix = prefixOf(useLocale() as AppLocale);
+  const locale = useLocale();
   const api = useApi();
   const [row, setRow] = useState<RequestRow | null | 'none'>(null);
   const [error, setError] = useState<string | null>(null);
@@ -61,13 +61,7 @@ export function RevealLocation() {
     return (
       <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
         <h1 className="text-2xl font-bold">{t('heading')}</h1>
-        {error === SIGNED_OUT ? (
-          <SignInPrompt prefix={prefix} />
-        ) : error ? (
-          <p role="alert">{error}</p>
-        ) : (
-          <p>{t('none')}</p>
-        )}
+        {error === SIGNED_OUT ? <SignInPrompt /> : error ? <p role="alert">{error}</p> : <p>{t('none')}</p>}
       </section>
     );
   if (row === null) return <p aria-busy="true">…</p>;
@@ -94,7 +88,7 @@ export function RevealLocation() {
       {row.status === 'declined' && <p role="status">{t('declined')}</p>}
       {row.status === 'expired' && <p role="status">{t('expired')}</p>}
       <Link
-        href={`${prefix}/map/?id=${row.id}`}
+        href={localePath(locale, `/map/?id=${row.id}`)}
         className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
       >
         {t('openMap')}

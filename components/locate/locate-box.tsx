@@ -4,7 +4,8 @@ import { Suspense, lazy, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { ApiClient } from '@/lib/api/client';
 import type { IpInfo, PhoneInfo } from '@/lib/contracts/lookups';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import type { LocateBoxValues } from '@/lib/validation/schemas';
 import { lazyZodResolver } from '../ui/lazy-resolver';
 import { FieldError } from '../ui/field-error';
@@ -159,7 +160,7 @@ export function LocateBox() {
           hint={
             registeredFor && errors.email ? (
               <Link
-                href={`${prefixOf(locale)}/login/?redirect=getLocation&phone=${encodeURIComponent(registeredFor)}`}
+                href={localePath(locale, `/login/?redirect=getLocation&phone=${encodeURIComponent(registeredFor)}`)}
                 className="text-sm font-semibold text-brand underline"
               >
                 {tPay('signInToContinue')}
@@ -179,11 +180,11 @@ export function LocateBox() {
             />
             <span>
               {t('termsBefore')}{' '}
-              <Link className="text-brand underline" href={`${prefixOf(locale)}/terms-of-use/`}>
+              <Link className="text-brand underline" href={localePath(locale, '/terms-of-use/')}>
                 {t('terms')}
               </Link>{' '}
               {t('and')}{' '}
-              <Link className="text-brand underline" href={`${prefixOf(locale)}/privacy-policy/`}>
+              <Link className="text-brand underline" href={localePath(locale, '/privacy-policy/')}>
                 {t('privacy')}
               </Link>
               .

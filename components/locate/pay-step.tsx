@@ -5,7 +5,8 @@ import { track } from '@/lib/tracking/track';
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '@/lib/api/client';
 import type { OfferView, OrderView } from '@/lib/contracts/orders';
-import { prefixOf, trackingQuery, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { trackingQuery, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
 import { loadPrototypes, ownerNoteProblem } from '@/lib/validation/requester-name';
 import { OwnerNoteField } from './owner-note-field';
@@ -198,7 +199,7 @@ export function PayStep({
           {error}{' '}
           {registered && (
             <Link
-              href={`${prefixOf(locale)}/login/?redirect=getLocation&phone=${encodeURIComponent(phone)}`}
+              href={localePath(locale, `/login/?redirect=getLocation&phone=${encodeURIComponent(phone)}`)}
               className="font-semibold underline"
             >
               {t('signInToContinue')}

@@ -1,7 +1,7 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { Link } from '@/components/ui/link';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
 
 /**
  * What the pay pages (`/checkout/`, `/checkout/wallet/`, `/paystatus/`, `/pay-success/`) show when the address names
@@ -10,13 +10,13 @@ import { prefixOf, type AppLocale } from '@/lib/routing/rules';
  */
 export function NoOrder() {
   const t = useTranslations('Checkout');
-  const prefix = prefixOf(useLocale() as AppLocale);
+  const locale = useLocale();
   return (
     <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200" data-testid="no-order">
       <h1 className="text-2xl font-bold">{t('noOrderTitle')}</h1>
       <p className="mt-3 text-slate-700">{t('noOrderText')}</p>
       <Link
-        href={`${prefix}/#top`}
+        href={localePath(locale, '/#top')}
         className="mt-6 inline-flex min-h-11 items-center rounded-lg bg-brand px-5 py-3 font-semibold text-white"
       >
         {t('noOrderHome')}

@@ -5,7 +5,8 @@ import { useSearchParams } from 'next/navigation';
 import { useCallback, useState } from 'react';
 import type { UserInfo } from '@/lib/contracts/account';
 import type { OrderView } from '@/lib/contracts/orders';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
 import { OrderFacts } from './order-facts';
@@ -47,7 +48,6 @@ export function PayStatus() {
   const t = useTranslations('PayStatus');
   const tApi = useTranslations('Api');
   const locale = useLocale() as AppLocale;
-  const prefix = prefixOf(locale);
   const api = useApi();
   const code = useSearchParams().get('order') ?? '';
   const [view, setView] = useState<View>(code ? 'loading' : 'missing');
@@ -86,7 +86,7 @@ export function PayStatus() {
     );
   if (view === 'missing') return <NoOrder />;
   const { order, signedIn } = view;
-  const home = `${prefix}/`;
+  const home = localePath(locale, '/');
 
   return (
     <section
@@ -112,12 +112,15 @@ export function PayStatus() {
           </div>
         </>
       )}
-      {order.status === 'paid' && <Paid order={order} signedIn={signedIn} prefix={prefix} locale={locale} />}
+      {order.status === 'paid' && <Paid order={order} signedIn={signedIn} locale={locale} />}
       {order.status === 'failed' && (
         <div role="alert">
           <h1 className="text-2xl font-bold text-red-800">{t('failedTitle')}</h1>
           <p className="mt-3 text-slate-700">{tApi('declined')}</p>
-          <Link href={`${prefix}/checkout/?order=${encodeURIComponent(order.code)}`} className={`mt-6 ${button}`}>
+          <Link
+            href={localePath(locale, `/checkout/?order=${encodeURIComponent(order.code)}`)}
+            className={`mt-6 ${button}`}
+          >
             {t('retry')}
           </Link>
         </div>
@@ -156,17 +159,7 @@ export function PayStatus() {
  * the day), then what happens next with the consent SMS, the account line, a receipt line, and — for the order's
  * account signed in here — the one button to the request's map (My locations before the request exists).
  */
-function Paid({
-  order,
-  signedIn,
-  prefix,
-  locale,
-}: {
-  order: OrderView;
-  signedIn: boolean;
-  prefix: string;
-  locale: AppLocale;
-}) {
+function Paid({ order, signedIn, locale }: { order: OrderView; signedIn: boolean; locale: AppLocale }) {
   const t = useTranslations('PayStatus');
   // `paidAt` is set in the same transaction that marks an order paid (services/checkout.ts `fulfilOrder`).
   const day = formatDay(order.paidAt!, locale);
@@ -184,8 +177,8 @@ function Paid({
         : t('charged', { amount: order.amount, date: day });
   const phone = formatPhone(order.phone);
   const request = order.requestId
-    ? `${prefix}/map/?id=${encodeURIComponent(order.requestId)}`
-    : `${prefix}/dashboard/locations/`;
+    ? localePath(locale, `/map/?id=${encodeURIComponent(order.requestId)}`)
+    : localePath(locale, '/dashboard/locations/');
   return (
     <>
       <h1 className="text-2xl font-bold text-green-800" data-testid="paid-headline">
@@ -216,7 +209,7 @@ function Paid({
           {t('openRequest')}
         </Link>
       ) : (
-        <Link href={`${prefix}/login/`} className={`mt-6 ${button}`}>
+        <Link href={localePath(locale, '/login/')} className={`mt-6 ${button}`}>
           {t('login')}
         </Link>
       )}

@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { ApiClientError } from '@/lib/api/client';
 import type { OrderView } from '@/lib/contracts/orders';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { cardFormSchema, type CardFormValues } from '@/lib/validation/schemas';
 import { formatCardNumber, formatExpiry } from '@/lib/card-format';
 import { TextField } from '../ui/text-field';
@@ -51,7 +52,6 @@ const fields = [
 export function SandboxCheckout() {
   const t = useTranslations('Checkout');
   const locale = useLocale() as AppLocale;
-  const prefix = prefixOf(locale);
   const router = useRouter();
   const api = useApi();
   const code = useSearchParams().get('order') ?? '';
@@ -64,7 +64,7 @@ export function SandboxCheckout() {
     formState: { errors, isSubmitting },
   } = useForm<CardFormValues>({ resolver: zodResolver(cardFormSchema) });
   const brand = formatCardNumber(useWatch({ control, name: 'cardNumber' }) ?? '').brand;
-  const statusPage = `${prefix}/paystatus/?order=${encodeURIComponent(code)}`;
+  const statusPage = localePath(locale, `/paystatus/?order=${encodeURIComponent(code)}`);
 
   useEffect(() => {
     if (!code) return;
@@ -118,7 +118,7 @@ export function SandboxCheckout() {
         <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-800">
           <p className="font-semibold">{t('canceledTitle')}</p>
           <p className="text-sm">{phase.message}</p>
-          <Link href={`${prefix}/`} className="mt-3 inline-block font-semibold text-brand underline">
+          <Link href={localePath(locale, '/')} className="mt-3 inline-block font-semibold text-brand underline">
             {t('startAgain')}
           </Link>
         </div>

@@ -3,7 +3,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import type { OrderView } from '@/lib/contracts/orders';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
 import { useApi } from '../ui/use-api';
 import { OrderFacts } from './order-facts';
 import { NoOrder } from './no-order';
@@ -15,13 +15,13 @@ import { NoOrder } from './no-order';
  */
 export function SandboxWallet() {
   const t = useTranslations('Checkout');
-  const prefix = prefixOf(useLocale() as AppLocale);
+  const locale = useLocale();
   const router = useRouter();
   const api = useApi();
   const code = useSearchParams().get('order') ?? '';
   const [order, setOrder] = useState<OrderView | null | 'missing'>(code ? null : 'missing');
   const [working, setWorking] = useState(false);
-  const statusPage = `${prefix}/paystatus/?order=${encodeURIComponent(code)}`;
+  const statusPage = localePath(locale, `/paystatus/?order=${encodeURIComponent(code)}`);
 
   useEffect(() => {
     if (!code) return;

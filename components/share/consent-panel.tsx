@@ -3,7 +3,8 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { formatTime } from '@/lib/intl-format';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { requesterFactsText } from '@/lib/requester-facts';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { Link } from '../ui/link';
@@ -227,7 +228,7 @@ export function ConsentPanel() {
       {/* The number's safety centre: holding this link proves the number's SMS (app/[locale]/safety/). */}
       <p className="mt-6 border-t border-slate-200 pt-4">
         <Link
-          href={`${prefixOf(locale)}/safety/?c=${encodeURIComponent(code)}`}
+          href={localePath(locale, `/safety/?c=${encodeURIComponent(code)}`)}
           className="inline-flex min-h-11 items-center font-medium text-brand underline"
           data-testid="all-requests"
         >

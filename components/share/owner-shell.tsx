@@ -1,6 +1,5 @@
 import { getTranslations } from 'next-intl/server';
-import type { Locale } from '@/i18n/routing';
-import { prefixOf } from '@/lib/routing/rules';
+import { localePath, type Locale } from '@/i18n/routing';
 import { LogoMark } from '../site/brand';
 import { Link } from '../ui/link';
 
@@ -33,7 +32,7 @@ export async function OwnerFooter({ locale, company }: { locale: Locale; company
   return (
     <footer className="mt-8 border-t border-slate-200 bg-white" data-testid="owner-footer">
       <div className="mx-auto max-w-lg px-4 py-6 text-sm text-slate-600">
-        <Link href={`${prefixOf(locale)}/privacy-policy/`} className="inline-flex min-h-6 items-center underline">
+        <Link href={localePath(locale, '/privacy-policy/')} className="inline-flex min-h-6 items-center underline">
           {t('privacy')}
         </Link>
         <p className="mt-2">{t('rights', { year: new Date().getFullYear(), company })}</p>

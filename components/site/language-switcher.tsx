@@ -1,10 +1,9 @@
 'use client';
 import { useSyncExternalStore } from 'react';
-import { prefixOf, splitLocale, type AppLocale } from '@/lib/routing/rules';
+import { localePath, localePrefixOf, routing } from '@/i18n/routing';
+import { splitLocale, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
 import { writePreferenceCookie } from '@/lib/browser-cookies';
-
-const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
 
 /**
  * Remembers a language the visitor chose in the `lang` cookie (docs/rules.md#entities), one year, so `/` sends them to
@@ -14,11 +13,11 @@ function rememberLanguage(locale: AppLocale): void {
   writePreferenceCookie('lang', locale);
 }
 const noSubscribe = () => () => {};
-/** What the closed switcher shows: a short code (the full names are in the list). */
-const SHORT: Record<AppLocale, string> = { en: 'EN', id: 'ID', es: 'ES', 'en-PH': 'PH' };
+/** What the closed switcher shows: a short code (the full names are in the list): the prefix, or `EN`, upper-cased. */
+const short = (locale: AppLocale) => (localePrefixOf(locale).slice(1) || locale).toUpperCase();
 
 /**
- * The language switcher: a native disclosure listing en, id, es and en-PH. Each link keeps the current
+ * The language switcher: a native disclosure listing the locales of i18n/routing.ts. Each link keeps the current
  * path and query under the other language's prefix (`/es/faq/?utm_source=x` → `/id/faq/?utm_source=x`); before
  * hydration the links lead to each language's home page. Names come translated from the server component.
  */
@@ -41,15 +40,15 @@ export function LanguageSwitcher({
       <summary className="flex min-h-11 min-w-11 cursor-pointer list-none items-center justify-center gap-1 rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand">
         <span className="sr-only">{label}: </span>
         <abbr title={names[current]} className="no-underline">
-          {SHORT[current]}
+          {short(current)}
         </abbr>{' '}
         <span aria-hidden>▾</span>
       </summary>
       <ul className="menu-panel sm:w-52">
-        {LOCALES.map((l) => (
+        {routing.locales.map((l) => (
           <li key={l}>
             <Link
-              href={`${prefixOf(l)}${suffix}`}
+              href={localePath(l, suffix)}
               hrefLang={l}
               lang={l}
               aria-current={l === current ? 'true' : undefined}

@@ -3,7 +3,8 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { IpInfo, PhoneInfo } from '@/lib/api/types';
 import { phoneCountryFor } from '@/lib/phone-country';
-import { prefixOf, type AppLocale } from '@/lib/routing/rules';
+import { localePath } from '@/i18n/routing';
+import { type AppLocale } from '@/lib/routing/rules';
 import { PhoneFacts } from '../locate/phone-facts';
 import { useApi } from '../ui/use-api';
 import { LookupForm } from './lookup-form';
@@ -55,7 +56,7 @@ export function PhoneLookup() {
       {facts && (
         <div className="space-y-4" data-testid="lookup-result">
           <PhoneFacts info={facts} />
-          <Link href={`${prefixOf(locale)}/#top`} className="inline-block font-semibold text-brand underline">
+          <Link href={localePath(locale, '/#top')} className="inline-block font-semibold text-brand underline">
             {t('locateCta')}
           </Link>
         </div>

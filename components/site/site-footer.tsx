@@ -1,6 +1,5 @@
 import { getLocale, getTranslations } from 'next-intl/server';
-import type { Locale } from '@/i18n/routing';
-import { prefixOf } from '@/lib/routing/rules';
+import { localePath, type Locale } from '@/i18n/routing';
 import { CookieBanner } from './cookie-banner';
 import { StaticSection } from './static-section';
 
@@ -12,12 +11,11 @@ import { StaticSection } from './static-section';
 export async function SiteFooter({ company }: { company: string }) {
   const t = await getTranslations();
   const locale = (await getLocale()) as Locale;
-  const prefix = prefixOf(locale);
   return (
     <footer className="mt-16 border-t border-slate-200 bg-white">
       <StaticSection name="footer" locale={locale} args={{ company }} />
       <CookieBanner
-        policyHref={`${prefix}/cookie/`}
+        policyHref={localePath(locale, '/cookie/')}
         labels={{
           text: t('Cookies.text'),
           accept: t('Cookies.accept'),

@@ -1,13 +1,17 @@
 import { getLocale, getTranslations } from 'next-intl/server';
 import type { Locale } from '@/i18n/routing';
-import { prefixOf } from '@/lib/routing/rules';
 import { LanguageSwitcher } from './language-switcher';
 import { StaticSection } from './static-section';
 import { AccountMenu } from '../ui/account-menu';
 import { Link } from '@/components/ui/link';
 
 /** Names of the languages, each in its own language. */
-const LANGUAGE_NAMES = { en: 'English', id: 'Bahasa Indonesia', es: 'Español', 'en-PH': 'English (Philippines)' };
+const LANGUAGE_NAMES: Record<Locale, string> = {
+  en: 'English',
+  id: 'Bahasa Indonesia',
+  es: 'Español',
+  'en-PH': 'English (Philippines)',
+};
 
 /**
  * Site header (docs/rules.md#routes): product name (home link); price, advantages, how to track, demo, features, FAQ and contact
@@ -20,7 +24,6 @@ const LANGUAGE_NAMES = { en: 'English', id: 'Bahasa Indonesia', es: 'Español', 
 export async function SiteHeader({ product }: { product: string }) {
   const t = await getTranslations();
   const locale = (await getLocale()) as Locale;
-  const prefix = prefixOf(locale);
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 backdrop-blur">
       <Link href="#main" className="sr-only focus:not-sr-only">
@@ -32,7 +35,6 @@ export async function SiteHeader({ product }: { product: string }) {
           <StaticSection name="header-menu" locale={locale} args={{}} className="contents" />
           <LanguageSwitcher current={locale} label={t('Nav.languages')} names={LANGUAGE_NAMES} />
           <AccountMenu
-            prefix={prefix}
             locale={locale}
             labels={{
               signIn: t('Auth.signIn'),

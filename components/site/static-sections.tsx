@@ -2,7 +2,7 @@ import { createTranslator } from 'next-intl';
 import type { ReactNode } from 'react';
 import { messagesFor, type Messages, type Namespace, type Translator } from '@/i18n/messages';
 import type { Locale } from '@/i18n/routing';
-import { prefixOf } from '@/lib/routing/rules';
+import { localePrefixOf } from '@/i18n/routing';
 import { LandingDetails, LandingHeading } from '../landing/landing-intro';
 import type { LandingPage } from '../landing/landing-page';
 import { FooterContent } from '../ui/footer-content';
@@ -77,5 +77,5 @@ export function renderStaticSection<N extends StaticSectionName>(
   const messages = messagesFor(locale);
   const t = <NS extends Namespace>(namespace: NS) => createTranslator<Messages, NS>({ locale, messages, namespace });
   const render = RENDERERS[name] as (args: StaticSections[N], c: Context) => ReactNode;
-  return render(args, { t, locale, prefix: prefixOf(locale) });
+  return render(args, { t, locale, prefix: localePrefixOf(locale) });
 }

@@ -1,6 +1,7 @@
 'use client';
 import { useSyncExternalStore } from 'react';
 import { Link } from '@/components/ui/link';
+import { localePath } from '@/i18n/routing';
 import { readUserInfo, subscribeUserInfo } from '@/lib/user-info';
 import { useReturnQuery } from './sign-in-prompt';
 
@@ -22,7 +23,7 @@ type Labels = {
  * success page shows the signed-in header as soon as the payment signed the buyer in. Labels come translated from the
  * server component, so the island carries no message catalogue. The server render shows the visitor's view.
  */
-export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale: string; labels: Labels }) {
+export function AccountMenu({ locale, labels }: { locale: string; labels: Labels }) {
   const email = useSyncExternalStore(
     subscribeUserInfo,
     () => readUserInfo()?.email ?? null,
@@ -33,7 +34,7 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
   if (!email) {
     return (
       <Link
-        href={`${prefix}/login/${back}`}
+        href={localePath(locale, `/login/${back}`)}
         data-btn-id="header_sign_in"
         className="inline-flex min-h-11 items-center rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand"
       >
@@ -44,7 +45,7 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
   const signOut = async () => {
     // Loaded on use, so the API client is not part of every page's first load.
     const { browserApi, signOut: signOutWith } = await import('@/lib/api/browser');
-    await signOutWith(browserApi(locale, labels.network), prefix);
+    await signOutWith(browserApi(locale, labels.network), locale);
   };
   const item = 'menu-item w-full';
   return (
@@ -60,17 +61,17 @@ export function AccountMenu({ prefix, locale, labels }: { prefix: string; locale
           {email}
         </li>
         <li>
-          <Link href={`${prefix}/dashboard/locations/`} className={item}>
+          <Link href={localePath(locale, '/dashboard/locations/')} className={item}>
             {labels.dashboard}
           </Link>
         </li>
         <li>
-          <Link href={`${prefix}/dashboard/billing/`} className={item}>
+          <Link href={localePath(locale, '/dashboard/billing/')} className={item}>
             {labels.billing}
           </Link>
         </li>
         <li>
-          <Link href={`${prefix}/dashboard/account/`} className={item}>
+          <Link href={localePath(locale, '/dashboard/account/')} className={item}>
             {labels.account}
           </Link>
         </li>

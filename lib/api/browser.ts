@@ -2,6 +2,7 @@ import { detectEnv, phoneOs } from '../tracking/device';
 import { browserState } from '../tracking/state';
 import { noteUserInfoChange } from '../user-info';
 import { createApiClient, type ApiClient } from './client';
+import { localePath } from '../../i18n/routing';
 
 const clients = new Map<string, ApiClient>();
 
@@ -52,15 +53,15 @@ export function fullLoad(path: string): void {
 }
 
 /**
- * Signs out (`DELETE /admin/userSession`, which clears the cookies) and loads the home page of `prefix`. First, when
+ * Signs out (`DELETE /admin/userSession`, which clears the cookies) and loads the home page of `locale`. First, when
  * this browser gets the account's alerts (Web Push, components/dashboard/push-toggle.tsx), it stops: the device is
  * removed from the account and the browser unsubscribed, so a shared computer shows no alert of an account signed out
  * of it. A failure there never keeps the user signed in.
  */
-export async function signOut(api: ApiClient, prefix: string): Promise<void> {
+export async function signOut(api: ApiClient, locale: string): Promise<void> {
   await stopPushHere(api).catch(() => {});
   await api.delete('/admin/userSession').catch(() => {});
-  fullLoad(`${prefix}/`);
+  fullLoad(localePath(locale, '/'));
 }
 
 /** Removes this browser's push subscription from the signed-in account and unsubscribes it (nothing when there is none). */

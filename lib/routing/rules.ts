@@ -1,3 +1,4 @@
+import { localeOfPrefix, localePrefixOf, routing, type Locale } from '../../i18n/routing';
 import { TRACKING_PARAMS } from './tracking-params';
 
 /**
@@ -5,15 +6,11 @@ import { TRACKING_PARAMS } from './tracking-params';
  * Paths here are pathnames; `search` is the raw query string including its leading '?', or ''.
  */
 
-/** URL prefix → locale (docs/rules.md#routes; the Philippines is the locale `en-PH` under `/ph`). English has no prefix. */
-export const PREFIX_LOCALES = { id: 'id', es: 'es', ph: 'en-PH' } as const;
-export type AppLocale = 'en' | (typeof PREFIX_LOCALES)[keyof typeof PREFIX_LOCALES];
+/** A locale of the site: the one list is i18n/routing.ts (next-intl's routing config). */
+export type AppLocale = Locale;
 
-/** Locale → URL prefix ('' for English). */
-export function prefixOf(locale: AppLocale): string {
-  const entry = Object.entries(PREFIX_LOCALES).find(([, l]) => l === locale);
-  return entry ? `/${entry[0]}` : '';
-}
+/** The URL prefixes of the locales that have one (`/id`, `/es`, `/ph`), from i18n/routing.ts. */
+export const LOCALE_PREFIXES: readonly string[] = routing.locales.map(localePrefixOf).filter(Boolean);
 
 /**
  * Landing pages (docs/rules.md#routes): where ads and search send visitors; each logs `landing_view` (lib/tracking/page.ts). A
@@ -76,11 +73,9 @@ export { TRACKING_PARAMS };
 /** Splits a pathname into its locale, URL prefix and the rest (always starting with '/'). */
 export function splitLocale(pathname: string): { locale: AppLocale; prefix: string; rest: string } {
   const match = /^\/([^/]+)(\/.*)?$/.exec(pathname);
-  const segment = match?.[1] as keyof typeof PREFIX_LOCALES | undefined;
-  if (segment && segment in PREFIX_LOCALES) {
-    return { locale: PREFIX_LOCALES[segment], prefix: `/${segment}`, rest: match?.[2] ?? '' };
-  }
-  return { locale: 'en', prefix: '', rest: pathname || '/' };
+  const locale = match ? localeOfPrefix(match[1]) : undefined;
+  if (match && locale) return { locale, prefix: `/${match[1]}`, rest: match[2] ?? '' };
+  return { locale: routing.defaultLocale, prefix: '', rest: pathname || '/' };
 }
 
 export type RouteDecision =
@@ -109,8 +104,8 @@ export function routeRequest(pathname: string, search: string): RouteDecision {
  */
 export function rememberedLanguageRedirect(pathname: string, search: string, lang: string | undefined): string | null {
   if (pathname !== '/' || !lang) return null;
-  const entry = Object.entries(PREFIX_LOCALES).find(([, l]) => l === lang);
-  return entry ? `/${entry[0]}/${search}` : null;
+  const prefix = localePrefixOf(lang);
+  return prefix ? `${prefix}/${search}` : null;
 }
 
 /** Whether a signed-in visitor asking for `rest` (path without prefix) goes to the dashboard instead. */

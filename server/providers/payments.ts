@@ -2,7 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { env } from '../env';
 import type { Order, PriceSetup, Subscription } from '../db/schema';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { languageOf, localePath, localeUrl } from '../../i18n/routing';
 import { stripeClient } from './stripe';
 
 /**
@@ -25,14 +25,14 @@ export type PaymentProvider = {
 };
 
 function returnUrl(order: Order, path: string) {
-  return `${env().APP_ORIGIN}${prefixOf(order.locale as AppLocale)}${path}?order=${encodeURIComponent(order.code)}`;
+  return localeUrl(env().APP_ORIGIN, order.locale, `${path}?order=${encodeURIComponent(order.code)}`);
 }
 
 const sandbox: PaymentProvider = {
   name: 'sandbox',
   async startCheckout(order) {
     const page = order.paymentMethod === 'wallet' ? '/checkout/wallet/' : '/checkout/';
-    return { url: `${prefixOf(order.locale as AppLocale)}${page}?order=${encodeURIComponent(order.code)}` };
+    return { url: localePath(order.locale, `${page}?order=${encodeURIComponent(order.code)}`) };
   },
   async cancelAtPeriodEnd() {},
   async cancelNow() {},
@@ -51,7 +51,7 @@ const stripe: PaymentProvider = {
         mode: 'subscription',
         client_reference_id: order.code,
         customer_email: order.email,
-        locale: order.locale === 'es' ? 'es' : order.locale === 'id' ? 'id' : 'en',
+        locale: languageOf(order.locale),
         line_items: [
           {
             quantity: 1,

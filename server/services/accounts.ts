@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { localeUrl } from '../../i18n/routing';
 import type { Db, Tx } from '../db/client';
 import { orders, passwordResetCodes, sessions, users } from '../db/schema';
 import { env } from '../env';
@@ -134,7 +134,7 @@ async function queueLockedNotice(db: Db, user: { id: string; email: string }, lo
       .orderBy(desc(orders.createdAt))
       .limit(1);
     const language = order?.locale ?? locale;
-    const link = `${env().APP_ORIGIN}${prefixOf(language as AppLocale)}/forget/`;
+    const link = localeUrl(env().APP_ORIGIN, language, '/forget/');
     const params = { email: user.email, count: LOGIN_LOCK_AFTER_FAILURES, link };
     return [await queueEmail(tx, { to: user.email, template: 'login-locked', locale: language, params })];
   });

@@ -5,7 +5,7 @@ import { locationRequests, orders, outboundMessages, users } from '../db/schema'
 import { env } from '../env';
 import { pickLanguage, translate } from '../i18n';
 import { formatPhone } from '../../lib/phone-format';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { localeUrl } from '../../i18n/routing';
 import { LIVE_STATES } from '../../lib/request-machine';
 import { queueEmail } from './outbox-queue';
 import type { EmailTemplate } from './templates';
@@ -53,7 +53,7 @@ export async function alertBuyer(
     ? await tx.select({ locale: orders.locale }).from(orders).where(eq(orders.id, request.orderId))
     : [];
   const locale = order?.locale ?? 'en';
-  const link = `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/map/?id=${request.id}`;
+  const link = localeUrl(env().APP_ORIGIN, locale, `/map/?id=${request.id}`);
   const params = { phone: request.targetE164, link };
   const fallback: PushFallback = { to: buyer.email, template: ALERT_EMAIL[kind], params };
   if ((await pushDeviceCount(tx, request.userId)) === 0) return queueEmail(tx, { ...fallback, locale });

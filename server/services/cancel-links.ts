@@ -6,7 +6,7 @@ import { cancelTokens, subscriptions, users } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode } from '../errors';
 import { paymentProvider } from '../providers/payments';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { localeUrl } from '../../i18n/routing';
 import { queueEmail } from './outbox-queue';
 import { cancelSubscriptions, liveSubscriptions } from './subscriptions';
 import { randomToken, sha256 } from './tokens';
@@ -31,7 +31,7 @@ export async function issueCancelLink(
   await tx
     .insert(cancelTokens)
     .values({ userId, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + ttlMs) });
-  return `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/cancel/?token=${token}`;
+  return localeUrl(env().APP_ORIGIN, locale, `/cancel/?token=${token}`);
 }
 
 /**

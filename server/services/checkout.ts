@@ -6,7 +6,7 @@ import { recordOrderEvent } from './events';
 import { domainEvents, orders, payments, priceSetups, subscriptions, users, type Order } from '../db/schema';
 import { env } from '../env';
 import { sandboxCardBrand, sandboxCharge } from '../providers/sandbox-payments';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { localeUrl } from '../../i18n/routing';
 import { accountIdOf } from './accounts';
 import { createSession } from './sessions';
 import { generatePassword } from './tokens';
@@ -256,7 +256,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
       amount: formatMoney(order.amountMinor, order.currency, order.locale),
       monthly: formatMoney(price.monthlyPriceMinor, price.currency, order.locale),
       descriptor: e.BILLING_DESCRIPTOR,
-      link: `${e.APP_ORIGIN}${prefixOf(order.locale as AppLocale)}/dashboard/locations/`,
+      link: localeUrl(e.APP_ORIGIN, order.locale, '/dashboard/locations/'),
       // The receipt of the trial payment (services/receipts.ts has the renewals'): when, paid with what, how to cancel.
       date: emailDateTime(now, order.locale),
       method: order.paymentMethod,

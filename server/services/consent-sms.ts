@@ -1,20 +1,18 @@
 import 'server-only';
 import { SegmentedMessage } from 'sms-segments-calculator';
 import { SMS_TEXTS } from '../../lib/contracts/locations';
+import { localeUrl } from '../../i18n/routing';
 import { pickLanguage, translate } from '../i18n';
-
-/** Locales the consent SMS is written in, and their URL prefixes (docs/rules.md#routes). */
-const PREFIX: Record<string, string> = { en: '', id: '/id', es: '/es', 'en-PH': '/ph' };
 
 // The owner's language from their number's country, shared with the New request form's preview.
 export { localeForCountry } from '../../lib/owner-language';
 
 /**
- * The consent link: `<origin><prefix>/location/?c=<code>` (the trailing slash of our routes saves the owner a
- * redirect).
+ * The consent link: `<origin><prefix>/location/?c=<code>`, the prefix of `locale` from i18n/routing.ts (none for an
+ * unknown locale; the trailing slash of our routes saves the owner a redirect).
  */
 export function consentLink(origin: string, locale: string, code: string): string {
-  return `${origin.replace(/\/$/, '')}${PREFIX[locale] ?? ''}/location/?c=${encodeURIComponent(code)}`;
+  return localeUrl(origin, locale, `/location/?c=${encodeURIComponent(code)}`);
 }
 
 /** The consent SMS texts a buyer may choose from (messages/*.json, namespace `Sms`; the list is the API contract's). */

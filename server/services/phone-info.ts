@@ -4,6 +4,7 @@ import { Metadata } from 'libphonenumber-js/max';
 import type { PhoneInfo } from '../../lib/contracts/lookups';
 import { phoneNumberOf } from '../../lib/contracts/e164';
 import type { E164 } from '../../lib/contracts/phone';
+import { languageOf } from '../../i18n/routing';
 
 const callingCodes = (
   new Metadata() as unknown as { countryCallingCodes(): Record<string, string[]> }
@@ -16,7 +17,7 @@ const callingCodes = (
  */
 export async function phoneInfo(e164: E164, lang: string): Promise<PhoneInfo> {
   const number = phoneNumberOf(e164);
-  const locale = lang === 'id' || lang === 'es' ? lang : 'en';
+  const locale = languageOf(lang);
   const [carrierName, region, zones] = await Promise.all([
     carrier(number, locale as 'en').catch(() => null),
     geocoder(number, locale as 'en').catch(() => null),

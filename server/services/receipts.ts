@@ -3,7 +3,7 @@ import type { Tx } from '../db/client';
 import type { Order } from '../db/schema';
 import { env } from '../env';
 import { cardBrandName } from '../../lib/card-brand';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { localeUrl } from '../../i18n/routing';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
 import { emailDateTime } from './templates';
@@ -23,8 +23,8 @@ export type Charge = {
 
 /** The public pages a receipt links to: the cancel page (no sign-in) and Billing, in the order's language. */
 export function billingLinks(locale: string) {
-  const base = `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}`;
-  return { cancel: `${base}/cancel/`, billing: `${base}/dashboard/billing/` };
+  const origin = env().APP_ORIGIN;
+  return { cancel: localeUrl(origin, locale, '/cancel/'), billing: localeUrl(origin, locale, '/dashboard/billing/') };
 }
 
 /** The `card` parameter of a receipt: "Visa •••• 4242" (scheme and last four only, PCI DSS 3.3), or none. */

@@ -1,11 +1,11 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { createTranslator } from 'use-intl/core';
 import { desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { ConsentRecord } from '../../lib/contracts/billing';
 import type { Db, Tx } from '../db/client';
 import { orders, subscriptionConsents, type SubscriptionConsent } from '../db/schema';
-import { messagesOf, type ApiLanguage } from '../i18n';
+import { languageOf } from '../../i18n/routing';
+import { messagesOf, translate } from '../i18n';
 import { formatMoney } from './money';
 
 /**
@@ -26,12 +26,6 @@ export type TermsShown = {
   startNow: boolean;
 };
 
-/** The catalogue language of a page locale (`en-PH` reads the English catalogue). */
-function languageOf(locale: string): ApiLanguage {
-  const lang = locale.slice(0, 2);
-  return lang === 'es' || lang === 'id' ? lang : 'en';
-}
-
 /**
  * The terms the pay step shows, as text, one statement a line, in the order's language (next-intl's ICU formatter
  * over messages/*.json: the box ticked in the locate box, `Pay.priceLine`, `Pay.includes`, `Pay.descriptor`,
@@ -41,18 +35,18 @@ function languageOf(locale: string): ApiLanguage {
 export function renderTermsShown(shown: TermsShown): { text: string; version: string } {
   const lang = languageOf(shown.locale);
   const messages = messagesOf(lang);
-  const t = createTranslator({ locale: lang, messages: messages as never });
+  const t = (key: string, values?: Record<string, string | number>) => translate(lang, key, values);
   const money = (minor: number) => formatMoney(minor, shown.currency, lang);
   const box = ['LocateBox.termsBefore', 'LocateBox.terms', 'LocateBox.and', 'LocateBox.privacy']
-    .map((key) => t(key as never))
+    .map((key) => t(key))
     .join(' ');
   const lines = [
     box,
-    t('Pay.priceLine' as never, { trial: money(shown.trialMinor), monthly: money(shown.monthlyMinor) } as never),
-    t('Pay.includes' as never, { count: shown.geolocations } as never),
-    t('Pay.descriptor' as never, { descriptor: shown.descriptor } as never),
-    ...(shown.startNow ? [t('Pay.startNow' as never)] : []),
-    t('Pay.pay' as never, { amount: money(shown.trialMinor) } as never),
+    t('Pay.priceLine', { trial: money(shown.trialMinor), monthly: money(shown.monthlyMinor) }),
+    t('Pay.includes', { count: shown.geolocations }),
+    t('Pay.descriptor', { descriptor: shown.descriptor }),
+    ...(shown.startNow ? [t('Pay.startNow')] : []),
+    t('Pay.pay', { amount: money(shown.trialMinor) }),
   ];
   const terms = JSON.stringify((messages as { Legal?: { termsOfUse?: unknown } }).Legal?.termsOfUse ?? null);
   return { text: lines.join('\n'), version: `terms-of-use@${sha256(terms).slice(0, 12)}` };

@@ -14,7 +14,7 @@ import {
 } from '../db/schema';
 import type { Subscription } from '../db/schema';
 import { env } from '../env';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { localeUrl } from '../../i18n/routing';
 import { lockOrder, lockOrders, lockSubscription } from './billing-locks';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
@@ -100,7 +100,7 @@ function emailParams(row: Billing, sub: SubscriptionState) {
     phone: row.order.phoneE164,
     monthly: formatMoney(row.price.monthlyPriceMinor, row.price.currency, locale),
     date: emailDateTime(sub.currentPeriodEnd, locale),
-    link: `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/dashboard/billing/`,
+    link: localeUrl(env().APP_ORIGIN, locale, '/dashboard/billing/'),
     descriptor: env().BILLING_DESCRIPTOR,
   };
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { formatPhone } from '../../lib/phone-format';
 import { env } from '../env';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
+import { localeUrl } from '../../i18n/routing';
 import { pickLanguage, translate, type ApiLanguage } from '../i18n';
 
 /** E-mail templates; their texts live in messages/*.json under `Email` (en-PH uses en). */
@@ -149,7 +149,7 @@ export function renderEmail(template: EmailTemplate, locale: string, params: Par
   const all = {
     product: e.NEXT_PUBLIC_PRODUCT_NAME,
     support: e.SUPPORT_EMAIL,
-    withdrawLink: `${e.APP_ORIGIN}${prefixOf(locale as AppLocale)}/withdraw/`,
+    withdrawLink: localeUrl(e.APP_ORIGIN, locale, '/withdraw/'),
     ...params,
     // Numbers are written for people: +49 1512 3456781, not +4915123456781.
     ...(typeof params.phone === 'string' ? { phone: formatPhone(params.phone) } : {}),

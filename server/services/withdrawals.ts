@@ -17,8 +17,8 @@ import {
 import { env } from '../env';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { paymentProvider } from '../providers/payments';
-import { prefixOf, type AppLocale } from '../../lib/routing/rules';
 import type { Acknowledgement, ContractState, ContractView, WithdrawLink } from '../../lib/contracts/withdraw';
+import { localeUrl } from '../../i18n/routing';
 import { lockOrder } from './billing-locks';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
@@ -159,7 +159,7 @@ export async function requestWithdrawLink(db: Db, email: string, locale: string,
       tokenHash: sha256(token),
       expiresAt: new Date(now.getTime() + WITHDRAW_LINK_TTL_MS),
     });
-    const link = `${env().APP_ORIGIN}${prefixOf(locale as AppLocale)}/withdraw/?token=${token}`;
+    const link = localeUrl(env().APP_ORIGIN, locale, `/withdraw/?token=${token}`);
     return [await queueEmail(tx, { to: email, template: 'withdraw-link', locale, params: { link } })];
   });
 }

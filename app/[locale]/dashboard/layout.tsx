@@ -4,7 +4,6 @@ import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import { DashboardNav } from '@/components/dashboard/dashboard-nav';
 import type { Locale } from '@/i18n/routing';
-import { prefixOf } from '@/lib/routing/rules';
 import { APPLE_TOUCH_ICON, appManifestPath } from '@/lib/seo';
 import { dataLeakCheckConfigured } from '@/server/providers/breaches';
 
@@ -38,7 +37,7 @@ export default async function DashboardLayout({
   ];
   return (
     <>
-      <DashboardNav prefix={prefixOf(locale)} label={t('Nav.dashboardNav')} items={items} />
+      <DashboardNav locale={locale} label={t('Nav.dashboardNav')} items={items} />
       {children}
     </>
   );

@@ -1,8 +1,7 @@
 import { getTranslations, setRequestLocale } from 'next-intl/server';
 import { BackButton } from '@/components/ui/back-button';
 import { ClientMessages } from '@/components/ui/client-messages';
-import type { Locale } from '@/i18n/routing';
-import { prefixOf } from '@/lib/routing/rules';
+import { localePath, type Locale } from '@/i18n/routing';
 import { titled } from '@/lib/page-title';
 
 /** `/404` (docs/rules.md#routes): 'This page could not be found' with a Back button. */
@@ -14,7 +13,7 @@ export default async function NotFoundPage({ params }: { params: Promise<{ local
     <div className="flex flex-col items-center gap-6 py-16 text-center">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
       <ClientMessages namespaces={['NotFound']}>
-        <BackButton fallbackHref={`${prefixOf(locale)}/`} />
+        <BackButton fallbackHref={localePath(locale, '/')} />
       </ClientMessages>
     </div>
   );

@@ -24,6 +24,7 @@ import {
   smsTextSchema,
 } from '../../../lib/contracts/locations';
 import { bodyOf, readBody } from '../validation';
+import { languages } from '../../../i18n/routing';
 
 // The subscriber's side of location requests: every route needs a session and reads only the caller's rows.
 
@@ -170,7 +171,7 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
   .openapi(textsRoute, (c) =>
     ok(
       c,
-      (['en', 'id', 'es'] as const).flatMap((locale) =>
+      languages.flatMap((locale) =>
         SMS_TEXTS.map((id) => ({
           id,
           locale,

@@ -38,6 +38,7 @@ import {
   safetySessionSchema,
   type SafetyOverview,
 } from '../../../lib/contracts/safety';
+import { languageOf } from '../../../i18n/routing';
 
 // The phone owner's safety centre (services/safety.ts): every call but the three entries needs the safety-centre
 // session cookie, which opens one number's centre for 30 minutes and nothing else (never a buyer session).
@@ -145,7 +146,7 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     const e164 = e164Of(body.phone, body.country);
     await consume('safetyCodesPerIp', c.get('clientIp') ?? 'unknown');
     await consume('safetyCodesPerNumber', e164);
-    const id = await sendSafetyCode(await c.var.db(), e164, body.locale === 'en-PH' ? 'en' : body.locale);
+    const id = await sendSafetyCode(await c.var.db(), e164, languageOf(body.locale));
     if (id) await enqueueAfterCommit([id]);
     return ok(c, { sent: true as const });
   })
