@@ -2,20 +2,21 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import type { Locale } from '@/i18n/routing';
 import { prefixOf } from '@/lib/routing/rules';
 import { CookieBanner } from './cookie-banner';
-import { StaticSection } from './static-section';
+import { FooterContent } from '../ui/footer-content';
 
 /**
  * Site footer (docs/rules.md#routes): the legal and help pages, unsubscribe (→ `/cancel`), refund (→ the terms' refund section),
- * the consent promise and the copyright 2021–current year (static sections: sent once, never hydrated);
+ * the consent promise and the copyright 2021–current year (server components, FooterContent);
  * and the cookie banner.
  */
 export async function SiteFooter({ company }: { company: string }) {
   const t = await getTranslations();
+  const footer = await getTranslations('Footer');
   const locale = (await getLocale()) as Locale;
   const prefix = prefixOf(locale);
   return (
     <footer className="mt-16 border-t border-slate-200 bg-white">
-      <StaticSection name="footer" locale={locale} args={{ company }} />
+      <FooterContent t={footer} prefix={prefix} company={company} />
       <CookieBanner
         policyHref={`${prefix}/cookie/`}
         labels={{
