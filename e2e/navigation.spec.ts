@@ -40,6 +40,8 @@ test('a client-side link from the home page to a page of text and back keeps eve
   await page.locator('footer a[href^="/about-us/"]').click();
   await expect(page).toHaveURL(/\/about-us\/$/);
   await expect(page.locator('main h1')).toBeVisible();
+  // The layout's language switcher follows the new address.
+  await expect(page.locator('header a[hreflang="es"]')).toHaveAttribute('href', '/es/about-us/');
   await page.locator('footer a[href^="/faq/"]').click();
   await expect(page).toHaveURL(/\/faq\/$/);
   await expect(page.locator('main [data-testid="faq-item"]')).not.toHaveCount(0);

@@ -1,7 +1,7 @@
 'use client';
 import { useSyncExternalStore } from 'react';
 import { prefixOf, splitLocale, type AppLocale } from '@/lib/routing/rules';
-import { Link } from '@/components/ui/link';
+import { Link, useRenderAfterNavigation } from '@/components/ui/link';
 import { writePreferenceCookie } from '@/lib/browser-cookies';
 
 const LOCALES: AppLocale[] = ['en', 'id', 'es', 'en-PH'];
@@ -31,6 +31,8 @@ export function LanguageSwitcher({
   label: string;
   names: Record<AppLocale, string>;
 }) {
+  // In the layout, it outlives client-side navigations: rendered again after each, with the new address.
+  useRenderAfterNavigation();
   const suffix = useSyncExternalStore(
     noSubscribe,
     () => `${splitLocale(location.pathname).rest || '/'}${location.search}`,

@@ -1,9 +1,36 @@
 'use client';
 import NextLink from 'next/link';
-import { useState, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import { usePathname } from 'next/navigation';
+import {
+  useEffect,
+  useReducer,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type AnchorHTMLAttributes,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 import { linkKind, withTrackedParams } from '@/lib/routing/links';
 
 const noSubscribe = () => () => {};
+
+/**
+ * Renders the calling component again once a client-side navigation has changed the address, for components that
+ * outlive it (the layout's header and footer links, the language switcher) and read `location` in a
+ * `useSyncExternalStore` snapshot, which is taken on every render. Not on the first render: the snapshots are fresh
+ * then. (The new address is in `location` by the time effects run, not yet while the new page renders.)
+ */
+export function useRenderAfterNavigation(): void {
+  const pathname = usePathname();
+  const seen = useRef(pathname);
+  const [, bump] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    if (seen.current === pathname) return;
+    seen.current = pathname;
+    bump();
+  }, [pathname]);
+}
 
 /**
  * The site's one link (docs/rules.md#routes). `href` is a path under the page's locale prefix, a `#id`, or an
@@ -29,6 +56,7 @@ export function Link({
   rel,
   ...rest
 }: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { href: string; disabled?: boolean; children: ReactNode }) {
+  useRenderAfterNavigation();
   const carried = useSyncExternalStore(
     noSubscribe,
     () =>
