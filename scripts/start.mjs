@@ -24,8 +24,19 @@ const app = next({ dev: false, hostname: 'localhost', port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+// The security headers of the answers this server gives itself (request-guard.mjs): the build's own, as next.config.ts's
+// `headers()` left them in the routes manifest (rules on every path, each with its `header` conditions, e.g. HSTS only
+// with `X-Forwarded-Proto: https`). Next sets the same values again on everything it answers.
+const headerRules = JSON.parse(readFileSync('.next/routes-manifest.json', 'utf8')).headers.filter(
+  (rule) => rule.source === '/:path*' && (rule.has ?? []).every((condition) => condition.type === 'header'),
+);
+
 createServer((req, res) => {
   req.headers['x-peer-ip'] = req.socket.remoteAddress ?? '';
+  for (const rule of headerRules) {
+    if ((rule.has ?? []).every(({ key, value }) => req.headers[key] === value))
+      for (const { key, value } of rule.headers) res.setHeader(key, value);
+  }
   // Methods and paths Next cannot take answer 405/400 here, not a plain-text 500 from Next (request-guard.mjs).
   if (guardRequest(req, res)) return;
   void handle(req, res);
