@@ -113,8 +113,7 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
-      // The server graph: `#static-sections` resolves to its "default" target, as it does for Node and the
-      // server bundle. The "browser" target is a separate entry that imports nothing from the server graph.
+      // The server graph: packages resolve through the conditions Node and the server bundle use.
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
       mainFields: ['module', 'main', 'types', 'typings'],
       extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],

@@ -1,7 +1,6 @@
 import type { NextConfig } from 'next';
-import { PHASE_DEVELOPMENT_SERVER } from 'next/constants';
 import createNextIntlPlugin from 'next-intl/plugin';
-import { securityHeaders } from './lib/security-headers';
+import { STRICT_TRANSPORT_SECURITY, securityHeaders } from './lib/security-headers';
 import { isDemoMode } from './lib/site';
 
 // Messages are precompiled at build time (next-intl's catalog loader), so the ICU parser stays out of the browser.
@@ -52,12 +51,22 @@ const nextConfig: NextConfig = {
 };
 
 /**
- * In production the security headers are set by scripts/start.mjs on every response (lib/security-headers.ts): a
- * `headers()` entry here made Next compile the CSP (it contains `:`) with path-to-regexp on every request
- * (bench/profiling-notes.md; docs/decisions/0004). `next dev` has no start script, so there they come from here.
+ * The security headers of every response (lib/security-headers.ts; docs/decisions/0004-where-security-headers-are-set.md),
+ * with Next's `headers()`, so every way of serving the build sets them: `npm start`, `next start`, the standalone
+ * server of the container image and `next dev`. A production build keeps them in its routes manifest, with the values
+ * of its own environment. HSTS only on responses to requests that came over https, as the reverse proxy that ends TLS
+ * reports in `X-Forwarded-Proto` (deploy/Caddyfile sets it; docs/deploy.md's nginx example too).
  */
-export default function config(phase: string): NextConfig {
-  if (phase !== PHASE_DEVELOPMENT_SERVER) return withNextIntl(nextConfig);
-  const headers = securityHeaders().map(([key, value]) => ({ key, value }));
-  return withNextIntl({ ...nextConfig, headers: async () => [{ source: '/:path*', headers }] });
-}
+const headers: NonNullable<NextConfig['headers']> = async () => {
+  const pairs = (list: [string, string][]) => list.map(([key, value]) => ({ key, value }));
+  return [
+    { source: '/:path*', headers: pairs(securityHeaders()) },
+    {
+      source: '/:path*',
+      has: [{ type: 'header', key: 'x-forwarded-proto', value: 'https' }],
+      headers: pairs([STRICT_TRANSPORT_SECURITY]),
+    },
+  ];
+};
+
+export default withNextIntl({ ...nextConfig, headers });

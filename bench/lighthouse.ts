@@ -2,7 +2,8 @@
 // (`npm run build` first), for the home page and each landing page in every locale, and for a bare
 // Next page (one <h1>, bench/bare-app.ts) built and served in the same run as the reference. Mobile by default
 // (BENCH_FORMS=mobile,desktop adds desktop); BENCH_LOCALES (e.g. ",/es") and BENCH_PAGES narrow the set.
-// Targets: mobile performance ≥ 97; accessibility, best practices and SEO 100. Writes bench/lighthouse-report.md.
+// Targets: mobile performance ≥ 97; accessibility, best practices and SEO 100. Budgets against the bare page of the
+// same run: performance within 3 points of it, TBT ≤ 1.5× its TBT. Writes bench/lighthouse-report.md.
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,6 +115,17 @@ const miss = rows.filter(
       r.scores['best-practices'] < 100 ||
       r.scores.seo < 100),
 );
+// Budgets against the bare page of the same run and form, so they hold on any machine (docs/decisions/0010):
+// performance within 3 points of it, TBT at most 1.5× its TBT.
+const bareRow = (form: Row['form']) => rows.find((r) => r.url === 'bare Next page' && r.form === form);
+const overBudget = rows.filter((r) => {
+  const bare = bareRow(r.form);
+  return (
+    r.url !== 'bare Next page' &&
+    !!bare &&
+    (r.scores.performance < bare.scores.performance - 3 || r.tbt > 1.5 * bare.tbt)
+  );
+});
 const table = rows
   .map(
     (r) =>
@@ -130,6 +142,9 @@ outside hosts are unreachable here.
 Targets: mobile performance ≥ 97; accessibility, best practices and SEO 100. The first row is a
 bare Next page (one \`<h1>\`, same Next and React versions) built and served in the same run: the reference, not a target.
 ${miss.length ? `\n**Below target:** ${miss.map((r) => `${r.url} (${r.form})`).join(', ')}.\n` : '\nAll pages meet the targets.\n'}
+Budgets against the bare page (same run, same form): performance within 3 points of it, TBT ≤ 1.5× its TBT.
+${overBudget.length ? `**Over budget:** ${overBudget.map((r) => `${r.url} (${r.form}: ${r.scores.performance}, TBT ${Math.round(r.tbt)} ms)`).join(', ')}.` : 'All pages are within the budgets.'}
+
 | page | form | performance | accessibility | best practices | SEO | LCP ms | CLS | TBT ms |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${table}

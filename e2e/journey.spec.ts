@@ -286,7 +286,7 @@ test("the buyer's note reaches the consent page under the name, never the SMS", 
 
 test('back from the checkout, the home page shows its static sections again', async ({ page }) => {
   // The pay step moves to the checkout by client-side navigation; Back restores the home page from the router's
-  // cache, where the static sections keep the HTML the server sent at the first load.
+  // cache, with every section the server components rendered.
   await checkNumber(page, '+44 7400 123463', uniqueEmail('back'), '/es/');
   await expect(page.getByTestId('pay-step')).toBeVisible();
   await page

@@ -21,7 +21,13 @@ const pgPort =
 
 // SERVE_NODE_ARGS: extra flags for the server's node (bench:profile passes --cpu-prof, which NODE_OPTIONS refuses).
 const nodeArgs = (process.env.SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
+// SERVE_WITH=next-start: Next's own `next start` instead of `npm start` (scripts/start.mjs), to check what every way of
+// serving the build gets (e2e/serving.spec.ts).
+const server =
+  process.env.SERVE_WITH === 'next-start'
+    ? ['node_modules/next/dist/bin/next', 'start', '-p', process.env.PORT ?? '3000']
+    : ['scripts/start.mjs'];
+const child = spawn(process.execPath, [...nodeArgs, ...server], {
   stdio: 'inherit',
   env: {
     ...process.env,

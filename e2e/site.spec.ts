@@ -255,7 +255,7 @@ test('paths Next cannot decode and methods it cannot take answer 400/405, never 
   expect(answer).toMatch(/^HTTP\/1\.1 405 /);
 });
 
-test('every kind of response carries the security headers (set by scripts/start.mjs)', async ({ request }) => {
+test('every kind of response carries the security headers (next.config.ts headers())', async ({ request }) => {
   const home = await request.get('/es/');
   const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(await home.text())![1];
   const answers = [

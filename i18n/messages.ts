@@ -13,8 +13,8 @@ export type Messages = typeof en;
 export type Namespace = NamespaceKeys<Messages, NestedKeyOf<Messages>>;
 
 /**
- * The translator of namespace `NS` (next-intl's `createTranslator`), for components that render the same way in a
- * server component and in the static sections rendered during SSR (components/site/static-sections.tsx).
+ * The translator of namespace `NS` (next-intl's `createTranslator`), for the server components that render the
+ * static sections (the home page's sections, the landing intro, the footer) with a locale's catalogue.
  */
 export type Translator<NS extends Namespace> = ReturnType<typeof createTranslator<Messages, NS>>;
 

@@ -21,7 +21,7 @@ export const { Link, redirect, usePathname, useRouter } = navigation;
  * Pages and services do not import this module today: the queue worker cannot load `next-intl/navigation`, and a
  * page importing it ships next-intl's `Link` to the browser (+3.4 KiB gz on the home page). They use `localePath`
  * (i18n/routing.ts), which tests/i18n-routing.test.ts checks equals this function for every page and locale
- * (docs/decisions/0010-next-intl-owns-locales-and-urls.md).
+ * (docs/decisions/0011-next-intl-owns-locales-and-urls.md).
  */
 export function getPathname(args: Parameters<typeof navigation.getPathname>[0]): string {
   const path = navigation.getPathname(args);

@@ -1,7 +1,7 @@
 import { defineRouting } from 'next-intl/routing';
 
 /**
- * The one list of locales and their URL prefixes (docs/rules.md#routes; docs/decisions/0010-next-intl-owns-locales-and-urls.md):
+ * The one list of locales and their URL prefixes (docs/rules.md#routes; docs/decisions/0011-next-intl-owns-locales-and-urls.md):
  * `en` (default, no prefix: `/`), `id` (`/id/`), `es` (`/es/`), and the Philippines as `en-PH` under `/ph/` (English
  * text; `ph` is not a language code). Locale detection is off: the first path segment alone selects the language.
  * Everything that needs a locale, a prefix or a catalogue language derives it from here: proxy.ts (lib/routing/rules.ts),

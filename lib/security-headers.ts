@@ -6,13 +6,13 @@ import { site } from './site';
  * origin, the map tiles and whatever tracking or help chat the build is configured with. Returned as
  * `[name, value]` pairs.
  *
- * With `https` (the public origin, APP_ORIGIN, is https) they add HTTP Strict Transport Security for one year,
- * subdomains included (RFC 6797; OWASP's HTTP headers cheat sheet), so a browser that once reached the site never
- * again asks for it over plain HTTP. Not on an http origin: a browser ignores it there, and it would pin localhost.
+ * With `https` they add HTTP Strict Transport Security (STRICT_TRANSPORT_SECURITY). next.config.ts sets these headers
+ * on every response with Next's `headers()` (docs/decisions/0004-where-security-headers-are-set.md), HSTS on those
+ * to requests that came over https.
  *
- * Read from `process.env.NEXT_PUBLIC_*` as literal expressions, so in the server bundle (instrumentation.ts, which
- * hands them to scripts/start.mjs) they are the values the build inlined — the same the pages were built with — and
- * in next.config.ts (`next dev`) the current environment's.
+ * Read from `process.env.NEXT_PUBLIC_*` and `NODE_ENV` when next.config.ts is loaded: by `next build`, the values the
+ * build inlines into the pages (Next keeps the headers in the build's routes manifest), by `next dev`, the current
+ * environment's.
  */
 export function securityHeaders(options: { https?: boolean } = {}): [string, string][] {
   const tiles = tileOrigin(site.tileUrl);
@@ -37,9 +37,7 @@ export function securityHeaders(options: { https?: boolean } = {}): [string, str
     ['X-Content-Type-Options', 'nosniff'],
     ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(self)'],
     ['Content-Security-Policy', csp],
-    ...(options.https
-      ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as [string, string]]
-      : []),
+    ...(options.https ? [STRICT_TRANSPORT_SECURITY] : []),
   ];
 }
 
@@ -98,11 +96,12 @@ function thirdPartyOrigins() {
   >;
 }
 
-/** Where instrumentation.ts leaves the headers for scripts/start.mjs (same process, another module system). */
-export const SECURITY_HEADERS_KEY = Symbol.for('app.securityHeaders');
-
 /**
- * Set by scripts/start.mjs before Next prepares: the server that will put the security headers on every response.
- * instrumentation.ts refuses to start a production server without it (`next start` alone would serve none).
+ * HTTP Strict Transport Security for one year, subdomains included (RFC 6797; OWASP's HTTP headers cheat sheet), so a
+ * browser that once reached the site over https never again asks for it over plain HTTP. Sent only on responses to
+ * requests that came over https (next.config.ts): a browser ignores it over http (RFC 6797 §8.1).
  */
-export const START_SCRIPT_KEY = Symbol.for('app.startScript');
+export const STRICT_TRANSPORT_SECURITY: [string, string] = [
+  'Strict-Transport-Security',
+  'max-age=31536000; includeSubDomains',
+];

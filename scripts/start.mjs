@@ -17,8 +17,6 @@ if (!existsSync('next.config.ts') && existsSync('.next/required-server-files.jso
 const port = Number(process.env.PORT ?? 3000);
 // The address to listen on (HOSTNAME, e.g. 127.0.0.1 behind a reverse proxy); all interfaces by default.
 const hostname = process.env.HOSTNAME ?? '0.0.0.0';
-// Tells instrumentation.ts that this server sets the security headers; without it a production server refuses to start.
-globalThis[Symbol.for('app.startScript')] = true;
 // Next is always told `localhost`: it builds the proxy's request URLs on that name and treats a rewrite to another
 // origin as external (proxied over HTTP). Given the bound address instead, every page rewrite became a failing proxy
 // to itself when HOSTNAME was a loopback address.
@@ -26,18 +24,19 @@ const app = next({ dev: false, hostname: 'localhost', port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-// The security headers of every response (lib/security-headers.ts), left by instrumentation.ts during prepare() with
-// the values the build inlined. Set here rather than in next.config's headers(), which Next compiles with
-// path-to-regexp on every request. Without them the server does not start.
-const securityHeaders = globalThis[Symbol.for('app.securityHeaders')];
-if (!Array.isArray(securityHeaders) || securityHeaders.length === 0) {
-  console.error('The security headers were not set up (instrumentation.ts did not run); not starting.');
-  process.exit(1);
-}
+// The security headers of the answers this server gives itself (request-guard.mjs): the build's own, as next.config.ts's
+// `headers()` left them in the routes manifest (rules on every path, each with its `header` conditions, e.g. HSTS only
+// with `X-Forwarded-Proto: https`). Next sets the same values again on everything it answers.
+const headerRules = JSON.parse(readFileSync('.next/routes-manifest.json', 'utf8')).headers.filter(
+  (rule) => rule.source === '/:path*' && (rule.has ?? []).every((condition) => condition.type === 'header'),
+);
 
 createServer((req, res) => {
   req.headers['x-peer-ip'] = req.socket.remoteAddress ?? '';
-  for (const [name, value] of securityHeaders) res.setHeader(name, value);
+  for (const rule of headerRules) {
+    if ((rule.has ?? []).every(({ key, value }) => req.headers[key] === value))
+      for (const { key, value } of rule.headers) res.setHeader(key, value);
+  }
   // Methods and paths Next cannot take answer 405/400 here, not a plain-text 500 from Next (request-guard.mjs).
   if (guardRequest(req, res)) return;
   void handle(req, res);

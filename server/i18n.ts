@@ -8,7 +8,7 @@ import { defaultLanguage, languageOf, languages, type Language } from '../i18n/r
 /**
  * The API's, e-mails' and SMS' texts: next-intl's `createTranslator` (use-intl core, the same ICU MessageFormat
  * formatter the pages use: https://next-intl.dev/docs/usage/messages) over the same catalogues, messages/*.json.
- * Languages come from the one locale list, i18n/routing.ts (docs/decisions/0010-next-intl-owns-locales-and-urls.md).
+ * Languages come from the one locale list, i18n/routing.ts (docs/decisions/0011-next-intl-owns-locales-and-urls.md).
  */
 
 /** Languages the API answers in (docs/rules.md#api): the catalogue languages of i18n/routing.ts; others read English. */

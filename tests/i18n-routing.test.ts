@@ -4,7 +4,7 @@ import { languageOf, languages, localeOfPrefix, localePath, localePrefixOf, loca
 import { PAGE_PATHS, splitLocale } from '@/lib/routing/rules';
 
 /** The one locale list (i18n/routing.ts) against the URLs of docs/rules.md#routes. */
-describe('i18n routing (docs/decisions/0010-next-intl-owns-locales-and-urls.md)', () => {
+describe('i18n routing (docs/decisions/0011-next-intl-owns-locales-and-urls.md)', () => {
   it('gives each locale the prefix of docs/rules.md#routes', () => {
     expect(routing.locales.map(localePrefixOf)).toEqual(['', '/id', '/es', '/ph']);
     expect(localePrefixOf('fr')).toBe('');

@@ -1,39 +1,53 @@
 import { getTranslations, setRequestLocale } from 'next-intl/server';
 import { LocateLanding } from '@/components/landing/locate-landing';
 import { PriceCardSlot } from '@/components/site/price-card-slot';
-import { StaticSection } from '@/components/site/static-section';
+import {
+  AdvantagesSection,
+  DemoSection,
+  FaqAndContactSections,
+  FeaturesSection,
+  StepsSection,
+} from '@/components/site/home-sections';
+import { SituationCard, situations } from '@/components/site/situation-card';
 import { SituationsCarousel } from '@/components/site/situations-carousel';
-import type { Locale } from '@/i18n/routing';
+import { localePrefixOf, type Locale } from '@/i18n/routing';
 import { pageMetadata } from '@/lib/seo';
 import { site } from '@/lib/site';
 import { dataLeakCheckConfigured } from '@/server/providers/breaches';
 
 /**
  * Home page (docs/rules.md#routes): the banner with the locate box, how to track, advantages, situations (the carousel), features,
- * the demo, the price card, FAQ and contact. Static per locale; the locate box, carousel and price are islands, and
- * the sections of static text are sent once, as HTML (StaticSection).
+ * the demo, the price card, FAQ and contact. Static per locale. The sections of text are server components (no
+ * browser code); the locate box, the carousel and the price card are client islands, the carousel given its cards
+ * rendered here (docs/decisions/0012-static-text-is-server-components.md).
  */
 export default async function HomePage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);
   const t = await getTranslations('Home');
+  const faq = await getTranslations('Faq');
   return (
     <>
       <div id="top" className="scroll-mt-20">
         <LocateLanding page="Home" />
       </div>
-      <StaticSection name="home-steps" locale={locale} args={{}} />
+      <StepsSection t={t} />
+      <AdvantagesSection t={t} />
       <section aria-labelledby="situations-title" className="py-12">
         <h2 id="situations-title" className="section-title">
           {t('situationsTitle')}
         </h2>
         <p className="mt-2 mb-6 text-sm text-slate-600">{t('situationsNote')}</p>
-        <SituationsCarousel labels={{ prev: t('situationPrev'), next: t('situationNext') }}>
-          <StaticSection name="home-situations" locale={locale} args={{}} />
-        </SituationsCarousel>
+        <SituationsCarousel
+          labels={{ prev: t('situationPrev'), next: t('situationNext') }}
+          cards={situations(t).map((item) => (
+            <SituationCard key={item.name} item={item} />
+          ))}
+        />
       </section>
       {/* Static: the build's HIBP_API_KEY decides; a server given the key later lists it once rebuilt. */}
-      <StaticSection name="home-features" locale={locale} args={{ dataLeaks: dataLeakCheckConfigured() }} />
+      <FeaturesSection t={t} dataLeaks={dataLeakCheckConfigured()} />
+      <DemoSection t={t} locale={locale} />
       <section id="price" aria-labelledby="price-title" className="home-section">
         <h2 id="price-title" className="mb-6 text-center section-title">
           {t('priceTitle')}
@@ -52,7 +66,7 @@ export default async function HomePage({ params }: { params: Promise<{ locale: L
           }}
         />
       </section>
-      <StaticSection name="home-faq" locale={locale} args={{}} />
+      <FaqAndContactSections t={t} faq={faq} prefix={localePrefixOf(locale)} />
       <OrganizationJsonLd />
     </>
   );

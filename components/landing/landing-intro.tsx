@@ -3,7 +3,7 @@ import { ConsentFlow } from '../site/consent-flow';
 import { Icon } from '../site/icon';
 import type { LandingPage } from './landing-page';
 
-// A landing page's text around the locate box, in two static sections (components/site/static-sections.tsx) so that
+// A landing page's text around the locate box (server components), in two parts so that
 // a phone shows the heading, one line and then the box, and everything else after it (locate-landing.tsx).
 
 /**

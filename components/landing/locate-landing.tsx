@@ -1,10 +1,9 @@
-import { getLocale, getTranslations } from 'next-intl/server';
-import type { Locale } from '@/i18n/routing';
+import { getTranslations } from 'next-intl/server';
 import type { AppLocale } from '@/lib/routing/rules';
 import { pageMetadata } from '@/lib/seo';
 import { LOCATE_VALIDATION } from '@/lib/validation/schemas';
 import { LocateBox } from '../locate/locate-box';
-import { StaticSection } from '../site/static-section';
+import { LandingDetails, LandingHeading } from './landing-intro';
 import { ClientMessages } from '../ui/client-messages';
 import type { LandingPage } from './landing-page';
 
@@ -20,16 +19,21 @@ type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landin
  * `/gps-locator`, and by `/locate` and `/phone-locate` (one's own phone).
  */
 export async function LocateLanding({ page }: { page: LandingPage }) {
-  const locale = (await getLocale()) as Locale;
+  const t = await getTranslations(page);
+  const home = await getTranslations('Home');
   return (
     <div className="grid gap-3 lg:grid-cols-2 lg:grid-rows-[auto_1fr] lg:items-start lg:gap-x-8 lg:gap-y-6">
-      <StaticSection name="landing-intro" locale={locale} args={{ page }} className="lg:col-start-1" />
+      <div className="lg:col-start-1">
+        <LandingHeading t={t} />
+      </div>
       <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">
         <ClientMessages namespaces={['LocateBox', 'PhoneFacts', 'Pay']} validation={LOCATE_VALIDATION}>
           <LocateBox />
         </ClientMessages>
       </div>
-      <StaticSection name="landing-details" locale={locale} args={{ page }} className="mt-4 lg:col-start-1 lg:mt-0" />
+      <div className="mt-4 lg:col-start-1 lg:mt-0">
+        <LandingDetails t={t} home={home} />
+      </div>
     </div>
   );
 }

@@ -42,7 +42,7 @@ export async function FaqList({
 
 /**
  * The accordion itself, of translated `items` (`title`, `description`): a plain component, also rendered by the home
- * page's static sections (static-sections.tsx). `children` follow the items (the JSON-LD of FaqList).
+ * page's FAQ section (home-sections.tsx). `children` follow the items (the JSON-LD of FaqList).
  */
 export function FaqItems({
   items,

@@ -43,7 +43,7 @@ function toolLinks(t: Translator<'Nav'>, prefix: string) {
 }
 
 /**
- * The start of the header's row (a static section, components/site/static-sections.tsx): the product's home link,
+ * The start of the header's row (a server component): the product's home link,
  * the section links (a desktop) and the free tools' dropdown (a desktop). `product`: the product's name.
  */
 export function HeaderLinks({ t, prefix, product }: { t: Translator<'Nav'>; prefix: string; product: string }) {
@@ -67,7 +67,7 @@ export function HeaderLinks({ t, prefix, product }: { t: Translator<'Nav'>; pref
   );
 }
 
-/** The header's disclosure menu on small screens (a static section): the section links, then the free tools. */
+/** The header's disclosure menu on small screens (a server component): the section links, then the free tools. */
 export function HeaderMenu({ t, prefix }: { t: Translator<'Nav'>; prefix: string }) {
   return (
     <details className="sm:relative lg:hidden">

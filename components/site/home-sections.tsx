@@ -66,9 +66,8 @@ function CardsSection({
   );
 }
 
-// The home page's static sections. They are plain synchronous components given their translator, so they render
-// the same in a server component and in the static sections rendered once during SSR and never hydrated
-// (static-sections.tsx).
+// The home page's sections of text: server components given their translator (next-intl's getTranslations in the
+// page), so neither their text nor their code is in a browser bundle.
 
 /** "How to track" (docs/rules.md#routes steps): the three real steps, numbered. */
 export function StepsSection({ t }: { t: Translator<'Home'> }) {

@@ -2,7 +2,7 @@
 import { useSyncExternalStore } from 'react';
 import { localePath, localePrefixOf, routing } from '@/i18n/routing';
 import { splitLocale, type AppLocale } from '@/lib/routing/rules';
-import { Link } from '@/components/ui/link';
+import { Link, useRenderAfterNavigation } from '@/components/ui/link';
 import { writePreferenceCookie } from '@/lib/browser-cookies';
 
 /**
@@ -30,6 +30,8 @@ export function LanguageSwitcher({
   label: string;
   names: Record<AppLocale, string>;
 }) {
+  // In the layout, it outlives client-side navigations: rendered again after each, with the new address.
+  useRenderAfterNavigation();
   const suffix = useSyncExternalStore(
     noSubscribe,
     () => `${splitLocale(location.pathname).rest || '/'}${location.search}`,

@@ -1,7 +1,7 @@
 import { getLocale, getTranslations } from 'next-intl/server';
-import type { Locale } from '@/i18n/routing';
+import { localePrefixOf, type Locale } from '@/i18n/routing';
 import { LanguageSwitcher } from './language-switcher';
-import { StaticSection } from './static-section';
+import { HeaderLinks, HeaderMenu } from './header-links';
 import { AccountMenu } from '../ui/account-menu';
 import { Link } from '@/components/ui/link';
 
@@ -18,21 +18,23 @@ const LANGUAGE_NAMES: Record<Locale, string> = {
  * (links to the home page's sections, which scroll smoothly; a disclosure menu on small screens); the free tools
  * (username lookup, phone number lookup, IP tracker: their own disclosure on a desktop, in the menu on a phone); the language
  * switcher; the account area (sign in, or a menu with locations, billing, account and sign out). Every control is at
- * least 44 px tall and the row fits 360 px in every language. The links and menus are static sections
- * (header-links.tsx: sent once, never hydrated); the language switcher and account area are islands.
+ * least 44 px tall and the row fits 360 px in every language. The links and menus are server components
+ * (header-links.tsx, their links the site's `Link`); the language switcher and account area are islands.
  */
 export async function SiteHeader({ product }: { product: string }) {
   const t = await getTranslations();
+  const nav = await getTranslations('Nav');
   const locale = (await getLocale()) as Locale;
+  const prefix = localePrefixOf(locale);
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/95 backdrop-blur">
       <Link href="#main" className="sr-only focus:not-sr-only">
         {t('Nav.skip')}
       </Link>
       <nav className="mx-auto flex max-w-5xl items-center justify-between gap-2 px-4 py-1">
-        <StaticSection name="header-links" locale={locale} args={{ product }} className="contents" />
+        <HeaderLinks t={nav} prefix={prefix} product={product} />
         <div className="flex items-center gap-1 sm:gap-3">
-          <StaticSection name="header-menu" locale={locale} args={{}} className="contents" />
+          <HeaderMenu t={nav} prefix={prefix} />
           <LanguageSwitcher current={locale} label={t('Nav.languages')} names={LANGUAGE_NAMES} />
           <AccountMenu
             locale={locale}

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 export type Situation = { name: string; role: string; content: string };
 
 /** The illustrative situations of the home page (docs/rules.md#routes testimonials), in the page's language. */
@@ -27,14 +29,17 @@ export function SituationCard({ item }: { item: Situation }) {
   );
 }
 
-/** The carousel before swiper (server-rendered): a row that scrolls and snaps by touch, focusable for the keyboard. */
-export function SituationsRow({ items }: { items: Situation[] }) {
+/**
+ * The carousel before swiper (SituationsCarousel): a row of `cards` (rendered elements, one per card) that scrolls and
+ * snaps by touch, focusable for the keyboard.
+ */
+export function SituationsRow({ cards }: { cards: ReactNode[] }) {
   // Focusable, so the row can be scrolled with the keyboard too (axe scrollable-region-focusable).
   return (
     <ul tabIndex={0} className="flex snap-x snap-mandatory gap-4 overflow-x-auto pb-4">
-      {items.map((item) => (
-        <li key={item.name} className="situation-slide">
-          <SituationCard item={item} />
+      {cards.map((card, i) => (
+        <li key={i} className="situation-slide">
+          {card}
         </li>
       ))}
     </ul>

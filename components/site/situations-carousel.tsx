@@ -1,32 +1,28 @@
 'use client';
 import { Suspense, lazy, type ReactNode } from 'react';
+import { SituationsRow } from './situation-card';
 import { WhenNear } from './when-near';
 
 const SwiperCarousel = lazy(() => import('./situations-swiper'));
 
 /**
- * The testimonials carousel of docs/rules.md#routes, holding illustrative situations (labelled so: we have no customer reviews to
- * quote). `children` is the server-rendered row, the static section `home-situations` (scrolls and snaps by touch);
- * once the section nears the viewport, swiper is loaded and takes over with the cards of that row, so it costs the
- * page's first load nothing and the cards' text is sent once.
+ * The testimonials carousel of docs/rules.md#routes, holding illustrative situations (labelled so: we have no customer
+ * reviews to quote). `cards`: the situations' cards, rendered by the page (server components, SituationCard), one
+ * element per card. First they are a row that scrolls and snaps by touch (SituationsRow); once the row nears the
+ * viewport, swiper is loaded and takes over with the same elements, so it costs the page's first load nothing.
  */
-export function SituationsCarousel({
-  labels,
-  children,
-}: {
-  labels: { prev: string; next: string };
-  children: ReactNode;
-}) {
+export function SituationsCarousel({ labels, cards }: { labels: { prev: string; next: string }; cards: ReactNode[] }) {
+  const row = <SituationsRow cards={cards} />;
   return (
     <WhenNear
       testId="situations"
       render={() => (
-        <Suspense fallback={children}>
-          <SwiperCarousel labels={labels} />
+        <Suspense fallback={row}>
+          <SwiperCarousel labels={labels} cards={cards} />
         </Suspense>
       )}
     >
-      {children}
+      {row}
     </WhenNear>
   );
 }

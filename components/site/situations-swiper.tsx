@@ -1,24 +1,21 @@
 'use client';
-import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { A11y, Keyboard, Navigation } from 'swiper/modules';
 import { Swiper, SwiperSlide } from 'swiper/react';
 import 'swiper/css';
-import { sentHtml } from './static-section';
-
-/** The cards of the server-rendered situations row (static section `home-situations`), as HTML. */
-function sentCards(): string[] {
-  const template = document.createElement('template');
-  template.innerHTML = sentHtml('home-situations');
-  return [...template.content.querySelectorAll('li')].map((li) => li.innerHTML);
-}
 
 /**
  * The swiper carousel of the situations (loaded on demand by SituationsCarousel): one slide and a peek on phones, two
- * and three on wider screens; touch, mouse drag, keyboard and the previous/next buttons move it. Its slides are the
- * cards the server rendered into the row it replaces (SituationCard), so their text is not sent a second time.
+ * and three on wider screens; touch, mouse drag, keyboard and the previous/next buttons move it. Its slides are
+ * `cards`, the elements the page rendered on the server (SituationCard) and the row before it showed.
  */
-export default function SituationsSwiper({ labels }: { labels: { prev: string; next: string } }) {
-  const [cards] = useState(sentCards);
+export default function SituationsSwiper({
+  labels,
+  cards,
+}: {
+  labels: { prev: string; next: string };
+  cards: ReactNode[];
+}) {
   return (
     <div className="relative">
       <Swiper
@@ -31,9 +28,9 @@ export default function SituationsSwiper({ labels }: { labels: { prev: string; n
         a11y={{ prevSlideMessage: labels.prev, nextSlideMessage: labels.next }}
         resistanceRatio={0.4}
       >
-        {cards.map((html, i) => (
+        {cards.map((card, i) => (
           <SwiperSlide key={i} className="!h-auto pb-2">
-            <div className="h-full" dangerouslySetInnerHTML={{ __html: html }} />
+            <div className="h-full">{card}</div>
           </SwiperSlide>
         ))}
       </Swiper>

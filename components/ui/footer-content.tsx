@@ -19,7 +19,7 @@ const LINKS = [
 ] as const;
 
 /**
- * The footer's links and lines (a static section, components/site/static-sections.tsx): `t` of `Footer`, `prefix`
+ * The footer's links and lines (a server component, in SiteFooter): `t` of `Footer`, `prefix`
  * the locale's path prefix, `company` the legal name in the copyright line.
  */
 export function FooterContent({ t, prefix, company }: { t: Translator<'Footer'>; prefix: string; company: string }) {

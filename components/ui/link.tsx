@@ -1,8 +1,36 @@
 'use client';
-import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import NextLink from 'next/link';
+import { usePathname } from 'next/navigation';
+import {
+  useEffect,
+  useReducer,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type AnchorHTMLAttributes,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 import { linkKind, withTrackedParams } from '@/lib/routing/links';
 
 const noSubscribe = () => () => {};
+
+/**
+ * Renders the calling component again once a client-side navigation has changed the address, for components that
+ * outlive it (the layout's header and footer links, the language switcher) and read `location` in a
+ * `useSyncExternalStore` snapshot, which is taken on every render. Not on the first render: the snapshots are fresh
+ * then. (The new address is in `location` by the time effects run, not yet while the new page renders.)
+ */
+export function useRenderAfterNavigation(): void {
+  const pathname = usePathname();
+  const seen = useRef(pathname);
+  const [, bump] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    if (seen.current === pathname) return;
+    seen.current = pathname;
+    bump();
+  }, [pathname]);
+}
 
 /**
  * The site's one link (docs/rules.md#routes). `href` is a path under the page's locale prefix, a `#id`, or an
@@ -11,9 +39,13 @@ const noSubscribe = () => () => {};
  * - External http(s)/ftp/mailto (docs/rules.md#validation check): opens directly; with `target` in that window, `rel=noopener`.
  * - `#id` or this page's path with `#id`: scrolls smoothly to the element (instantly under reduced motion), moves
  *   focus there and records the fragment in history.
- * - Anything else navigates inside the site, carrying the tracked parameters of the current address (gclid,
- *   utm_term, …): the `href` gains them once the page is interactive, so a new tab or a copied link keeps them too.
- *   The server HTML has the plain `href` (canonical for crawlers).
+ * - Anything else navigates inside the site by client-side navigation (`next/link`; a page in another locale, which
+ *   has its own root layout, is loaded in full by Next), carrying the tracked parameters of the current address
+ *   (gclid, utm_term, …): the `href` gains them once the page is interactive, so a new tab or a copied link keeps
+ *   them too. The server HTML has the plain `href` (canonical for crawlers). The target is prefetched once the
+ *   visitor shows intent (pointer over it, touch or focus), not when the link scrolls into view: a phone on a slow
+ *   network fetches only the pages it is about to open (Next's "Hover-triggered prefetch",
+ *   https://nextjs.org/docs/app/guides/prefetching).
  */
 export function Link({
   href,
@@ -24,6 +56,7 @@ export function Link({
   rel,
   ...rest
 }: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { href: string; disabled?: boolean; children: ReactNode }) {
+  useRenderAfterNavigation();
   const carried = useSyncExternalStore(
     noSubscribe,
     () =>
@@ -35,6 +68,7 @@ export function Link({
     () => linkKind(href, location.pathname, disabled),
     () => linkKind(href, '', disabled),
   );
+  const [intent, setIntent] = useState(false);
 
   if (kind === 'disabled') {
     return (
@@ -50,6 +84,34 @@ export function Link({
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     if (scrollToFragment(href)) event.preventDefault();
   };
+
+  // A path with a fragment of this very page is a NextLink too (handleClick scrolls), as it is on the server, where
+  // the current path is unknown: hydration finds the same element.
+  if (kind === 'internal' || (kind === 'hash' && !href.startsWith('#')))
+    return (
+      <NextLink
+        {...rest}
+        href={carried}
+        target={target}
+        rel={rel}
+        prefetch={intent && kind === 'internal' ? null : false}
+        onMouseEnter={(event) => {
+          rest.onMouseEnter?.(event);
+          setIntent(true);
+        }}
+        onTouchStart={(event) => {
+          rest.onTouchStart?.(event);
+          setIntent(true);
+        }}
+        onFocus={(event) => {
+          rest.onFocus?.(event);
+          setIntent(true);
+        }}
+        onClick={handleClick}
+      >
+        {children}
+      </NextLink>
+    );
 
   const external = kind === 'external';
   return (

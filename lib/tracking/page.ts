@@ -56,3 +56,16 @@ async function startHelpChat(): Promise<void> {
     adapter.identify({ signedIn: false });
   }
 }
+
+/**
+ * The view of a page reached by client-side navigation (the site's `Link`, components/ui/link.tsx), logged as the
+ * first page's is by startPageTracking: `landing_view` on the landing pages (docs/rules.md#routes, with an ad
+ * `PageView`), `page_view` elsewhere, for the address now shown. Nothing until startPageTracking has run (the first
+ * page's view is logged there, once).
+ */
+export function trackPageView(): void {
+  if (!started) return;
+  const landing = isLandingPath(splitLocale(location.pathname).rest);
+  void logEvent(landing ? 'landing_view' : 'page_view');
+  if (landing) sendAdEvent('PageView');
+}
