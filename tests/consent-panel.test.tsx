@@ -14,7 +14,10 @@ import es from '@/messages/es.json';
 const link = { code: 'abc123' };
 const answers = { view: null as ConsentView | null, puts: [] as unknown[] };
 
-vi.mock('next/navigation', () => ({ useSearchParams: () => new URLSearchParams(link.code ? { c: link.code } : {}) }));
+vi.mock('next/navigation', () => ({
+  useSearchParams: () => new URLSearchParams(link.code ? { c: link.code } : {}),
+  usePathname: () => '/location/',
+}));
 vi.mock('@/components/ui/use-api', () => ({
   useApi: () => fakeApi,
 }));
