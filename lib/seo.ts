@@ -80,6 +80,3 @@ export const NO_INDEX: Metadata = { robots: { index: false, follow: false } };
 export function appManifestPath(locale: string): string {
   return `/app.webmanifest?lang=${encodeURIComponent(locale)}`;
 }
-
-/** The Home Screen icon iOS uses for the installed dashboard (180 px, full-bleed; scripts/build-app-icons.mjs). */
-export const APPLE_TOUCH_ICON = '/app-icons/apple-touch-icon.png';

@@ -1,9 +1,11 @@
-// `node scripts/build-app-icons.mjs`: draws the installed app's icons (public/app-icons/*.png) from app/icon.svg's pin
-// in Chromium, so there is one drawing of the logo. Run again after changing app/icon.svg; the PNGs are committed.
+// `node scripts/build-app-icons.mjs`: draws the installed app's icons (public/app-icons/*.png and app/apple-icon.png)
+// from app/icon.svg's pin in Chromium, so there is one drawing of the logo. Run again after changing app/icon.svg; the
+// PNGs are committed.
 // - icon-192.png, icon-512.png: the logo as the favicon draws it (rounded square), for the web app manifest;
 // - maskable-512.png: full-bleed blue with the pin inside the central 80% safe zone (W3C Web App Manifest,
 //   "purpose: maskable"), which Android crops to its own shape;
-// - apple-touch-icon.png (180): full-bleed, iOS rounds the corners itself.
+// - app/apple-icon.png (180): full-bleed, iOS rounds the corners itself. It uses Next's `apple-icon` file convention,
+//   so every page links it and no page's metadata replaces the favicon (a page's `icons` would).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
@@ -21,7 +23,7 @@ const ICONS = [
   ['icon-192.png', 192, svg],
   ['icon-512.png', 512, svg],
   ['maskable-512.png', 512, maskable],
-  ['apple-touch-icon.png', 180, fullBleed],
+  ['../../app/apple-icon.png', 180, fullBleed],
 ];
 
 const browser = await chromium.launch({

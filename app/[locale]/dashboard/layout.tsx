@@ -4,13 +4,13 @@ import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import { DashboardNav } from '@/components/dashboard/dashboard-nav';
 import type { Locale } from '@/i18n/routing';
-import { APPLE_TOUCH_ICON, appManifestPath } from '@/lib/seo';
+import { appManifestPath } from '@/lib/seo';
 import { dataLeakCheckConfigured } from '@/server/providers/breaches';
 
 /** The dashboard installs as an app (lib/seo.ts `appManifestPath`, app/app.webmanifest/route.ts). */
 export async function generateMetadata({ params }: { params: Promise<{ locale: string }> }): Promise<Metadata> {
   const { locale } = await params;
-  return { manifest: appManifestPath(locale), icons: { apple: APPLE_TOUCH_ICON } };
+  return { manifest: appManifestPath(locale) };
 }
 
 /**

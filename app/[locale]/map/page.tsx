@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { MapView } from '@/components/dashboard/map-view';
 import { clientPage } from '@/components/ui/client-page';
 import { titled } from '@/lib/page-title';
-import { APPLE_TOUCH_ICON, appManifestPath } from '@/lib/seo';
+import { appManifestPath } from '@/lib/seo';
 import type { Locale } from '@/i18n/routing';
 
 /** `/map?id=ID`: the subscriber's map of one location request, kept current by the live stream (polling where it fails). */
@@ -16,5 +16,5 @@ const title = titled('map');
  */
 export async function generateMetadata(props: { params: Promise<{ locale: Locale }> }): Promise<Metadata> {
   const { locale } = await props.params;
-  return { ...(await title(props)), manifest: appManifestPath(locale), icons: { apple: APPLE_TOUCH_ICON } };
+  return { ...(await title(props)), manifest: appManifestPath(locale) };
 }
