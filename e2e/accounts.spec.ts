@@ -70,6 +70,8 @@ test('forgotten password: code from the outbox, reset, sign in with the new pass
   await page.getByRole('button', { name: 'Send code' }).click();
   await expect(page.getByRole('status')).toContainText('If an account exists for this e-mail');
   await page.getByRole('link', { name: 'I have a code' }).click();
+  // A client-side navigation: wait for the reset page's address, not only for a field both pages have.
+  await expect(page).toHaveURL(/\/reset\/\?email=/);
   await expect(page.getByLabel('E-mail', { exact: true })).toHaveValue(email);
   const resetUrl = page.url();
 
@@ -84,6 +86,7 @@ test('forgotten password: code from the outbox, reset, sign in with the new pass
   await page.getByRole('button', { name: 'Save the new password' }).click();
   await expect(page.getByRole('status')).toHaveText('Your password was reset. Sign in with the new one.');
   await page.getByRole('link', { name: 'Go to sign in' }).click();
+  await expect(page).toHaveURL(/\/login\//);
 
   await signIn(page, email, 'silver rivers run', page.url().replace(/^https?:\/\/[^/]+/, ''));
   await expect(page).toHaveURL(/\/dashboard\/locations\/$/);
