@@ -23,7 +23,7 @@ export async function proxy(request: NextRequest) {
   const serve = () => (decision.internalPath === pathname ? NextResponse.next() : rewrite());
   const cookieName = sessionCookieName(process.env.APP_ORIGIN);
   const token = request.cookies.get(cookieName)?.value;
-  if (token && signedInRedirects(decision.rest)) {
+  if (token && signedInRedirects(decision.rest, search)) {
     const session = await checkSession(request, token);
     if (session === 'live') {
       return NextResponse.redirect(new URL(dashboardLocation(decision.prefix, search), request.url), 302);

@@ -99,12 +99,18 @@ test('after a refund: Buy again instead of New request; a refused refund says wh
   await expect(page.getByTestId('billing-notice')).toContainText('Refund of US$0.99 issued.');
   await expect(page.getByTestId('subscription-ended').getByRole('link', { name: 'Buy again' })).toHaveAttribute(
     'href',
-    '/#top',
+    '/?buy=again#top',
   );
   await page.goto('/dashboard/locations/');
   await expect(page.getByRole('link', { name: 'New request' })).toHaveCount(0);
+  // Signed in, Buy again reaches the home page's locate box (a signed-in visitor of `/` is otherwise sent back to
+  // My locations), by client-side navigation and by a full page load alike.
   await page.getByTestId('buy-again').click();
-  await expect(page).toHaveURL(/\/#top$/);
+  await expect(page).toHaveURL(/\/\?buy=again#top$/);
+  await expect(page.getByRole('button', { name: 'Check number' })).toBeVisible();
+  await page.reload();
+  await expect(page).toHaveURL(/\/\?buy=again#top$/);
+  await expect(page.getByRole('button', { name: 'Check number' })).toBeVisible();
 
   // A second order whose request was shared: the refund is refused, with the reason and the way to support.
   await buyThroughApi(page.request, '+14155552698', uniqueEmail('refund-refused'));

@@ -54,6 +54,11 @@ describe('routing rules (docs/rules.md#routes)', () => {
     expect(isLandingPath('/ip-tracker/')).toBe(true);
     expect(FREE_TOOL_PATHS).toEqual(['/phone-finder/', '/ip-tracker/', '/username-lookup/']);
     expect(isLandingPath('/404/')).toBe(false);
+    // "Buy again" (BUY_AGAIN_QUERY) serves the home page's locate box to a signed-in buyer; other queries do not.
+    expect(signedInRedirects('/', '?buy=again')).toBe(false);
+    expect(signedInRedirects('/', '?gclid=1&buy=again')).toBe(false);
+    expect(signedInRedirects('/', '?buy=now')).toBe(true);
+    expect(signedInRedirects('/', '?gclid=1')).toBe(true);
     expect(isLandingPath('/map/')).toBe(false);
     expect(dashboardLocation('/es', '?wbraid=1')).toBe('/es/dashboard/locations/?wbraid=1');
   });

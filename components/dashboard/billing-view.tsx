@@ -7,7 +7,7 @@ import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client
 import { formatDateTime, formatDay } from '@/lib/intl-format';
 import { cardBrandName } from '@/lib/card-brand';
 import { localePath } from '@/i18n/routing';
-import { type AppLocale } from '@/lib/routing/rules';
+import { BUY_AGAIN_PATH, type AppLocale } from '@/lib/routing/rules';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
@@ -142,7 +142,7 @@ export function BillingView() {
               <div className="mt-3 space-y-2" data-testid="subscription-ended">
                 <p className="text-sm text-slate-700">{t('endedText')}</p>
                 <Link
-                  href={localePath(locale, '/#top')}
+                  href={localePath(locale, BUY_AGAIN_PATH)}
                   className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
                   data-testid="buy-again"
                 >

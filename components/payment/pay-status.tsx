@@ -6,7 +6,7 @@ import { useCallback, useState } from 'react';
 import type { UserInfo } from '@/lib/contracts/account';
 import type { OrderView } from '@/lib/contracts/orders';
 import { localePath } from '@/i18n/routing';
-import { type AppLocale } from '@/lib/routing/rules';
+import { BUY_AGAIN_PATH, type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
 import { OrderFacts } from './order-facts';
@@ -137,7 +137,7 @@ export function PayStatus() {
       {order.status === 'refunded' && (
         <>
           <h1 className="text-2xl font-bold">{t('refundedTitle')}</h1>
-          <Link href={home} className={`mt-6 ${button}`} data-testid="buy-again">
+          <Link href={localePath(locale, BUY_AGAIN_PATH)} className={`mt-6 ${button}`} data-testid="buy-again">
             {t('buyAgain')}
           </Link>
         </>

@@ -113,8 +113,23 @@ export function isLandingPath(rest: string): boolean {
   return LANDING_PATHS.includes(rest);
 }
 
-/** Whether a signed-in visitor asking for `rest` is sent to the dashboard: landing pages, the free tools excepted. */
-export function signedInRedirects(rest: string): boolean {
+/**
+ * The query of a deliberate "Buy again" (My locations, Billing and the status page of a refunded order, when no
+ * subscription is left; README "Payments and subscriptions"): with it the home page's locate box is served to a
+ * signed-in buyer too, whose order is then attached to the account.
+ */
+export const BUY_AGAIN_QUERY = 'buy=again';
+
+/** Where "Buy again" leads, without locale prefix: the home page's locate box (`#top`). */
+export const BUY_AGAIN_PATH = `/?${BUY_AGAIN_QUERY}#top`;
+
+/**
+ * Whether a signed-in visitor asking for `rest` with query `search` is sent to the dashboard: landing pages, the free
+ * tools excepted, and not when asked to buy again (BUY_AGAIN_QUERY).
+ */
+export function signedInRedirects(rest: string, search = ''): boolean {
+  const [name, value] = BUY_AGAIN_QUERY.split('=');
+  if (new URLSearchParams(search).get(name) === value) return false;
   return isLandingPath(rest) && !FREE_TOOL_PATHS.includes(rest);
 }
 
