@@ -2,6 +2,7 @@ import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
 import { STRICT_TRANSPORT_SECURITY, securityHeaders } from './lib/security-headers';
 import { isDemoMode } from './lib/site';
+import { localePath, routing } from './i18n/routing';
 
 // Messages are precompiled at build time (next-intl's catalog loader), so the ICU parser stays out of the browser.
 const withNextIntl = createNextIntlPlugin({
@@ -61,6 +62,12 @@ const headers: NonNullable<NextConfig['headers']> = async () => {
   const pairs = (list: [string, string][]) => list.map(([key, value]) => ({ key, value }));
   return [
     { source: '/:path*', headers: pairs(securityHeaders()) },
+    // The checkout pages embed Stripe's checkout: their policy allows Stripe's origins, no other page's does (a later
+    // entry's header replaces an earlier one's of the same name).
+    ...routing.locales.map((locale) => ({
+      source: localePath(locale, '/checkout/'),
+      headers: pairs(securityHeaders({ stripe: true }).filter(([key]) => key === 'Content-Security-Policy')),
+    })),
     {
       source: '/:path*',
       has: [{ type: 'header', key: 'x-forwarded-proto', value: 'https' }],

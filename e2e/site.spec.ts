@@ -281,3 +281,15 @@ test('every kind of response carries the security headers (next.config.ts header
     expect(csp, answer.url()).not.toContain('unsafe-eval');
   }
 });
+
+test("only the checkout pages' policy allows Stripe's embedded checkout, in every locale", async ({ request }) => {
+  for (const path of ['/checkout/', '/es/checkout/', '/id/checkout/', '/ph/checkout/']) {
+    const csp = (await request.get(path)).headers()['content-security-policy'];
+    expect(csp, path).toMatch(/script-src 'self' 'unsafe-inline'[^;]* https:\/\/js\.stripe\.com/);
+    expect(csp, path).toMatch(/frame-src 'self'[^;]* https:\/\/js\.stripe\.com/);
+    expect(csp, path).toContain("frame-ancestors 'none'");
+  }
+  for (const path of ['/', '/es/', '/paystatus/', '/es/checkout/wallet/']) {
+    expect((await request.get(path)).headers()['content-security-policy'], path).not.toContain('stripe.com');
+  }
+});

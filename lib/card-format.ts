@@ -1,7 +1,7 @@
 import creditCardType from 'credit-card-type';
 
 /**
- * Formatting of the card form as the buyer types (the sandbox checkout, components/payment/sandbox-checkout.tsx),
+ * Formatting of the card form as the buyer types (the sandbox checkout, components/payment/checkout.tsx),
  * so that a phone's number pad, which has no "/" or space, is enough: digits in, the separators put in for them.
  */
 

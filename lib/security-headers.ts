@@ -6,6 +6,7 @@ import { site } from './site';
  * origin, the map tiles and whatever tracking or help chat the build is configured with. Returned as
  * `[name, value]` pairs.
  *
+ * With `stripe` the policy also allows Stripe.js and Stripe's embedded checkout (the checkout pages only, next.config.ts).
  * With `https` they add HTTP Strict Transport Security (STRICT_TRANSPORT_SECURITY). next.config.ts sets these headers
  * on every response with Next's `headers()` (docs/decisions/0004-where-security-headers-are-set.md), HSTS on those
  * to requests that came over https.
@@ -14,9 +15,9 @@ import { site } from './site';
  * build inlines into the pages (Next keeps the headers in the build's routes manifest), by `next dev`, the current
  * environment's.
  */
-export function securityHeaders(options: { https?: boolean } = {}): [string, string][] {
+export function securityHeaders(options: { https?: boolean; stripe?: boolean } = {}): [string, string][] {
   const tiles = tileOrigin(site.tileUrl);
-  const third = thirdPartyOrigins();
+  const third = thirdPartyOrigins(options.stripe);
   const csp = [
     "default-src 'self'",
     "script-src 'self' 'unsafe-inline'" +
@@ -52,10 +53,10 @@ function tileOrigin(url: string): string {
 
 /**
  * Third-party origins the CSP must allow for the tracking settings: the button-click tracker's host, Google
- * Analytics (NEXT_PUBLIC_EVENT_SERVICE=gtag) and Crisp (NEXT_PUBLIC_HELP_CHAT=crisp). None by default. Each value is
- * '' or a space-led list, to append to its directive.
+ * Analytics (NEXT_PUBLIC_EVENT_SERVICE=gtag) and Crisp (NEXT_PUBLIC_HELP_CHAT=crisp); with `stripe`, Stripe.js and
+ * its embedded checkout. None by default. Each value is '' or a space-led list, to append to its directive.
  */
-function thirdPartyOrigins() {
+function thirdPartyOrigins(stripe = false) {
   const out = {
     script: [] as string[],
     connect: [] as string[],
@@ -88,6 +89,19 @@ function thirdPartyOrigins() {
     out.style.push('https://client.crisp.chat');
     out.font.push('https://client.crisp.chat');
     out.frame.push('https://game.crisp.chat');
+  }
+  if (stripe) {
+    // Stripe's documented CSP entries for Stripe.js and Embedded Checkout ("Content Security Policy",
+    // https://docs.stripe.com/security/guide#content-security-policy).
+    out.script.push('https://js.stripe.com', 'https://*.js.stripe.com', 'https://checkout.stripe.com');
+    out.connect.push('https://api.stripe.com', 'https://checkout.stripe.com', 'https://*.stripe.com');
+    out.frame.push(
+      'https://js.stripe.com',
+      'https://*.js.stripe.com',
+      'https://hooks.stripe.com',
+      'https://checkout.stripe.com',
+    );
+    out.img.push('https://*.stripe.com');
   }
   const join = (list: string[]) => (list.length ? ` ${list.join(' ')}` : '');
   return Object.fromEntries(Object.entries(out).map(([directive, list]) => [directive, join(list)])) as Record<

@@ -57,6 +57,11 @@ const providersSettings = {
     .string()
     .regex(/^whsec_\w+$/, 'a webhook signing secret (whsec_…)')
     .optional(),
+  /** The publishable key the checkout page loads Stripe.js with (Embedded Checkout); the same account as the secret key. */
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_\w+$/, 'a Stripe publishable key (pk_test_… or pk_live_…)')
+    .optional(),
   /** Another Stripe API host, e.g. stripe-mock or a test double: `http://127.0.0.1:12111`. Unset: api.stripe.com. */
   STRIPE_API_URL: z.url().optional(),
   /** Hours before the trial converts that the reminder e-mail goes out. */
@@ -186,7 +191,7 @@ const finalSchema = (shape: Shape) =>
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when EMAIL_PROVIDER=smtp' });
     }
     if (e.PAYMENT_PROVIDER === 'stripe') {
-      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY'] as const) {
         if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when PAYMENT_PROVIDER=stripe' });
       }
     }

@@ -55,6 +55,7 @@ describe('live mode', () => {
     PAYMENT_PROVIDER: 'stripe',
     STRIPE_SECRET_KEY: 'sk_live_abc123',
     STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+    STRIPE_PUBLISHABLE_KEY: 'pk_live_abc123',
     SMS_PROVIDER: 'twilio',
     TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
     TWILIO_AUTH_TOKEN: 'token-0123456789',
@@ -80,8 +81,12 @@ describe('live mode', () => {
     });
     expect(e.APP_ORIGIN).toBe('https://chamspy.example');
     expect(
-      parseEnv({ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })
-        .BILLING_DESCRIPTOR,
+      parseEnv({
+        PAYMENT_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_test_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+      }).BILLING_DESCRIPTOR,
     ).toBe('CHAMSPY DEMO');
   });
 

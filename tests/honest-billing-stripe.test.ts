@@ -15,6 +15,7 @@ const PORT = vi.hoisted(() => {
   process.env.PAYMENT_PROVIDER = 'stripe';
   process.env.STRIPE_SECRET_KEY = 'sk_test_fake123';
   process.env.STRIPE_WEBHOOK_SECRET = 'whsec_fake123';
+  process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_fake123';
   process.env.STRIPE_API_URL = `http://127.0.0.1:${port}`;
   return port;
 });

@@ -12,4 +12,13 @@ describe('security headers (lib/security-headers.ts)', () => {
       expect(headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
     }
   });
+
+  it("allow Stripe.js and its embedded checkout only when asked (the checkout pages'), keeping the rest", () => {
+    const stripe = new Map(securityHeaders({ stripe: true })).get('Content-Security-Policy')!;
+    expect(stripe).toMatch(/script-src 'self' 'unsafe-inline'[^;]* https:\/\/js\.stripe\.com/);
+    expect(stripe).toMatch(/frame-src 'self'[^;]* https:\/\/js\.stripe\.com/);
+    expect(stripe).toMatch(/connect-src 'self'[^;]* https:\/\/api\.stripe\.com/);
+    expect(stripe).toContain("frame-ancestors 'none'");
+    expect(new Map(securityHeaders()).get('Content-Security-Policy')).not.toContain('stripe.com');
+  });
 });

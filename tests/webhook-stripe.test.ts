@@ -16,6 +16,7 @@ const PORT = vi.hoisted(() => {
   process.env.PAYMENT_PROVIDER = 'stripe';
   process.env.STRIPE_SECRET_KEY = 'sk_test_fake123';
   process.env.STRIPE_WEBHOOK_SECRET = 'whsec_fake123';
+  process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_fake123';
   process.env.STRIPE_API_URL = `http://127.0.0.1:${port}`;
   return port;
 });
@@ -57,9 +58,14 @@ async function accountsOf(email: string) {
 describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
   it('starts Stripe Checkout with a one-day trial, the trial fee, and an idempotency key per order', async () => {
     const { code, next } = await stripeOrder();
-    expect(next).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    // The buyer stays on the site: Stripe's checkout is embedded in our checkout page.
+    expect(next).toBe(`/checkout/?order=${code}`);
     const create = fake.requests.find((r) => r.path === '/v1/checkout/sessions' && r.body.includes(code))!;
     expect(create.idempotencyKey).toBe(`checkout-${code}`);
+    expect(create.body).toContain('ui_mode=embedded_page');
+    expect(create.body).toContain(
+      `return_url=http://localhost:3000/paystatus/?order=${code}&session_id={CHECKOUT_SESSION_ID}`,
+    );
     expect(create.body).toContain('subscription_data[trial_period_days]=1');
     expect(create.body).toContain('mode=subscription');
     expect(create.body).toContain('line_items[1][price_data][unit_amount]=99');
@@ -344,5 +350,43 @@ describe('the return page (GET /portal/user/checkRegister/{code}) with Stripe', 
     expect(Number(answers.find((r) => r.status === 429)!.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another address is not affected.
     expect((await status(code)).status).toBe(200);
+  });
+});
+
+describe("the checkout page's embedded Stripe checkout (GET /portal/order/{code}/embeddedCheckout)", () => {
+  const embedded = (code: string, headers: Record<string, string> = {}) =>
+    call('GET', `/portal/order/${code}/embeddedCheckout`, { headers });
+
+  it("gives a pending order's client secret and the publishable key, asking Stripe for the session", async () => {
+    const { code, sessionId } = await stripeOrder();
+    const res = await embedded(code);
+    expect(res.status).toBe(200);
+    expect((await res.json()).obj).toEqual({
+      clientSecret: `${sessionId}_secret_fake`,
+      publishableKey: 'pk_test_fake123',
+    });
+  });
+
+  it('answers 409 not_payable, in the caller’s language, once the order is paid or its session closed', async () => {
+    const paid = await stripeOrder();
+    fake.subscription(`sub_embedded_${paid.code}`, 'trialing', Date.now() + 86_400_000);
+    fake.pay(paid.sessionId, `sub_embedded_${paid.code}`);
+    await call('GET', `/portal/user/checkRegister/${paid.code}`); // the return page completes the order
+    const afterPay = await embedded(paid.code, { 'accept-language': 'es' });
+    expect(afterPay.status).toBe(409);
+    const body = await afterPay.json();
+    expect(body.reason).toBe('not_payable');
+    expect(body.msg).toBe('Este pedido ya no se puede pagar.');
+
+    const expired = await stripeOrder();
+    fake.sessions.get(expired.sessionId)!.status = 'expired';
+    expect((await embedded(expired.code)).status).toBe(409);
+  });
+
+  it('answers 404 for an unknown order and for an order not paid through Stripe', async () => {
+    expect((await embedded('no-such-order-code')).status).toBe(404);
+    const { code } = await stripeOrder();
+    await (await getDb()).update(orders).set({ provider: 'sandbox' }).where(eq(orders.code, code));
+    expect((await embedded(code)).status).toBe(404);
   });
 });

@@ -3,7 +3,8 @@ import { formatPhone } from '@/lib/phone-format';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import dynamic from 'next/dynamic';
+import { useCallback, useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { ApiClientError } from '@/lib/api/client';
 import type { OrderView } from '@/lib/contracts/orders';
@@ -17,10 +18,14 @@ import { OrderFacts } from './order-facts';
 import { NoOrder } from './no-order';
 import { Link } from '@/components/ui/link';
 
+/** Stripe's embedded form, loaded only for a Stripe order: the sandbox page never downloads it. */
+const StripeCheckout = dynamic(() => import('./stripe-checkout').then((m) => m.StripeCheckout), { ssr: false });
+
 type Phase =
   | { kind: 'loading' }
   | { kind: 'missing' }
   | { kind: 'form'; order: OrderView }
+  | { kind: 'stripe'; order: OrderView }
   | { kind: '3ds'; order: OrderView }
   | { kind: 'declined'; order: OrderView; message: string }
   | { kind: 'canceled'; order: OrderView; message: string };
@@ -44,12 +49,14 @@ const fields = [
 ] as const;
 
 /**
- * The sandbox checkout (`/checkout?order=CODE`, our own hosted test page with Stripe's test-card semantics): the order
- * with the trial price, its 24 hours and the monthly price beside the pay button, the card-statement descriptor, and a
- * card form. Outcomes: paid → `/paystatus`; declined → 'Transaction has been declined…' with RETRY; insufficient funds
- * → the order is cancelled (docs/rules.md#states) with Start again; 3-D Secure card → a challenge to complete or fail.
+ * The checkout page (`/checkout?order=CODE`) of a pending order: the order with the trial price, its 24 hours and the
+ * monthly price beside the payment, and the card-statement descriptor. An order already settled goes to `/paystatus`.
+ * - A Stripe order: Stripe's Embedded Checkout on this page (stripe-checkout.tsx), so the buyer stays on the site.
+ * - A sandbox order: our own test card form with Stripe's test-card semantics. Outcomes: paid → `/paystatus`;
+ *   declined → 'Transaction has been declined…' with RETRY; insufficient funds → the order is cancelled
+ *   (docs/rules.md#states) with Start again; 3-D Secure card → a challenge to complete or fail.
  */
-export function SandboxCheckout() {
+export function Checkout() {
   const t = useTranslations('Checkout');
   const locale = useLocale() as AppLocale;
   const router = useRouter();
@@ -71,11 +78,13 @@ export function SandboxCheckout() {
     api.get<OrderView>(`/portal/order/${encodeURIComponent(code)}`).then(
       (order) => {
         if (order.status !== 'pending' && order.status !== 'failed') router.replace(statusPage);
+        else if (order.provider === 'stripe') setPhase({ kind: 'stripe', order });
         else setPhase(order.pendingAction === '3ds' ? { kind: '3ds', order } : { kind: 'form', order });
       },
       () => setPhase({ kind: 'missing' }),
     );
   }, [api, code, router, statusPage]);
+  const toStatus = useCallback(() => router.replace(statusPage), [router, statusPage]);
 
   if (phase.kind === 'loading')
     return (
@@ -110,11 +119,15 @@ export function SandboxCheckout() {
   return (
     <section className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
-      <p className="mt-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{t('sandboxBanner')}</p>
+      {order.provider === 'sandbox' && (
+        <p className="mt-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{t('sandboxBanner')}</p>
+      )}
       <p className="mt-4 break-words text-slate-700">
         {t('summary', { phone: formatPhone(order.phone), email: order.email })}
       </p>
-      {phase.kind === 'canceled' ? (
+      {phase.kind === 'stripe' ? (
+        <StripeCheckout order={order} onClosed={toStatus} />
+      ) : phase.kind === 'canceled' ? (
         <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-800">
           <p className="font-semibold">{t('canceledTitle')}</p>
           <p className="text-sm">{phase.message}</p>

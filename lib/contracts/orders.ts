@@ -131,3 +131,13 @@ export type OrderView = z.infer<typeof orderViewSchema>;
 /** `POST /portal/order`'s answer: the order and `next`, where the payer goes to pay. */
 export const createdOrderSchema = orderViewSchema.extend({ next: z.string() });
 export type CreatedOrder = z.infer<typeof createdOrderSchema>;
+
+/**
+ * What the checkout page mounts Stripe's Embedded Checkout with (server/providers/payments.ts `checkoutSecret`):
+ * the Checkout Session's client secret and the account's publishable key (https://docs.stripe.com/js/embedded_checkout).
+ */
+export const embeddedCheckoutSchema = z.object({
+  clientSecret: z.string().meta({ description: "the open Checkout Session's client_secret" }),
+  publishableKey: z.string().meta({ description: 'pk_test_… or pk_live_…, for Stripe.js' }),
+});
+export type EmbeddedCheckout = z.infer<typeof embeddedCheckoutSchema>;

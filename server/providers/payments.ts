@@ -10,12 +10,23 @@ import { stripeClient } from './stripe';
  * - `sandbox`: our own hosted test checkout (card form with Stripe's test cards, or the sandbox wallet page); the
  *   charge happens on our pay endpoints, renewals are our pg-boss job.
  * - `stripe`: Stripe Checkout in subscription mode (trial_period_days 1, the trial fee as a one-time line item on the
- *   first invoice); webhooks confirm payment and drive renewals.
+ *   first invoice), embedded in our own `/checkout/` page (Stripe's Embedded Checkout, `ui_mode: embedded_page`), so
+ *   the buyer never leaves the site (an in-app browser loses many buyers on a redirect to another site); webhooks
+ *   confirm payment and drive renewals.
  */
 export type PaymentProvider = {
   name: 'sandbox' | 'stripe';
-  /** Where the payer goes to pay `order`: an absolute URL (Stripe) or a path on our site (sandbox). */
+  /**
+   * Opens the provider's checkout of `order`. `url` is where the payer goes: our `/checkout/` page in the order's
+   * locale (`/checkout/wallet/` for the sandbox wallet); `sessionId` is the provider's checkout session, if any.
+   */
   startCheckout(order: Order, price: PriceSetup): Promise<{ url: string; sessionId?: string }>;
+  /**
+   * The client secret the browser mounts the provider's embedded checkout with (Stripe: the Checkout Session's
+   * `client_secret`, https://docs.stripe.com/payments/accept-a-payment?ui=embedded-form); null when the provider has
+   * none (sandbox) or the session is no longer open.
+   */
+  checkoutSecret(order: Order): Promise<string | null>;
   /** Asks the provider to end `sub` at its period end (Stripe: `cancel_at_period_end`). */
   cancelAtPeriodEnd(sub: Subscription): Promise<void>;
   /** Ends `sub` at once at the provider (after a refund). */
@@ -28,11 +39,18 @@ function returnUrl(order: Order, path: string) {
   return localeUrl(env().APP_ORIGIN, order.locale, `${path}?order=${encodeURIComponent(order.code)}`);
 }
 
+/** Our checkout page of `order` in its locale: the card page, or the sandbox wallet's for a wallet order. */
+function checkoutPath(order: Order, page = '/checkout/') {
+  return localePath(order.locale, `${page}?order=${encodeURIComponent(order.code)}`);
+}
+
 const sandbox: PaymentProvider = {
   name: 'sandbox',
   async startCheckout(order) {
-    const page = order.paymentMethod === 'wallet' ? '/checkout/wallet/' : '/checkout/';
-    return { url: localePath(order.locale, `${page}?order=${encodeURIComponent(order.code)}`) };
+    return { url: checkoutPath(order, order.paymentMethod === 'wallet' ? '/checkout/wallet/' : '/checkout/') };
+  },
+  async checkoutSecret() {
+    return null;
   },
   async cancelAtPeriodEnd() {},
   async cancelNow() {},
@@ -49,6 +67,7 @@ const stripe: PaymentProvider = {
     const session = await stripeClient().checkout.sessions.create(
       {
         mode: 'subscription',
+        ui_mode: 'embedded_page',
         client_reference_id: order.code,
         customer_email: order.email,
         locale: languageOf(order.locale),
@@ -73,13 +92,18 @@ const stripe: PaymentProvider = {
         ],
         subscription_data: { trial_period_days: 1, metadata: { order: order.code } },
         payment_method_collection: 'always',
-        success_url: `${returnUrl(order, '/paystatus/')}&session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: returnUrl(order, '/paystatus/') + '&canceled=1',
+        // Where Stripe sends the browser once the embedded form is paid (an embedded session has no cancel page: the
+        // buyer leaves our page as any other).
+        return_url: `${returnUrl(order, '/paystatus/')}&session_id={CHECKOUT_SESSION_ID}`,
       },
       { idempotencyKey: `checkout-${order.code}` },
     );
-    if (!session.url) throw new Error('Stripe returned a Checkout Session without a URL');
-    return { url: session.url, sessionId: session.id };
+    return { url: checkoutPath(order), sessionId: session.id };
+  },
+  async checkoutSecret(order) {
+    if (!order.providerSessionId) return null;
+    const session = await stripeClient().checkout.sessions.retrieve(order.providerSessionId);
+    return session.status === 'open' ? session.client_secret : null;
   },
   async cancelAtPeriodEnd(sub) {
     if (!sub.providerSubscriptionId) return;

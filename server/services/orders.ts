@@ -6,10 +6,10 @@ import { orders, priceOffers, priceSetups, type Attribution, type Order } from '
 import { accountIdOf } from './accounts';
 import { env } from '../env';
 import { paymentProvider } from '../providers/payments';
-import { ApiError, ErrorCode } from '../errors';
+import { ApiError, ErrorCode, notFound } from '../errors';
 import { randomToken } from './tokens';
 import { newOrderReference } from './order-reference';
-import type { OrderView } from '../../lib/contracts/orders';
+import type { EmbeddedCheckout, OrderView } from '../../lib/contracts/orders';
 import type { E164 } from '../../lib/contracts/phone';
 import { refusalError } from './requests';
 import { smsRefusal } from './sms-guards';
@@ -191,6 +191,22 @@ async function replay(db: Db, order: Order, email: string, e164: E164) {
   // Stripe answers the same idempotency key (`checkout-<code>`) with the same Checkout Session.
   const checkout = await paymentProvider(order.provider).startCheckout(order, price);
   return { order, next: checkout.url };
+}
+
+/**
+ * What the checkout page mounts Stripe's Embedded Checkout with, for the order `code`: the open Checkout Session's
+ * client secret and the publishable key (lib/contracts/orders.ts `embeddedCheckoutSchema`). Stripe is asked outside
+ * any transaction (docs/decisions/0009-no-network-call-inside-a-transaction.md). Throws 404 for an unknown order or one
+ * not paid through Stripe, and 409 (reason `not_payable`) once the order is no longer pending or its session closed.
+ */
+export async function embeddedCheckout(db: Db, code: string): Promise<EmbeddedCheckout> {
+  const row = await findOrder(db, code);
+  const publishableKey = env().STRIPE_PUBLISHABLE_KEY;
+  if (!row || row.order.provider !== 'stripe' || !publishableKey) throw notFound();
+  const clientSecret =
+    row.order.status === 'pending' ? await paymentProvider('stripe').checkoutSecret(row.order) : null;
+  if (!clientSecret) throw new ApiError(409, ErrorCode.conflict, 'Api.orderNotPayable', {}, { reason: 'not_payable' });
+  return { clientSecret, publishableKey };
 }
 
 /** An order with its price setup and offer, by public code; null when unknown. */

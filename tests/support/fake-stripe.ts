@@ -88,10 +88,15 @@ export class FakeStripe {
         let m: RegExpExecArray | null;
         if (req.method === 'POST' && path === '/v1/checkout/sessions') {
           const id = `cs_test_${this.port}_${++this.counter}`; // unique across the fakes of one test run (one database)
+          // An embedded session has a client secret and no page of its own (Stripe's Checkout Session object).
+          const embedded = params.get('ui_mode') === 'embedded_page';
           const session = {
             id,
             object: 'checkout.session',
-            url: `https://checkout.stripe.test/c/pay/${id}`,
+            ui_mode: params.get('ui_mode') ?? 'hosted_page',
+            url: embedded ? null : `https://checkout.stripe.test/c/pay/${id}`,
+            client_secret: embedded ? `${id}_secret_fake` : null,
+            return_url: params.get('return_url'),
             status: 'open',
             payment_status: 'unpaid',
             client_reference_id: params.get('client_reference_id'),

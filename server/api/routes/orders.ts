@@ -2,6 +2,7 @@ import 'server-only';
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import {
   createdOrderSchema,
+  embeddedCheckoutSchema,
   offerBody,
   offerViewSchema,
   orderBody,
@@ -13,7 +14,7 @@ import {
 import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { completeCheckoutOnReturn } from '../../payments/stripe-sync';
-import { createOrder, findOrder, orderView } from '../../services/orders';
+import { createOrder, embeddedCheckout, findOrder, orderView } from '../../services/orders';
 import {
   buyerKey,
   displayedPricePlan,
@@ -94,6 +95,21 @@ const statusRoute = createRoute({
   },
 });
 
+// GET /api_f/v1/portal/order/{code}/embeddedCheckout - what the checkout page mounts Stripe's checkout with
+const embeddedCheckoutRoute = createRoute({
+  method: 'get',
+  path: '/portal/order/{code}/embeddedCheckout',
+  summary:
+    "The client secret of a pending Stripe order's open Checkout Session and the publishable key, for Stripe's Embedded Checkout on our /checkout/ page (https://docs.stripe.com/payments/accept-a-payment?ui=embedded-form). 404 for an unknown order or one not paid through Stripe; 409 (reason not_payable) when the order is no longer pending or its session is no longer open. Counts against the 120 calls a minute per IP of the status call (429 with Retry-After).",
+  request: { params: orderCodeParams },
+  responses: {
+    200: jsonResponse(envelope(embeddedCheckoutSchema), 'Client secret'),
+    404: jsonResponse(errorEnvelope, 'Unknown, or not a Stripe order'),
+    409: jsonResponse(errorEnvelope, 'No longer payable'),
+    429: jsonResponse(errorEnvelope, 'Too many calls'),
+  },
+});
+
 async function viewOf(db: Db, orderCode: string, lang: string) {
   const row = await findOrder(db, orderCode);
   if (!row) throw notFound();
@@ -144,6 +160,10 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
     return created(c, { ...(await viewOf(await c.var.db(), order.code, c.get('lang'))), next });
   })
   .openapi(getOrderRoute, async (c) => ok(c, await viewOf(await c.var.db(), c.req.valid('param').code, c.get('lang'))))
+  .openapi(embeddedCheckoutRoute, async (c) => {
+    await consume('orderStatusPerIp', c.get('clientIp') ?? 'unknown');
+    return ok(c, await embeddedCheckout(await c.var.db(), c.req.valid('param').code));
+  })
   .openapi(statusRoute, async (c) => {
     await consume('orderStatusPerIp', c.get('clientIp') ?? 'unknown');
     const db = await c.var.db();
