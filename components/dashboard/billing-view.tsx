@@ -7,7 +7,8 @@ import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client
 import { formatDateTime, formatDay } from '@/lib/intl-format';
 import { cardBrandName } from '@/lib/card-brand';
 import { localePath } from '@/i18n/routing';
-import { BUY_AGAIN_PATH, type AppLocale } from '@/lib/routing/rules';
+import { type AppLocale } from '@/lib/routing/rules';
+import { BuyAgainLink } from './buy-again-link';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
@@ -141,13 +142,7 @@ export function BillingView() {
             {ended && (
               <div className="mt-3 space-y-2" data-testid="subscription-ended">
                 <p className="text-sm text-slate-700">{t('endedText')}</p>
-                <Link
-                  href={localePath(locale, BUY_AGAIN_PATH)}
-                  className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
-                  data-testid="buy-again"
-                >
-                  {t('buyAgain')}
-                </Link>
+                <BuyAgainLink label={t('buyAgain')} />
               </div>
             )}
             {live && (

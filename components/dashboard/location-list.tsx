@@ -9,7 +9,8 @@ import { waitingState } from '@/lib/request-state';
 import { liveness } from '@/lib/live-state';
 import { useNow } from '../ui/use-now';
 import { localePath } from '@/i18n/routing';
-import { BUY_AGAIN_PATH, type AppLocale } from '@/lib/routing/rules';
+import { type AppLocale } from '@/lib/routing/rules';
+import { BuyAgainLink } from './buy-again-link';
 import { useApi } from '../ui/use-api';
 import { PushToggle } from './push-toggle';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
@@ -110,13 +111,7 @@ export function LocationList() {
               {t('newRequest')}
             </Link>
           ) : (
-            <Link
-              href={localePath(locale, BUY_AGAIN_PATH)}
-              className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
-              data-testid="buy-again"
-            >
-              {t('buyAgain')}
-            </Link>
+            <BuyAgainLink label={t('buyAgain')} />
           ))}
       </div>
       {quota && (
