@@ -6,7 +6,7 @@ ALTER TABLE "location_requests" ADD COLUMN "withdrawn_at" timestamp with time zo
 ALTER TABLE "outbound_messages" ADD COLUMN "status_checked_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "outbound_messages" ADD COLUMN "redacted_at" timestamp with time zone;--> statement-breakpoint
 UPDATE "consents" c SET "target_e164" = r."target_e164" FROM "location_requests" r WHERE r."id" = c."request_id";--> statement-breakpoint
--- Consent records are append-only (issue 12 §11): no UPDATE ever; DELETE only by the retention purge, which sets
+-- Consent records are append-only (docs/rules.md#consent): no UPDATE ever; DELETE only by the retention purge, which sets
 -- app.consent_purge = 'on' for its own transaction (SET LOCAL).
 CREATE FUNCTION "consents_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,4 +1,4 @@
--- Issue 12 §7: secrets written before this release leave the database. Consent codes become [code] in requests and in
+-- Secrets are kept only as hashes (docs/rules.md#retention): those written before this release leave the database. Consent codes become [code] in requests and in
 -- SMS already handed over; e-mails already handed over whose template carried a password, a reset code or a cancel
 -- token lose their texts (they cannot be re-rendered: their parameters were never kept). Queued rows still need theirs.
 UPDATE "location_requests"

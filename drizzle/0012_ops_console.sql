@@ -37,7 +37,7 @@ ALTER TABLE "operator_sessions" ADD CONSTRAINT "operator_sessions_operator_id_op
 CREATE INDEX "operator_audit_created_at_idx" ON "operator_audit" USING btree ("created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "operator_sessions_token_hash_key" ON "operator_sessions" USING btree ("token_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "operators_email_key" ON "operators" USING btree ("email");--> statement-breakpoint
--- The operators' audit log is append-only (issue 16 §3): no UPDATE, DELETE or TRUNCATE, whoever asks.
+-- The operators' audit log is append-only (docs/rules.md#roles): no UPDATE, DELETE or TRUNCATE, whoever asks.
 CREATE FUNCTION "operator_audit_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'the operator audit log is append-only (% refused)', TG_OP USING ERRCODE = 'insufficient_privilege';
