@@ -34,6 +34,15 @@ module.exports = {
       to: { path: '^server/' },
     },
     {
+      name: 'browser-settings-node-only',
+      severity: 'error',
+      comment:
+        'lib/settings/ validates the NEXT_PUBLIC_* settings with zod when the build starts and when the server ' +
+        'starts; the browser reads the inlined values (lib/site.ts) and must not ship the validator.',
+      from: { path: '^components/' },
+      to: { path: '^lib/settings/' },
+    },
+    {
       name: 'inner-layers-no-api',
       severity: 'error',
       comment:

@@ -2,6 +2,7 @@ import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
 import { STRICT_TRANSPORT_SECURITY, securityHeaders } from './lib/security-headers';
 import { isDemoMode } from './lib/site';
+import { parseBrowserSettings } from './lib/settings/browser';
 import { localePath, routing } from './i18n/routing';
 
 // Messages are precompiled at build time (next-intl's catalog loader), so the ICU parser stays out of the browser.
@@ -9,6 +10,9 @@ const withNextIntl = createNextIntlPlugin({
   requestConfig: './i18n/request.ts',
   experimental: { messages: { path: './messages', format: 'json', locales: 'infer', precompile: true } },
 });
+
+// The browser settings (NEXT_PUBLIC_*) are inlined into the pages by this build: a bad value stops it here, named.
+parseBrowserSettings(process.env);
 
 /**
  * Next.js configuration.

@@ -1,9 +1,16 @@
-/** Demo defaults of the public settings; server/env.ts validates the same settings with these defaults. */
+/**
+ * Defaults of the public settings; lib/settings/browser.ts and server/env.ts validate the same settings with these
+ * defaults (docs/decisions/0013-browser-settings-checked-at-build.md).
+ */
 export const SITE_DEFAULTS = {
   product: 'Chamspy',
   company: 'Demo Company Limited',
   support: 'support@example.com',
   descriptor: 'CHAMSPY DEMO',
+  tileUrl: 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png',
+  tileAttribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+  iosBridge: 'N8WebView',
+  androidBridge: 'AndroidBridge',
 } as const;
 
 /**
@@ -22,8 +29,6 @@ export const site = {
   /** Whether this build runs in demo mode (a ribbon says so on every page). */
   demo: process.env.NEXT_PUBLIC_DEMO_MODE === '1',
   /** Map tiles (a Leaflet URL template) and their attribution; OpenStreetMap by default. */
-  tileUrl: process.env.NEXT_PUBLIC_TILE_URL || 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png',
-  tileAttribution:
-    process.env.NEXT_PUBLIC_TILE_ATTRIBUTION ||
-    '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+  tileUrl: process.env.NEXT_PUBLIC_TILE_URL || SITE_DEFAULTS.tileUrl,
+  tileAttribution: process.env.NEXT_PUBLIC_TILE_ATTRIBUTION || SITE_DEFAULTS.tileAttribution,
 };

@@ -2,6 +2,7 @@ import 'server-only';
 import { createEnv } from '@t3-oss/env-nextjs';
 import { z } from 'zod';
 import { SITE_DEFAULTS, isDemoMode } from '../lib/site';
+import { browserSettings, issueLines } from '../lib/settings/browser';
 
 /**
  * Settings, read once from `process.env` and validated with zod through `@t3-oss/env-nextjs` (docs/rules.md#runtime):
@@ -166,20 +167,6 @@ const trackingSettings = {
   SUBSCRIPTION_CONSENT_RETENTION_DAYS: z.coerce.number().int().min(365).max(3650).default(1095),
 };
 
-/**
- * Settings the browser build also reads (inlined by Next at build time, so they are public); lib/site.ts reads the
- * product and company names with the same defaults.
- */
-const browserSettings = {
-  NEXT_PUBLIC_PRODUCT_NAME: z.string().min(1).default(SITE_DEFAULTS.product),
-  NEXT_PUBLIC_COMPANY_NAME: z.string().min(1).default(SITE_DEFAULTS.company),
-  /** The `{hash}` of the ad-conversion endpoint `POST /api_{hash}` (letters and digits). */
-  NEXT_PUBLIC_AD_EVENTS_HASH: z
-    .string()
-    .regex(/^[A-Za-z0-9]{4,40}$/, '4 to 40 letters or digits')
-    .default('e7c4a91d'),
-};
-
 const serverSettings = { ...databaseSettings, ...siteSettings, ...providersSettings, ...trackingSettings };
 
 type Shape = typeof serverSettings & typeof browserSettings;
@@ -240,10 +227,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     emptyStringAsUndefined: true,
     createFinalSchema: (shape) => finalSchema(shape as Shape),
     onValidationError: (issues) => {
-      const lines = issues.map(
-        (i) => `  ${(i.path ?? []).map((p) => (typeof p === 'object' ? p.key : p)).join('.')}: ${i.message}`,
-      );
-      throw new Error(`Invalid settings (see .env.example):\n${lines.join('\n')}`);
+      throw new Error(`Invalid settings (see .env.example):\n${issueLines(issues).join('\n')}`);
     },
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { devOutboxEnabled, parseEnv } from '@/server/env';
+import { parseBrowserSettings } from '@/lib/settings/browser';
 
 describe('settings (server/env.ts)', () => {
   it('applies the documented defaults', () => {
@@ -101,5 +102,33 @@ describe('live mode', () => {
     expect(() => parseEnv({ ...identity, DEV_OUTBOX: 'on' })).toThrow(/DEV_OUTBOX: must not be on in live mode/);
     expect(devOutboxEnabled(parseEnv({ ...identity, DEV_OUTBOX: 'auto' }))).toBe(false);
     expect(devOutboxEnabled(parseEnv({ DEV_OUTBOX: 'on', EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://x' }))).toBe(true);
+  });
+});
+
+describe('browser settings (lib/settings/browser.ts), checked when the build starts and at start-up', () => {
+  it('applies the defaults the browser code reads, empty values counting as unset', () => {
+    expect(parseBrowserSettings({ NEXT_PUBLIC_HELP_CHAT: '', NEXT_PUBLIC_TILE_URL: '' })).toMatchObject({
+      NEXT_PUBLIC_PRODUCT_NAME: 'Chamspy',
+      NEXT_PUBLIC_HELP_CHAT: 'none',
+      NEXT_PUBLIC_EVENT_SERVICE: 'none',
+      NEXT_PUBLIC_IOS_BRIDGE: 'N8WebView',
+      NEXT_PUBLIC_ANDROID_BRIDGE: 'AndroidBridge',
+      NEXT_PUBLIC_TILE_URL: 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png',
+    });
+    const tiles = 'https://{s}.tile.example.org/{z}/{x}/{y}.png';
+    expect(parseBrowserSettings({ NEXT_PUBLIC_TILE_URL: tiles }).NEXT_PUBLIC_TILE_URL).toBe(tiles);
+  });
+
+  it('names every bad browser setting, at the build and at the server start alike', () => {
+    const bad = {
+      NEXT_PUBLIC_HELP_CHAT: 'zendesk',
+      NEXT_PUBLIC_TILE_URL: 'http://tiles.example.org/tile.png',
+      NEXT_PUBLIC_GA_MEASUREMENT_ID: 'UA-123',
+      NEXT_PUBLIC_TRACKER_ORIGIN: 'javascript:alert(1)',
+    };
+    for (const name of Object.keys(bad)) {
+      expect(() => parseBrowserSettings(bad)).toThrow(new RegExp(`  ${name}: `));
+      expect(() => parseEnv(bad)).toThrow(new RegExp(`  ${name}: `));
+    }
   });
 });

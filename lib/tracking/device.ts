@@ -1,3 +1,4 @@
+import { SITE_DEFAULTS } from '../site';
 import { STORAGE_KEYS } from './state';
 
 /**
@@ -48,8 +49,8 @@ export function buttonOs(env: BrowserEnv): 0 | 1 | 2 {
 
 /** Names of the native bridges; NEXT_PUBLIC_IOS_BRIDGE / NEXT_PUBLIC_ANDROID_BRIDGE override them at build time. */
 export const BRIDGE_NAMES = {
-  ios: process.env.NEXT_PUBLIC_IOS_BRIDGE || 'N8WebView',
-  android: process.env.NEXT_PUBLIC_ANDROID_BRIDGE || 'AndroidBridge',
+  ios: process.env.NEXT_PUBLIC_IOS_BRIDGE || SITE_DEFAULTS.iosBridge,
+  android: process.env.NEXT_PUBLIC_ANDROID_BRIDGE || SITE_DEFAULTS.androidBridge,
 };
 
 type BridgeWindow = {
