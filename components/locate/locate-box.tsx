@@ -1,13 +1,11 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
-import { Suspense, lazy, useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ApiClient } from '@/lib/api/client';
 import type { IpInfo, PhoneInfo } from '@/lib/contracts/lookups';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import type { LocateBoxValues } from '@/lib/validation/schemas';
-import { lazyZodResolver } from '../ui/lazy-resolver';
 import { FieldError } from '../ui/field-error';
 import { TextField } from '../ui/text-field';
 import { useDelayed } from '../ui/use-delayed';
@@ -18,14 +16,13 @@ import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
 import { readUserInfo } from '@/lib/user-info';
 import { RequesterNameField } from './requester-name-field';
 import { usePhoneInput } from './use-phone-input';
+import type { LocateBoxForm } from './locate-box-form';
 
 /** The facts and pay step, loaded once a number is checked (not part of the first load). */
 const Identified = lazy(() => import('./identified'));
 
-/** Validation of the shared schema, loaded with zod on the first submit. */
-const resolver = lazyZodResolver<LocateBoxValues>(() =>
-  import('@/lib/validation/schemas').then((m) => m.locateBoxSchema),
-);
+/** The box's react-hook-form, loaded on the visitor's first touch of the box (not part of the first load). */
+const FormControl = lazy(() => import('./locate-box-form'));
 
 /** Loads the API client on demand, so axios is not part of the home page's first load. */
 function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
@@ -58,17 +55,31 @@ export function LocateBox() {
   const [facts, setFacts] = useState<PhoneInfo | null>(null);
   /** The E.164 number checked when the e-mail turned out to have an account (the sign-in link carries it). */
   const [registeredFor, setRegisteredFor] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    getValues,
-    setValue,
-    formState: { errors, isSubmitting },
-  } = useForm<LocateBoxValues>({
-    resolver,
-    defaultValues: { phone: '', requesterName: '', email: '' },
-  });
+  // react-hook-form arrives on the first touch of the box (`wanted`); until then the fields are plain inputs that keep
+  // what is typed (the form reads it when it registers them), and a submit waits for it (`pendingSubmit`).
+  const [wanted, setWanted] = useState(false);
+  const [control, setControl] = useState<LocateBoxForm | null>(null);
+  const latest = useRef<LocateBoxForm | null>(null);
+  const pendingSubmit = useRef(false);
+  const onForm = useCallback((next: LocateBoxForm) => {
+    latest.current = next;
+    setControl(next);
+  }, []);
+  // The phone field's value for the formatter: the form's once it has arrived, the input's before.
+  const readPhone = useCallback(
+    (input: HTMLInputElement) => latest.current?.form.getValues('phone') ?? input.value,
+    [],
+  );
+  const writePhone = useCallback((value: string, input: HTMLInputElement) => {
+    if (latest.current) latest.current.form.setValue('phone', value);
+    else input.value = value;
+  }, []);
+  const errors: LocateBoxForm['errors'] = control?.errors ?? {};
+  const isSubmitting = control?.isSubmitting ?? false;
+  const want = () => setWanted(true);
+  /** The field's props: react-hook-form's `register` once loaded, its name and `onChange` before. */
+  const field = (name: keyof LocateBoxValues, options?: { onChange: (e: { target: HTMLInputElement }) => unknown }) =>
+    control ? control.form.register(name, options) : { name, ...options };
   const api = () => loadApi(locale, tApi('network'));
   const checking = useDelayed(isSubmitting);
 
@@ -89,7 +100,8 @@ export function LocateBox() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per page view
   }, []);
 
-  const onCheck = handleSubmit(async ({ phone, email }) => {
+  const check = async ({ phone, email }: LocateBoxValues) => {
+    const { setError } = latest.current!.form;
     track('locate_submitted', 'Lead');
     setRegisteredFor(null);
     try {
@@ -116,14 +128,33 @@ export function LocateBox() {
     } catch (error) {
       setError('phone', { message: (error as Error).message });
     }
-  });
+  };
+  const onCheck = (event?: FormEvent) => {
+    if (control) return control.form.handleSubmit(check)(event);
+    event?.preventDefault();
+    pendingSubmit.current = true;
+    want();
+  };
+  // A submit made before the form arrived is made once it has (its fields registered with what they hold).
+  useEffect(() => {
+    if (!control || !pendingSubmit.current) return;
+    pendingSubmit.current = false;
+    void control.form.handleSubmit(check)();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the form arrives
+  }, [control]);
+  const getValues = (name: 'email' | 'requesterName') => control?.form.getValues(name) ?? '';
 
   return (
     <section aria-labelledby="locate-title" className="rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
       <h2 id="locate-title" className="text-xl font-semibold">
         {t('title')}
       </h2>
-      <form noValidate onSubmit={onCheck} className="mt-4 space-y-4">
+      <form noValidate onSubmit={onCheck} onFocus={want} onPointerDown={want} className="mt-4 space-y-4">
+        {wanted && (
+          <Suspense fallback={null}>
+            <FormControl onChange={onForm} />
+          </Suspense>
+        )}
         <TextField
           id="phone"
           label={t('phoneLabel')}
@@ -132,7 +163,7 @@ export function LocateBox() {
           autoComplete="tel"
           placeholder={t('phonePlaceholder')}
           readOnly={!!facts}
-          error={errors.phone?.message}
+          error={errors.phone}
           hint={
             phoneInput.country
               ? regionName(phoneInput.country, locale)
@@ -140,15 +171,10 @@ export function LocateBox() {
                 ? t('phoneHint', { country: regionName(defaultCountry, locale) })
                 : t('phoneHintIntl')
           }
-          {...register(
-            'phone',
-            phoneInput.registerOptions(
-              () => getValues('phone'),
-              (v) => setValue('phone', v),
-            ),
-          )}
+          // eslint-disable-next-line react-hooks/refs -- readPhone and writePhone read the ref in the change handler only
+          {...field('phone', phoneInput.registerOptions(readPhone, writePhone))}
         />
-        <RequesterNameField readOnly={!!facts} error={errors.requesterName?.message} {...register('requesterName')} />
+        <RequesterNameField readOnly={!!facts} error={errors.requesterName} {...field('requesterName')} />
         <TextField
           id="email"
           label={t('emailLabel')}
@@ -156,7 +182,7 @@ export function LocateBox() {
           autoComplete="email"
           placeholder={t('emailPlaceholder')}
           readOnly={!!facts}
-          error={errors.email?.message}
+          error={errors.email}
           hint={
             registeredFor && errors.email ? (
               <Link
@@ -167,7 +193,7 @@ export function LocateBox() {
               </Link>
             ) : undefined
           }
-          {...register('email')}
+          {...field('email')}
         />
         <div>
           <label className="flex min-h-11 items-start gap-3 py-1 text-sm text-slate-700">
@@ -176,7 +202,7 @@ export function LocateBox() {
               className="mt-0.5 h-5 w-5 shrink-0"
               disabled={!!facts}
               aria-describedby="terms-error"
-              {...register('terms')}
+              {...field('terms')}
             />
             <span>
               {t('termsBefore')}{' '}
@@ -190,7 +216,7 @@ export function LocateBox() {
               .
             </span>
           </label>
-          <FieldError id="terms-error" message={errors.terms?.message} />
+          <FieldError id="terms-error" message={errors.terms} />
         </div>
         {!facts && (
           <button

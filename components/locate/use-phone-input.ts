@@ -39,9 +39,10 @@ export function usePhoneInput(defaultCountry: string | null) {
   /**
    * Options for react-hook-form's `register('phone', …)`: formats what was typed when the text grew (a deletion is left
    * as is, so separators can be deleted), writing through `set` only if the field (`get`) still holds what was typed.
+   * `get` and `set` are given the input element.
    */
   const registerOptions = useCallback(
-    (get: () => string, set: (value: string) => void) => ({
+    (get: (input: HTMLInputElement) => string, set: (value: string, input: HTMLInputElement) => void) => ({
       onChange: async (e: { target: HTMLInputElement }) => {
         const input = e.target;
         const typed = input.value;
@@ -49,9 +50,9 @@ export function usePhoneInput(defaultCountry: string | null) {
         input.dataset.previous = typed;
         if (!grew) return;
         const formatted = await format(typed);
-        if (formatted === typed || get() !== typed) return;
+        if (formatted === typed || get(input) !== typed) return;
         input.dataset.previous = formatted;
-        set(formatted);
+        set(formatted, input);
       },
     }),
     [format],
