@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { NextIntlClientProvider } from 'next-intl';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -69,5 +69,20 @@ describe('locate box (components/locate/locate-box.tsx)', () => {
     expect(texts).toContain(es.Validation.termsRequired);
     expect(texts).not.toContain(en.Validation.phoneRequired);
     expect(screen.getByRole('button', { name: es.LocateBox.submit })).toBeTruthy();
+  });
+
+  it('keeps what was typed before its form arrived, and checks the number when submitted before that', async () => {
+    const { container } = show('en');
+    // Input events only: no focus or pointer, the touches that load the form.
+    fireEvent.change(screen.getByLabelText(en.LocateBox.phoneLabel), { target: { value: '+4915123456781' } });
+    fireEvent.change(screen.getByLabelText(en.LocateBox.requesterLabel), { target: { value: 'Anna' } });
+    fireEvent.change(screen.getByLabelText(en.LocateBox.emailLabel), { target: { value: 'anna@example.com' } });
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.submit(container.querySelector('form')!);
+    // Valid as typed, so the number is looked up: there is no server here, and the lookup's error shows instead of
+    // any field's validation message.
+    const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
+    expect(alert.textContent).toBe(en.Api.network);
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
   });
 });
