@@ -41,7 +41,9 @@ function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
  * then the e-mail field says so with the sign-in link that returns to New request with this number (an order for it
  * would be refused, README "Accounts and security"), unless this browser is signed in as that address. Then 'Number
  * identified' and the pay step (first-order discount, price terms, card or wallet). Server errors appear under the
- * field they concern.
+ * field they concern. The form (react-hook-form, ./locate-box-form.tsx) loads on the visitor's first touch of the box
+ * (focus, pointer or a submit), not with the page: the fields keep what is typed before, and a submit made before
+ * it arrives is made once it has.
  */
 export function LocateBox() {
   const t = useTranslations('LocateBox');
