@@ -39,7 +39,7 @@ module.exports = {
       comment:
         'lib/settings/ validates the NEXT_PUBLIC_* settings with zod when the build starts and when the server ' +
         'starts; the browser reads the inlined values (lib/site.ts) and must not ship the validator.',
-      from: { path: '^components/' },
+      from: { path: '^(app|components|lib|i18n)/', pathNot: '^lib/settings/' },
       to: { path: '^lib/settings/' },
     },
     {

@@ -94,7 +94,7 @@ function thirdPartyOrigins(stripe = false) {
     // Stripe's documented CSP entries for Stripe.js and Embedded Checkout ("Content Security Policy",
     // https://docs.stripe.com/security/guide#content-security-policy).
     out.script.push('https://js.stripe.com', 'https://*.js.stripe.com', 'https://checkout.stripe.com');
-    out.connect.push('https://api.stripe.com', 'https://checkout.stripe.com', 'https://*.stripe.com');
+    out.connect.push('https://api.stripe.com', 'https://checkout.stripe.com');
     out.frame.push(
       'https://js.stripe.com',
       'https://*.js.stripe.com',

@@ -11,6 +11,7 @@ export const SITE_DEFAULTS = {
   tileAttribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
   iosBridge: 'N8WebView',
   androidBridge: 'AndroidBridge',
+  adEventsHash: 'e7c4a91d',
 } as const;
 
 /**

@@ -2,7 +2,7 @@ import 'server-only';
 import { createEnv } from '@t3-oss/env-nextjs';
 import { z } from 'zod';
 import { SITE_DEFAULTS, isDemoMode } from '../lib/site';
-import { browserSettings, issueLines } from '../lib/settings/browser';
+import { browserRules, browserSettings, issueLines } from '../lib/settings/browser';
 
 /**
  * Settings, read once from `process.env` and validated with zod through `@t3-oss/env-nextjs` (docs/rules.md#runtime):
@@ -174,6 +174,7 @@ type Shape = typeof serverSettings & typeof browserSettings;
 /** All settings with the rules that tie them together (the live-mode identity, each provider's credentials). */
 const finalSchema = (shape: Shape) =>
   z.object(shape).superRefine((e, ctx) => {
+    browserRules(e, ctx);
     if (e.EMAIL_PROVIDER === 'smtp' && !e.SMTP_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when EMAIL_PROVIDER=smtp' });
     }

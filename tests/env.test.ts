@@ -131,4 +131,28 @@ describe('browser settings (lib/settings/browser.ts), checked when the build sta
       expect(() => parseEnv(bad)).toThrow(new RegExp(`  ${name}: `));
     }
   });
+
+  it('refuses a chosen help chat or event service without its id, and a tracker origin with a path', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ NEXT_PUBLIC_HELP_CHAT: 'crisp' }, 'NEXT_PUBLIC_CRISP_WEBSITE_ID: required when NEXT_PUBLIC_HELP_CHAT=crisp'],
+      [
+        { NEXT_PUBLIC_EVENT_SERVICE: 'gtag' },
+        'NEXT_PUBLIC_GA_MEASUREMENT_ID: required when NEXT_PUBLIC_EVENT_SERVICE=gtag',
+      ],
+      [{ NEXT_PUBLIC_TRACKER_ORIGIN: 'https://t.example.org/collect' }, 'NEXT_PUBLIC_TRACKER_ORIGIN: an origin only'],
+    ];
+    for (const [settings, message] of cases) {
+      expect(() => parseBrowserSettings(settings)).toThrow(message);
+      expect(() => parseEnv(settings)).toThrow(message);
+    }
+    const complete = {
+      NEXT_PUBLIC_HELP_CHAT: 'crisp',
+      NEXT_PUBLIC_CRISP_WEBSITE_ID: 'abc-123',
+      NEXT_PUBLIC_EVENT_SERVICE: 'gtag',
+      NEXT_PUBLIC_GA_MEASUREMENT_ID: 'G-ABC123',
+      NEXT_PUBLIC_TRACKER_ORIGIN: 'https://t.example.org',
+    };
+    expect(parseBrowserSettings(complete)).toMatchObject(complete);
+    expect(parseEnv(complete)).toMatchObject(complete);
+  });
 });

@@ -12,7 +12,8 @@ import es from '@/messages/es.json';
 // The pay step of the locate flow in happy-dom, with the API client it is handed standing in for the server: the
 // offer it answers and the order's answer (an error with the API's detail). Texts come from the catalogues.
 
-vi.mock('next/navigation', () => ({ useRouter: () => ({ push: () => {} }) }));
+const router = vi.hoisted(() => ({ pushed: [] as string[] }));
+vi.mock('next/navigation', () => ({ useRouter: () => ({ push: (to: string) => router.pushed.push(to) }) }));
 
 const offer: OfferView = {
   offer: { id: 'offer-1', percentOff: 50, expiresAt: null, rule: 'first_order' },
@@ -40,14 +41,22 @@ const offer: OfferView = {
   } as OfferView['plan'],
 };
 
-/** An API client answering the offer with `view` (or failing with `offerError`) and the order with `orderError`. */
-function api(view: OfferView | null, errors: { offerError?: Error; orderError?: Error } = {}) {
+/**
+ * An API client answering the offer with `view` (or failing with `offerError`) and the order with `orderError`, or
+ * with `created` (the order's view and `next`).
+ */
+function api(
+  view: OfferView | null,
+  errors: { offerError?: Error; orderError?: Error } = {},
+  created?: { provider: 'sandbox' | 'stripe'; next: string },
+) {
   const client = {
     post: async (path: string) => {
       if (path === '/portal/priceSetup/offer') {
         if (errors.offerError) throw errors.offerError;
         return view;
       }
+      if (created) return { obj: created };
       throw errors.orderError ?? new Error('no order here');
     },
   } as unknown as ApiClient;
@@ -62,7 +71,11 @@ function show(locale: 'en' | 'es', load: () => Promise<ApiClient>) {
   );
 }
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  router.pushed.length = 0;
+  vi.restoreAllMocks();
+});
 
 describe('pay step (components/locate/pay-step.tsx)', () => {
   it('states the first-order discount with its rule and no deadline, and Pay names the discounted price', async () => {
@@ -89,5 +102,20 @@ describe('pay step (components/locate/pay-step.tsx)', () => {
   it('shows why the offer could not be loaded', async () => {
     show('en', api(null, { offerError: new Error('Network problem, try again') }));
     expect((await screen.findByRole('alert')).textContent).toBe('Network problem, try again');
+  });
+
+  it("loads a Stripe order's checkout page in full (its own CSP lets Stripe.js run); a sandbox one client-side", async () => {
+    const user = userEvent.setup();
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {});
+    show('en', api(offer, {}, { provider: 'stripe', next: '/checkout/?order=abc' }));
+    await user.click(await screen.findByRole('button', { name: en.Pay.pay.replace('{amount}', '€0.49') }));
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/checkout/?order=abc'));
+    expect(router.pushed).toEqual([]);
+    cleanup();
+
+    show('en', api(offer, {}, { provider: 'sandbox', next: '/checkout/?order=def' }));
+    await user.click(await screen.findByRole('button', { name: en.Pay.pay.replace('{amount}', '€0.49') }));
+    await vi.waitFor(() => expect(router.pushed).toEqual(['/checkout/?order=def']));
+    expect(assign).toHaveBeenCalledTimes(1);
   });
 });

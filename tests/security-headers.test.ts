@@ -18,6 +18,9 @@ describe('security headers (lib/security-headers.ts)', () => {
     expect(stripe).toMatch(/script-src 'self' 'unsafe-inline'[^;]* https:\/\/js\.stripe\.com/);
     expect(stripe).toMatch(/frame-src 'self'[^;]* https:\/\/js\.stripe\.com/);
     expect(stripe).toMatch(/connect-src 'self'[^;]* https:\/\/api\.stripe\.com/);
+    expect(stripe).toMatch(/connect-src 'self'[^;]* https:\/\/checkout\.stripe\.com/);
+    expect(stripe).toMatch(/frame-src 'self'[^;]* https:\/\/checkout\.stripe\.com/);
+    expect(stripe).toMatch(/img-src 'self'[^;]* https:\/\/\*\.stripe\.com/);
     expect(stripe).toContain("frame-ancestors 'none'");
     expect(new Map(securityHeaders()).get('Content-Security-Policy')).not.toContain('stripe.com');
   });

@@ -2,6 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { NextIntlClientProvider } from 'next-intl';
+import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderView } from '@/lib/contracts/orders';
 import { StripeCheckout } from '@/components/payment/stripe-checkout';
@@ -17,17 +18,26 @@ const stripe = vi.hoisted(() => ({
   destroyed: 0,
   keys: [] as string[],
   fail: false,
+  live: false,
 }));
 vi.mock('@stripe/stripe-js/pure', () => ({
   loadStripe: async (key: string) => {
     stripe.keys.push(key);
     if (stripe.fail) throw new Error('Failed to load Stripe.js');
     return {
-      createEmbeddedCheckoutPage: async ({ clientSecret }: { clientSecret: string }) => ({
-        mount: (into: HTMLElement) => stripe.mounts.push({ clientSecret, into }),
-        destroy: () => (stripe.destroyed += 1),
-        unmount: () => {},
-      }),
+      // As Stripe.js: one embedded checkout per page; creating a second while one lives throws.
+      createEmbeddedCheckoutPage: async ({ clientSecret }: { clientSecret: string }) => {
+        if (stripe.live) throw new Error('You cannot have multiple embedded checkout items.');
+        stripe.live = true;
+        return {
+          mount: (into: HTMLElement) => stripe.mounts.push({ clientSecret, into }),
+          destroy: () => {
+            stripe.live = false;
+            stripe.destroyed += 1;
+          },
+          unmount: () => {},
+        };
+      },
     };
   },
 }));
@@ -51,17 +61,20 @@ const order = {
   monthlyAmount: '$49.99',
 } as unknown as OrderView;
 
+/** The checkout under React's StrictMode, which runs each effect twice as `next dev` does. */
 function show(locale: 'en' | 'id', onClosed = () => {}) {
   return render(
-    <NextIntlClientProvider locale={locale} messages={{ en, id }[locale]} timeZone="UTC">
-      <StripeCheckout order={order} onClosed={onClosed} />
-    </NextIntlClientProvider>,
+    <StrictMode>
+      <NextIntlClientProvider locale={locale} messages={{ en, id }[locale]} timeZone="UTC">
+        <StripeCheckout order={order} onClosed={onClosed} />
+      </NextIntlClientProvider>
+    </StrictMode>,
   );
 }
 
 afterEach(() => {
   cleanup();
-  Object.assign(stripe, { mounts: [], destroyed: 0, keys: [], fail: false });
+  Object.assign(stripe, { mounts: [], destroyed: 0, keys: [], fail: false, live: false });
   Object.assign(answers, { embedded: null, error: null, calls: [] });
 });
 

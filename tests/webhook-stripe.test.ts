@@ -383,6 +383,31 @@ describe("the checkout page's embedded Stripe checkout (GET /portal/order/{code}
     expect((await embedded(expired.code)).status).toBe(409);
   });
 
+  it('a repeated order (same idempotency key) gets the same checkout page without asking Stripe again', async () => {
+    const email = unique('replay');
+    const phone = '+14155550181';
+    const key = `key-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const first = await placeOrder({ email, phone, idempotencyKey: key });
+    const created = fake.requests.filter((r) => r.path === '/v1/checkout/sessions').length;
+    const again = await placeOrder({ email, phone, idempotencyKey: key });
+    expect(again.body.obj.code).toBe(first.body.obj.code);
+    expect(again.body.obj.next).toBe(`/checkout/?order=${first.body.obj.code}`);
+    expect(fake.requests.filter((r) => r.path === '/v1/checkout/sessions').length).toBe(created);
+
+    // An order whose first attempt got no session (Stripe failed) gets one on the retry.
+    fake.failMatching = { test: (path) => path === '/v1/checkout/sessions', times: 2 };
+    const key2 = `${key}-2`;
+    const email2 = unique('replay2');
+    const failed = await placeOrder({ email: email2, phone: '+14155550182', idempotencyKey: key2 });
+    expect(failed.res.status).toBe(500);
+    fake.failMatching = null;
+    const retried = await placeOrder({ email: email2, phone: '+14155550182', idempotencyKey: key2 });
+    expect(retried.res.status).toBe(201);
+    const [order] = await (await getDb()).select().from(orders).where(eq(orders.code, retried.body.obj.code));
+    expect(order.providerSessionId).toMatch(/^cs_test_/);
+    expect(retried.body.obj.next).toBe(`/checkout/?order=${order.code}`);
+  });
+
   it('answers 404 for an unknown order and for an order not paid through Stripe', async () => {
     expect((await embedded('no-such-order-code')).status).toBe(404);
     const { code } = await stripeOrder();

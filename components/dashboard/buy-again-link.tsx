@@ -5,17 +5,19 @@ import { BUY_AGAIN_PATH } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
 
 /**
- * "Buy again", offered where no subscription is left (My locations, Billing): the home page's locate box, which a
- * signed-in buyer is not redirected away from (`BUY_AGAIN_PATH`, docs/rules.md#routes). `label` is the caller's
- * translated text.
+ * "Buy again", offered where no subscription is left (My locations, Billing, a refunded order's status page): the
+ * home page's locate box, which a signed-in buyer is not redirected away from (`BUY_AGAIN_PATH`,
+ * docs/rules.md#routes). `label` is the caller's translated text; `className` replaces the dashboard's button style.
  */
-export function BuyAgainLink({ label }: { label: string }) {
+export function BuyAgainLink({
+  label,
+  className = 'inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white',
+}: {
+  label: string;
+  className?: string;
+}) {
   return (
-    <Link
-      href={localePath(useLocale(), BUY_AGAIN_PATH)}
-      className="inline-flex min-h-11 items-center rounded-lg bg-brand px-4 text-sm font-semibold text-white"
-      data-testid="buy-again"
-    >
+    <Link href={localePath(useLocale(), BUY_AGAIN_PATH)} className={className} data-testid="buy-again">
       {label}
     </Link>
   );

@@ -120,8 +120,13 @@ export function PayStep({
         true,
       );
       const next = body.obj.next;
+      const onSite = `${next}${trackingQuery(location.search).replace(/^\?/, '&')}`;
       if (/^https?:\/\//.test(next)) window.location.assign(next);
-      else router.push(`${next}${trackingQuery(location.search).replace(/^\?/, '&')}`);
+      // Stripe's checkout is embedded in our checkout page, whose Content-Security-Policy alone allows Stripe.js; a
+      // policy belongs to the document, so that page is loaded in full, not reached by client-side navigation.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a new document, on purpose
+      else if (body.obj.provider === 'stripe') window.location.assign(onSite);
+      else router.push(onSite);
     } catch (e) {
       const reason = (e as { detail?: { reason?: unknown } }).detail?.reason;
       if (reason === 'email_registered') setRegistered(true);

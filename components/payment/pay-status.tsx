@@ -6,7 +6,8 @@ import { useCallback, useState } from 'react';
 import type { UserInfo } from '@/lib/contracts/account';
 import type { OrderView } from '@/lib/contracts/orders';
 import { localePath } from '@/i18n/routing';
-import { BUY_AGAIN_PATH, type AppLocale } from '@/lib/routing/rules';
+import { type AppLocale } from '@/lib/routing/rules';
+import { BuyAgainLink } from '../dashboard/buy-again-link';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
 import { OrderFacts } from './order-facts';
@@ -137,9 +138,7 @@ export function PayStatus() {
       {order.status === 'refunded' && (
         <>
           <h1 className="text-2xl font-bold">{t('refundedTitle')}</h1>
-          <Link href={localePath(locale, BUY_AGAIN_PATH)} className={`mt-6 ${button}`} data-testid="buy-again">
-            {t('buyAgain')}
-          </Link>
+          <BuyAgainLink label={t('buyAgain')} className={`mt-6 ${button}`} />
         </>
       )}
       {order.status !== 'paid' && (

@@ -20,6 +20,12 @@ import { useApi } from '../ui/use-api';
  * expired — calls `onClosed` (the page shows the order's status); failed (Stripe.js or the API unreachable: says
  * nothing was charged, with Try again).
  */
+/**
+ * The turn of the page's embedded checkout: Stripe allows one per page, so a new one is created only once the one
+ * before it is destroyed (an effect run twice, as React's StrictMode does, or a quick Try again).
+ */
+let lastCheckout: Promise<void> = Promise.resolve();
+
 export function StripeCheckout({ order, onClosed }: { order: OrderView; onClosed: () => void }) {
   const t = useTranslations('Checkout');
   const api = useApi();
@@ -30,20 +36,29 @@ export function StripeCheckout({ order, onClosed }: { order: OrderView; onClosed
   useEffect(() => {
     let active = true;
     let checkout: StripeEmbeddedCheckout | undefined;
+    let release = () => {};
+    const previous = lastCheckout;
+    lastCheckout = new Promise<void>((resolve) => (release = resolve));
     (async () => {
       try {
+        await previous;
+        if (!active) return release();
         const { clientSecret, publishableKey } = await api.get<EmbeddedCheckout>(
           `/portal/order/${encodeURIComponent(order.code)}/embeddedCheckout`,
         );
         const stripe = await loadStripe(publishableKey);
         if (!stripe) throw new Error('Stripe.js is not available in this browser');
         const mounted = await stripe.createEmbeddedCheckoutPage({ clientSecret });
-        // Stripe allows one embedded checkout per page: a page left meanwhile destroys its own at once.
-        if (!active || !box.current) return mounted.destroy();
+        // Left meanwhile: this one is destroyed at once, and the next may be created.
+        if (!active || !box.current) {
+          mounted.destroy();
+          return release();
+        }
         checkout = mounted;
         mounted.mount(box.current);
         setState('ready');
       } catch (error) {
+        release();
         if (!active) return;
         if ((error as ApiClientError).status === 409) onClosed();
         else setState('failed');
@@ -51,7 +66,10 @@ export function StripeCheckout({ order, onClosed }: { order: OrderView; onClosed
     })();
     return () => {
       active = false;
-      checkout?.destroy();
+      if (checkout) {
+        checkout.destroy();
+        release();
+      }
     };
   }, [api, order.code, attempt, onClosed]);
 

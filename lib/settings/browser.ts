@@ -17,7 +17,7 @@ export const browserSettings = {
   NEXT_PUBLIC_AD_EVENTS_HASH: z
     .string()
     .regex(/^[A-Za-z0-9]{4,40}$/, '4 to 40 letters or digits')
-    .default('e7c4a91d'),
+    .default(SITE_DEFAULTS.adEventsHash),
   /** Map tiles: a Leaflet URL template (`{s}`, `{z}`, `{x}`, `{y}`); OpenStreetMap's by default. */
   NEXT_PUBLIC_TILE_URL: z
     .string()
@@ -25,8 +25,11 @@ export const browserSettings = {
     .default(SITE_DEFAULTS.tileUrl),
   /** The tiles' attribution (HTML), shown on every map; OpenStreetMap's by default. */
   NEXT_PUBLIC_TILE_ATTRIBUTION: z.string().min(1).default(SITE_DEFAULTS.tileAttribution),
-  /** The button-click tracker's origin (docs/rules.md#api); unset: none. */
-  NEXT_PUBLIC_TRACKER_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+  /** The button-click tracker's origin (docs/rules.md#api), without a path (`/api_f/…` is appended); unset: none. */
+  NEXT_PUBLIC_TRACKER_ORIGIN: z
+    .url({ protocol: /^https?$/ })
+    .refine((value) => new URL(value).origin === value, 'an origin only (scheme, host, port), no path')
+    .optional(),
   /** The in-app browsers' JavaScript bridges (docs/rules.md#api): the iOS and Android objects' names. */
   NEXT_PUBLIC_IOS_BRIDGE: z
     .string()
@@ -48,6 +51,29 @@ export const browserSettings = {
     .optional(),
 };
 
+/** The settings the rules between browser settings read. */
+type RuleInput = {
+  NEXT_PUBLIC_HELP_CHAT?: string;
+  NEXT_PUBLIC_CRISP_WEBSITE_ID?: string;
+  NEXT_PUBLIC_EVENT_SERVICE?: string;
+  NEXT_PUBLIC_GA_MEASUREMENT_ID?: string;
+};
+
+/**
+ * The rules between browser settings (server/env.ts applies them too): a chosen help chat or event service needs its
+ * id, or the build would be a site that silently runs none.
+ */
+export function browserRules(e: RuleInput, ctx: z.RefinementCtx<unknown>): void {
+  if (e.NEXT_PUBLIC_HELP_CHAT === 'crisp' && !e.NEXT_PUBLIC_CRISP_WEBSITE_ID) {
+    const message = 'required when NEXT_PUBLIC_HELP_CHAT=crisp';
+    ctx.addIssue({ code: 'custom', path: ['NEXT_PUBLIC_CRISP_WEBSITE_ID'], message });
+  }
+  if (e.NEXT_PUBLIC_EVENT_SERVICE === 'gtag' && !e.NEXT_PUBLIC_GA_MEASUREMENT_ID) {
+    const message = 'required when NEXT_PUBLIC_EVENT_SERVICE=gtag';
+    ctx.addIssue({ code: 'custom', path: ['NEXT_PUBLIC_GA_MEASUREMENT_ID'], message });
+  }
+}
+
 /** The names of the browser settings declared above. */
 const names = Object.keys(browserSettings) as (keyof typeof browserSettings)[];
 
@@ -65,6 +91,7 @@ export function parseBrowserSettings(source: Record<string, string | undefined>)
       string | undefined
     >,
     emptyStringAsUndefined: true,
+    createFinalSchema: (shape) => z.object(shape).superRefine((e, ctx) => browserRules(e as RuleInput, ctx)),
     onValidationError: (issues) => {
       throw new Error(`Invalid settings (see .env.example):\n${issueLines(issues).join('\n')}`);
     },

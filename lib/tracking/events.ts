@@ -1,4 +1,5 @@
 import { browserApi } from '../api/browser';
+import { SITE_DEFAULTS } from '../site';
 import { buttonOs, detectEnv, phoneOs, postToNative } from './device';
 import type { BrowserEvent } from './funnel';
 import { COOKIE_CHOICE_EVENT, trackingAllowed } from './cookie-choice';
@@ -15,7 +16,7 @@ export const APP_VERSION = 'fmp1.3';
 /** Origin of the button-click tracker; this site by default (NEXT_PUBLIC_TRACKER_ORIGIN at build time). */
 export const TRACKER_ORIGIN = process.env.NEXT_PUBLIC_TRACKER_ORIGIN ?? '';
 /** The `{hash}` of `POST /api_{hash}` (NEXT_PUBLIC_AD_EVENTS_HASH, the server reads the same setting). */
-export const AD_EVENTS_HASH = process.env.NEXT_PUBLIC_AD_EVENTS_HASH || 'e7c4a91d';
+export const AD_EVENTS_HASH = process.env.NEXT_PUBLIC_AD_EVENTS_HASH || SITE_DEFAULTS.adEventsHash;
 
 /** Set when the page is being left: a call cut short by the navigation is not an error worth logging. */
 let leaving = false;

@@ -21,6 +21,8 @@ export type PaymentProvider = {
    * locale (`/checkout/wallet/` for the sandbox wallet); `sessionId` is the provider's checkout session, if any.
    */
   startCheckout(order: Order, price: PriceSetup): Promise<{ url: string; sessionId?: string }>;
+  /** Where the payer goes to pay `order` whose checkout was started: the same page `startCheckout` named. */
+  checkoutUrl(order: Order): string;
   /**
    * The client secret the browser mounts the provider's embedded checkout with (Stripe: the Checkout Session's
    * `client_secret`, https://docs.stripe.com/payments/accept-a-payment?ui=embedded-form); null when the provider has
@@ -47,7 +49,10 @@ function checkoutPath(order: Order, page = '/checkout/') {
 const sandbox: PaymentProvider = {
   name: 'sandbox',
   async startCheckout(order) {
-    return { url: checkoutPath(order, order.paymentMethod === 'wallet' ? '/checkout/wallet/' : '/checkout/') };
+    return { url: this.checkoutUrl(order) };
+  },
+  checkoutUrl(order) {
+    return checkoutPath(order, order.paymentMethod === 'wallet' ? '/checkout/wallet/' : '/checkout/');
   },
   async checkoutSecret() {
     return null;
@@ -98,7 +103,10 @@ const stripe: PaymentProvider = {
       },
       { idempotencyKey: `checkout-${order.code}` },
     );
-    return { url: checkoutPath(order), sessionId: session.id };
+    return { url: this.checkoutUrl(order), sessionId: session.id };
+  },
+  checkoutUrl(order) {
+    return checkoutPath(order);
   },
   async checkoutSecret(order) {
     if (!order.providerSessionId) return null;

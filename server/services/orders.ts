@@ -182,15 +182,19 @@ export function emailRegistered(): ApiError {
   return new ApiError(409, ErrorCode.conflict, 'Api.emailRegistered', {}, { reason: 'email_registered' });
 }
 
-/** The answer for a repeated idempotency key: the same order and checkout, if it is the same buyer and number. */
+/**
+ * The answer for a repeated idempotency key: the same order and its checkout page, if it is the same buyer and number
+ * (409 otherwise). The provider is not asked again, unless the first attempt never got a Stripe Checkout Session
+ * (Stripe answers the same idempotency key, `checkout-<code>`, with the same session for 24 hours).
+ */
 async function replay(db: Db, order: Order, email: string, e164: E164) {
   if (order.email !== email || order.phoneE164 !== e164) {
     throw new ApiError(409, ErrorCode.conflict, 'Api.idempotencyMismatch');
   }
-  const price = await priceSetup(db, order.priceSetupId);
-  // Stripe answers the same idempotency key (`checkout-<code>`) with the same Checkout Session.
-  const checkout = await paymentProvider(order.provider).startCheckout(order, price);
-  return { order, next: checkout.url };
+  if (order.provider === 'stripe' && !order.providerSessionId) {
+    return startPayment(db, order, await priceSetup(db, order.priceSetupId));
+  }
+  return { order, next: paymentProvider(order.provider).checkoutUrl(order) };
 }
 
 /**
