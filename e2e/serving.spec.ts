@@ -72,7 +72,7 @@ test('`npm start` sends HSTS on requests that came over https and none over http
     const tls = await request.get(path, { maxRedirects: 0, headers: { 'x-forwarded-proto': 'https' } });
     expect(tls.headers()['strict-transport-security'], path).toBe('max-age=31536000; includeSubDomains');
     const plain = await request.get(path, { maxRedirects: 0 });
-    // A browser ignores HSTS over http (RFC 6797 §8.1).
+    // A browser ignores HSTS over http (RFC 6797, section 8.1).
     expect(plain.headers()['strict-transport-security'], path).toBeUndefined();
     expect(plain.headers()['x-frame-options'], path).toBe('DENY');
   }

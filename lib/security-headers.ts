@@ -113,7 +113,7 @@ function thirdPartyOrigins(stripe = false) {
 /**
  * HTTP Strict Transport Security for one year, subdomains included (RFC 6797; OWASP's HTTP headers cheat sheet), so a
  * browser that once reached the site over https never again asks for it over plain HTTP. Sent only on responses to
- * requests that came over https (next.config.ts): a browser ignores it over http (RFC 6797 §8.1).
+ * requests that came over https (next.config.ts): a browser ignores it over http (RFC 6797, section 8.1).
  */
 export const STRICT_TRANSPORT_SECURITY: [string, string] = [
   'Strict-Transport-Security',
