@@ -22,11 +22,20 @@ export function nextIp(): string {
   return `2001:db8:${ipBlock}:${ipCounter.toString(16)}::1`;
 }
 
-let phoneCounter = Math.floor(Math.random() * 7000);
+/**
+ * The numbers nextPhone draws from: San Francisco's 415 area with exchanges 200–999 except 555, 10,000 lines each
+ * (every one a valid FIXED_LINE_OR_MOBILE number to libphonenumber). Exchange 555 is left to the numbers tests write
+ * out by hand (opted out, blocked, capped), so a drawn number never meets one of them.
+ */
+const PHONE_EXCHANGES = Array.from({ length: 800 }, (_, i) => 200 + i).filter((exchange) => exchange !== 555);
+const PHONE_SPACE = PHONE_EXCHANGES.length * 10_000;
+/** Each test file starts at its own random place in the space; files share the database, so they rarely meet. */
+let phoneCounter = Math.floor(Math.random() * PHONE_SPACE);
 /** A distinct valid US number per call, so per-number SMS caps of one test do not touch another. */
 export function nextPhone(): E164 {
-  phoneCounter += 1;
-  return `+1415555${String(2000 + (phoneCounter % 7000)).padStart(4, '0')}` as E164;
+  phoneCounter = (phoneCounter + 1) % PHONE_SPACE;
+  const exchange = PHONE_EXCHANGES[Math.floor(phoneCounter / 10_000)];
+  return `+1415${exchange}${String(phoneCounter % 10_000).padStart(4, '0')}` as E164;
 }
 
 /** Calls the API as a browser page would (form body, website_type, a peer IP). */
