@@ -140,6 +140,30 @@ describe('no position after Stop', () => {
   });
 });
 
+describe('fixes at once', () => {
+  it('100 fixes of one share at once: the per-request limit lets exactly 90 through, each stored once', async () => {
+    const { consentCode, requestId } = await requestOf('burst');
+    await answer(consentCode, { action: 'share', minutes: 60, ...FIX });
+    const before = (await rowsOf(requestId)).positions.length;
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        answer(consentCode, { action: 'position', latitude: 40 + i / 1000, longitude: 3, accuracy: 5 }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([...Array(90).fill(200), ...Array(10).fill(429)]);
+    const rows = await rowsOf(requestId);
+    expect(rows.positions).toHaveLength(before + 90);
+    // Each accepted fix once: 90 distinct latitudes among the burst's rows (longitude 3).
+    const burst = rows.positions.filter((p) => p.longitude === 3);
+    expect(new Set(burst.map((p) => p.latitude)).size).toBe(90);
+    // And they counted as the owner's heartbeat.
+    expect(rows.request.ownerSeenAt!.getTime()).toBeGreaterThanOrEqual(
+      Math.max(...burst.map((p) => p.recordedAt.getTime())) - 5_000,
+    );
+  });
+});
+
 describe('locating ends with the subscription', () => {
   it('a refund withdraws open requests: the link accepts no share and the owner is told', async () => {
     const { consentCode, requestId, code, cookie } = await requestOf('refunded');

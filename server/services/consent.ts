@@ -3,13 +3,13 @@ import { and, count, countDistinct, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { FUNNEL } from '../../lib/tracking/funnel';
 import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
-import { isLive, next, refusal } from '../../lib/request-machine';
+import { LIVE_STATES, isLive, next, refusal, type RequestState } from '../../lib/request-machine';
 import { recordRequestEvent } from './events';
 import { applyEvent, settleByClock, type RequestColumns } from './request-transitions';
 import { lookupIp } from './geoip';
 import { alertBuyer, alertFor } from './buyer-alerts';
 import { consume } from './rate-limit';
-import { buyerHasAccess } from './requests';
+import { buyerHasAccess, buyerHasAccessSql } from './requests';
 import { optOut } from './sms-guards';
 import { maskEmail, sha256 } from './tokens';
 import { SHARE_PRESETS, type ConsentView, type RequesterFacts } from '../../lib/contracts/consent';
@@ -230,35 +230,73 @@ export async function answerConsent(
 const gpsColumns = (fix: Fix) => ({ latitude: fix.latitude, longitude: fix.longitude, accuracyM: fix.accuracy });
 
 /**
- * Stores a browser GPS position for the request of `code`. Accepted only in the transaction that sees the request
- * still `sharing`, inside its window, and its buyer still with access: the request row is locked
- * `FOR SHARE`, so a concurrent Stop (which locks it `FOR UPDATE`) waits for positions already being written and every
- * later one sees `stopped`. Limited per request (positionsPerRequest).
+ * Stores a browser GPS position `fix` for the request of consent code `code`, in one statement (a fix arrives every
+ * few seconds from every owner who shares, so its cost bounds how many shares a process serves: bench/live-report.md).
+ *
+ * The position is stored only by the statement that sees the request still live (`sharing` or `paused`), inside its
+ * window, and its buyer with access (`buyerHasAccessSql`). The request row is locked `FOR SHARE` until the
+ * statement commits, so a concurrent Stop (which locks it `FOR UPDATE`) waits for a position already being written and
+ * every later one sees `stopped`. A stored fix of a `sharing` request also counts as the owner's heartbeat
+ * (`ownerSeenAt`, written at most every HEARTBEAT_WRITE_MS: the buyer's "offline" needs a minute of silence); it does
+ * not resume a paused share, since a fix sent just before the page was hidden may arrive after the page said so and
+ * only the page's own `visible` signal resumes. The positions and the heartbeat reach the buyer's open map by the
+ * tables' NOTIFY triggers (services/live-hub.ts).
+ *
+ * Limited per request (positionsPerRequest, counted by the code's hash) before anything is written: RateLimitedError.
+ * Returns `{ status: 'sharing' }` when stored; otherwise, from the row the statement read: `not_found` (unknown code),
+ * `not_sharing` (the request is not live, or its window ended: the clock's transition is then applied,
+ * request-transitions.ts `settleByClock`), `withdrawn` (the buyer has no access any more).
  */
 export async function savePosition(db: Db, code: string, fix: Fix): Promise<AnswerResult> {
-  const row = await byConsentCode(db, code);
-  if (!row) return { error: 'not_found' };
+  const hash = sha256(code);
+  await consume('positionsPerRequest', hash);
+  const live = sql.join(
+    LIVE_STATES.map((state) => sql`${state}`),
+    sql`, `,
+  );
+  // The application's clock, as everywhere a request's window is judged (request-transitions.ts).
   const now = new Date();
-  const status = await settleByClock(db, row.request.id, now, row.request);
-  if (!status || !isLive(status)) return { error: 'not_sharing' };
-  await consume('positionsPerRequest', row.request.id);
-  // A fix counts as a heartbeat of a running share (written at most every HEARTBEAT_WRITE_MS: the buyer's "offline"
-  // needs a minute of silence). It does not resume a paused one: a fix sent just before the page was hidden may
-  // arrive after the page said so; only the page's own `visible` signal resumes.
-  const seen = row.request.ownerSeenAt?.getTime() ?? 0;
-  if (now.getTime() - seen >= HEARTBEAT_WRITE_MS) await markSeen(db, row.request.id, 'sharing', { ownerSeenAt: now });
-  return db.transaction(async (tx) => {
-    const [request] = await tx
-      .select({ status: locationRequests.status, userId: locationRequests.userId })
-      .from(locationRequests)
-      .where(and(eq(locationRequests.id, row.request.id), sql`${locationRequests.sharingUntil} > now()`))
-      .for('share');
-    if (!request || !isLive(request.status)) return { error: 'not_sharing' } as const;
-    if (!(await buyerHasAccess(tx, request.userId))) return { error: 'withdrawn' } as const;
-    await tx.insert(positions).values({ requestId: row.request.id, source: 'gps', ...gpsColumns(fix) });
-    return { status: 'sharing' } as const;
+  const access = buyerHasAccessSql(sql`request.user_id`, now);
+  const heartbeatDue = new Date(now.getTime() - HEARTBEAT_WRITE_MS);
+  const { rows } = await db.execute<SavedRow>(sql`
+    with request as (
+      select id, status, user_id, expires_at, sharing_until from ${locationRequests}
+      where ${locationRequests.consentCodeHash} = ${hash}
+      for share
+    ), accepted as (
+      select id from request where status in (${live}) and sharing_until > ${now} and ${access}
+    ), stored as (
+      insert into ${positions} (request_id, source, latitude, longitude, accuracy_m)
+      select id, 'gps', ${fix.latitude}, ${fix.longitude}, ${fix.accuracy} from accepted
+      returning id
+    ), seen as (
+      update ${locationRequests} set owner_seen_at = ${now} from accepted
+      where ${locationRequests.id} = accepted.id and ${locationRequests.status} = 'sharing'
+        and (${locationRequests.ownerSeenAt} is null or ${locationRequests.ownerSeenAt} <= ${heartbeatDue})
+    )
+    select id, status, expires_at, sharing_until, exists (select 1 from stored) as stored, ${access} as access
+    from request`);
+  const [row] = rows;
+  if (!row) return { error: 'not_found' };
+  if (row.stored) return { status: 'sharing' };
+  const status = await settleByClock(db, row.id, now, {
+    status: row.status,
+    expiresAt: new Date(row.expires_at),
+    sharingUntil: row.sharing_until === null ? null : new Date(row.sharing_until),
   });
+  if (status && isLive(status) && !row.access) return { error: 'withdrawn' };
+  return { error: 'not_sharing' };
 }
+
+/** The row `savePosition`'s statement answers: the request as it read it, whether the fix was stored, the buyer's access. */
+type SavedRow = {
+  id: string;
+  status: RequestState;
+  expires_at: Date | string;
+  sharing_until: Date | string | null;
+  stored: boolean;
+  access: boolean;
+};
 
 /** A fix refreshes `ownerSeenAt` when it is at least this old (ms); the heartbeat itself always does. */
 const HEARTBEAT_WRITE_MS = 5_000;
@@ -306,7 +344,7 @@ export async function recordPresence(db: Db, code: string, presence: Presence): 
   if (!row) return { error: 'not_found' };
   const status = await settleByClock(db, row.request.id, new Date(), row.request);
   if (!status || !isLive(status)) return { error: 'not_sharing' };
-  await consume('positionsPerRequest', row.request.id);
+  await consume('positionsPerRequest', sha256(code));
   const id = row.request.id;
   if (presence === 'visible') {
     await heartbeat(db, id);

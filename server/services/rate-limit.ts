@@ -33,7 +33,7 @@ export const LIMITS = {
   /** Unknown consent codes tried per client IP (guessing). */
   consentMissPerIp: { points: 20, duration: 10 * 60 },
   /**
-   * Positions and presence signals written per location request and minute: a moving phone sends a fix per move
+   * Positions and presence signals written per location request (counted by its consent code's hash) and minute: a moving phone sends a fix per move
    * beyond its accuracy (lib/geo.ts `shouldSendFix`, at most one a second), plus a heartbeat every 20 s.
    */
   positionsPerRequest: { points: 90, duration: 60 },

@@ -1,6 +1,6 @@
 import 'server-only';
-import { hasAccess } from './subscription-machine';
-import { and, count, desc, eq, gte, inArray, isNull, not, sql } from 'drizzle-orm';
+import { ACCESS_STATUSES, hasAccess } from './subscription-machine';
+import { and, count, desc, eq, gte, inArray, isNull, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../db/schema';
 import { env } from '../env';
@@ -214,7 +214,7 @@ async function liveSubscription(db: Db | Tx, userId: string) {
     .from(subscriptions)
     .innerJoin(orders, eq(orders.id, subscriptions.orderId))
     .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
-    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['trialing', 'active'])))
+    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, [...ACCESS_STATUSES])))
     .orderBy(desc(subscriptions.currentPeriodEnd))
     .limit(1);
   return sub && hasAccess(sub.sub, new Date()) ? sub : null;
@@ -226,6 +226,16 @@ async function liveSubscription(db: Db | Tx, userId: string) {
  */
 export async function buyerHasAccess(db: Db | Tx, userId: string): Promise<boolean> {
   return (await liveSubscription(db, userId)) !== null;
+}
+
+/**
+ * `buyerHasAccess` as an SQL condition on the buyer id `userId` (a column or a value) at `now`, for a statement that
+ * checks access where it writes (services/consent.ts `savePosition`): true when one of the buyer's subscriptions is in
+ * ACCESS_STATUSES and its period ends after `now`.
+ */
+export function buyerHasAccessSql(userId: SQLWrapper, now: Date): SQL {
+  return sql`exists (select 1 from ${subscriptions} where ${subscriptions.userId} = ${userId}
+    and ${inArray(subscriptions.status, [...ACCESS_STATUSES])} and ${subscriptions.currentPeriodEnd} > ${now})`;
 }
 
 /**

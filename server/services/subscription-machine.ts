@@ -67,9 +67,12 @@ export function addMonths(date: Date, months: number): Date {
   return d;
 }
 
+/** The states in which a subscriber may use the service while inside the period (`hasAccess`). */
+export const ACCESS_STATUSES = ['trialing', 'active'] as const satisfies readonly SubscriptionStatus[];
+
 /** Whether a subscriber in `state` may use the service at `now`: trialing or active and inside the period. */
 export function hasAccess(state: SubscriptionState, now: Date): boolean {
-  return (state.status === 'trialing' || state.status === 'active') && state.currentPeriodEnd > now;
+  return (ACCESS_STATUSES as readonly SubscriptionStatus[]).includes(state.status) && state.currentPeriodEnd > now;
 }
 
 /** Whether a renewal (charge) or the end of a cancelled period is due at `now`. */
