@@ -39,6 +39,13 @@ createServer((req, res) => {
   }
   // Methods and paths Next cannot take answer 405/400 here, not a plain-text 500 from Next (request-guard.mjs).
   if (guardRequest(req, res)) return;
+  // The buyer's live streams are answered on this request and response when they can open (server/api/live-node.ts,
+  // offered by server/start.ts at start-up; docs/decisions/0014-live-streams-on-the-node-server.md); the rest is Next's.
+  const serveLiveStream = globalThis[Symbol.for('app.liveStreamServer')];
+  if (serveLiveStream && req.url?.startsWith('/api_f/v1/gpsTrace/phoneLocation/')) {
+    void serveLiveStream(req, res).then((served) => served || handle(req, res));
+    return;
+  }
   void handle(req, res);
 })
   .on('connect', refuseConnect)

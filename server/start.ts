@@ -5,6 +5,8 @@ import { isDemoMode } from '../lib/site';
 import { getBoss, startWorkers } from './jobs/boss';
 import { siteList } from './services/username-sites';
 import { onShutdown, startupSummary } from './lifecycle';
+import { LIVE_STREAM_SERVER, serveLiveStream } from './api/live-node';
+import { streams } from './services/live-streams';
 
 /**
  * Start-up of the web process: validates settings, opens the database, starts in-process workers, and on SIGINT or
@@ -26,7 +28,10 @@ export async function startServer(): Promise<void> {
     const { url } = await getDbState();
     console.log(`${startupSummary(settings, url)}\nusernames  ${sites} sites (${settings.USERNAME_SITES_FILE})`);
     if (settings.JOBS_IN_PROCESS) await startWorkers();
+    // scripts/start.mjs answers the buyer's live streams itself with this (docs/decisions/0014-live-streams-on-the-node-server.md).
+    (globalThis as Record<symbol, unknown>)[LIVE_STREAM_SERVER] = serveLiveStream;
     onShutdown(async () => {
+      streams().closeAll();
       if (settings.JOBS_IN_PROCESS) await (await getBoss()).stop({ graceful: false, wait: true, close: true });
     });
   } catch (error) {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { randomToken, sha256 } from './tokens';
@@ -35,6 +35,46 @@ export async function createSession(
     restricted: meta.restricted ?? false,
   });
   return { token, expiresAt };
+}
+
+/**
+ * The user signed in by every one of `tokens` (a session cookie and/or the app's token header, as a request carries
+ * them): null when there is none, when one names no live session, or when they name different users (docs/rules.md#roles).
+ * The HTTP layer answers 401 for null (server/api/middleware.ts); the caller decides what a `restricted` session may do.
+ */
+export async function sessionUserOf(db: Db, tokens: readonly string[]): Promise<SessionUser | null> {
+  const unique = [...new Set(tokens)];
+  if (unique.length === 0) return null;
+  const found = await Promise.all(unique.map((t) => findSessionUser(db, t)));
+  return found.every((u) => u && u.id === found[0]!.id) ? found[0] : null;
+}
+
+/**
+ * Which of `tokens` still name a live, unrestricted session, in one statement for any number of tokens (the open live
+ * streams check theirs together: services/live-streams.ts). Returns token → user id for those; the others are gone
+ * (signed out, expired, revoked). Slides the idle expiry of each found session forward at most once a minute, never
+ * past the absolute expiry, as `findSessionUser` does.
+ */
+export async function liveSessionOwners(db: Db, tokens: readonly string[]): Promise<Map<string, string>> {
+  const byHash = new Map([...new Set(tokens)].map((t) => [sha256(t), t]));
+  const owners = new Map<string, string>();
+  const hashes = [...byHash.keys()];
+  // A thousand at a time: one parameter per token, far below PostgreSQL's 65,535 per statement.
+  for (let i = 0; i < hashes.length; i += 1000) {
+    const { rows } = await db.execute<{ token_hash: string; user_id: string }>(sql`
+      with live as (
+        select id, token_hash, user_id, last_seen_at from ${sessions}
+        where ${inArray(sessions.tokenHash, hashes.slice(i, i + 1000))} and revoked_at is null and not restricted
+          and expires_at > now() and absolute_expires_at > now()
+      ), touched as (
+        update ${sessions} set last_seen_at = now(),
+          expires_at = least(now() + make_interval(secs => ${SESSION_IDLE_MS / 1000}), ${sessions.absoluteExpiresAt})
+        from live where ${sessions.id} = live.id and live.last_seen_at < now() - interval '1 minute'
+      )
+      select token_hash, user_id from live`);
+    for (const row of rows) owners.set(byHash.get(row.token_hash)!, row.user_id);
+  }
+  return owners;
 }
 
 /**

@@ -1,0 +1,92 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse } from 'hono/utils/cookie';
+import { getDb } from '../db/client';
+import { describeError } from '../observability/describe-error';
+import { log } from '../observability/log';
+import { metrics } from '../observability/metrics';
+import { openLiveStream } from '../services/live-streams';
+import { sessionUserOf } from '../services/sessions';
+import { TOKEN_HEADER } from './middleware';
+import { sessionCookie } from './session-cookies';
+
+/** The live route's path (routes/live.ts `liveRoute`), with or without the trailing slash; group 1 is the request id. */
+const LIVE_PATH =
+  /^\/api_f\/v1\/gpsTrace\/phoneLocation\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/live\/?$/i;
+
+/** The route name the request log and metrics give these streams, as Hono names the route. */
+const ROUTE = '/api_f/v1/gpsTrace/phoneLocation/:id/live';
+
+/**
+ * The Node server's own path for the buyer's live stream (docs/decisions/0014-live-streams-on-the-node-server.md):
+ * `GET /api_f/v1/gpsTrace/phoneLocation/{id}/live` answered on the Node request and response themselves, without
+ * a Next.js route-handler request kept open for the stream's whole life (bench/live-report.md: memory per open stream).
+ *
+ * Only a stream that can open is answered here: a GET of that path whose session tokens (the session cookie and/or
+ * the `_chamspy_token` header) name one unrestricted user, for a request of that user. Then the answer is 200
+ * `text/event-stream` with the same events as the API route (services/live-streams.ts), and `true` is returned once
+ * the headers are out. Anything else returns `false` before a byte is written, and the caller hands the request to
+ * Next, whose API route gives the answer (401, 403, 404, 405, the error envelope in the caller's language). A
+ * failure of the database while opening also returns `false` (the route then answers, or fails, the usual way).
+ */
+export async function serveLiveStream(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (req.method !== 'GET') return false;
+  const match = LIVE_PATH.exec((req.url ?? '').split('?')[0]);
+  if (!match) return false;
+  const header = req.headers[TOKEN_HEADER.toLowerCase()];
+  const cookie = req.headers.cookie ? parse(req.headers.cookie, sessionCookie())[sessionCookie()] : undefined;
+  const tokens = [cookie, typeof header === 'string' ? header : undefined].filter((t): t is string => !!t);
+  if (tokens.length === 0) return false;
+  const started = performance.now();
+  try {
+    const db = await getDb();
+    const user = await sessionUserOf(db, tokens);
+    if (!user || user.restricted) return false;
+    const lastEventId = req.headers['last-event-id'];
+    const live = await openLiveStream(db, {
+      userId: user.id,
+      tokens,
+      requestId: match[1].toLowerCase(),
+      lastEventId: typeof lastEventId === 'string' ? lastEventId : null,
+    });
+    if (!live) return false;
+    if (req.destroyed) {
+      live.close();
+      return true;
+    }
+    const requestId = randomUUID();
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      // No proxy or compression may hold the events back (as the API route: no-transform, X-Accel-Buffering).
+      'Cache-Control': 'no-cache, no-transform',
+      'X-Accel-Buffering': 'no',
+      Connection: 'keep-alive',
+      'X-Request-Id': requestId,
+    });
+    res.flushHeaders();
+    req.socket.setNoDelay(true);
+    res.on('close', () => live.close());
+    live.start({
+      write: (chunk) => void res.write(chunk),
+      end: () => res.end(),
+      buffered: () => res.writableLength,
+    });
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const m = metrics();
+    m.httpRequests.inc({ method: 'GET', route: ROUTE, status: '200' });
+    m.httpDuration.observe({ method: 'GET', route: ROUTE }, ms / 1000);
+    log().info({ reqId: requestId, method: 'GET', route: ROUTE, status: 200, ms, server: 'node' }, 'request');
+    return true;
+  } catch (error) {
+    if (res.headersSent) return true;
+    log().warn(
+      { route: ROUTE, err: describeError(error) },
+      'live stream not opened on the Node server; handed to Next',
+    );
+    return false;
+  }
+}
+
+/** The key under which the web process offers `serveLiveStream` to scripts/start.mjs (set in server/start.ts). */
+export const LIVE_STREAM_SERVER = Symbol.for('app.liveStreamServer');

@@ -1,0 +1,277 @@
+import 'server-only';
+import { getDb, type Db } from '../db/client';
+import { buyerState, type RequestState } from '../../lib/request-machine';
+import type { LocationTrace, Position } from '../../lib/contracts/locations';
+import { describeError } from '../observability/describe-error';
+import { log } from '../observability/log';
+import { liveHub, type LiveEvent } from './live-hub';
+import { requestWithPositions } from './locate';
+import { liveSessionOwners } from './sessions';
+
+// The buyer's live map: one request's positions and state changes as Server-Sent Events (WHATWG HTML, "Server-sent
+// events"), whatever carries the bytes: the API's route (server/api/routes/live.ts, Hono's streamSSE) or the Node
+// server's own path for the same URL (server/api/live-node.ts; docs/decisions/0014-live-streams-on-the-node-server.md).
+
+/** A keep-alive comment this often, so proxies and in-app browsers keep an idle stream open (ms). */
+export const KEEPALIVE_MS = 15_000;
+/** The sessions of the open streams are checked again this often; a stream of a signed-out session ends (ms). */
+export const SESSION_CHECK_MS = 30_000;
+/**
+ * A stream ends after this long and the browser's EventSource reconnects by itself with `Last-Event-ID`, which checks
+ * the session and the ownership again and bounds a stream's life (ms).
+ */
+export const STREAM_LIFETIME_MS = 10 * 60_000;
+/**
+ * A client that has not taken this many bytes of its stream is too slow to follow (or gone without a close): the
+ * stream ends, and the browser's reconnect with `Last-Event-ID` sends what it missed (bytes).
+ */
+export const MAX_BUFFERED_BYTES = 256 * 1024;
+
+/** Where a stream's bytes go: the Node response or Hono's stream. */
+export type LiveSink = {
+  /** Queues `chunk` (UTF-8 text of whole events) for the client. */
+  write(chunk: string): void;
+  /** Ends the response. */
+  end(): void;
+  /** Bytes queued and not yet taken by the client. */
+  buffered(): number;
+};
+
+/** Who opens a stream of which request, and where it resumes. */
+export type LiveStreamOpening = {
+  /** The signed-in buyer (the session check already done by the caller). */
+  userId: string;
+  /** The session tokens the request carried (cookie and/or app header): the stream ends when one is signed out. */
+  tokens: readonly string[];
+  /** The location request's id (uuid). */
+  requestId: string;
+  /** The `Last-Event-ID` header (a position id) of a reconnect, or null. */
+  lastEventId: string | null;
+};
+
+/** One `event:` block of an event stream (`id` optional; `data` on one line: JSON has no raw newline). */
+export function sseEvent(event: string, data: unknown, id?: string): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n${id === undefined ? '' : `id: ${id}\n`}\n`;
+}
+
+/** One `state` event: the state part of a trace (from a trace read, or a change the hub announced). */
+function stateEvent(s: Pick<LocationTrace, 'status' | 'ownerSeenAt' | 'liveSignal' | 'sharingUntil'>): string {
+  const { status, ownerSeenAt, liveSignal, sharingUntil } = s;
+  return sseEvent('state', { status, ownerSeenAt, liveSignal, sharingUntil });
+}
+
+/** One `position` event, its id the position's id (the browser sends it back as Last-Event-ID). */
+function positionEvent(p: Position): string {
+  return sseEvent('position', p, String(p.id));
+}
+
+/**
+ * One open stream of one request. Created by `openLiveStream` (which has read the view), started with a sink; every
+ * open stream is in `streams`, which keeps them alive together (one timer per process, not one per stream).
+ */
+export class LiveStream {
+  private sink: LiveSink | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private early: LiveEvent[] | null = [];
+  private ended = false;
+  private done!: () => void;
+  private unsubscribe: () => void = () => {};
+  private lastId: number;
+  readonly startedAt = Date.now();
+  /** Resolves when the stream has ended, whichever side ended it. */
+  readonly closed = new Promise<void>((resolve) => (this.done = resolve));
+
+  constructor(
+    private readonly db: Db,
+    readonly userId: string,
+    readonly tokens: readonly string[],
+    readonly requestId: string,
+    resumeAfter: number,
+    private view: LocationTrace | null,
+  ) {
+    this.lastId = resumeAfter;
+  }
+
+  /** Subscribes to the hub before the view is read, so that nothing committed in between is missed. */
+  async listen(): Promise<void> {
+    this.unsubscribe = await liveHub().subscribe(this.requestId, (event) => this.onEvent(event));
+  }
+
+  /** Sets the view read after subscribing (the events that arrived meanwhile are kept and replayed after it). */
+  setView(view: LocationTrace): void {
+    this.view = view;
+  }
+
+  /**
+   * Starts writing to `sink`: the view read when the stream was asked for (only the positions after `Last-Event-ID`
+   * and the state on a reconnect), then what was committed since, then the events as they come.
+   */
+  start(sink: LiveSink): void {
+    this.sink = sink;
+    streams().add(this);
+    const view = this.view!;
+    this.view = null; // the stream does not keep the view for its whole life
+    this.send(() => this.writeTrace(this.lastId > 0, view));
+    const early = this.early ?? [];
+    this.early = null;
+    for (const event of early) this.onEvent(event);
+  }
+
+  /** Ends the stream (idempotent): frees its listener and ends the response. */
+  close(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.unsubscribe();
+    streams().delete(this);
+    try {
+      this.sink?.end();
+    } catch {
+      // the connection is gone already
+    }
+    this.done();
+  }
+
+  /** A keep-alive comment, or the end of a stream too old or whose client stopped reading. */
+  upkeep(now: number): void {
+    if (now - this.startedAt >= STREAM_LIFETIME_MS || (this.sink?.buffered() ?? 0) > MAX_BUFFERED_BYTES) this.close();
+    else this.send(async () => this.write(': keep-alive\n\n'));
+  }
+
+  private write(chunk: string): void {
+    if (!this.ended) this.sink?.write(chunk);
+  }
+
+  /** Events are written one at a time, in the order they were committed. */
+  private send(step: () => Promise<void>): void {
+    this.chain = this.chain.then(step).catch((error: unknown) => {
+      log().warn({ component: 'live-streams', err: describeError(error) }, 'stream ended by an error');
+      this.close();
+    });
+  }
+
+  /** `resume`: only the positions after `lastId`, then the state (a reconnect); else the whole view. */
+  private async writeTrace(resume = false, known?: LocationTrace): Promise<void> {
+    const trace = known ?? (await requestWithPositions(this.db, this.userId, this.requestId));
+    if (!trace) return this.close();
+    const newest = trace.positions[0]?.id ?? 0;
+    if (resume) {
+      for (const p of trace.positions.filter((p) => p.id > this.lastId).reverse()) this.write(positionEvent(p));
+      this.write(stateEvent(trace));
+    } else {
+      this.write(sseEvent('trace', trace, String(newest || '')));
+    }
+    this.lastId = Math.max(this.lastId, newest);
+  }
+
+  private onEvent(event: LiveEvent): void {
+    if (this.early) {
+      this.early.push(event);
+      return;
+    }
+    this.send(async () => {
+      if (event.k === 'p') {
+        if (event.id <= this.lastId) return;
+        this.lastId = event.id;
+        const { k: _k, r: _r, ...position } = event;
+        this.write(positionEvent(position));
+      } else if (event.k === 's') {
+        const status = buyerState(event.status as RequestState, event.shared);
+        // A new state may carry texts (how it ended, the nearest place): the whole view is sent again.
+        if (status === 'stopped' || status === 'declined' || status === 'expired') return this.writeTrace();
+        this.write(stateEvent({ ...event, status }));
+      } else {
+        await this.writeTrace();
+      }
+    });
+  }
+}
+
+/**
+ * Opens a stream of request `requestId` for `userId`: subscribes, then reads the view. Null when the request is not
+ * the caller's (or does not exist): the caller answers 404. The returned stream is not started yet (`start`).
+ */
+export async function openLiveStream(db: Db, opening: LiveStreamOpening): Promise<LiveStream | null> {
+  const resume = Number(opening.lastEventId ?? '');
+  const stream = new LiveStream(
+    db,
+    opening.userId,
+    opening.tokens,
+    opening.requestId,
+    Number.isSafeInteger(resume) && resume > 0 ? resume : 0,
+    null,
+  );
+  await stream.listen();
+  try {
+    const view = await requestWithPositions(db, opening.userId, opening.requestId);
+    if (view) {
+      stream.setView(view);
+      return stream;
+    }
+  } catch (error) {
+    stream.close();
+    throw error;
+  }
+  stream.close();
+  return null;
+}
+
+/**
+ * The open streams of this process and their upkeep, on one timer: every KEEPALIVE_MS a keep-alive comment to each
+ * (or its end past STREAM_LIFETIME_MS or MAX_BUFFERED_BYTES), and every SESSION_CHECK_MS one query for the sessions of
+ * all of them (`liveSessionOwners`): a stream whose session ended, or now names another user, ends.
+ */
+class OpenStreams {
+  private open = new Set<LiveStream>();
+  private timer: NodeJS.Timeout | null = null;
+  private lastCheck = Date.now();
+  private checking = false;
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  add(stream: LiveStream): void {
+    this.open.add(stream);
+    this.timer ??= setInterval(() => void this.tick(), KEEPALIVE_MS).unref();
+  }
+
+  delete(stream: LiveStream): void {
+    this.open.delete(stream);
+    if (this.open.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  /** One round of upkeep (exported for tests through `liveStreams().tick`). */
+  async tick(now = Date.now()): Promise<void> {
+    for (const stream of [...this.open]) stream.upkeep(now);
+    if (now - this.lastCheck < SESSION_CHECK_MS - 1000 || this.checking) return;
+    this.lastCheck = now;
+    this.checking = true;
+    try {
+      const checked = [...this.open];
+      const owners = await liveSessionOwners(await getDb(), [...new Set(checked.flatMap((s) => s.tokens))]);
+      for (const stream of checked) {
+        if (!stream.tokens.every((t) => owners.get(t) === stream.userId)) stream.close();
+      }
+    } catch (error) {
+      log().warn({ component: 'live-streams', err: describeError(error) }, 'session check failed; kept the streams');
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** Ends every stream (shutdown, tests). */
+  closeAll(): void {
+    for (const stream of [...this.open]) stream.close();
+  }
+}
+
+const KEY = Symbol.for('app.liveStreams');
+
+/** This process's open streams (one registry per process, shared by every module instance, as the hub). */
+export function streams(): OpenStreams {
+  const g = globalThis as unknown as Record<symbol, OpenStreams | undefined>;
+  return (g[KEY] ??= new OpenStreams());
+}
