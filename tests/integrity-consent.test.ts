@@ -164,6 +164,25 @@ describe('fixes at once', () => {
   });
 });
 
+describe('guessing codes through positions', () => {
+  it('unknown codes sent as positions count as guesses; an IP out of guesses stores nothing, even with a real code', async () => {
+    const { consentCode, requestId } = await requestOf('guess-positions');
+    await answer(consentCode, { action: 'share', minutes: 60, ...FIX });
+    const before = (await rowsOf(requestId)).positions.length;
+    const ip = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7::1`;
+    const position = (code: string) =>
+      call('PUT', `/spyContent/phoneLocation/${code}`, { body: { action: 'position', ...FIX }, ip });
+    const misses = await Promise.all(Array.from({ length: 20 }, (_, i) => position(`guess${i}${'z'.repeat(20)}`)));
+    expect(misses.map((r) => r.status)).toEqual(Array(20).fill(404));
+    const blocked = await position(consentCode);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await rowsOf(requestId)).positions).toHaveLength(before);
+    // The owner's own phone, on another network, is not held back by the guesser.
+    expect((await answer(consentCode, { action: 'position', ...FIX })).status).toBe(200);
+  });
+});
+
 describe('locating ends with the subscription', () => {
   it('a refund withdraws open requests: the link accepts no share and the owner is told', async () => {
     const { consentCode, requestId, code, cookie } = await requestOf('refunded');

@@ -8,7 +8,15 @@ import { recordRequestEvent } from './events';
 import { applyEvent, settleByClock, type RequestColumns } from './request-transitions';
 import { lookupIp } from './geoip';
 import { alertBuyer, alertFor } from './buyer-alerts';
-import { consume } from './rate-limit';
+import {
+  LIMITS,
+  RateLimitedError,
+  consume,
+  consumeOneSql,
+  limitReachedSql,
+  retryAfterOf,
+  retryAfterSeconds,
+} from './rate-limit';
 import { buyerHasAccess, buyerHasAccessSql } from './requests';
 import { optOut } from './sms-guards';
 import { maskEmail, sha256 } from './tokens';
@@ -230,41 +238,52 @@ export async function answerConsent(
 const gpsColumns = (fix: Fix) => ({ latitude: fix.latitude, longitude: fix.longitude, accuracyM: fix.accuracy });
 
 /**
- * Stores a browser GPS position `fix` for the request of consent code `code`, in one statement (a fix arrives every
- * few seconds from every owner who shares, so its cost bounds how many shares a process serves: bench/live-report.md).
+ * Stores a browser GPS position `fix` for the request of consent code `code`, sent from client IP `ip`, in one
+ * statement (a fix arrives every few seconds from every owner who shares, so its cost bounds how many shares a process
+ * serves: bench/live-report.md).
  *
- * The position is stored only by the statement that sees the request still live (`sharing` or `paused`), inside its
- * window, and its buyer with access (`buyerHasAccessSql`). The request row is locked `FOR SHARE` until the
- * statement commits, so a concurrent Stop (which locks it `FOR UPDATE`) waits for a position already being written and
- * every later one sees `stopped`. A stored fix of a `sharing` request also counts as the owner's heartbeat
- * (`ownerSeenAt`, written at most every HEARTBEAT_WRITE_MS: the buyer's "offline" needs a minute of silence); it does
- * not resume a paused share, since a fix sent just before the page was hidden may arrive after the page said so and
- * only the page's own `visible` signal resumes. The positions and the heartbeat reach the buyer's open map by the
- * tables' NOTIFY triggers (services/live-hub.ts).
+ * The statement, in order:
+ * - refuses an IP that has used up its guesses of consent codes (`consentMissPerIp`, as the other consent routes do
+ *   before any lookup: server/api/consent-guard.ts), without reading the request;
+ * - spends one point of the request's limit (positionsPerRequest, counted by the code's hash) when the code exists;
+ * - stores the position only if the limit holds, the request is live (`sharing` or `paused`) and inside its window,
+ *   and its buyer has access (`buyerHasAccessSql`). The request row is locked `FOR SHARE` until the statement
+ *   commits, so a concurrent Stop (which locks it `FOR UPDATE`) waits for a position already being written and every
+ *   later one sees `stopped`;
+ * - counts a stored fix of a `sharing` request as the owner's heartbeat (`ownerSeenAt`, written at most every
+ *   HEARTBEAT_WRITE_MS: the buyer's "offline" needs a minute of silence). It does not resume a paused share: a fix
+ *   sent just before the page was hidden may arrive after the page said so; only the page's own `visible` resumes.
+ * The positions and the heartbeat reach the buyer's open map by the tables' NOTIFY triggers (services/live-hub.ts).
  *
- * Limited per request (positionsPerRequest, counted by the code's hash) before anything is written: RateLimitedError.
- * Returns `{ status: 'sharing' }` when stored; otherwise, from the row the statement read: `not_found` (unknown code),
- * `not_sharing` (the request is not live, or its window ended: the clock's transition is then applied,
- * request-transitions.ts `settleByClock`), `withdrawn` (the buyer has no access any more).
+ * Throws RateLimitedError (nothing written) for either limit. Returns `{ status: 'sharing' }` when stored; otherwise
+ * `not_found` (unknown code: the caller counts the guess), `not_sharing` (the request is not live, or its window
+ * ended: the clock's transition is then applied, request-transitions.ts `settleByClock`), `withdrawn` (the buyer has
+ * no access any more).
  */
-export async function savePosition(db: Db, code: string, fix: Fix): Promise<AnswerResult> {
+export async function savePosition(db: Db, code: string, fix: Fix, ip: string | null): Promise<AnswerResult> {
   const hash = sha256(code);
-  await consume('positionsPerRequest', hash);
+  // The application's clock, as everywhere a request's window and a limit's window are judged.
+  const now = new Date();
+  const nowMs = now.getTime();
   const live = sql.join(
     LIVE_STATES.map((state) => sql`${state}`),
     sql`, `,
   );
-  // The application's clock, as everywhere a request's window is judged (request-transitions.ts).
-  const now = new Date();
   const access = buyerHasAccessSql(sql`request.user_id`, now);
-  const heartbeatDue = new Date(now.getTime() - HEARTBEAT_WRITE_MS);
+  const heartbeatDue = new Date(nowMs - HEARTBEAT_WRITE_MS);
   const { rows } = await db.execute<SavedRow>(sql`
-    with request as (
+    with guard as (
+      select ${limitReachedSql('consentMissPerIp', ip ?? 'unknown', nowMs)} as guessed_out
+    ), request as (
       select id, status, user_id, expires_at, sharing_until from ${locationRequests}
-      where ${locationRequests.consentCodeHash} = ${hash}
+      where ${locationRequests.consentCodeHash} = ${hash} and not (select guessed_out from guard)
       for share
+    ), counted as (
+      ${consumeOneSql('positionsPerRequest', hash, nowMs, sql`request`)}
     ), accepted as (
-      select id from request where status in (${live}) and sharing_until > ${now} and ${access}
+      select id from request
+      where (select points from counted) <= ${LIMITS.positionsPerRequest.points}
+        and status in (${live}) and sharing_until > ${now} and ${access}
     ), stored as (
       insert into ${positions} (request_id, source, latitude, longitude, accuracy_m)
       select id, 'gps', ${fix.latitude}, ${fix.longitude}, ${fix.accuracy} from accepted
@@ -274,28 +293,42 @@ export async function savePosition(db: Db, code: string, fix: Fix): Promise<Answ
       where ${locationRequests.id} = accepted.id and ${locationRequests.status} = 'sharing'
         and (${locationRequests.ownerSeenAt} is null or ${locationRequests.ownerSeenAt} <= ${heartbeatDue})
     )
-    select id, status, expires_at, sharing_until, exists (select 1 from stored) as stored, ${access} as access
-    from request`);
+    select guard.guessed_out, request.id, request.status, request.expires_at, request.sharing_until,
+      (select points from counted) as points, (select expire from counted) as expire,
+      exists (select 1 from stored) as stored, ${access} as access
+    from guard left join request on true`);
   const [row] = rows;
-  if (!row) return { error: 'not_found' };
+  if (row.guessed_out) {
+    throw new RateLimitedError(await retryAfterOf('consentMissPerIp', ip ?? 'unknown'));
+  }
+  if (row.id === null) return { error: 'not_found' };
   if (row.stored) return { status: 'sharing' };
+  if (Number(row.points) > LIMITS.positionsPerRequest.points) {
+    throw new RateLimitedError(retryAfterSeconds(Number(row.expire), nowMs));
+  }
   const status = await settleByClock(db, row.id, now, {
-    status: row.status,
-    expiresAt: new Date(row.expires_at),
+    status: row.status!,
+    expiresAt: new Date(row.expires_at!),
     sharingUntil: row.sharing_until === null ? null : new Date(row.sharing_until),
   });
   if (status && isLive(status) && !row.access) return { error: 'withdrawn' };
   return { error: 'not_sharing' };
 }
 
-/** The row `savePosition`'s statement answers: the request as it read it, whether the fix was stored, the buyer's access. */
+/**
+ * The row `savePosition`'s statement answers: whether the IP had used up its guesses, the request as it read it (all
+ * null for an unknown code), the request's points after this fix, whether the fix was stored, the buyer's access.
+ */
 type SavedRow = {
-  id: string;
-  status: RequestState;
-  expires_at: Date | string;
+  guessed_out: boolean;
+  id: string | null;
+  status: RequestState | null;
+  expires_at: Date | string | null;
   sharing_until: Date | string | null;
+  points: number | string | null;
+  expire: number | string | null;
   stored: boolean;
-  access: boolean;
+  access: boolean | null;
 };
 
 /** A fix refreshes `ownerSeenAt` when it is at least this old (ms); the heartbeat itself always does. */

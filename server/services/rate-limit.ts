@@ -1,6 +1,8 @@
 import 'server-only';
+import { sql, type SQL } from 'drizzle-orm';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { getDbState } from '../db/client';
+import { rateLimits } from '../db/schema';
 import { env } from '../env';
 import { clientKey } from './client-ip';
 
@@ -207,4 +209,48 @@ export async function consumeAll(name: LimitName, subject: string, points: numbe
 /** Gives `points` (default 1) of `name` back to `subject`, e.g. a try refused for a reason that is not the client's. */
 export async function giveBack(name: LimitName, subject: string, points = 1): Promise<void> {
   await (await limiters())[name].reward(keyOf(name, subject), points);
+}
+
+/**
+ * The row key under which rate-limiter-flexible keeps `subject`'s points of `name` in `rate_limits`: its keyPrefix
+ * (the limit's name), a colon, then `keyOf`'s key (rate-limiter-flexible's `getKey`).
+ */
+function storedKey(name: LimitName, subject: string): string {
+  return `${name}:${keyOf(name, subject)}`;
+}
+
+/**
+ * For a statement that checks a limit where it writes (services/consent.ts `savePosition`): an SQL condition, true
+ * when `subject` has no point of `name` left at `nowMs` (ms since the epoch), as `assertNotLimited` reads it.
+ */
+export function limitReachedSql(name: LimitName, subject: string, nowMs: number): SQL {
+  return sql`exists (select 1 from ${rateLimits} where ${rateLimits.key} = ${storedKey(name, subject)}
+    and ${rateLimits.expire} > ${nowMs} and ${rateLimits.points} >= ${LIMITS[name].points})`;
+}
+
+/**
+ * For a `WITH` of such a statement: spends one point of `name` for `subject` at `nowMs` (ms since the epoch), only for
+ * each row `source` (an SQL relation name, e.g. a CTE) yields, with rate-limiter-flexible's own upsert (a new window
+ * when the stored one has ended), and RETURNs the row's `points` and `expire` (ms since the epoch). The points are
+ * over the limit when `points` > `LIMITS[name].points`; `retryAfterSeconds(expire, nowMs)` gives the wait. The
+ * library's `consume` and `get` see these points, and this sees theirs (tests/rate-limit-sql.test.ts).
+ */
+export function consumeOneSql(name: LimitName, subject: string, nowMs: number, source: SQL): SQL {
+  const expire = nowMs + LIMITS[name].duration * 1000;
+  return sql`insert into ${rateLimits} (key, points, expire) select ${storedKey(name, subject)}, 1, ${expire} from ${source}
+    on conflict (key) do update set
+      points = case when ${rateLimits.expire} <= ${nowMs} then 1 else ${rateLimits.points} + 1 end,
+      expire = case when ${rateLimits.expire} <= ${nowMs} then ${expire} else ${rateLimits.expire} end
+    returning points, expire`;
+}
+
+/** Whole seconds (at least 1) from `nowMs` until a limit's window ending at `expireMs` ends (for Retry-After). */
+export function retryAfterSeconds(expireMs: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((expireMs - nowMs) / 1000));
+}
+
+/** Whole seconds (at least 1) until `subject` has points of `name` again, for a refusal found by `limitReachedSql`. */
+export async function retryAfterOf(name: LimitName, subject: string): Promise<number> {
+  const res = await (await limiters())[name].get(keyOf(name, subject));
+  return Math.max(1, Math.ceil((res?.msBeforeNext ?? 0) / 1000));
 }

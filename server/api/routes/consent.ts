@@ -5,7 +5,7 @@ import { translate } from '../../i18n';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { answerConsent, consentView, savePosition, type AnswerResult } from '../../services/consent';
 import type { AppEnv } from '../context';
-import { guessingGuard } from '../consent-guard';
+import { guessMissed, guessingGuard } from '../consent-guard';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
@@ -97,22 +97,22 @@ export const consentApi = new OpenAPIHono<AppEnv>()
           `${translate(lang, 'Consent.what')} ${translate(lang, 'Consent.noHistory')}`,
         ].join('\n'),
     };
-    // One lookup per call: positions arrive every 10 s while the owner shares.
-    const result = await guessingGuard(
-      c.get('clientIp'),
-      async (): Promise<(AnswerResult & { outboxIds?: string[] }) | null> => {
-        const answer =
-          body.action === 'position'
-            ? await savePosition(db, id, body)
-            : await answerConsent(
-                db,
-                id,
-                body.action === 'share' ? { action: 'share', minutes: body.minutes, fix: body } : body,
-                meta,
-              );
-        return 'error' in answer && answer.error === 'not_found' ? null : answer;
-      },
-    );
+    const ip = c.get('clientIp');
+    if (body.action === 'position') {
+      // Positions arrive every few seconds while the owner shares: one statement checks the guessing limit too.
+      const saved = await savePosition(db, id, body, ip);
+      if ('error' in saved && saved.error === 'not_found') return guessMissed(ip);
+      return ok(c, unwrap(saved));
+    }
+    const result = await guessingGuard(ip, async (): Promise<(AnswerResult & { outboxIds?: string[] }) | null> => {
+      const answer = await answerConsent(
+        db,
+        id,
+        body.action === 'share' ? { action: 'share', minutes: body.minutes, fix: body } : body,
+        meta,
+      );
+      return 'error' in answer && answer.error === 'not_found' ? null : answer;
+    });
     if ('outboxIds' in result && result.outboxIds) await enqueueAfterCommit(result.outboxIds);
     return ok(c, unwrap(result));
   });
