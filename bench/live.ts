@@ -541,7 +541,12 @@ limit), each fix a heartbeat (\`owner_seen_at\`, a \`state\` event) and a positi
   cannot take ${RATE} PUTs a second.
 
 **Goal (${STREAMS} streams, ${RATE} fixes/s, p99 ≤ ${GOAL_P99_MS} ms, ≤ ${GOAL_KIB_PER_STREAM} KiB per stream, no
-error): through the API ${a.goal}; fan-out from the database ${d.goal}.**
+error): through the API ${a.goal}; fan-out from the database ${d.goal}.**${
+      quantile(viaApi.sentMs, 0.99) > GOAL_P99_MS
+        ? ` From the fix sent to its event (the app's handling of the \`PUT\` and any wait for it included), p99 is
+${ms(quantile(viaApi.sentMs, 0.99))}: over ${GOAL_P99_MS} ms (see "Where the next limit is").`
+        : ''
+    }
 
 | opening the streams | value |
 | --- | --- |
@@ -572,21 +577,19 @@ compared with the wall clock of the client process when the event's bytes arrive
 
 ## Where the next limit is
 
-- **Fixes through the API, not the fan-out.** Compare the two columns: the same ${RATE} fixes a second straight into
-  the database reach their streams well within the goal, with the app mostly idle; through the API the app takes
-  fewer, the rest waiting. Each \`PUT\` is about a dozen round trips through the pool of 10 connections (the consent
-  code, the clock's two conditional UPDATEs and a SELECT, the rate-limit row, the heartbeat, then BEGIN, the request
-  \`FOR SHARE\`, the access check, the INSERT, COMMIT). More fixes a second per process need fewer round trips per
-  fix; beyond that, more processes.
-- **Memory per stream.** An open stream is a whole Next.js route-handler request kept open (its request and
-  AsyncLocalStorage stores, Web Streams piped into the Node response, the Hono context, the keep-alive timer): the
-  V8 heap grows by about the RSS figure above per stream (\`BENCH_LIVE_HEAP=1\` reads it after a full garbage
-  collection; 107 KiB on 2026-11-24). At that size one process holds some 30,000 streams within Node's default
-  heap limit (${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)} MiB here), before the open-files
-  limit (\`ulimit -n\`, one socket per stream) or the CPU of the keep-alives does.
-- **Per-stream upkeep.** Every stream writes a keep-alive comment every 15 s and reads its session again every 30 s:
-  with ${STREAMS} streams that is ${Math.round(STREAMS / 15)} writes and ${Math.round(STREAMS / 30)} queries a second
-  through the same pool, whether or not anyone moves.
+- **The app process's CPU, for fixes through the API.** A fix is one statement (services/consent.ts
+  \`savePosition\`: the IP's guessing limit, the request's limit, the position and the heartbeat together); what is
+  left of a \`PUT\` is the handling of an HTTP request by Next.js and Hono. At ${RATE} fixes a second the app used
+  ${core(viaApi.cpu.app, viaApi.seconds)} of a core (one JavaScript thread), and the \`PUT\`'s tail above (p99 of
+  "fix answered" and of "fix sent") is requests waiting for that thread, on a machine whose two cores also run
+  PostgreSQL, the stream clients and the fix poster. More fixes a second than that need more processes.
+- **Memory per stream.** A stream is answered by the Node server itself (server/api/live-node.ts,
+  docs/decisions/0014-live-streams-on-the-node-server.md): a Node request, response and socket, one listener and
+  one small object. At the size above one process holds far more streams than the open-files limit
+  (\`ulimit -n\`, one socket per stream) lets it; that limit comes first.
+- **Per-stream upkeep.** One timer for all the streams of a process: every 15 s a keep-alive comment to each (with
+  ${STREAMS} streams, ${Math.round(STREAMS / 15)} writes a second), and every 30 s one query for the sessions of all of
+  them, whether or not anyone moves.
 - **LISTEN/NOTIFY.** One connection per process receives every notification (two per fix, for all requests) and
   drops those without a stream in that process; at ${RATE * 2} a second it costs little. Every process receives
   everything, so the database's work grows with processes × notifications, and PostgreSQL serialises the notifying

@@ -124,6 +124,59 @@ test('the journey across two app processes: order on one, pay on the other, shar
   }
 });
 
+test("the live map across two app processes: the buyer's stream on one, the owner's share and fixes on the other", async () => {
+  const bought = await buy('live', a, a);
+  // The SMS body is redacted once sent, so the test gives the request a consent code it knows (stored as its hash).
+  const consentCode = `live-${runId}-${'x'.repeat(24)}`;
+  const [request] = await cluster.query<{ id: string }>(
+    `update location_requests r set consent_code_hash = encode(sha256(convert_to($2, 'UTF8')), 'hex')
+       from orders o where o.id = r.order_id and o.code = $1 returning r.id`,
+    [bought.code, consentCode],
+  );
+
+  // The buyer's map on app B: the stream is answered by B's Node server (its request log says so).
+  const stream = await fetch(`${b.url}/api_f/v1/gpsTrace/phoneLocation/${request.id}/live`, {
+    headers: { cookie: bought.cookie },
+  });
+  expect(stream.status).toBe(200);
+  expect(stream.headers.get('content-type')).toBe('text/event-stream');
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  let pending: Promise<ReadableStreamReadResult<string>> | null = null;
+  /** Reads the stream until its text matches `pattern` (10 s at most); one read is kept pending across waits. */
+  const until = async (pattern: RegExp) => {
+    const deadline = Date.now() + 10_000;
+    while (!pattern.test(text) && Date.now() < deadline) {
+      pending ??= reader.read();
+      const result = await Promise.race([pending, new Promise<null>((r) => setTimeout(() => r(null), 500))]);
+      if (!result) continue;
+      pending = null;
+      if (result.done) break;
+      text += result.value;
+    }
+    return pattern.test(text);
+  };
+  expect(await until(/event: trace\n/)).toBe(true);
+  await waitFor('the stream in the request log of app B', () =>
+    b.lines.some(
+      (l) => l.includes('"route":"/api_f/v1/gpsTrace/phoneLocation/:id/live"') && l.includes('"server":"node"'),
+    ),
+  );
+
+  // The owner shares and moves, through app A: each fix reaches the stream on B.
+  const put = (body: Record<string, unknown>) =>
+    api(a, 'PUT', `/spyContent/phoneLocation/${consentCode}`, { body, ip: '81.2.69.142' });
+  expect((await put({ action: 'share', minutes: 60, latitude: 52.52, longitude: 13.405, accuracy: 12 })).status).toBe(
+    200,
+  );
+  expect(await until(/"latitude":52\.52/)).toBe(true);
+  expect((await put({ action: 'position', latitude: 52.53, longitude: 13.405, accuracy: 12 })).status).toBe(200);
+  expect(await until(/"latitude":52\.53/)).toBe(true);
+  expect((await put({ action: 'stop' })).status).toBe(200);
+  expect(await until(/"status":"stopped"/)).toBe(true);
+  await reader.cancel();
+});
+
 test('PostgreSQL restarted under load: nothing is lost, no process dies, delivery resumes by itself', async () => {
   const before = cluster.smtp.received.length;
   const retryUntil = Date.now() + 60_000;
