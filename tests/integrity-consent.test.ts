@@ -152,6 +152,8 @@ describe('fixes at once', () => {
     );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([...Array(90).fill(200), ...Array(10).fill(429)]);
+    // Never stored, never transformed (nor compressed by the server: a fix's answer is a few bytes).
+    expect(answers.find((a) => a.status === 200)!.headers.get('cache-control')).toBe('no-store, no-transform');
     const rows = await rowsOf(requestId);
     expect(rows.positions).toHaveLength(before + 90);
     // Each accepted fix once: 90 distinct latitudes among the burst's rows (longitude 3).

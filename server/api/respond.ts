@@ -2,6 +2,14 @@ import 'server-only';
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 
+/**
+ * The Cache-Control of the answers the owner's page receives every few seconds while sharing (a fix, a presence
+ * signal): never stored, and `no-transform`, which also keeps the server's compression off them (the `compression`
+ * package Next.js uses skips such answers). Gzip only makes a 40-byte answer longer, and at 200 fixes a second it cost
+ * the app process a tenth of its CPU (bench/live-report.md).
+ */
+export const SMALL_ANSWER = 'no-store, no-transform';
+
 /** Success envelope of docs/rules.md#api: `{ success: 1, msg, obj }`; `msg` is '' unless there is news to show. */
 export function ok<T>(c: Context, obj: T, msg = '') {
   return c.json({ success: 1 as const, msg, obj }, 200);

@@ -7,7 +7,7 @@ import { answerConsent, consentView, savePosition, type AnswerResult } from '../
 import type { AppEnv } from '../context';
 import { guessMissed, guessingGuard } from '../consent-guard';
 import { ApiError, ErrorCode, notFound } from '../errors';
-import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { SMALL_ANSWER, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 import {
   SHARE_PRESETS,
@@ -102,6 +102,7 @@ export const consentApi = new OpenAPIHono<AppEnv>()
       // Positions arrive every few seconds while the owner shares: one statement checks the guessing limit too.
       const saved = await savePosition(db, id, body, ip);
       if ('error' in saved && saved.error === 'not_found') return guessMissed(ip);
+      c.header('Cache-Control', SMALL_ANSWER);
       return ok(c, unwrap(saved));
     }
     const result = await guessingGuard(ip, async (): Promise<(AnswerResult & { outboxIds?: string[] }) | null> => {

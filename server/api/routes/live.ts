@@ -5,7 +5,7 @@ import { openLiveStream } from '../../services/live-streams';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser, TOKEN_HEADER } from '../middleware';
-import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { SMALL_ANSWER, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 import { guessingGuard } from '../consent-guard';
 import { PRESENCE_SIGNALS, recordPresence } from '../../services/consent';
@@ -65,6 +65,7 @@ export const liveApi = new OpenAPIHono<AppEnv>()
       return 'error' in answer && answer.error === 'not_found' ? null : answer;
     });
     if ('error' in result) throw new ApiError(409, ErrorCode.conflict, 'Api.notSharing');
+    c.header('Cache-Control', SMALL_ANSWER);
     return ok(c, { status: result.status === 'paused' ? ('paused' as const) : ('sharing' as const) });
   })
   .openapi(liveRoute, async (c) => {
