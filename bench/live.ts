@@ -537,8 +537,8 @@ limit), each fix a heartbeat (\`owner_seen_at\`, a \`state\` event) and a positi
 
 - **through the API**: \`PUT /spyContent/phoneLocation/{code}\` (\`action: position\`), as owners' pages post them;
 - **into the database**: the same UPDATE and INSERT in one statement from a pool of 16 connections, so the fan-out
-  (trigger → NOTIFY → the hub's LISTEN connection → the streams) is measured at the full rate even where the app
-  cannot take ${RATE} PUTs a second.
+  (trigger → NOTIFY → the hub's LISTEN connection → the streams) is measured apart from the app's handling of the
+  \`PUT\`s.
 
 **Goal (${STREAMS} streams, ${RATE} fixes/s, p99 ≤ ${GOAL_P99_MS} ms, ≤ ${GOAL_KIB_PER_STREAM} KiB per stream, no
 error): through the API ${a.goal}; fan-out from the database ${d.goal}.**${
@@ -579,10 +579,12 @@ compared with the wall clock of the client process when the event's bytes arrive
 
 - **The app process's CPU, for fixes through the API.** A fix is one statement (services/consent.ts
   \`savePosition\`: the IP's guessing limit, the request's limit, the position and the heartbeat together); what is
-  left of a \`PUT\` is the handling of an HTTP request by Next.js and Hono. At ${RATE} fixes a second the app used
-  ${core(viaApi.cpu.app, viaApi.seconds)} of a core (one JavaScript thread), and the \`PUT\`'s tail above (p99 of
-  "fix answered" and of "fix sent") is requests waiting for that thread, on a machine whose two cores also run
-  PostgreSQL, the stream clients and the fix poster. More fixes a second than that need more processes.
+  left of a \`PUT\` is the handling of an HTTP request by Next.js and Hono (its answer is not gzipped: a few bytes,
+  \`Cache-Control: no-store, no-transform\`). At ${RATE} fixes a second the app used
+  ${core(viaApi.cpu.app, viaApi.seconds)} of a core (one JavaScript thread, the streams' events included); the
+  \`PUT\`'s tail above (p99 of "fix answered" and of "fix sent") is requests waiting for that thread, on a machine
+  whose two cores also run PostgreSQL, the stream clients and the fix poster. As that share nears a whole core the
+  tail grows by seconds; more fixes a second than that need more processes.
 - **Memory per stream.** A stream is answered by the Node server itself (server/api/live-node.ts,
   docs/decisions/0014-live-streams-on-the-node-server.md): a Node request, response and socket, one listener and
   one small object. At the size above one process holds far more streams than the open-files limit
