@@ -12,7 +12,6 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import v8 from 'node:v8';
 import path from 'node:path';
 import pg from 'pg';
 import { startBenchServer } from './server';

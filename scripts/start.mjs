@@ -41,9 +41,12 @@ createServer((req, res) => {
   if (guardRequest(req, res)) return;
   // The buyer's live streams are answered on this request and response when they can open (server/api/live-node.ts,
   // offered by server/start.ts at start-up; docs/decisions/0014-live-streams-on-the-node-server.md); the rest is Next's.
+  // (The key is server/api/live-node.ts's LIVE_STREAM_SERVER.)
   const serveLiveStream = globalThis[Symbol.for('app.liveStreamServer')];
   if (serveLiveStream && req.url?.startsWith('/api_f/v1/gpsTrace/phoneLocation/')) {
-    void serveLiveStream(req, res).then((served) => served || handle(req, res));
+    void serveLiveStream(req, res)
+      .catch(() => false)
+      .then((served) => served || handle(req, res));
     return;
   }
   void handle(req, res);

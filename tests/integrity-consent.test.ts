@@ -145,6 +145,15 @@ describe('fixes at once', () => {
     const { consentCode, requestId } = await requestOf('burst');
     await answer(consentCode, { action: 'share', minutes: 60, ...FIX });
     const before = (await rowsOf(requestId)).positions.length;
+    // The owner's page was last heard a minute ago: the burst's fixes are due to write the heartbeat, and they must
+    // take turns on the request row to do it (two holding a shared lock, each waiting for the other, deadlock).
+    const heardAt = new Date(Date.now() - 60_000);
+    await (
+      await getDb()
+    )
+      .update(locationRequests)
+      .set({ ownerSeenAt: heardAt })
+      .where(eq(locationRequests.id, requestId));
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         answer(consentCode, { action: 'position', latitude: 40 + i / 1000, longitude: 3, accuracy: 5 }),
@@ -160,9 +169,31 @@ describe('fixes at once', () => {
     const burst = rows.positions.filter((p) => p.longitude === 3);
     expect(new Set(burst.map((p) => p.latitude)).size).toBe(90);
     // And they counted as the owner's heartbeat.
-    expect(rows.request.ownerSeenAt!.getTime()).toBeGreaterThanOrEqual(
-      Math.max(...burst.map((p) => p.recordedAt.getTime())) - 5_000,
-    );
+    expect(rows.request.ownerSeenAt!.getTime()).toBeGreaterThan(heardAt.getTime() + 30_000);
+    // Out of points and then stopped: the owner's page is told the share ended (409), not to wait (429).
+    expect((await answer(consentCode, { action: 'stop' })).status).toBe(200);
+    expect((await answer(consentCode, { action: 'position', ...FIX })).status).toBe(409);
+  });
+});
+
+describe('fixes racing for the heartbeat', () => {
+  it('8 fixes at once, five times, each time with the heartbeat due: all stored, none lost to a deadlock', async () => {
+    const { consentCode, requestId } = await requestOf('heartbeat-race');
+    await answer(consentCode, { action: 'share', minutes: 60, ...FIX });
+    const db = await getDb();
+    for (let round = 0; round < 5; round++) {
+      const heardAt = new Date(Date.now() - 60_000);
+      await db.update(locationRequests).set({ ownerSeenAt: heardAt }).where(eq(locationRequests.id, requestId));
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          answer(consentCode, { action: 'position', latitude: 30 + round + i / 100, longitude: 4, accuracy: 5 }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+      const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, requestId));
+      expect(request.ownerSeenAt!.getTime()).toBeGreaterThan(heardAt.getTime() + 30_000);
+    }
+    expect((await rowsOf(requestId)).positions.filter((p) => p.longitude === 4)).toHaveLength(40);
   });
 });
 

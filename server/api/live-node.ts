@@ -13,7 +13,10 @@ import { sessionCookie } from './session-cookies';
 
 /** The live route's path (routes/live.ts `liveRoute`), with or without the trailing slash; group 1 is the request id. */
 const LIVE_PATH =
-  /^\/api_f\/v1\/gpsTrace\/phoneLocation\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/live\/?$/i;
+  /^\/api_f\/v1\/gpsTrace\/phoneLocation\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\/live\/?$/;
+
+/** A request id a client or proxy may give in `X-Request-Id` (hono/request-id's check, with the API's 64 characters). */
+const REQUEST_ID = /^[\w=-]{1,64}$/;
 
 /** The route name the request log and metrics give these streams, as Hono names the route. */
 const ROUTE = '/api_f/v1/gpsTrace/phoneLocation/:id/live';
@@ -28,46 +31,50 @@ const ROUTE = '/api_f/v1/gpsTrace/phoneLocation/:id/live';
  * `text/event-stream` with the same events as the API route (services/live-streams.ts), and `true` is returned once
  * the headers are out. Anything else returns `false` before a byte is written, and the caller hands the request to
  * Next, whose API route gives the answer (401, 403, 404, 405, the error envelope in the caller's language). A
- * failure of the database while opening also returns `false` (the route then answers, or fails, the usual way).
+ * failure while opening also returns `false` (the route then answers, or fails, the usual way); it never throws. A
+ * refused open costs its checks twice (here, then in the route): refusals are rare, streams are not.
  */
 export async function serveLiveStream(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   if (req.method !== 'GET') return false;
   const match = LIVE_PATH.exec((req.url ?? '').split('?')[0]);
   if (!match) return false;
-  const header = req.headers[TOKEN_HEADER.toLowerCase()];
-  const cookie = req.headers.cookie ? parse(req.headers.cookie, sessionCookie())[sessionCookie()] : undefined;
-  const tokens = [cookie, typeof header === 'string' ? header : undefined].filter((t): t is string => !!t);
-  if (tokens.length === 0) return false;
   const started = performance.now();
+  let live: Awaited<ReturnType<typeof openLiveStream>> = null;
   try {
+    const header = req.headers[TOKEN_HEADER.toLowerCase()];
+    const name = sessionCookie();
+    const cookie = req.headers.cookie ? parse(req.headers.cookie, name)[name] : undefined;
+    const tokens = [cookie, typeof header === 'string' ? header : undefined].filter((t): t is string => !!t);
+    if (tokens.length === 0) return false;
     const db = await getDb();
     const user = await sessionUserOf(db, tokens);
     if (!user || user.restricted) return false;
     const lastEventId = req.headers['last-event-id'];
-    const live = await openLiveStream(db, {
+    live = await openLiveStream(db, {
       userId: user.id,
       tokens,
       requestId: match[1].toLowerCase(),
       lastEventId: typeof lastEventId === 'string' ? lastEventId : null,
     });
     if (!live) return false;
-    if (req.destroyed) {
-      live.close();
+    const stream = live;
+    if (res.destroyed || req.socket.destroyed) {
+      stream.close();
       return true;
     }
-    const requestId = randomUUID();
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.writeHead(200, {
       'Content-Type': 'text/event-stream',
       // No proxy or compression may hold the events back (as the API route: no-transform, X-Accel-Buffering).
       'Cache-Control': 'no-cache, no-transform',
       'X-Accel-Buffering': 'no',
-      Connection: 'keep-alive',
       'X-Request-Id': requestId,
     });
     res.flushHeaders();
     req.socket.setNoDelay(true);
-    res.on('close', () => live.close());
-    live.start({
+    res.on('close', () => stream.close());
+    stream.start({
       write: (chunk) => void res.write(chunk),
       end: () => res.end(),
       buffered: () => res.writableLength,
@@ -80,6 +87,7 @@ export async function serveLiveStream(req: IncomingMessage, res: ServerResponse)
     return true;
   } catch (error) {
     if (res.headersSent) return true;
+    live?.close();
     log().warn(
       { route: ROUTE, err: describeError(error) },
       'live stream not opened on the Node server; handed to Next',
@@ -88,5 +96,8 @@ export async function serveLiveStream(req: IncomingMessage, res: ServerResponse)
   }
 }
 
-/** The key under which the web process offers `serveLiveStream` to scripts/start.mjs (set in server/start.ts). */
+/**
+ * The key under which the web process offers `serveLiveStream` to scripts/start.mjs (set in server/start.ts; the
+ * script names the same `Symbol.for` key).
+ */
 export const LIVE_STREAM_SERVER = Symbol.for('app.liveStreamServer');

@@ -247,18 +247,20 @@ const gpsColumns = (fix: Fix) => ({ latitude: fix.latitude, longitude: fix.longi
  *   before any lookup: server/api/consent-guard.ts), without reading the request;
  * - spends one point of the request's limit (positionsPerRequest, counted by the code's hash) when the code exists;
  * - stores the position only if the limit holds, the request is live (`sharing` or `paused`) and inside its window,
- *   and its buyer has access (`buyerHasAccessSql`). The request row is locked `FOR SHARE` until the statement
- *   commits, so a concurrent Stop (which locks it `FOR UPDATE`) waits for a position already being written and every
- *   later one sees `stopped`;
+ *   and its buyer has access (`buyerHasAccessSql`). The request row is locked `FOR NO KEY UPDATE` until the statement
+ *   commits: a concurrent Stop (which locks it `FOR UPDATE`) waits for a position already being written and every
+ *   later one sees `stopped`, and two fixes of one request take their turns (a weaker `FOR SHARE` let two of them
+ *   each wait for the other's lock to write the heartbeat: a deadlock);
  * - counts a stored fix of a `sharing` request as the owner's heartbeat (`ownerSeenAt`, written at most every
  *   HEARTBEAT_WRITE_MS: the buyer's "offline" needs a minute of silence). It does not resume a paused share: a fix
  *   sent just before the page was hidden may arrive after the page said so; only the page's own `visible` resumes.
  * The positions and the heartbeat reach the buyer's open map by the tables' NOTIFY triggers (services/live-hub.ts).
  *
- * Throws RateLimitedError (nothing written) for either limit. Returns `{ status: 'sharing' }` when stored; otherwise
- * `not_found` (unknown code: the caller counts the guess), `not_sharing` (the request is not live, or its window
- * ended: the clock's transition is then applied, request-transitions.ts `settleByClock`), `withdrawn` (the buyer has
- * no access any more).
+ * Returns `{ status: 'sharing' }` when stored; otherwise `not_found` (unknown code: the caller counts the guess),
+ * `not_sharing` (the request is not live, or its window ended: the clock's transition is then applied,
+ * request-transitions.ts `settleByClock`), `withdrawn` (the buyer has no access any more). Throws RateLimitedError
+ * when the IP is out of guesses (nothing read or written), or when the request is live but out of points (no position
+ * stored; the point is spent, as rate-limiter-flexible's `consume` spends it).
  */
 export async function savePosition(db: Db, code: string, fix: Fix, ip: string | null): Promise<AnswerResult> {
   const hash = sha256(code);
@@ -277,7 +279,7 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
     ), request as (
       select id, status, user_id, expires_at, sharing_until from ${locationRequests}
       where ${locationRequests.consentCodeHash} = ${hash} and not (select guessed_out from guard)
-      for share
+      for no key update
     ), counted as (
       ${consumeOneSql('positionsPerRequest', hash, nowMs, sql`request`)}
     ), accepted as (
@@ -303,15 +305,17 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
   }
   if (row.id === null) return { error: 'not_found' };
   if (row.stored) return { status: 'sharing' };
-  if (Number(row.points) > LIMITS.positionsPerRequest.points) {
-    throw new RateLimitedError(retryAfterSeconds(Number(row.expire), nowMs));
-  }
+  // Not stored: why, in the order the owner's page needs to know it (a share that ended, before a limit).
   const status = await settleByClock(db, row.id, now, {
     status: row.status!,
     expiresAt: new Date(row.expires_at!),
     sharingUntil: row.sharing_until === null ? null : new Date(row.sharing_until),
   });
-  if (status && isLive(status) && !row.access) return { error: 'withdrawn' };
+  if (!status || !isLive(status)) return { error: 'not_sharing' };
+  if (!row.access) return { error: 'withdrawn' };
+  if (Number(row.points) > LIMITS.positionsPerRequest.points) {
+    throw new RateLimitedError(retryAfterSeconds(Number(row.expire), nowMs));
+  }
   return { error: 'not_sharing' };
 }
 

@@ -23,7 +23,9 @@ export const SESSION_CHECK_MS = 30_000;
 export const STREAM_LIFETIME_MS = 10 * 60_000;
 /**
  * A client that has not taken this many bytes of its stream is too slow to follow (or gone without a close): the
- * stream ends, and the browser's reconnect with `Last-Event-ID` sends what it missed (bytes).
+ * stream ends, and the browser's reconnect with `Last-Event-ID` sends what it missed (bytes). Applied where the sink
+ * can tell what is queued (the Node server's path); Hono's stream does not say, so under `next start` and `next dev`
+ * a slow client's events wait in memory until the stream's lifetime ends it.
  */
 export const MAX_BUFFERED_BYTES = 256 * 1024;
 

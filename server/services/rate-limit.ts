@@ -35,8 +35,9 @@ export const LIMITS = {
   /** Unknown consent codes tried per client IP (guessing). */
   consentMissPerIp: { points: 20, duration: 10 * 60 },
   /**
-   * Positions and presence signals written per location request (counted by its consent code's hash) and minute: a moving phone sends a fix per move
-   * beyond its accuracy (lib/geo.ts `shouldSendFix`, at most one a second), plus a heartbeat every 20 s.
+   * Positions and presence signals written per location request (counted by its consent code's hash) and minute: a
+   * moving phone sends a fix per move beyond its accuracy (lib/geo.ts `shouldSendFix`, at most one a second), plus a
+   * heartbeat every 20 s.
    */
   positionsPerRequest: { points: 90, duration: 60 },
   /** Push subscriptions and unsubscriptions per account (a browser makes one per visit at most). */
@@ -135,6 +136,11 @@ function limiters() {
   return store[key];
 }
 
+/** A wait of `ms` milliseconds as the whole seconds of a Retry-After header, at least 1. */
+function waitSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
 /**
  * Thrown when a limit is reached; `retryAfterSeconds` goes to the Retry-After header, `messageKey` (an `Api.*` key
  * taking `{seconds}` and `{minutes}`) is the answer's message.
@@ -167,7 +173,7 @@ export async function consume(name: LimitName, subject: string): Promise<void> {
   try {
     await (await limiters())[name].consume(keyOf(name, subject));
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+    if (error instanceof RateLimiterRes) throw new RateLimitedError(waitSeconds(error.msBeforeNext));
     throw error;
   }
 }
@@ -179,7 +185,7 @@ export async function consume(name: LimitName, subject: string): Promise<void> {
 export async function assertNotLimited(name: LimitName, subject: string, messageKey?: string): Promise<void> {
   const res = await (await limiters())[name].get(keyOf(name, subject));
   if (res && res.consumedPoints >= LIMITS[name].points) {
-    throw new RateLimitedError(Math.max(1, Math.ceil(res.msBeforeNext / 1000)), messageKey);
+    throw new RateLimitedError(waitSeconds(res.msBeforeNext), messageKey);
   }
 }
 
@@ -202,7 +208,7 @@ export async function consumeAll(name: LimitName, subject: string, points: numbe
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) throw error;
     await limiter.reward(key, points);
-    throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)), messageKey);
+    throw new RateLimitedError(waitSeconds(error.msBeforeNext), messageKey);
   }
 }
 
@@ -246,11 +252,11 @@ export function consumeOneSql(name: LimitName, subject: string, nowMs: number, s
 
 /** Whole seconds (at least 1) from `nowMs` until a limit's window ending at `expireMs` ends (for Retry-After). */
 export function retryAfterSeconds(expireMs: number, nowMs: number): number {
-  return Math.max(1, Math.ceil((expireMs - nowMs) / 1000));
+  return waitSeconds(expireMs - nowMs);
 }
 
 /** Whole seconds (at least 1) until `subject` has points of `name` again, for a refusal found by `limitReachedSql`. */
 export async function retryAfterOf(name: LimitName, subject: string): Promise<number> {
   const res = await (await limiters())[name].get(keyOf(name, subject));
-  return Math.max(1, Math.ceil((res?.msBeforeNext ?? 0) / 1000));
+  return waitSeconds(res?.msBeforeNext ?? 0);
 }
