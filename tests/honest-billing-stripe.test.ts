@@ -1,4 +1,6 @@
-import Stripe from 'stripe';
+// First: the Stripe provider against the fake Stripe API (its settings are set when this is imported).
+import { fake, stripe, STRIPE_WEBHOOK_SECRET } from './support/stripe-mode';
+import { uniqueEmail } from './support/accounts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
@@ -6,23 +8,8 @@ import { orders, refunds, subscriptions } from '@/server/db/schema';
 import { runBillingCycle } from '@/server/services/billing-cycle';
 import { API, app } from './support/api';
 import { emailsTo, markShared, placeOrder } from './support/billing';
-import { FakeStripe } from './support/fake-stripe';
 import { log } from '@/server/observability/log';
 
-// The Stripe provider, pointed at the fake Stripe API (settings are read on first use, after this).
-const PORT = vi.hoisted(() => {
-  const port = 44000 + (process.pid % 1000);
-  process.env.PAYMENT_PROVIDER = 'stripe';
-  process.env.STRIPE_SECRET_KEY = 'sk_test_fake123';
-  process.env.STRIPE_WEBHOOK_SECRET = 'whsec_fake123';
-  process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_fake123';
-  process.env.STRIPE_API_URL = `http://127.0.0.1:${port}`;
-  return port;
-});
-const SECRET = 'whsec_fake123';
-const stripe = new Stripe('sk_test_fake123');
-const fake = new FakeStripe(PORT);
-const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 const MINUTE = 60_000;
 let eventCounter = 0;
 
@@ -42,14 +29,14 @@ function deliver(type: string, object: Record<string, unknown>) {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+      'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET }),
     },
     body: payload,
   });
 }
 
 /** A Stripe order paid through Checkout (its trial ending in 24 hours), confirmed by the webhook. */
-async function paidStripeTrial(email = unique('stripe-trial')) {
+async function paidStripeTrial(email = uniqueEmail('stripe-trial')) {
   const { body } = await placeOrder({ email });
   const code = body.obj.code as string;
   const db = await getDb();

@@ -1,34 +1,14 @@
+// First: the Stripe provider against the fake Stripe API (its settings are set when this is imported).
+import { fake, stripeOrder } from './support/stripe-mode';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { orders } from '@/server/db/schema';
-import { call } from './support/accounts';
+import { call, uniqueEmail } from './support/accounts';
 import { placeOrder } from './support/billing';
-import { FakeStripe } from './support/fake-stripe';
-
-// Stripe's Embedded Checkout as the checkout page reaches it, through the API, against the fake Stripe API (settings
-// are read on first use, after this). The webhooks and the return page are tests/webhook-stripe.test.ts.
-const PORT = vi.hoisted(() => {
-  const port = 44000 + (process.pid % 1000);
-  process.env.PAYMENT_PROVIDER = 'stripe';
-  process.env.STRIPE_SECRET_KEY = 'sk_test_fake123';
-  process.env.STRIPE_WEBHOOK_SECRET = 'whsec_fake123';
-  process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_fake123';
-  process.env.STRIPE_API_URL = `http://127.0.0.1:${port}`;
-  return port;
-});
-const fake = new FakeStripe(PORT);
-const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 
 beforeAll(() => fake.start());
 afterAll(() => fake.stop());
-
-/** An order placed with the Stripe provider, and its Checkout Session id. */
-async function stripeOrder(email = unique('stripe')) {
-  const { body } = await placeOrder({ email });
-  const [order] = await (await getDb()).select().from(orders).where(eq(orders.code, body.obj.code));
-  return { email, code: body.obj.code as string, next: body.obj.next as string, sessionId: order.providerSessionId! };
-}
 
 describe("the checkout page's embedded Stripe checkout (GET /portal/order/{code}/embeddedCheckout)", () => {
   const embedded = (code: string, headers: Record<string, string> = {}) =>
@@ -61,7 +41,7 @@ describe("the checkout page's embedded Stripe checkout (GET /portal/order/{code}
   });
 
   it('a repeated order (same idempotency key) gets the same checkout page without asking Stripe again', async () => {
-    const email = unique('replay');
+    const email = uniqueEmail('replay');
     const phone = '+14155550181';
     const key = `key-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     const first = await placeOrder({ email, phone, idempotencyKey: key });
@@ -74,7 +54,7 @@ describe("the checkout page's embedded Stripe checkout (GET /portal/order/{code}
     // An order whose first attempt got no session (Stripe failed) gets one on the retry.
     fake.failMatching = { test: (path) => path === '/v1/checkout/sessions', times: 2 };
     const key2 = `${key}-2`;
-    const email2 = unique('replay2');
+    const email2 = uniqueEmail('replay2');
     const failed = await placeOrder({ email: email2, phone: '+14155550182', idempotencyKey: key2 });
     expect(failed.res.status).toBe(500);
     fake.failMatching = null;

@@ -1,29 +1,15 @@
-import Stripe from 'stripe';
+// First: the Stripe provider against the fake Stripe API (its settings are set when this is imported).
+import { fake, stripe, STRIPE_WEBHOOK_SECRET, stripeOrder } from './support/stripe-mode';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { orders, sessions, subscriptions, users, webhookEvents } from '@/server/db/schema';
 import { API, app } from './support/api';
-import { call } from './support/accounts';
-import { emailsTo, placeOrder } from './support/billing';
-import { FakeStripe } from './support/fake-stripe';
+import { call, uniqueEmail } from './support/accounts';
+import { emailsTo } from './support/billing';
 import { idleInTransaction } from './support/db-activity';
 import { log } from '@/server/observability/log';
 
-// The Stripe provider, pointed at the fake Stripe API (settings are read on first use, after this).
-const PORT = vi.hoisted(() => {
-  const port = 43000 + (process.pid % 1000);
-  process.env.PAYMENT_PROVIDER = 'stripe';
-  process.env.STRIPE_SECRET_KEY = 'sk_test_fake123';
-  process.env.STRIPE_WEBHOOK_SECRET = 'whsec_fake123';
-  process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_fake123';
-  process.env.STRIPE_API_URL = `http://127.0.0.1:${port}`;
-  return port;
-});
-const SECRET = 'whsec_fake123';
-const stripe = new Stripe('sk_test_fake123');
-const fake = new FakeStripe(PORT);
-const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 let eventCounter = 0;
 
 beforeAll(() => fake.start());
@@ -35,20 +21,13 @@ function event(type: string, object: Record<string, unknown>, id = `evt_${++even
 }
 
 /** Delivers `payload` to the webhook as Stripe does, signed with `secret`. */
-function deliver(payload: string, secret = SECRET) {
+function deliver(payload: string, secret = STRIPE_WEBHOOK_SECRET) {
   const signature = stripe.webhooks.generateTestHeaderString({ payload, secret });
   return app.request(`${API}/webhooks/stripe`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'stripe-signature': signature },
     body: payload,
   });
-}
-
-/** An order placed with the Stripe provider, and its Checkout Session id. */
-async function stripeOrder(email = unique('stripe')) {
-  const { body } = await placeOrder({ email });
-  const [order] = await (await getDb()).select().from(orders).where(eq(orders.code, body.obj.code));
-  return { email, code: body.obj.code as string, next: body.obj.next as string, sessionId: order.providerSessionId! };
 }
 
 async function accountsOf(email: string) {
@@ -83,7 +62,7 @@ describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
+        'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET }),
       },
       body: payload.replace('checkout.session.completed', 'invoice.paid'),
     });
@@ -137,7 +116,7 @@ describe('Stripe provider and webhooks (Stripe webhooks docs)', () => {
 
   it('return page before the webhook, after it, or at the same time: one account, one e-mail', async () => {
     for (const order of ['return-first', 'webhook-first', 'together'] as const) {
-      const { sessionId, code, email } = await stripeOrder(unique(order));
+      const { sessionId, code, email } = await stripeOrder(uniqueEmail(order));
       fake.subscription(`sub_${order}_${code}`, 'trialing', Date.now() + 86_400_000);
       fake.pay(sessionId, `sub_${order}_${code}`);
       const payload = event('checkout.session.completed', { id: sessionId, object: 'checkout.session' });
@@ -341,7 +320,7 @@ describe('the return page (GET /portal/user/checkRegister/{code}) with Stripe', 
   });
 
   it('answers 429 with Retry-After past 120 calls a minute from one IP', async () => {
-    const { code } = await stripeOrder(unique('status-ip'));
+    const { code } = await stripeOrder(uniqueEmail('status-ip'));
     const ip = '198.51.100.77';
     const answers = await Promise.all(Array.from({ length: 125 }, () => status(code, ip)));
     const codes = answers.map((r) => r.status);
