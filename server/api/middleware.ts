@@ -1,5 +1,5 @@
 import 'server-only';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import { getDb } from '../db/client';
 import { env } from '../env';
@@ -50,11 +50,16 @@ export const TOKEN_HEADER = '_chamspy_token';
  * A token that names no live session, or a cookie and header naming different users, leave `user` null with
  * `tokenRejected`; `requireUser` then answers 401 with code 20012.
  */
+/** The session tokens a request carries: its session cookie and/or the `_chamspy_token` header, in that order. */
+export function sessionTokens(c: Context): string[] {
+  return [readSessionCookie(c), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t);
+}
+
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set('db', getDb);
   c.set('lang', pickLanguage(c.req.header('accept-language')));
   c.set('clientIp', resolveClientIp(c.req.header('x-peer-ip'), c.req.header('x-forwarded-for'), env().TRUSTED_PROXIES));
-  const tokens = [readSessionCookie(c), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t);
+  const tokens = sessionTokens(c);
   const user = tokens.length ? await sessionUserOf(await getDb(), tokens) : null;
   c.set('user', user);
   c.set('tokenRejected', tokens.length > 0 && !user);

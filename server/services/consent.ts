@@ -267,10 +267,6 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
   // The application's clock, as everywhere a request's window and a limit's window are judged.
   const now = new Date();
   const nowMs = now.getTime();
-  const live = sql.join(
-    LIVE_STATES.map((state) => sql`${state}`),
-    sql`, `,
-  );
   const access = buyerHasAccessSql(sql`request.user_id`, now);
   const heartbeatDue = new Date(nowMs - HEARTBEAT_WRITE_MS);
   const { rows } = await db.execute<SavedRow>(sql`
@@ -285,7 +281,7 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
     ), accepted as (
       select id from request
       where (select points from counted) <= ${LIMITS.positionsPerRequest.points}
-        and status in (${live}) and sharing_until > ${now} and ${access}
+        and status in (${LIVE_STATES_SQL}) and sharing_until > ${now} and ${access}
     ), stored as (
       insert into ${positions} (request_id, source, latitude, longitude, accuracy_m)
       select id, 'gps', ${fix.latitude}, ${fix.longitude}, ${fix.accuracy} from accepted
@@ -318,6 +314,12 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
   }
   return { error: 'not_sharing' };
 }
+
+/** LIVE_STATES as an SQL list, for `savePosition`'s statement. */
+const LIVE_STATES_SQL = sql.join(
+  LIVE_STATES.map((state) => sql`${state}`),
+  sql`, `,
+);
 
 /**
  * The row `savePosition`'s statement answers: whether the IP had used up its guesses, the request as it read it (all

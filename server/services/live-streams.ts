@@ -75,6 +75,7 @@ export class LiveStream {
   private sink: LiveSink | null = null;
   private chain: Promise<void> = Promise.resolve();
   private early: LiveEvent[] | null = [];
+  private view: LocationTrace | null = null;
   private ended = false;
   private done!: () => void;
   private unsubscribe: () => void = () => {};
@@ -89,7 +90,6 @@ export class LiveStream {
     readonly tokens: readonly string[],
     readonly requestId: string,
     resumeAfter: number,
-    private view: LocationTrace | null,
   ) {
     this.lastId = resumeAfter;
   }
@@ -200,7 +200,6 @@ export async function openLiveStream(db: Db, opening: LiveStreamOpening): Promis
     opening.tokens,
     opening.requestId,
     Number.isSafeInteger(resume) && resume > 0 ? resume : 0,
-    null,
   );
   await stream.listen();
   try {

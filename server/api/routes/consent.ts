@@ -81,11 +81,19 @@ export const consentApi = new OpenAPIHono<AppEnv>()
     const { id } = c.req.valid('param');
     const body = readBody(c, answerBody);
     const db = await c.var.db();
+    const ip = c.get('clientIp');
+    if (body.action === 'position') {
+      // Positions arrive every few seconds while the owner shares: one statement checks the guessing limit too.
+      const saved = await savePosition(db, id, body, ip);
+      if ('error' in saved && saved.error === 'not_found') return guessMissed(ip);
+      c.header('Cache-Control', SMALL_ANSWER);
+      return ok(c, unwrap(saved));
+    }
     // The consent record keeps a hash of the text the owner was shown, in the page's language.
     const lang = c.get('lang');
     const product = env().NEXT_PUBLIC_PRODUCT_NAME;
     const meta = {
-      ip: c.get('clientIp'),
+      ip,
       userAgent: c.req.header('user-agent') ?? null,
       shownText: ({ name, email, note }: { name: string | null; email: string; note: string | null }) =>
         [
@@ -97,14 +105,6 @@ export const consentApi = new OpenAPIHono<AppEnv>()
           `${translate(lang, 'Consent.what')} ${translate(lang, 'Consent.noHistory')}`,
         ].join('\n'),
     };
-    const ip = c.get('clientIp');
-    if (body.action === 'position') {
-      // Positions arrive every few seconds while the owner shares: one statement checks the guessing limit too.
-      const saved = await savePosition(db, id, body, ip);
-      if ('error' in saved && saved.error === 'not_found') return guessMissed(ip);
-      c.header('Cache-Control', SMALL_ANSWER);
-      return ok(c, unwrap(saved));
-    }
     const result = await guessingGuard(ip, async (): Promise<(AnswerResult & { outboxIds?: string[] }) | null> => {
       const answer = await answerConsent(
         db,

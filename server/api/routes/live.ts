@@ -4,13 +4,12 @@ import { streamSSE } from 'hono/streaming';
 import { openLiveStream } from '../../services/live-streams';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
-import { requireUser, TOKEN_HEADER } from '../middleware';
+import { requireUser, sessionTokens } from '../middleware';
 import { SMALL_ANSWER, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 import { guessingGuard } from '../consent-guard';
 import { PRESENCE_SIGNALS, recordPresence } from '../../services/consent';
 import { ApiError, ErrorCode } from '../errors';
-import { readSessionCookie } from '../session-cookies';
 
 const presenceBody = z.object({ state: z.enum(PRESENCE_SIGNALS) });
 
@@ -71,7 +70,7 @@ export const liveApi = new OpenAPIHono<AppEnv>()
   .openapi(liveRoute, async (c) => {
     const live = await openLiveStream(await c.var.db(), {
       userId: c.get('user')!.id,
-      tokens: [readSessionCookie(c), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t),
+      tokens: sessionTokens(c),
       requestId: c.req.valid('param').id,
       lastEventId: c.req.header('last-event-id') ?? null,
     });
