@@ -226,7 +226,7 @@ function storedKey(name: LimitName, subject: string): string {
 }
 
 /**
- * For a statement that checks a limit where it writes (services/consent.ts `savePosition`): an SQL condition, true
+ * For a statement that checks a limit where it writes (services/owner-signals.ts `savePosition`): an SQL condition, true
  * when `subject` has no point of `name` left at `nowMs` (ms since the epoch), as `assertNotLimited` reads it.
  */
 export function limitReachedSql(name: LimitName, subject: string, nowMs: number): SQL {

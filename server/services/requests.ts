@@ -230,7 +230,7 @@ export async function buyerHasAccess(db: Db | Tx, userId: string): Promise<boole
 
 /**
  * `buyerHasAccess` as an SQL condition on the buyer id `userId` (a column or a value) at `now`, for a statement that
- * checks access where it writes (services/consent.ts `savePosition`): true when one of the buyer's subscriptions is in
+ * checks access where it writes (services/owner-signals.ts `savePosition`): true when one of the buyer's subscriptions is in
  * ACCESS_STATUSES and its period ends after `now`.
  */
 export function buyerHasAccessSql(userId: SQLWrapper, now: Date): SQL {

@@ -8,7 +8,7 @@ import { requireUser, sessionTokens } from '../middleware';
 import { SMALL_ANSWER, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 import { guessingGuard } from '../consent-guard';
-import { PRESENCE_SIGNALS, recordPresence } from '../../services/consent';
+import { PRESENCE_SIGNALS, recordPresence } from '../../services/owner-signals';
 import { ApiError, ErrorCode } from '../errors';
 
 const presenceBody = z.object({ state: z.enum(PRESENCE_SIGNALS) });

@@ -1,0 +1,180 @@
+import 'server-only';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { locationRequests, positions } from '../db/schema';
+import { LIVE_STATES, isLive, type RequestState } from '../../lib/request-machine';
+import { byConsentCode, type AnswerResult, type Fix } from './consent';
+import {
+  LIMITS,
+  RateLimitedError,
+  consume,
+  consumeOneSql,
+  limitReachedSql,
+  retryAfterOf,
+  retryAfterSeconds,
+} from './rate-limit';
+import { applyEvent, settleByClock, type RequestColumns } from './request-transitions';
+import { buyerHasAccessSql } from './requests';
+import { sha256 } from './tokens';
+
+// What the owner's page sends, by consent code, while a share runs: the browser's fixes and what the page says of
+// itself (visible, hidden, permission lost), for the buyer's live map (docs/rules.md#the-product; services/consent.ts
+// holds the owner's decisions).
+
+/**
+ * Stores a browser GPS position `fix` for the request of consent code `code`, sent from client IP `ip`, in one
+ * statement (a fix arrives every few seconds from every owner who shares, so its cost bounds how many shares a process
+ * serves: bench/live-report.md).
+ *
+ * The statement, in order:
+ * - refuses an IP that has used up its guesses of consent codes (`consentMissPerIp`, as the other consent routes do
+ *   before any lookup: server/api/consent-guard.ts), without reading the request;
+ * - spends one point of the request's limit (positionsPerRequest, counted by the code's hash) when the code exists;
+ * - stores the position only if the limit holds, the request is live (`sharing` or `paused`) and inside its window,
+ *   and its buyer has access (`buyerHasAccessSql`). The request row is locked `FOR NO KEY UPDATE` until the statement
+ *   commits: a concurrent Stop (which locks it `FOR UPDATE`) waits for a position already being written and every
+ *   later one sees `stopped`, and two fixes of one request take their turns (a weaker `FOR SHARE` let two of them
+ *   each wait for the other's lock to write the heartbeat: a deadlock);
+ * - counts a stored fix of a `sharing` request as the owner's heartbeat (`ownerSeenAt`, written at most every
+ *   HEARTBEAT_WRITE_MS: the buyer's "offline" needs a minute of silence). It does not resume a paused share: a fix
+ *   sent just before the page was hidden may arrive after the page said so; only the page's own `visible` resumes.
+ * The positions and the heartbeat reach the buyer's open map by the tables' NOTIFY triggers (services/live-hub.ts).
+ *
+ * Returns `{ status: 'sharing' }` when stored; otherwise `not_found` (unknown code: the caller counts the guess),
+ * `not_sharing` (the request is not live, or its window ended: the clock's transition is then applied,
+ * request-transitions.ts `settleByClock`), `withdrawn` (the buyer has no access any more). Throws RateLimitedError
+ * when the IP is out of guesses (nothing read or written), or when the request is live but out of points (no position
+ * stored; the point is spent, as rate-limiter-flexible's `consume` spends it).
+ */
+export async function savePosition(db: Db, code: string, fix: Fix, ip: string | null): Promise<AnswerResult> {
+  const hash = sha256(code);
+  // The application's clock, as everywhere a request's window and a limit's window are judged.
+  const now = new Date();
+  const nowMs = now.getTime();
+  const access = buyerHasAccessSql(sql`request.user_id`, now);
+  const heartbeatDue = new Date(nowMs - HEARTBEAT_WRITE_MS);
+  const { rows } = await db.execute<SavedRow>(sql`
+    with guard as (
+      select ${limitReachedSql('consentMissPerIp', ip ?? 'unknown', nowMs)} as guessed_out
+    ), request as (
+      select id, status, user_id, expires_at, sharing_until from ${locationRequests}
+      where ${locationRequests.consentCodeHash} = ${hash} and not (select guessed_out from guard)
+      for no key update
+    ), counted as (
+      ${consumeOneSql('positionsPerRequest', hash, nowMs, sql`request`)}
+    ), accepted as (
+      select id from request
+      where (select points from counted) <= ${LIMITS.positionsPerRequest.points}
+        and status in (${LIVE_STATES_SQL}) and sharing_until > ${now} and ${access}
+    ), stored as (
+      insert into ${positions} (request_id, source, latitude, longitude, accuracy_m)
+      select id, 'gps', ${fix.latitude}, ${fix.longitude}, ${fix.accuracy} from accepted
+      returning id
+    ), seen as (
+      update ${locationRequests} set owner_seen_at = ${now} from accepted
+      where ${locationRequests.id} = accepted.id and ${locationRequests.status} = 'sharing'
+        and (${locationRequests.ownerSeenAt} is null or ${locationRequests.ownerSeenAt} <= ${heartbeatDue})
+    )
+    select guard.guessed_out, request.id, request.status, request.expires_at, request.sharing_until,
+      (select points from counted) as points, (select expire from counted) as expire,
+      exists (select 1 from stored) as stored, ${access} as access
+    from guard left join request on true`);
+  const [row] = rows;
+  if (row.guessed_out) {
+    throw new RateLimitedError(await retryAfterOf('consentMissPerIp', ip ?? 'unknown'));
+  }
+  if (row.id === null) return { error: 'not_found' };
+  if (row.stored) return { status: 'sharing' };
+  // Not stored: why, in the order the owner's page needs to know it (a share that ended, before a limit).
+  const status = await settleByClock(db, row.id, now, {
+    status: row.status!,
+    expiresAt: new Date(row.expires_at!),
+    sharingUntil: row.sharing_until === null ? null : new Date(row.sharing_until),
+  });
+  if (!status || !isLive(status)) return { error: 'not_sharing' };
+  if (!row.access) return { error: 'withdrawn' };
+  if (Number(row.points) > LIMITS.positionsPerRequest.points) {
+    throw new RateLimitedError(retryAfterSeconds(Number(row.expire), nowMs));
+  }
+  return { error: 'not_sharing' };
+}
+
+/** LIVE_STATES as an SQL list, for `savePosition`'s statement. */
+const LIVE_STATES_SQL = sql.join(
+  LIVE_STATES.map((state) => sql`${state}`),
+  sql`, `,
+);
+
+/**
+ * The row `savePosition`'s statement answers: whether the IP had used up its guesses, the request as it read it (all
+ * null for an unknown code), the request's points after this fix, whether the fix was stored, the buyer's access.
+ */
+type SavedRow = {
+  guessed_out: boolean;
+  id: string | null;
+  status: RequestState | null;
+  expires_at: Date | string | null;
+  sharing_until: Date | string | null;
+  points: number | string | null;
+  expire: number | string | null;
+  stored: boolean;
+  access: boolean | null;
+};
+
+/** A fix refreshes `ownerSeenAt` when it is at least this old (ms); the heartbeat itself always does. */
+const HEARTBEAT_WRITE_MS = 5_000;
+
+/** What the owner's page says of itself while sharing (lib/live-state.ts). */
+export const PRESENCE_SIGNALS = ['visible', 'hidden', 'permission_lost'] as const;
+export type Presence = (typeof PRESENCE_SIGNALS)[number];
+
+/**
+ * The owner's page is open and visible: a paused share resumes (`page_visible`), and `ownerSeenAt` is now. A column
+ * write on a live request only (the request's state is changed by the machine's conditional UPDATE alone).
+ */
+async function heartbeat(db: Db, id: string): Promise<void> {
+  const seen = { ownerSeenAt: new Date(), liveSignal: null };
+  if (!(await applyEvent(db, id, 'page_visible', seen))) await markSeen(db, id, 'sharing', seen);
+}
+
+/**
+ * What the owner's page said (`ownerSeenAt`, `liveSignal`), written on request `id` only while it is in `state`: a
+ * column write that never changes the state (the machine's conditional UPDATE alone does that).
+ */
+async function markSeen(
+  db: Db,
+  id: string,
+  state: 'sharing' | 'paused',
+  set: Pick<RequestColumns, 'ownerSeenAt' | 'liveSignal'>,
+): Promise<void> {
+  await db
+    .update(locationRequests)
+    .set(set)
+    .where(and(eq(locationRequests.id, id), eq(locationRequests.status, state)));
+}
+
+/**
+ * Records what the owner's page says during a share, for the buyer's map (lib/live-state.ts): `visible` is the
+ * heartbeat (every LIVE_HEARTBEAT_MS while the page is visible, and on becoming visible again), `hidden` is sent by
+ * `navigator.sendBeacon` on `visibilitychange` to hidden and on `pagehide`, `permission_lost` when the Permissions
+ * API reports the location permission revoked. `hidden` and `permission_lost` pause the share (`page_hidden`); a
+ * paused share that is hidden and then loses the permission keeps the latest reason. Limited per request like
+ * positions (positionsPerRequest). Returns the new state, `not_found` for an unknown code, `not_sharing` when no
+ * share runs (the page then reloads its view).
+ */
+export async function recordPresence(db: Db, code: string, presence: Presence): Promise<AnswerResult> {
+  const row = await byConsentCode(db, code);
+  if (!row) return { error: 'not_found' };
+  const status = await settleByClock(db, row.request.id, new Date(), row.request);
+  if (!status || !isLive(status)) return { error: 'not_sharing' };
+  await consume('positionsPerRequest', sha256(code));
+  const id = row.request.id;
+  if (presence === 'visible') {
+    await heartbeat(db, id);
+    return { status: 'sharing' };
+  }
+  // Already paused: the latest reason is kept.
+  if (!(await applyEvent(db, id, 'page_hidden', { liveSignal: presence })))
+    await markSeen(db, id, 'paused', { liveSignal: presence });
+  return { status: 'paused' };
+}
