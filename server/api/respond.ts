@@ -36,12 +36,32 @@ export function envelope<T extends z.ZodType>(obj: T) {
 /** OpenAPI schema of the error envelope. */
 export const errorEnvelope = z.object({ success: z.literal(0), code: z.number().int(), msg: z.string() });
 
-/** Standard JSON response entries for `createRoute`. */
+/** One JSON response entry of `createRoute`'s `responses`: `schema` under `application/json`, with its description. */
 export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
   return { content: { 'application/json': { schema } }, description };
 }
 
-export const errorResponses = {
-  400: jsonResponse(errorEnvelope, 'Malformed input'),
-  422: jsonResponse(errorEnvelope, 'Validation failed; msg names the first problem'),
-} as const;
+/** The error statuses the API answers (docs/rules.md#api lists what each code means). */
+type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
+
+/**
+ * The error answers of a route, each the error envelope: `fails({ 404: 'Unknown order' })` gives
+ * `{ 404: jsonResponse(errorEnvelope, 'Unknown order') }`, typed per status so that the handler's typed answers and the
+ * OpenAPI document both know them. Spread it into `responses` beside the success answer.
+ */
+export function fails<const F extends Partial<Record<ErrorStatus, string>>>(
+  described: F,
+): { [S in keyof F]: ReturnType<typeof jsonResponse<typeof errorEnvelope>> } {
+  return Object.fromEntries(
+    Object.entries(described).map(([status, description]) => [
+      status,
+      jsonResponse(errorEnvelope, String(description)),
+    ]),
+  ) as { [S in keyof F]: ReturnType<typeof jsonResponse<typeof errorEnvelope>> };
+}
+
+/** The answers of a route that validates input (server/api/validation.ts): for `fails({ ...BAD_INPUT, … })`. */
+export const BAD_INPUT = { 400: 'Malformed input', 422: 'Validation failed; msg names the first problem' } as const;
+
+/** The answer of a route behind `requireUser` to a caller without a session: for `fails({ ...SIGNED_OUT, … })`. */
+export const SIGNED_OUT = { 401: 'Not signed in' } as const;

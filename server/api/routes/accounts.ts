@@ -16,7 +16,7 @@ import { revokeSession } from '../../services/sessions';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { TOKEN_HEADER, requireSession } from '../middleware';
-import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
 import { clearSessionCookies, setSessionCookies } from '../session-cookies';
 import {
   changePasswordBody,
@@ -32,7 +32,7 @@ import {
 import { bodyOf, readBody } from '../validation';
 
 const messageOnly = envelope(z.null());
-const limited = { 429: jsonResponse(errorEnvelope, 'Too many attempts; Retry-After says when to retry') };
+const limited = { 429: 'Too many attempts; Retry-After says when to retry' } as const;
 
 // POST /api_f/v1/admin/userSession - sign in
 const loginRoute = createRoute({
@@ -43,9 +43,7 @@ const loginRoute = createRoute({
   request: { body: bodyOf(loginBody) },
   responses: {
     200: jsonResponse(envelope(userInfoSchema), 'Signed in'),
-    401: jsonResponse(errorEnvelope, 'Wrong e-mail or password, or expired temporary password'),
-    ...limited,
-    ...errorResponses,
+    ...fails({ 401: 'Wrong e-mail or password, or expired temporary password', ...limited, ...BAD_INPUT }),
   },
 });
 
@@ -55,7 +53,7 @@ const logoutRoute = createRoute({
   path: '/admin/userSession',
   summary: 'Sign out: revokes the session row and clears the cookies',
   middleware: [requireSession] as const,
-  responses: { 200: jsonResponse(messageOnly, 'Signed out'), 401: jsonResponse(errorEnvelope, 'No live session') },
+  responses: { 200: jsonResponse(messageOnly, 'Signed out'), ...fails({ 401: 'No live session' }) },
 });
 
 // GET /api_f/v1/admin/userSession/current - the signed-in user's info
@@ -64,10 +62,7 @@ const currentRoute = createRoute({
   path: '/admin/userSession/current',
   summary: 'User info of the live session (also a restricted one); used by proxy.ts to validate a cookie',
   middleware: [requireSession] as const,
-  responses: {
-    200: jsonResponse(envelope(userInfoSchema), 'User'),
-    401: jsonResponse(errorEnvelope, 'No live session'),
-  },
+  responses: { 200: jsonResponse(envelope(userInfoSchema), 'User'), ...fails({ 401: 'No live session' }) },
 });
 
 // GET /api_f/v1/admin/userSession/{id} - user info by id (own id only)
@@ -79,8 +74,7 @@ const userRoute = createRoute({
   request: { params: z.object({ id: z.uuid() }) },
   responses: {
     200: jsonResponse(envelope(userInfoSchema), 'User'),
-    401: jsonResponse(errorEnvelope, 'No live session'),
-    404: jsonResponse(errorEnvelope, 'Not yours'),
+    ...fails({ 401: 'No live session', 404: 'Not yours' }),
   },
 });
 
@@ -93,7 +87,7 @@ const undeliveredRoute = createRoute({
   middleware: [requireSession] as const,
   responses: {
     200: jsonResponse(envelope(z.array(undeliveredEmailSchema)), 'Undelivered e-mails, newest first'),
-    401: jsonResponse(errorEnvelope, 'No live session'),
+    ...fails({ 401: 'No live session' }),
   },
 });
 
@@ -107,8 +101,7 @@ const changeRoute = createRoute({
   request: { body: bodyOf(changePasswordBody) },
   responses: {
     200: jsonResponse(messageOnly, "'Your password was changed.'"),
-    401: jsonResponse(errorEnvelope, 'No session'),
-    ...errorResponses,
+    ...fails({ 401: 'No session', ...BAD_INPUT }),
   },
 });
 
@@ -118,7 +111,7 @@ const forgotRoute = createRoute({
   path: '/admin/userSession/forgetPassword/{email}',
   summary: 'E-mail a 6-digit reset code (15 minutes); answers the same whether or not the account exists',
   request: { params: emailParams },
-  responses: { 200: jsonResponse(messageOnly, 'Accepted'), ...limited, ...errorResponses },
+  responses: { 200: jsonResponse(messageOnly, 'Accepted'), ...fails({ ...limited, ...BAD_INPUT }) },
 });
 
 // PUT /api_f/v1/admin/userSession/forgetPassword/{email} - reset the password with a code
@@ -128,7 +121,7 @@ const resetRoute = createRoute({
   summary:
     "Reset with code + new password ('Your password was reset…'); every session is revoked. The 5th wrong code burns it; attempts are limited per IP (429).",
   request: { params: emailParams, body: bodyOf(resetPasswordBody) },
-  responses: { 200: jsonResponse(messageOnly, 'Reset'), ...limited, ...errorResponses },
+  responses: { 200: jsonResponse(messageOnly, 'Reset'), ...fails({ ...limited, ...BAD_INPUT }) },
 });
 
 // PUT /api_f/v1/admin/userSession/restPassword/{email} - recover access: e-mail a code to choose a password
@@ -138,7 +131,7 @@ const temporaryRoute = createRoute({
   summary:
     'Recover access (docs/rules.md#api): e-mails a 6-digit code to choose a password (as forgetPassword); never replaces the working temporary password; answers the same either way',
   request: { params: emailParams },
-  responses: { 200: jsonResponse(messageOnly, 'Accepted'), ...limited, ...errorResponses },
+  responses: { 200: jsonResponse(messageOnly, 'Accepted'), ...fails({ ...limited, ...BAD_INPUT }) },
 });
 
 // GET /api_f/v1/portal/user/checkEmail/{email} - is this e-mail registered?
@@ -147,11 +140,7 @@ const checkEmailRoute = createRoute({
   path: '/portal/user/checkEmail/{email}',
   summary: 'Whether an account exists for the e-mail (rate limited per IP)',
   request: { params: emailParams },
-  responses: {
-    200: jsonResponse(envelope(registeredSchema), 'Answer'),
-    ...limited,
-    ...errorResponses,
-  },
+  responses: { 200: jsonResponse(envelope(registeredSchema), 'Answer'), ...fails({ ...limited, ...BAD_INPUT }) },
 });
 
 const meta = (c: {

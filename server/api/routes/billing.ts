@@ -25,10 +25,10 @@ import { billingFacts, billingOverview } from '../../services/billing-overview';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser } from '../middleware';
-import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, SIGNED_OUT, envelope, fails, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 
-const authErrors = { 401: jsonResponse(errorEnvelope, 'Not signed in'), 404: jsonResponse(errorEnvelope, 'Unknown') };
+const authErrors = { ...SIGNED_OUT, 404: 'Unknown' } as const;
 
 // GET /api_f/v1/admin/order/status - the subscriber's orders and subscriptions
 const statusRoute = createRoute({
@@ -37,10 +37,7 @@ const statusRoute = createRoute({
   summary:
     "The caller's orders (newest first) and subscriptions with the next billing date (docs/rules.md#api order list)",
   middleware: [requireUser] as const,
-  responses: {
-    200: jsonResponse(envelope(billingViewSchema), 'Billing'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-  },
+  responses: { 200: jsonResponse(envelope(billingViewSchema), 'Billing'), ...fails(SIGNED_OUT) },
 });
 
 // POST /api_f/v1/admin/order/refundDetail - may this order be refunded, and how much
@@ -50,7 +47,7 @@ const refundDetailRoute = createRoute({
   summary: "Refund details of one of the caller's orders: eligible within 14 days if no location was shared",
   middleware: [requireUser] as const,
   request: { body: bodyOf(orderCodeBody) },
-  responses: { 200: jsonResponse(envelope(refundInfoSchema), 'Details'), ...authErrors, ...errorResponses },
+  responses: { 200: jsonResponse(envelope(refundInfoSchema), 'Details'), ...fails({ ...authErrors, ...BAD_INPUT }) },
 });
 
 // POST /api_f/v1/admin/order/refund - refund one of the caller's orders
@@ -63,9 +60,7 @@ const refundRoute = createRoute({
   request: { body: bodyOf(orderCodeBody) },
   responses: {
     200: jsonResponse(envelope(refundResultSchema), 'Refunded'),
-    409: jsonResponse(errorEnvelope, 'Not refundable'),
-    ...authErrors,
-    ...errorResponses,
+    ...fails({ 409: 'Not refundable', ...authErrors, ...BAD_INPUT }),
   },
 });
 
@@ -78,7 +73,7 @@ const cancelRoute = createRoute({
   middleware: [requireUser] as const,
   responses: {
     200: jsonResponse(envelope(cancelResultSchema), 'Cancelled (empty: nothing to cancel)'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
+    ...fails(SIGNED_OUT),
   },
 });
 
@@ -89,10 +84,7 @@ const propertyRoute = createRoute({
   summary:
     "The caller's transaction info passed to the help chat (docs/rules.md#api): e-mail, payments, latest order and plan",
   middleware: [requireUser] as const,
-  responses: {
-    200: jsonResponse(envelope(userPropertySchema), 'Property'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-  },
+  responses: { 200: jsonResponse(envelope(userPropertySchema), 'Property'), ...fails(SIGNED_OUT) },
 });
 
 // GET /api_f/v1/admin/user/subscriptionConsents - the caller's proof of consent to their subscriptions, as a file
@@ -102,10 +94,7 @@ const consentsRoute = createRoute({
   summary:
     "The caller's records of consent to the subscription (the terms shown at Pay, their SHA-256 and version, prices in minor units, time, address, user agent), newest first, sent as a download (Content-Disposition: attachment)",
   middleware: [requireUser] as const,
-  responses: {
-    200: jsonResponse(envelope(z.array(consentRecordSchema)), 'Records'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-  },
+  responses: { 200: jsonResponse(envelope(z.array(consentRecordSchema)), 'Records'), ...fails(SIGNED_OUT) },
 });
 
 export const billingApi = new OpenAPIHono<AppEnv>()

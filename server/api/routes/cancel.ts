@@ -5,7 +5,7 @@ import { emailKey } from '../../services/accounts';
 import { cancelLinkState, confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
-import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
 import {
   cancelLinkSchema,
   cancelResultSchema,
@@ -22,7 +22,7 @@ const requestRoute = createRoute({
   summary:
     'Cancel without signing in, step 1: e-mails a single-use link (24 h) to the address if it has a live subscription. The answer is the same either way. Rate limited per address and per IP.',
   request: { body: bodyOf(linkRequestBody) },
-  responses: { 200: jsonResponse(envelope(linkSentSchema), 'Accepted'), ...errorResponses },
+  responses: { 200: jsonResponse(envelope(linkSentSchema), 'Accepted'), ...fails(BAD_INPUT) },
 });
 
 // POST /api_f/v1/portal/cancel/confirm - the e-mailed link cancels
@@ -34,8 +34,7 @@ const confirmRoute = createRoute({
   request: { body: bodyOf(cancelTokenSchema) },
   responses: {
     200: jsonResponse(envelope(cancelResultSchema), 'Cancelled'),
-    410: jsonResponse(errorEnvelope, 'Link not valid'),
-    ...errorResponses,
+    ...fails({ 410: 'Link not valid', ...BAD_INPUT }),
   },
 });
 
@@ -46,10 +45,7 @@ const linkRoute = createRoute({
   summary:
     "State of an e-mailed cancel link: usable, used (with the subscription's status and the date access ends), expired or unknown.",
   request: { params: cancelTokenSchema },
-  responses: {
-    200: jsonResponse(envelope(cancelLinkSchema), 'Link state'),
-    ...errorResponses,
-  },
+  responses: { 200: jsonResponse(envelope(cancelLinkSchema), 'Link state'), ...fails(BAD_INPUT) },
 });
 
 export const cancelApi = new OpenAPIHono<AppEnv>()

@@ -8,7 +8,7 @@ import { savePosition } from '../../services/owner-signals';
 import type { AppEnv } from '../context';
 import { guessMissed, guessingGuard } from '../consent-guard';
 import { ApiError, ErrorCode, notFound } from '../errors';
-import { SMALL_ANSWER, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, SMALL_ANSWER, envelope, fails, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 import {
   SHARE_PRESETS,
@@ -29,10 +29,7 @@ const consentRoute = createRoute({
   summary:
     "Consent page data for a consent code: the service, the requester's name and masked e-mail, what we know of their account (created today or the month, requests made, how many reported), status and how sharing ended",
   request: { params: consentCodeParams },
-  responses: {
-    200: jsonResponse(envelope(consentViewSchema), 'Consent view'),
-    404: jsonResponse(errorEnvelope, 'Unknown code'),
-  },
+  responses: { 200: jsonResponse(envelope(consentViewSchema), 'Consent view'), ...fails({ 404: 'Unknown code' }) },
 });
 
 // PUT /api_f/v1/spyContent/phoneLocation/{id} - the owner's answer or a position, by consent code
@@ -44,10 +41,7 @@ const answerRoute = createRoute({
   request: { params: consentCodeParams, body: bodyOf(answerBody) },
   responses: {
     200: jsonResponse(envelope(consentAnswerSchema), 'New status'),
-    404: jsonResponse(errorEnvelope, 'Unknown code'),
-    409: jsonResponse(errorEnvelope, 'Not possible in this state'),
-    410: jsonResponse(errorEnvelope, 'Link expired'),
-    ...errorResponses,
+    ...fails({ 404: 'Unknown code', 409: 'Not possible in this state', 410: 'Link expired', ...BAD_INPUT }),
   },
 });
 

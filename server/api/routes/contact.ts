@@ -5,7 +5,7 @@ import { enqueueAfterCommit } from '../../jobs/boss';
 import { storeContactMessage } from '../../services/contact';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
-import { envelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
 import { emailBody, localeBody } from '../../../lib/contracts/fields';
 import { bodyOf, readBody } from '../validation';
 
@@ -27,7 +27,7 @@ const route = createRoute({
   summary:
     'Contact form (/contact-us): stores the message and e-mails support through the outbox (English). 5 messages per IP per hour (429 with Retry-After).',
   request: { body: bodyOf(body) },
-  responses: { 200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Stored'), ...errorResponses },
+  responses: { 200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Stored'), ...fails(BAD_INPUT) },
 });
 
 export const contactApi = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {

@@ -5,7 +5,7 @@ import { dataLeakReport } from '../../services/data-leaks';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { requireUser } from '../middleware';
-import { envelope, errorEnvelope, jsonResponse, ok } from '../respond';
+import { SIGNED_OUT, envelope, fails, jsonResponse, ok } from '../respond';
 
 // GET /api_f/v1/account/dataLeaks - the breaches the caller's own account e-mail appears in
 const dataLeaksRoute = createRoute({
@@ -16,9 +16,7 @@ const dataLeaksRoute = createRoute({
   middleware: [requireUser] as const,
   responses: {
     200: jsonResponse(envelope(dataLeakReportSchema), 'The report'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-    429: jsonResponse(errorEnvelope, 'Too many checks'),
-    503: jsonResponse(errorEnvelope, 'The breach service failed; try later'),
+    ...fails({ ...SIGNED_OUT, 429: 'Too many checks', 503: 'The breach service failed; try later' }),
   },
 });
 

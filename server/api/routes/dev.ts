@@ -4,7 +4,7 @@ import { devOutboxEnabled } from '../../env';
 import { latestOutboundMessages } from '../../services/dev-outbox';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
-import { envelope, errorEnvelope, jsonResponse, ok } from '../respond';
+import { envelope, fails, jsonResponse, ok } from '../respond';
 
 // GET /api_f/v1/dev/outbox - messages stored by the outbox providers (only while DEV_OUTBOX allows; 404 otherwise)
 const route = createRoute({
@@ -28,7 +28,7 @@ const route = createRoute({
       ),
       'Messages',
     ),
-    404: jsonResponse(errorEnvelope, 'Disabled'),
+    ...fails({ 404: 'Disabled' }),
   },
 });
 

@@ -6,7 +6,7 @@ import { metrics, metricsAuth } from '../../observability/metrics';
 import { pingDatabase, queueState, type QueueState } from '../../services/health';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
-import { envelope, errorEnvelope, jsonResponse, ok } from '../respond';
+import { envelope, fails, jsonResponse, ok } from '../respond';
 
 const queueSchema = z.object({
   /** Jobs waiting to run (created or waiting for a retry), all queues. */
@@ -28,7 +28,7 @@ const route = createRoute({
       envelope(z.object({ status: z.literal('ok'), database: z.literal('ok'), queue: queueSchema })),
       'Healthy',
     ),
-    503: jsonResponse(errorEnvelope, 'Database unreachable'),
+    ...fails({ 503: 'Database unreachable' }),
   },
 });
 

@@ -5,7 +5,7 @@ import { openLiveStream } from '../../services/live-streams';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser, sessionTokens } from '../middleware';
-import { SMALL_ANSWER, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, SMALL_ANSWER, envelope, fails, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 import { guessingGuard } from '../consent-guard';
 import { PRESENCE_SIGNALS, recordPresence } from '../../services/owner-signals';
@@ -21,9 +21,7 @@ const presenceRoute = createRoute({
   request: { params: z.object({ id: z.string().min(16).max(64) }), body: bodyOf(presenceBody) },
   responses: {
     200: jsonResponse(envelope(z.object({ status: z.enum(['sharing', 'paused']) })), 'The share now'),
-    404: jsonResponse(errorEnvelope, 'Unknown code'),
-    409: jsonResponse(errorEnvelope, 'No share running'),
-    ...errorResponses,
+    ...fails({ 404: 'Unknown code', 409: 'No share running', ...BAD_INPUT }),
   },
 });
 
@@ -36,8 +34,7 @@ const liveRoute = createRoute({
   request: { params: z.object({ id: z.uuid() }) },
   responses: {
     200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: z.string() } } },
-    404: jsonResponse(errorEnvelope, 'No such request of the caller'),
-    ...errorResponses,
+    ...fails({ 404: 'No such request of the caller', ...BAD_INPUT }),
   },
 });
 

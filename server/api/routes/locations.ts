@@ -10,7 +10,7 @@ import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { e164Of } from '../phone';
 import { requireUser } from '../middleware';
-import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok, okPage } from '../respond';
+import { BAD_INPUT, SIGNED_OUT, created, envelope, fails, jsonResponse, ok, okPage } from '../respond';
 import {
   SMS_TEXTS,
   locationTraceSchema,
@@ -46,7 +46,7 @@ const listRoute = createRoute({
       }),
       'Page',
     ),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
+    ...fails(SIGNED_OUT),
   },
 });
 
@@ -58,7 +58,7 @@ const seenRoute = createRoute({
   middleware: [requireUser] as const,
   responses: {
     200: jsonResponse(envelope(z.object({ notificationsTotal: z.literal(0) })), 'Seen'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
+    ...fails(SIGNED_OUT),
   },
 });
 
@@ -71,8 +71,7 @@ const traceRoute = createRoute({
   request: { params: requestIdParams },
   responses: {
     200: jsonResponse(envelope(locationTraceSchema), 'Request'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-    404: jsonResponse(errorEnvelope, 'Not found or not yours'),
+    ...fails({ ...SIGNED_OUT, 404: 'Not found or not yours' }),
   },
 });
 
@@ -86,10 +85,12 @@ const createRoute_ = createRoute({
   request: { body: bodyOf(newRequestBody) },
   responses: {
     201: jsonResponse(envelope(newRequestSchema), 'Created; the consent SMS is queued'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-    403: jsonResponse(errorEnvelope, 'No subscription, quota used, number opted out or country not allowed'),
-    429: jsonResponse(errorEnvelope, 'Daily SMS limit'),
-    ...errorResponses,
+    ...fails({
+      ...SIGNED_OUT,
+      403: 'No subscription, quota used, number opted out or country not allowed',
+      429: 'Daily SMS limit',
+      ...BAD_INPUT,
+    }),
   },
 });
 
@@ -98,9 +99,7 @@ const textsRoute = createRoute({
   method: 'get',
   path: '/multilingualWord/one/3/phone_text',
   summary: 'The consent SMS texts per language; {link} stands for the consent link',
-  responses: {
-    200: jsonResponse(envelope(z.array(smsTextSchema)), 'Texts'),
-  },
+  responses: { 200: jsonResponse(envelope(z.array(smsTextSchema)), 'Texts') },
 });
 
 // POST /api_f/v1/spyContent/phoneLocation/{id}/link - a new consent link for an unanswered own request
@@ -113,10 +112,7 @@ const linkRoute = createRoute({
   request: { params: requestIdParams, body: bodyOf(renewLinkBody) },
   responses: {
     200: jsonResponse(envelope(renewedLinkSchema), 'New link'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-    404: jsonResponse(errorEnvelope, 'Not found or not yours'),
-    409: jsonResponse(errorEnvelope, 'The request has ended'),
-    ...errorResponses,
+    ...fails({ ...SIGNED_OUT, 404: 'Not found or not yours', 409: 'The request has ended', ...BAD_INPUT }),
   },
 });
 
@@ -129,8 +125,7 @@ const clearRoute = createRoute({
   request: { params: requestIdParams },
   responses: {
     200: jsonResponse(envelope(z.object({ deleted: z.number().int() })), 'Positions deleted'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-    404: jsonResponse(errorEnvelope, 'Not found or not yours'),
+    ...fails({ ...SIGNED_OUT, 404: 'Not found or not yours' }),
   },
 });
 

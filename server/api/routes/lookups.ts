@@ -7,7 +7,7 @@ import { phoneCountry } from '../../../lib/contracts/phone';
 import { phoneInfo } from '../../services/phone-info';
 import type { AppEnv } from '../context';
 import { e164Of } from '../phone';
-import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
 
 // GET /api_f/v1/other/location/info/{phone} - numbering-plan facts of a number (not its position)
 const phoneRoute = createRoute({
@@ -18,10 +18,7 @@ const phoneRoute = createRoute({
     params: z.object({ phone: z.string().min(1).max(250, 'Validation.phoneTooLong') }),
     query: z.object({ country: phoneCountry }),
   },
-  responses: {
-    200: jsonResponse(envelope(phoneInfoSchema), 'Numbering-plan facts'),
-    ...errorResponses,
-  },
+  responses: { 200: jsonResponse(envelope(phoneInfoSchema), 'Numbering-plan facts'), ...fails(BAD_INPUT) },
 });
 
 // GET /api_f/v1/other/ipInfo - approximate location of the caller's IP (or of `ip`) from the offline MMDB
@@ -37,10 +34,7 @@ const ipRoute = createRoute({
         .optional(),
     }),
   },
-  responses: {
-    200: jsonResponse(envelope(ipInfoSchema), 'IP location'),
-    422: jsonResponse(errorEnvelope, 'Not an IP address'),
-  },
+  responses: { 200: jsonResponse(envelope(ipInfoSchema), 'IP location'), ...fails({ 422: 'Not an IP address' }) },
 });
 
 export const lookups = new OpenAPIHono<AppEnv>()

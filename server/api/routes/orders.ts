@@ -29,7 +29,7 @@ import { consume, RateLimitedError } from '../../services/rate-limit';
 import type { AppEnv, Db } from '../context';
 import { notFound } from '../errors';
 import { e164Of } from '../phone';
-import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, created, envelope, errorEnvelope, fails, jsonResponse, ok } from '../respond';
 import { attributionOf, bodyOf, readBody } from '../validation';
 
 // GET /api_f/v1/portal/priceSetup - the price plan (docs/rules.md#entities)
@@ -39,7 +39,7 @@ const priceRoute = createRoute({
   summary:
     'The price plan: trial price for 24 hours, monthly price, geolocations a month (minor units and texts). Read for display: a price changed in the database shows within 60 s.',
   request: { query: priceQuery },
-  responses: { 200: jsonResponse(envelope(pricePlanSchema), 'Plan'), 404: jsonResponse(errorEnvelope, 'Unknown plan') },
+  responses: { 200: jsonResponse(envelope(pricePlanSchema), 'Plan'), ...fails({ 404: 'Unknown plan' }) },
 });
 
 // POST /api_f/v1/portal/priceSetup/offer - the first-order discount for this buyer, if it is theirs (records it as shown)
@@ -49,10 +49,7 @@ const offerRoute = createRoute({
   summary:
     "The first-order discount for this e-mail and number: offered when this is the first order from this browser (the offer_browser cookie, set here when absent) and this address (no account yet, no discount had), once; no time limit. `offer` is null when the plan has no discount or the discount is not the buyer's (`firstOrder` says why). The price plan is the discounted one when `offer` is given. An order naming `offer.id` claims it.",
   request: { body: bodyOf(offerBody) },
-  responses: {
-    200: jsonResponse(envelope(offerViewSchema), 'Offer'),
-    ...errorResponses,
-  },
+  responses: { 200: jsonResponse(envelope(offerViewSchema), 'Offer'), ...fails(BAD_INPUT) },
 });
 
 // POST /api_f/v1/portal/order - create an order and start payment
@@ -68,7 +65,7 @@ const createOrderRoute = createRoute({
       errorEnvelope,
       "The first-order discount asked for is not this order's (reason discount_used), or idempotency key used for another order",
     ),
-    ...errorResponses,
+    ...fails(BAD_INPUT),
   },
 });
 
@@ -78,7 +75,7 @@ const getOrderRoute = createRoute({
   path: '/portal/order/{code}',
   summary: 'Order summary by its unguessable public code (payment texts of docs/rules.md#entities)',
   request: { params: orderCodeParams },
-  responses: { 200: jsonResponse(envelope(orderViewSchema), 'Order'), 404: jsonResponse(errorEnvelope, 'Unknown') },
+  responses: { 200: jsonResponse(envelope(orderViewSchema), 'Order'), ...fails({ 404: 'Unknown' }) },
 });
 
 // GET /api_f/v1/portal/user/checkRegister/{code} - order status by code, for /paystatus
@@ -90,8 +87,7 @@ const statusRoute = createRoute({
   request: { params: orderCodeParams },
   responses: {
     200: jsonResponse(envelope(orderViewSchema), 'Status'),
-    404: jsonResponse(errorEnvelope, 'Unknown'),
-    429: jsonResponse(errorEnvelope, 'Too many calls'),
+    ...fails({ 404: 'Unknown', 429: 'Too many calls' }),
   },
 });
 
@@ -104,9 +100,7 @@ const embeddedCheckoutRoute = createRoute({
   request: { params: orderCodeParams },
   responses: {
     200: jsonResponse(envelope(embeddedCheckoutSchema), 'Client secret'),
-    404: jsonResponse(errorEnvelope, 'Unknown, or not a Stripe order'),
-    409: jsonResponse(errorEnvelope, 'No longer payable'),
-    429: jsonResponse(errorEnvelope, 'Too many calls'),
+    ...fails({ 404: 'Unknown, or not a Stripe order', 409: 'No longer payable', 429: 'Too many calls' }),
   },
 });
 

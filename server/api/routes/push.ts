@@ -13,7 +13,7 @@ import {
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
 import { requireUser } from '../middleware';
-import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, SIGNED_OUT, envelope, fails, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 
 // The buyer's alerts on their devices (Web Push, RFC 8030/8291/8292): the dashboard asks the browser for a
@@ -23,7 +23,7 @@ const keyRoute = createRoute({
   method: 'get',
   path: '/push/key',
   summary: 'The application server key (VAPID public key) a browser subscribes with',
-  responses: { 200: jsonResponse(envelope(pushKeyView), 'The key'), ...errorResponses },
+  responses: { 200: jsonResponse(envelope(pushKeyView), 'The key'), ...fails(BAD_INPUT) },
 });
 
 const stateRoute = createRoute({
@@ -32,11 +32,7 @@ const stateRoute = createRoute({
   summary: "Whether this browser (its subscription's endpoint) gets the caller's alerts, and on how many devices",
   middleware: [requireUser] as const,
   request: { query: pushEndpointQuery.partial() },
-  responses: {
-    200: jsonResponse(envelope(pushStateView), 'State'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-    ...errorResponses,
-  },
+  responses: { 200: jsonResponse(envelope(pushStateView), 'State'), ...fails({ ...SIGNED_OUT, ...BAD_INPUT }) },
 });
 
 const subscribeRoute = createRoute({
@@ -48,10 +44,12 @@ const subscribeRoute = createRoute({
   request: { body: bodyOf(pushSubscriptionBody) },
   responses: {
     200: jsonResponse(envelope(pushStateView), 'Subscribed'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-    ...errorResponses,
-    422: jsonResponse(errorEnvelope, 'Not a subscription, or not a push service we send to'),
-    429: jsonResponse(errorEnvelope, 'Too many changes'),
+    ...fails({
+      ...SIGNED_OUT,
+      ...BAD_INPUT,
+      422: 'Not a subscription, or not a push service we send to',
+      429: 'Too many changes',
+    }),
   },
 });
 
@@ -63,9 +61,7 @@ const unsubscribeRoute = createRoute({
   request: { query: pushEndpointQuery },
   responses: {
     200: jsonResponse(envelope(pushStateView), 'Unsubscribed (also when it was not subscribed)'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-    429: jsonResponse(errorEnvelope, 'Too many changes'),
-    ...errorResponses,
+    ...fails({ ...SIGNED_OUT, 429: 'Too many changes', ...BAD_INPUT }),
   },
 });
 

@@ -25,7 +25,7 @@ import {
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { e164Of } from '../phone';
-import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
 import { clearSafetyCookie, readSafetyCookie, setSafetyCookie } from '../session-cookies';
 import { bodyOf, readBody } from '../validation';
 import {
@@ -52,11 +52,7 @@ const consentEntryRoute = createRoute({
   summary:
     "Opens the safety centre of the number a consent code (from the SMS link) was sent to: holding the link proves the number's SMS. Sets the HttpOnly safety-centre cookie (30 minutes). Unknown codes answer 404 and spend the per-IP guessing limit, like the consent page.",
   request: { body: bodyOf(consentEntryBody) },
-  responses: {
-    200: jsonResponse(sessionAnswer, 'Session opened'),
-    404: jsonResponse(errorEnvelope, 'Unknown code'),
-    ...errorResponses,
-  },
+  responses: { 200: jsonResponse(sessionAnswer, 'Session opened'), ...fails({ 404: 'Unknown code', ...BAD_INPUT }) },
 });
 
 // POST /api_f/v1/safety/code - send a one-time code by SMS
@@ -66,7 +62,10 @@ const codeRoute = createRoute({
   summary:
     'Sends a 6-digit one-time code (10 minutes, 5 tries) by SMS to a number we already sent a consent SMS to, within the SMS caps. The answer is the same whether or not the number is known. Rate limited per number and per IP (429).',
   request: { body: bodyOf(safetyCodeBody) },
-  responses: { 200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Accepted'), ...errorResponses },
+  responses: {
+    200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Accepted'),
+    ...fails(BAD_INPUT),
+  },
 });
 
 // POST /api_f/v1/safety/session - open the centre with the one-time code
@@ -78,7 +77,7 @@ const codeEntryRoute = createRoute({
   request: {
     body: bodyOf(codeEntryBody),
   },
-  responses: { 200: jsonResponse(sessionAnswer, 'Session opened'), ...errorResponses },
+  responses: { 200: jsonResponse(sessionAnswer, 'Session opened'), ...fails(BAD_INPUT) },
 });
 
 // DELETE /api_f/v1/safety/session - leave (quick exit)
@@ -97,7 +96,7 @@ const overviewRoute = createRoute({
     "Every request made to the session's number, newest first, with who asked, the state, how long it shared, the requester's map views and a reference per request; and whether the number is on the opt-out list. 401 without a live safety-centre session.",
   responses: {
     200: jsonResponse(envelope(safetyOverviewSchema), 'Overview'),
-    401: jsonResponse(errorEnvelope, 'No safety-centre session'),
+    ...fails({ 401: 'No safety-centre session' }),
   },
 });
 
@@ -110,9 +109,7 @@ const actionRoute = createRoute({
   request: { body: bodyOf(safetyActionBody) },
   responses: {
     200: jsonResponse(envelope(safetyActionResultSchema), 'Done'),
-    401: jsonResponse(errorEnvelope, 'No safety-centre session'),
-    404: jsonResponse(errorEnvelope, 'Not a request of this number'),
-    ...errorResponses,
+    ...fails({ 401: 'No safety-centre session', 404: 'Not a request of this number', ...BAD_INPUT }),
   },
 });
 

@@ -15,7 +15,7 @@ import { emailRegistered, findOrder } from '../../services/orders';
 import type { AppEnv, Db } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { setSessionCookies } from '../session-cookies';
-import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
 import { formBoolean } from '../../../lib/contracts/fields';
 import { bodyOf, readBody } from '../validation';
 
@@ -36,10 +36,12 @@ const approveBody = z.object({ approve: formBoolean });
 const paid = z.object({ status: z.enum(['paid', 'requires_action']), email: z.string(), phone: z.string() });
 const outcomes = {
   200: jsonResponse(envelope(paid), 'Paid (session cookie set) or a 3-D Secure step is required'),
-  402: jsonResponse(errorEnvelope, 'Declined; detail.status failed (retry) or canceled (insufficient funds)'),
-  404: jsonResponse(errorEnvelope, 'Unknown order'),
-  409: jsonResponse(errorEnvelope, 'Order not payable this way'),
-  ...errorResponses,
+  ...fails({
+    ...BAD_INPUT,
+    402: 'Declined; detail.status failed (retry) or canceled (insufficient funds)',
+    404: 'Unknown order',
+    409: 'Order not payable this way',
+  }),
 };
 
 // POST /api_f/v1/portal/order/{code}/sandboxPay - pay on the sandbox checkout (Stripe test-card semantics)

@@ -9,7 +9,7 @@ import { recordBrowserEvent, recordButtonClick } from '../../services/events';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
-import { envelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
 import { trackingFields } from '../../../lib/contracts/fields';
 import { bodyOf, readBody, trackIdOf } from '../validation';
 
@@ -30,7 +30,7 @@ const logRoute = createRoute({
   summary:
     'Operation log (docs/rules.md#entities): stores a browser event (currDocument, domain, eventCode, eventType 1) with the headers track_id (event token), phone_os (3 mobile, else 2) and version. Browsers may send landing_view, locate_submitted, number_identified, checkout_started and page_view; paid, consent_opened and shared are written by the server. TRACKING_PER_IP_PER_HOUR (600) tracking calls per IP per hour.',
   request: { body: bodyOf(logBody) },
-  responses: { 200: stored, ...errorResponses },
+  responses: { 200: stored, ...fails(BAD_INPUT) },
 });
 
 const clickBody = z.object({
@@ -51,7 +51,7 @@ const clickRoute = createRoute({
   // hono/cors: every answer, errors included, carries Access-Control-Allow-Origin *.
   middleware: [cors({ origin: '*' })] as const,
   request: { body: bodyOf(clickBody) },
-  responses: { 200: stored, ...errorResponses },
+  responses: { 200: stored, ...fails(BAD_INPUT) },
 });
 
 const adBody = z.object({
@@ -77,7 +77,7 @@ const adRoute = createRoute({
     query: z.object({ test: z.string().optional(), testEventCode: z.string().max(100).optional() }),
     body: bodyOf(adBody),
   },
-  responses: { 200: stored, ...errorResponses },
+  responses: { 200: stored, ...fails(BAD_INPUT) },
 });
 
 export const trackingApi = new OpenAPIHono<AppEnv>()

@@ -5,7 +5,7 @@ import { consume, giveBack, RateLimitedError } from '../../services/rate-limit';
 import { sha256 } from '../../services/tokens';
 import { createLookup, lookupView, stopLookup } from '../../services/username-lookup';
 import type { AppEnv } from '../context';
-import { created, envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, created, envelope, fails, jsonResponse, ok } from '../respond';
 import {
   lookupIdParams,
   startLookupBody,
@@ -23,7 +23,7 @@ const startRoute = createRoute({
   request: { body: bodyOf(startLookupBody) },
   responses: {
     201: jsonResponse(envelope(startedLookupSchema), 'Started; poll GET /usernameLookup/{id}'),
-    ...errorResponses,
+    ...fails(BAD_INPUT),
   },
 });
 
@@ -36,7 +36,7 @@ const viewRoute = createRoute({
   request: { params: lookupIdParams },
   responses: {
     200: jsonResponse(envelope(usernameLookupSchema), 'The lookup'),
-    404: jsonResponse(errorEnvelope, 'Unknown or expired'),
+    ...fails({ 404: 'Unknown or expired' }),
   },
 });
 
@@ -48,7 +48,7 @@ const stopRoute = createRoute({
   request: { params: lookupIdParams },
   responses: {
     200: jsonResponse(envelope(usernameLookupSchema), 'The lookup as stopped'),
-    404: jsonResponse(errorEnvelope, 'Unknown or expired'),
+    ...fails({ 404: 'Unknown or expired' }),
   },
 });
 

@@ -9,7 +9,7 @@ import { stripeClient } from '../../providers/stripe';
 import { applyInboundSms, applyTwilioStatus } from '../../services/sms-status';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
-import { envelope, errorEnvelope, jsonResponse, ok } from '../respond';
+import { envelope, fails, jsonResponse, ok } from '../respond';
 
 // POST /api_f/v1/webhooks/twilio - Twilio status callbacks and inbound SMS (STOP)
 const route = createRoute({
@@ -19,8 +19,7 @@ const route = createRoute({
     'Twilio status callback (MessageSid, MessageStatus) or inbound SMS (From, Body: STOP opts the number out). The X-Twilio-Signature is verified with TWILIO_AUTH_TOKEN against APP_ORIGIN + path: 403 when it does not match, 503 when no token is configured.',
   responses: {
     200: jsonResponse(envelope(z.object({ status: z.string().nullable() })), 'Applied (or ignored as stale)'),
-    403: jsonResponse(errorEnvelope, 'Bad signature'),
-    503: jsonResponse(errorEnvelope, 'Not configured'),
+    ...fails({ 403: 'Bad signature', 503: 'Not configured' }),
   },
 });
 
@@ -32,8 +31,7 @@ const stripeRoute = createRoute({
     'Stripe webhook. The raw body is verified against the Stripe-Signature header with STRIPE_WEBHOOK_SECRET (400 when it does not match, and nothing changes); each event id is handled once; a handler failure answers 500 so Stripe retries.',
   responses: {
     200: jsonResponse(envelope(z.object({ result: z.enum(['handled', 'duplicate', 'ignored']) })), 'Received'),
-    400: jsonResponse(errorEnvelope, 'Bad signature'),
-    503: jsonResponse(errorEnvelope, 'Not configured'),
+    ...fails({ 400: 'Bad signature', 503: 'Not configured' }),
   },
 });
 

@@ -12,7 +12,7 @@ import {
 } from '../../services/withdrawals';
 import type { AppEnv } from '../context';
 import { requireUser } from '../middleware';
-import { envelope, errorEnvelope, errorResponses, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, SIGNED_OUT, envelope, fails, jsonResponse, ok } from '../respond';
 import {
   accountConfirmBody,
   acknowledgementSchema,
@@ -24,10 +24,7 @@ import {
 import { linkRequestBody, linkSentSchema } from '../../../lib/contracts/billing';
 import { bodyOf, readBody } from '../validation';
 
-const refusals = {
-  404: jsonResponse(errorEnvelope, 'Unknown order'),
-  409: jsonResponse(errorEnvelope, 'Refused: already_refunded or period_ended (detail.reason)'),
-};
+const refusals = { 404: 'Unknown order', 409: 'Refused: already_refunded or period_ended (detail.reason)' } as const;
 
 // POST /api_f/v1/portal/withdraw/request - e-mail a withdrawal link (no sign-in)
 const requestRoute = createRoute({
@@ -36,7 +33,7 @@ const requestRoute = createRoute({
   summary:
     'Withdraw from the contract without signing in, step 1: e-mails a single-use link (24 h) to the address if it has a paid order. The answer is the same either way. Rate limited per address and per IP as cancel links are.',
   request: { body: bodyOf(linkRequestBody) },
-  responses: { 200: jsonResponse(envelope(linkSentSchema), 'Accepted'), ...errorResponses },
+  responses: { 200: jsonResponse(envelope(linkSentSchema), 'Accepted'), ...fails(BAD_INPUT) },
 });
 
 // GET /api_f/v1/portal/withdraw/link/{token} - the link's state and the contracts it can withdraw from
@@ -46,10 +43,7 @@ const linkRoute = createRoute({
   summary:
     "State of an e-mailed withdrawal link (usable, used, expired, unknown) and, when usable or used, the account's contracts as the confirmation step names them (product, order reference, payment date, price, subscription, refund).",
   request: { params: withdrawTokenParams },
-  responses: {
-    200: jsonResponse(envelope(withdrawLinkSchema), 'Link state'),
-    ...errorResponses,
-  },
+  responses: { 200: jsonResponse(envelope(withdrawLinkSchema), 'Link state'), ...fails(BAD_INPUT) },
 });
 
 // POST /api_f/v1/portal/withdraw/confirm - "Confirm withdrawal" from the e-mailed link
@@ -61,9 +55,7 @@ const linkConfirmRoute = createRoute({
   request: { body: bodyOf(linkConfirmBody) },
   responses: {
     200: jsonResponse(envelope(acknowledgementSchema), 'Withdrawn'),
-    410: jsonResponse(errorEnvelope, 'Link not valid'),
-    ...refusals,
-    ...errorResponses,
+    ...fails({ 410: 'Link not valid', ...refusals, ...BAD_INPUT }),
   },
 });
 
@@ -73,10 +65,7 @@ const contractsRoute = createRoute({
   path: '/admin/withdraw/contracts',
   summary: "The caller's contracts for the withdrawal confirmation step (as the e-mailed link shows them)",
   middleware: [requireUser] as const,
-  responses: {
-    200: jsonResponse(envelope(contractsSchema), 'Contracts'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-  },
+  responses: { 200: jsonResponse(envelope(contractsSchema), 'Contracts'), ...fails(SIGNED_OUT) },
 });
 
 // POST /api_f/v1/admin/withdraw/confirm - "Confirm withdrawal" signed in
@@ -88,9 +77,7 @@ const accountConfirmRoute = createRoute({
   request: { body: bodyOf(accountConfirmBody) },
   responses: {
     200: jsonResponse(envelope(acknowledgementSchema), 'Withdrawn'),
-    401: jsonResponse(errorEnvelope, 'Not signed in'),
-    ...refusals,
-    ...errorResponses,
+    ...fails({ ...SIGNED_OUT, ...refusals, ...BAD_INPUT }),
   },
 });
 
