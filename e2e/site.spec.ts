@@ -2,38 +2,13 @@ import { connect } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import en from '../messages/en.json' with { type: 'json' };
+import { PAGES, type PagePath } from '../lib/routing/pages';
 
-/** Every route of docs/rules.md#routes (without prefix). */
-const ROUTES = [
-  '/',
-  '/phone-finder/',
-  '/gps-locator/',
-  '/locate/',
-  '/phone-locate/',
-  '/ip-tracker/',
-  '/username-lookup/',
-  '/location/',
-  '/safety/',
-  '/getLocation/',
-  '/map/',
-  '/reveal-location/',
-  '/login/',
-  '/forget/',
-  '/reset/',
-  '/paystatus/',
-  '/pay-success/',
-  '/cancel-subscription/',
-  '/cancel/',
-  '/about-us/',
-  '/privacy-policy/',
-  '/terms-of-use/',
-  '/pay-method/',
-  '/intellectual/',
-  '/contact-us/',
-  '/faq/',
-  '/cookie/',
-  '/404/',
-];
+/**
+ * Every page of lib/routing/pages.ts (without prefix) but those a visitor cannot open without an order or a session
+ * (checkout, the dashboards) and the development outbox.
+ */
+const ROUTES = (Object.keys(PAGES) as PagePath[]).filter((path) => !/^\/(checkout|dashboard|dev)\//.test(path));
 const LOCALES = [
   { prefix: '', lang: 'en' },
   { prefix: '/id', lang: 'id' },

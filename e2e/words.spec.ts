@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { PAGES, type PagePath } from '../lib/routing/pages';
 import { query } from './db';
 import { buyThroughApi, checkNumber, uniqueEmail } from './helpers';
 
@@ -44,42 +45,8 @@ test('an e-mail that has an account is refused at Check number, with the sign-in
   await expect(page.getByTestId('pay-step')).toHaveCount(0);
 });
 
-/** Routes with their own tab title: docs/rules.md#routes's, the dashboard pages and the wallet page. */
-const ROUTES = [
-  '/',
-  '/phone-finder/',
-  '/gps-locator/',
-  '/locate/',
-  '/phone-locate/',
-  '/ip-tracker/',
-  '/username-lookup/',
-  '/location/',
-  '/getLocation/',
-  '/map/',
-  '/reveal-location/',
-  '/login/',
-  '/forget/',
-  '/reset/',
-  '/checkout/',
-  '/checkout/wallet/',
-  '/paystatus/',
-  '/pay-success/',
-  '/cancel-subscription/',
-  '/cancel/',
-  '/withdraw/',
-  '/dashboard/locations/',
-  '/dashboard/billing/',
-  '/dashboard/account/',
-  '/about-us/',
-  '/privacy-policy/',
-  '/terms-of-use/',
-  '/pay-method/',
-  '/intellectual/',
-  '/contact-us/',
-  '/faq/',
-  '/cookie/',
-  '/404/',
-];
+/** Pages with their own tab title: every page of lib/routing/pages.ts but the development outbox. */
+const ROUTES = (Object.keys(PAGES) as PagePath[]).filter((path) => path !== '/dev/outbox/');
 
 /** Words of three letters or more in capitals only, other than acronyms (FAQ, CVC, SMS, GPS, IP). */
 async function shoutingButtons(page: Page): Promise<string[]> {

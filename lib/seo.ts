@@ -1,47 +1,18 @@
 import type { Metadata } from 'next';
 import { localePath, routing, type Locale } from '../i18n/routing';
+import { pagesOf } from './routing/pages';
 
 /** The public origin pages are canonical on (APP_ORIGIN at build time; a demo default otherwise). */
 export const SITE_ORIGIN = (process.env.APP_ORIGIN || 'http://localhost:3000').replace(/\/$/, '');
 
-/** Indexable pages (path without the locale prefix), for the sitemap and hreflang (docs/rules.md#routes). */
-export const INDEXED_PAGES = [
-  '/',
-  '/phone-finder/',
-  '/gps-locator/',
-  '/locate/',
-  '/phone-locate/',
-  '/ip-tracker/',
-  '/username-lookup/',
-  '/about-us/',
-  '/privacy-policy/',
-  '/terms-of-use/',
-  '/pay-method/',
-  '/intellectual/',
-  '/contact-us/',
-  '/faq/',
-  '/cookie/',
-  '/login/',
-  '/cancel/',
-  '/withdraw/',
-] as const;
+/** Indexable pages (path without the locale prefix), for the sitemap and hreflang: lib/routing/pages.ts. */
+export const INDEXED_PAGES = pagesOf('indexed');
 
-/** Pages kept out of search engines: dashboards, consent and payment pages (robots.txt and `noindex`). */
-export const PRIVATE_PAGES = [
-  '/dashboard/',
-  '/map/',
-  '/location/',
-  '/safety/',
-  '/getLocation/',
-  '/reveal-location/',
-  '/checkout/',
-  '/paystatus/',
-  '/pay-success/',
-  '/cancel-subscription/',
-  '/dev/',
-  '/reset/',
-  '/forget/',
-];
+/**
+ * Pages kept out of search engines (robots.txt `Disallow` and `noindex`): the dashboards, consent, payment and
+ * account-recovery pages of lib/routing/pages.ts.
+ */
+export const PRIVATE_PAGES = pagesOf('private');
 
 /** The absolute URL of `path` (no prefix, trailing slash) in `locale`. */
 export function urlOf(locale: Locale, path: string): string {

@@ -11,7 +11,7 @@ import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { changePasswordSchema, choosePasswordSchema, type ChangePasswordValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
-import { TextField } from '../ui/text-field';
+import { FormField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { NewPasswordFields } from './new-password-fields';
 import { useServerErrors } from './use-server-errors';
@@ -34,13 +34,7 @@ export function AccountPanel() {
   /** Whether the password was just changed (the confirmation replaces the form); `chosen`: it replaced a temporary one. */
   const [done, setDone] = useState<{ chosen: boolean } | null>(null);
   const [undelivered, setUndelivered] = useState<UndeliveredEmail[]>([]);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<ChangePasswordValues, { restricted: boolean }>({
+  const form = useForm<ChangePasswordValues, { restricted: boolean }>({
     // A session opened with the temporary password only chooses the new one.
     resolver: (values, context, options) =>
       context?.restricted
@@ -50,6 +44,12 @@ export function AccountPanel() {
         : zodResolver(changePasswordSchema)(values, context, options),
     context: { restricted: me !== null && me !== 'signed-out' && me.mustChangePassword },
   });
+  const {
+    handleSubmit,
+    setError,
+    reset,
+    formState: { isSubmitting },
+  } = form;
   const { alert, setAlert, report } = useServerErrors(setError, ['password', 'newPassword']);
 
   useEffect(() => {
@@ -133,16 +133,9 @@ export function AccountPanel() {
           className="space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200"
         >
           {!me.mustChangePassword && (
-            <TextField
-              id="password"
-              type="password"
-              autoComplete="current-password"
-              label={t('currentPassword')}
-              error={errors.password?.message}
-              {...register('password')}
-            />
+            <FormField form={form} name="password" kind="password" label={t('currentPassword')} />
           )}
-          <NewPasswordFields register={register} errors={errors} />
+          <NewPasswordFields form={form} />
           <FormAlert message={alert} />
           <SubmitButton busy={isSubmitting} label={t('changeSubmit')} busyLabel={t('working')} />
         </form>

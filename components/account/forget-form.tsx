@@ -8,7 +8,7 @@ import { localePath } from '@/i18n/routing';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
-import { TextField } from '../ui/text-field';
+import { FormField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { useServerErrors } from './use-server-errors';
 import { Link } from '@/components/ui/link';
@@ -22,12 +22,12 @@ export function ForgetForm() {
   const locale = useLocale();
   const api = useApi();
   const [sent, setSent] = useState<{ email: string; msg: string } | null>(null);
+  const form = useForm<ForgetValues>({ resolver: zodResolver(forgetSchema) });
   const {
-    register,
     handleSubmit,
     setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ForgetValues>({ resolver: zodResolver(forgetSchema) });
+    formState: { isSubmitting },
+  } = form;
   const { alert, report } = useServerErrors(setError, ['email']);
 
   const onSubmit = handleSubmit(async ({ email }) => {
@@ -46,14 +46,7 @@ export function ForgetForm() {
   return (
     <FormCard title={t('forgetTitle')} lead={t('forgetLead')}>
       <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
-        <TextField
-          id="email"
-          type="email"
-          autoComplete="username"
-          label={t('email')}
-          error={errors.email?.message}
-          {...register('email')}
-        />
+        <FormField form={form} name="email" kind="account" label={t('email')} />
         <FormAlert message={alert} />
         <FormAlert message={sent?.msg ?? null} tone="success" />
         <SubmitButton busy={isSubmitting} label={t('sendCode')} busyLabel={t('working')} />

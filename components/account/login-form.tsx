@@ -12,7 +12,7 @@ import { type AppLocale } from '@/lib/routing/rules';
 import { loginSchema, phoneFromQuery, type LoginValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
-import { TextField } from '../ui/text-field';
+import { FormField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { useServerErrors } from './use-server-errors';
 import { Link } from '@/components/ui/link';
@@ -48,13 +48,13 @@ export function LoginForm() {
         ? localePath(locale, target)
         : (next ?? localePath(locale, '/dashboard/locations/'));
   const [notice, setNotice] = useState<string | null>(null);
+  const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema) });
   const {
-    register,
     handleSubmit,
     setError,
     getValues,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginValues>({ resolver: zodResolver(loginSchema) });
+    formState: { isSubmitting },
+  } = form;
   const { alert, setAlert, report } = useServerErrors(setError, ['email', 'password']);
 
   const onSubmit = handleSubmit(async (values) => {
@@ -85,22 +85,8 @@ export function LoginForm() {
   return (
     <FormCard title={t('loginTitle')}>
       <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
-        <TextField
-          id="email"
-          type="email"
-          autoComplete="username"
-          label={t('email')}
-          error={errors.email?.message}
-          {...register('email')}
-        />
-        <TextField
-          id="password"
-          type="password"
-          autoComplete="current-password"
-          label={t('password')}
-          error={errors.password?.message}
-          {...register('password')}
-        />
+        <FormField form={form} name="email" kind="account" label={t('email')} />
+        <FormField form={form} name="password" kind="password" label={t('password')} />
         <FormAlert message={alert} />
         <SubmitButton busy={isSubmitting} label={t('submit')} busyLabel={t('working')} />
       </form>

@@ -1,41 +1,19 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import { TextField } from '../ui/text-field';
+import type { UseFormReturn } from 'react-hook-form';
+import { FormField } from '../ui/text-field';
 
 type PasswordPair = { newPassword: string; confirm: string };
 
 /** The new password and its repetition, with the policy hint (used by the reset and change-password forms). */
-export function NewPasswordFields<T extends PasswordPair>({
-  register,
-  errors,
-}: {
-  register: UseFormRegister<T>;
-  errors: FieldErrors<T>;
-}) {
+export function NewPasswordFields<T extends PasswordPair>({ form }: { form: UseFormReturn<T> }) {
   const t = useTranslations('Auth');
   // The two field names exist on every form this is used in (T extends PasswordPair).
-  const reg = register as unknown as UseFormRegister<PasswordPair>;
-  const errs = errors as FieldErrors<PasswordPair>;
+  const pair = form as unknown as UseFormReturn<PasswordPair>;
   return (
     <>
-      <TextField
-        id="newPassword"
-        type="password"
-        autoComplete="new-password"
-        label={t('newPassword')}
-        hint={t('passwordHint')}
-        error={errs.newPassword?.message}
-        {...reg('newPassword')}
-      />
-      <TextField
-        id="confirm"
-        type="password"
-        autoComplete="new-password"
-        label={t('confirmPassword')}
-        error={errs.confirm?.message}
-        {...reg('confirm')}
-      />
+      <FormField form={pair} name="newPassword" kind="newPassword" label={t('newPassword')} hint={t('passwordHint')} />
+      <FormField form={pair} name="confirm" kind="newPassword" label={t('confirmPassword')} />
     </>
   );
 }

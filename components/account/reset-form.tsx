@@ -9,7 +9,7 @@ import { localePath } from '@/i18n/routing';
 import { resetSchema, type ResetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
-import { TextField } from '../ui/text-field';
+import { FormField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { NewPasswordFields } from './new-password-fields';
 import { useServerErrors } from './use-server-errors';
@@ -25,12 +25,12 @@ export function ResetForm() {
   const api = useApi();
   const [done, setDone] = useState<string | null>(null);
   const email = useSearchParams().get('email') ?? '';
+  const form = useForm<ResetValues>({ resolver: zodResolver(resetSchema), defaultValues: { email } });
   const {
-    register,
     handleSubmit,
     setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ResetValues>({ resolver: zodResolver(resetSchema), defaultValues: { email } });
+    formState: { isSubmitting },
+  } = form;
   const { alert, setAlert, report } = useServerErrors(setError, ['email', 'code', 'newPassword']);
 
   const onSubmit = handleSubmit(async ({ email: address, code, newPassword }) => {
@@ -61,24 +61,9 @@ export function ResetForm() {
         </div>
       ) : (
         <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
-          <TextField
-            id="email"
-            type="email"
-            autoComplete="username"
-            label={t('email')}
-            error={errors.email?.message}
-            {...register('email')}
-          />
-          <TextField
-            id="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            label={t('code')}
-            error={errors.code?.message}
-            {...register('code')}
-          />
-          <NewPasswordFields register={register} errors={errors} />
+          <FormField form={form} name="email" kind="account" label={t('email')} />
+          <FormField form={form} name="code" kind="code" label={t('code')} />
+          <NewPasswordFields form={form} />
           <FormAlert message={alert} />
           <SubmitButton busy={isSubmitting} label={t('resetSubmit')} busyLabel={t('working')} />
         </form>

@@ -1,15 +1,12 @@
 'use client';
 import type { CancelLink, CancelResult } from '@/lib/contracts/billing';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { formatDateTime } from '@/lib/intl-format';
 import type { AppLocale } from '@/lib/routing/rules';
-import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
-import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
+import { EmailLinkForm, LinkMessage, type LinkFormMessage } from './email-link-form';
 
 /**
  * `/cancel` without signing in (the EU withdrawal function): the e-mail of the account → a single-use link by e-mail
@@ -23,7 +20,7 @@ export function CancelByEmail() {
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const token = useSearchParams().get('token');
-  const [message, setMessage] = useState<{ text: string; role: 'status' | 'alert' } | null>(null);
+  const [message, setMessage] = useState<LinkFormMessage | null>(null);
   const [busy, setBusy] = useState(false);
   const [link, setLink] = useState<(CancelLink & { ended: boolean }) | null>(null);
 
@@ -34,11 +31,6 @@ export function CancelByEmail() {
       (e: Error) => setMessage({ text: e.message, role: 'alert' }),
     );
   }, [api, token]);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<ForgetValues>({ resolver: zodResolver(forgetSchema), defaultValues: { email: '' } });
 
   /** What a used link's subscription is now: cancelled with access until a date, ended, or (re)subscribed. */
   const usedText = (sub: NonNullable<CancelLink['subscription']>) => {
@@ -46,15 +38,6 @@ export function CancelByEmail() {
     if (sub.status === 'canceled' || link?.ended) return t('usedEnded', { date });
     return sub.cancelling ? t('usedEnds', { date }) : t('usedLive', { date });
   };
-
-  const onSend = handleSubmit(async ({ email }) => {
-    try {
-      await api.post('/portal/cancel/request', { email, locale });
-      setMessage({ text: t('sent'), role: 'status' });
-    } catch (e) {
-      setMessage({ text: (e as Error).message, role: 'alert' });
-    }
-  });
 
   const onConfirm = async () => {
     setBusy(true);
@@ -98,30 +81,9 @@ export function CancelByEmail() {
           )}
         </>
       ) : token && link?.state === 'used' ? null : (
-        <form noValidate onSubmit={onSend} className="space-y-3">
-          <p className="text-slate-700">{t('emailLead')}</p>
-          <TextField
-            id="cancel-email"
-            label={t('email')}
-            type="email"
-            autoComplete="email"
-            error={errors.email?.message}
-            {...register('email')}
-          />
-          <button
-            type="submit"
-            disabled={isSubmitting}
-            className="rounded-lg bg-brand px-5 py-3 font-semibold text-white disabled:opacity-60"
-          >
-            {isSubmitting ? t('working') : t('send')}
-          </button>
-        </form>
+        <EmailLinkForm namespace="Cancel" endpoint="/portal/cancel/request" onResult={setMessage} />
       )}
-      {message && (
-        <p role={message.role} className={message.role === 'alert' ? 'text-red-700' : 'text-slate-800'}>
-          {message.text}
-        </p>
-      )}
+      <LinkMessage message={message} />
     </section>
   );
 }

@@ -1,19 +1,16 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { Acknowledgement, Contracts, ContractView, WithdrawLink } from '@/lib/contracts/withdraw';
 import { formatDateTime } from '@/lib/intl-format';
 import { formatPhone } from '@/lib/phone-format';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '@/lib/user-info';
-import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { Link } from '../ui/link';
-import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
+import { EmailLinkForm, LinkMessage, type LinkFormMessage } from './email-link-form';
 
 type Source = { kind: 'link'; token: string } | { kind: 'account' };
 type LinkState = WithdrawLink['state'];
@@ -50,7 +47,7 @@ export function WithdrawFlow() {
   const [busy, setBusy] = useState(false);
   /** Without a token: whether the sign-in check has answered (the e-mail form waits for it). */
   const [checked, setChecked] = useState(false);
-  const [message, setMessage] = useState<{ text: string; role: 'status' | 'alert' } | null>(null);
+  const [message, setMessage] = useState<LinkFormMessage | null>(null);
 
   useEffect(() => {
     if (token) {
@@ -78,21 +75,6 @@ export function WithdrawFlow() {
       () => setChecked(true),
     );
   }, [api, token]);
-
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<ForgetValues>({ resolver: zodResolver(forgetSchema), defaultValues: { email: '' } });
-
-  const onSend = handleSubmit(async ({ email }) => {
-    try {
-      await api.post('/portal/withdraw/request', { email, locale });
-      setMessage({ text: t('sent'), role: 'status' });
-    } catch (e) {
-      setMessage({ text: (e as Error).message, role: 'alert' });
-    }
-  });
 
   const onConfirm = async (code: string) => {
     if (!source) return;
@@ -205,31 +187,8 @@ export function WithdrawFlow() {
             {c.state === 'refunded' && <p>{t('refunded')}</p>}
           </article>
         ))}
-      {showForm && (
-        <form noValidate onSubmit={onSend} className="space-y-3">
-          <p className="text-slate-700">{t('emailLead')}</p>
-          <TextField
-            id="withdraw-email"
-            label={t('email')}
-            type="email"
-            autoComplete="email"
-            error={errors.email?.message}
-            {...register('email')}
-          />
-          <button
-            type="submit"
-            disabled={isSubmitting}
-            className="min-h-11 rounded-lg bg-brand px-5 py-3 font-semibold text-white disabled:opacity-60"
-          >
-            {isSubmitting ? t('working') : t('send')}
-          </button>
-        </form>
-      )}
-      {message && (
-        <p role={message.role} className={message.role === 'alert' ? 'text-red-700' : 'text-slate-800'}>
-          {message.text}
-        </p>
-      )}
+      {showForm && <EmailLinkForm namespace="Withdraw" endpoint="/portal/withdraw/request" onResult={setMessage} />}
+      <LinkMessage message={message} />
     </section>
   );
 }

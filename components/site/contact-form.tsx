@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { contactSchema, type ContactValues } from '@/lib/validation/schemas';
 import { FieldError } from '../ui/field-error';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
-import { TextField } from '../ui/text-field';
+import { FormField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 
 /**
@@ -18,15 +18,16 @@ export function ContactForm() {
   const locale = useLocale();
   const api = useApi();
   const [result, setResult] = useState<{ text: string; tone: 'error' | 'success' } | null>(null);
+  const form = useForm<ContactValues>({
+    resolver: zodResolver(contactSchema),
+    defaultValues: { name: '', email: '', message: '' },
+  });
   const {
     register,
     handleSubmit,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<ContactValues>({
-    resolver: zodResolver(contactSchema),
-    defaultValues: { name: '', email: '', message: '' },
-  });
+  } = form;
 
   const onSubmit = handleSubmit(async (values) => {
     setResult(null);
@@ -41,21 +42,8 @@ export function ContactForm() {
 
   return (
     <form noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
-      <TextField
-        id="contact-name"
-        label={t('name')}
-        autoComplete="name"
-        error={errors.name?.message}
-        {...register('name')}
-      />
-      <TextField
-        id="contact-email"
-        label={t('email')}
-        type="email"
-        autoComplete="email"
-        error={errors.email?.message}
-        {...register('email')}
-      />
+      <FormField form={form} name="name" kind="name" id="contact-name" label={t('name')} />
+      <FormField form={form} name="email" kind="email" id="contact-email" label={t('email')} />
       <div>
         <label htmlFor="contact-message" className="block text-sm font-medium text-slate-800">
           {t('message')}

@@ -1,5 +1,6 @@
 'use client';
 import type { InputHTMLAttributes, ReactNode } from 'react';
+import { useFormState, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 import { FieldError } from './field-error';
 
 type Props = InputHTMLAttributes<HTMLInputElement> & {
@@ -36,5 +37,50 @@ export function TextField({ id, label, error, hint, className = '', ...input }: 
       )}
       <FieldError id={`${id}-error`} message={error} />
     </div>
+  );
+}
+
+/**
+ * Autofill token, keyboard and type of a field by what it holds (the HTML Standard's autofill field names and
+ * `inputmode`): `account` is the e-mail that names an account (`username`, so password managers pair it with the
+ * password), `email` any other address, `code` a 6-digit code from an e-mail or SMS.
+ */
+export const FIELD_KINDS = {
+  account: { type: 'email', autoComplete: 'username' },
+  email: { type: 'email', autoComplete: 'email' },
+  name: { autoComplete: 'name' },
+  password: { type: 'password', autoComplete: 'current-password' },
+  newPassword: { type: 'password', autoComplete: 'new-password' },
+  code: { inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 6 },
+} as const satisfies Record<string, InputHTMLAttributes<HTMLInputElement>>;
+
+/**
+ * A TextField bound to a react-hook-form field: `name` registered on `form`, its error read with `useFormState` (so
+ * the field re-renders alone when its error changes), the input attributes of `kind` (FIELD_KINDS). The id is `name`
+ * unless given. Other props go to TextField.
+ */
+export function FormField<T extends FieldValues>({
+  form,
+  name,
+  kind,
+  id,
+  ...rest
+}: Omit<Props, 'id' | 'error' | 'name' | 'form'> & {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form context and transformed values
+  form: UseFormReturn<T, any, any>;
+  name: Path<T>;
+  kind?: keyof typeof FIELD_KINDS;
+  id?: string;
+}) {
+  const formState = useFormState({ control: form.control, name });
+  const { error } = form.getFieldState(name, formState);
+  return (
+    <TextField
+      id={id ?? name}
+      {...(kind ? FIELD_KINDS[kind] : {})}
+      {...rest}
+      error={error?.message}
+      {...form.register(name)}
+    />
   );
 }

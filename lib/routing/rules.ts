@@ -1,4 +1,5 @@
 import { localeOfPrefix, localePrefixOf, routing, type Locale } from '../../i18n/routing';
+import { PAGES } from './pages';
 import { TRACKING_PARAMS } from './tracking-params';
 
 /**
@@ -24,45 +25,8 @@ export const LANDING_PATHS = ['/', '/phone-finder/', '/gps-locator/', '/locate/'
  */
 export const FREE_TOOL_PATHS = ['/phone-finder/', '/ip-tracker/', '/username-lookup/'];
 
-/** Pages that exist (without locale prefix, with trailing slash). Anything else redirects to the locale's home. */
-export const PAGE_PATHS = new Set([
-  '/',
-  '/404/',
-  '/checkout/',
-  '/checkout/wallet/',
-  '/paystatus/',
-  '/pay-success/',
-  '/cancel/',
-  '/cancel-subscription/',
-  '/withdraw/',
-  '/phone-finder/',
-  '/gps-locator/',
-  '/ip-tracker/',
-  '/about-us/',
-  '/privacy-policy/',
-  '/terms-of-use/',
-  '/pay-method/',
-  '/intellectual/',
-  '/contact-us/',
-  '/faq/',
-  '/cookie/',
-  '/location/',
-  '/safety/',
-  '/map/',
-  '/getLocation/',
-  '/locate/',
-  '/phone-locate/',
-  '/reveal-location/',
-  '/username-lookup/',
-  '/dashboard/locations/',
-  '/dashboard/account/',
-  '/dashboard/billing/',
-  '/dashboard/data-leaks/',
-  '/login/',
-  '/forget/',
-  '/reset/',
-  '/dev/outbox/',
-]);
+/** Pages that exist (lib/routing/pages.ts: without locale prefix, with trailing slash). Anything else redirects to the locale's home. */
+export const PAGE_PATHS: ReadonlySet<string> = new Set(Object.keys(PAGES));
 
 /** Public paths served from another app folder (Next reserves a `404` route segment). */
 const INTERNAL_PATHS: Record<string, string> = { '/404/': '/page-not-found/' };
