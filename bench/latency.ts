@@ -11,10 +11,9 @@
 // Targets: SMS p99 ≤ 2 s; live median ≤ 250 ms and p95 ≤ 750 ms; polling p99 ≤ 3 s.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startBenchServer } from './server';
+import { startBenchServer, UNCAPPED, loadAverages } from './server';
 import { openSse, type SseStream } from './sse-client';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -158,16 +157,8 @@ async function timeLive(
   return { delays, lost };
 }
 
-const loadAtStart = os
-  .loadavg()
-  .map((l) => l.toFixed(1))
-  .join(', ');
-const server = await startBenchServer(PORT, PG_PORT, {
-  SMS_MAX_PER_TARGET_PER_DAY: '100000',
-  SMS_MAX_PER_BUYER_PER_DAY: '100000',
-  SMS_GLOBAL_DAILY_CAP: '1000000',
-  ORDERS_PER_IP_PER_HOUR: '100000',
-});
+const loadAtStart = loadAverages();
+const server = await startBenchServer(PORT, PG_PORT, UNCAPPED);
 let second: Awaited<ReturnType<typeof startSecondApp>> | null = null;
 try {
   const databaseUrl = `postgres://postgres:postgres@127.0.0.1:${PG_PORT}/app`;

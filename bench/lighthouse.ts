@@ -5,12 +5,13 @@
 // Targets: mobile performance ≥ 97; accessibility, best practices and SEO 100. Budgets against the bare page of the
 // same run, each page's runs paired with bare-page runs made just before them (the two vary together with the
 // machine's load): performance within 3 points of it, TBT ≤ 1.5× its TBT. Writes bench/lighthouse-report.md.
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../e2e/chromium';
 import { buildBareApp, serveBareApp } from './bare-app';
 import { startBenchServer } from './server';
 
@@ -48,23 +49,14 @@ function medianRow(runs: Row[]): Row {
   return { ...sorted[Math.floor(sorted.length / 2)], tbt: median(runs.map((r) => r.tbt)) };
 }
 const rows: Row[] = [];
-const chromePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 
 const bareApp = serveBareApp(buildBareApp().dir, BARE_PORT);
 const server = await startBenchServer(PORT, 55435);
 const bare = await bareApp;
 try {
   const chrome = await chromeLauncher.launch({
-    chromePath,
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
   });
   try {
     const bareTarget = { label: 'bare Next page', url: `${bare.origin}/` };

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startBenchServer } from './server';
+import { startBenchServer, UNCAPPED, loadAverages } from './server';
 import { openSse, wallNow, type SseStream } from './sse-client';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -200,15 +200,9 @@ const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 1 : 0)} ms
 
 async function main() {
   const runStarted = Date.now();
-  const loadAtStart = os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(', ');
+  const loadAtStart = loadAverages();
   const server = await startBenchServer(PORT, PG_PORT, {
-    SMS_MAX_PER_TARGET_PER_DAY: '100000',
-    SMS_MAX_PER_BUYER_PER_DAY: '100000',
-    SMS_GLOBAL_DAILY_CAP: '1000000',
-    ORDERS_PER_IP_PER_HOUR: '100000',
+    ...UNCAPPED,
     METRICS_TOKEN: METRICS_TOKEN,
     // BENCH_LIVE_PROFILE=<dir>: the app process writes a V8 CPU profile there when it exits (`node --cpu-prof`).
     // BENCH_LIVE_HEAP=1: the app writes a heap snapshot on SIGUSR2 (after a full garbage collection), to read the heap

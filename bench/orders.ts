@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startBenchServer } from './server';
+import { startBenchServer, UNCAPPED } from './server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORT = 3331;
@@ -28,12 +28,7 @@ function orderBody(): string {
   }).toString();
 }
 
-const server = await startBenchServer(PORT, 55434, {
-  SMS_MAX_PER_TARGET_PER_DAY: '100000',
-  SMS_MAX_PER_BUYER_PER_DAY: '100000',
-  SMS_GLOBAL_DAILY_CAP: '10000000',
-  ORDERS_PER_IP_PER_HOUR: '10000000',
-});
+const server = await startBenchServer(PORT, 55434, UNCAPPED);
 try {
   // Warm-up: compile routes and fill the connection pool.
   for (let i = 0; i < 10; i++) {

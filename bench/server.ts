@@ -1,6 +1,7 @@
 // The server the benchmarks measure: `npm start` (a production build must exist) on a throwaway embedded PostgreSQL,
 // started through e2e/serve.mjs on its own ports so a bench never touches .data/ or a running test server.
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -29,4 +30,23 @@ export async function startBenchServer(port: number, pgPort: number, env: Record
     await new Promise((r) => setTimeout(r, 500));
   }
   return { origin, stop, pid: child.pid! };
+}
+
+/**
+ * The settings that lift the product's per-number, per-buyer and per-IP caps (docs/rules.md#limits) for a bench that
+ * places thousands of orders from one address; the caps themselves are tested in tests/, not measured here.
+ */
+export const UNCAPPED = {
+  SMS_MAX_PER_TARGET_PER_DAY: '100000',
+  SMS_MAX_PER_BUYER_PER_DAY: '100000',
+  SMS_GLOBAL_DAILY_CAP: '10000000',
+  ORDERS_PER_IP_PER_HOUR: '10000000',
+} as const;
+
+/** The machine's load averages over 1, 5 and 15 minutes, as a report prints them ("0.4, 0.7, 0.9"). */
+export function loadAverages(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ');
 }

