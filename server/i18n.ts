@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTranslator } from 'use-intl/core';
 import { messagesFor } from '../i18n/messages';
-import { defaultLanguage, languageOf, languages, type Language } from '../i18n/routing';
+import { defaultLanguage, languages, type Language } from '../i18n/routing';
+import { acceptedLanguage } from '../scripts/accept-language.mjs';
 
 /**
  * The API's, e-mails' and SMS' texts: next-intl's `createTranslator` (use-intl core, the same ICU MessageFormat
@@ -33,28 +34,12 @@ export function messagesOf(lang: ApiLanguage): Record<string, unknown> {
 }
 
 /**
- * Picks the response language from an `Accept-Language` header (RFC 9110, section 12.5.4): the first listed language (by
- * q-value, then order) that has a catalogue (i18n/routing.ts: en, id, es); `en-PH` counts as en. Also takes a
- * locale (`en-PH`, `es`). Missing or unknown → 'en'.
+ * Picks the response language from an `Accept-Language` header (RFC 9110 §12.5.4): the first listed language (by
+ * q-value, then order) that has a catalogue (i18n/routing.ts: en, id, es), looked up as RFC 4647 does (`en-PH` counts
+ * as en; scripts/accept-language.mjs). Also takes a locale (`en-PH`, `es`). Missing or unknown → 'en'.
  */
 export function pickLanguage(header: string | undefined | null): ApiLanguage {
-  if (!header) return defaultLanguage;
-  const ranked = header
-    .split(',')
-    .map((part, index) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = Number(
-        params
-          .find((p) => p.trim().startsWith('q='))
-          ?.trim()
-          .slice(2) ?? '1',
-      );
-      return { lang: tag.trim().toLowerCase().split('-')[0], q: Number.isFinite(q) ? q : 0, index };
-    })
-    .filter((x) => x.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  const known = ranked.find(({ lang }) => (languages as string[]).includes(lang));
-  return known ? languageOf(known.lang) : defaultLanguage;
+  return acceptedLanguage(header, languages, defaultLanguage);
 }
 
 type Translate = (key: string, values?: Record<string, string | number>) => string;

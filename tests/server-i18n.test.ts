@@ -126,5 +126,12 @@ describe('server translator (server/i18n.ts)', () => {
     expect(pickLanguage('id')).toBe('id');
     expect(pickLanguage('fr')).toBe('en');
     expect(pickLanguage(undefined)).toBe('en');
+    // Order breaks a tie in q, whether a tag is exact or narrowed (RFC 4647 lookup: en-PH → en).
+    expect(pickLanguage('en-PH, id')).toBe('en');
+    expect(pickLanguage('id-ID;q=0.9, es-MX')).toBe('es');
+    expect(pickLanguage('es;q=0, id;q=0.1')).toBe('id');
+    // Tags that are not BCP 47 are skipped, not fatal.
+    expect(pickLanguage('*, x_y, @@, es')).toBe('es');
+    expect(pickLanguage('*')).toBe('en');
   });
 });
