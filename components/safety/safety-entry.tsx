@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { FIELD_KINDS, TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 
 /**
@@ -59,7 +60,6 @@ export function SafetyEntry({ code, product }: { code: string | null; product: s
         {t('entering')}
       </p>
     );
-  const field = 'field-input mt-1 block w-full';
   return (
     <section className="mt-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200" data-testid="safety-entry">
       {linkState === 'invalid' && (
@@ -70,44 +70,31 @@ export function SafetyEntry({ code, product }: { code: string | null; product: s
       <h2 className="text-lg font-semibold">{t('entryTitle')}</h2>
       <p className="mt-2 text-slate-700">{t('entryIntro', { product })}</p>
       <form onSubmit={step} className="mt-4 space-y-4" noValidate>
-        <div>
-          <label htmlFor="safety-phone" className="block text-sm font-medium text-slate-800">
-            {t('phone')}
-          </label>
-          <input
-            id="safety-phone"
-            type="tel"
-            autoComplete="tel"
-            inputMode="tel"
-            required
-            value={phone}
-            readOnly={sent}
-            onChange={(e) => setPhone(e.target.value)}
-            aria-describedby="safety-phone-hint"
-            className={field}
-          />
-          <p id="safety-phone-hint" className="mt-1 text-xs text-slate-600">
-            {t('phoneHint')}
-          </p>
-        </div>
+        <TextField
+          id="safety-phone"
+          label={t('phone')}
+          hint={t('phoneHint')}
+          type="tel"
+          autoComplete="tel"
+          inputMode="tel"
+          required
+          value={phone}
+          readOnly={sent}
+          onChange={(e) => setPhone(e.target.value)}
+        />
         {sent && (
           <div>
             <p role="status" className="mb-3 text-slate-800">
               {t('codeSent')}
             </p>
-            <label htmlFor="safety-code" className="block text-sm font-medium text-slate-800">
-              {t('code')}
-            </label>
-            <input
+            <TextField
               id="safety-code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
+              label={t('code')}
+              {...FIELD_KINDS.code}
               pattern="[0-9]{6}"
-              maxLength={6}
               required
               value={otp}
               onChange={(e) => setOtp(e.target.value.replace(/\D/g, ''))}
-              className={field}
             />
           </div>
         )}

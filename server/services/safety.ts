@@ -392,6 +392,19 @@ function onlyOf(requesterId: string | null) {
 }
 
 /**
+ * Request `requestId` when it was made to `e164` (and, for a `link` session, by `requesterId`), locked `FOR UPDATE`
+ * for the rest of `tx` so that an action on it and the owner's other actions take turns; undefined otherwise.
+ */
+async function lockOwnRequest(tx: Tx, e164: E164, requestId: string, requesterId: string | null) {
+  const [request] = await tx
+    .select()
+    .from(locationRequests)
+    .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164), onlyOf(requesterId)))
+    .for('update');
+  return request;
+}
+
+/**
  * The buyer of request `requestId` when it was made to `e164` (and, for a `link` session, by `requesterId`); null for
  * another number's or another requester's request, or an unknown id.
  */
@@ -470,11 +483,7 @@ export async function eraseShared(
   requesterId: string | null = null,
 ): Promise<{ deleted: number; outboxIds: string[] } | null> {
   return db.transaction(async (tx) => {
-    const [request] = await tx
-      .select()
-      .from(locationRequests)
-      .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164), onlyOf(requesterId)))
-      .for('update');
+    const request = await lockOwnRequest(tx, e164, requestId, requesterId);
     if (!request) return null;
     const outboxIds: string[] = [];
     if (isLive(request.status) && (await applyEvent(tx, requestId, 'stopped_by_owner', { sharingUntil: new Date() }))) {
@@ -509,11 +518,7 @@ export async function reportRequest(
   requesterId: string | null = null,
 ): Promise<{ reference: string; outboxIds: string[] } | null> {
   const outboxIds = await db.transaction(async (tx) => {
-    const [request] = await tx
-      .select()
-      .from(locationRequests)
-      .where(and(eq(locationRequests.id, requestId), eq(locationRequests.targetE164, e164), onlyOf(requesterId)))
-      .for('update');
+    const request = await lockOwnRequest(tx, e164, requestId, requesterId);
     if (!request) return null;
     await optOut(tx, e164, 'report', requestId);
     await record(tx, [requestId], e164, 'reported', meta, reason);
