@@ -11,7 +11,7 @@ import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { changePasswordSchema, choosePasswordSchema, type ChangePasswordValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
-import { FormField } from '../ui/text-field';
+import { FormField } from '../ui/form-field';
 import { useApi } from '../ui/use-api';
 import { NewPasswordFields } from './new-password-fields';
 import { useServerErrors } from './use-server-errors';

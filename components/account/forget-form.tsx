@@ -8,7 +8,7 @@ import { localePath } from '@/i18n/routing';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
-import { FormField } from '../ui/text-field';
+import { FormField } from '../ui/form-field';
 import { useApi } from '../ui/use-api';
 import { useServerErrors } from './use-server-errors';
 import { Link } from '@/components/ui/link';

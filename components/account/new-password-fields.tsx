@@ -1,7 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import type { UseFormReturn } from 'react-hook-form';
-import { FormField } from '../ui/text-field';
+import { FormField } from '../ui/form-field';
 
 type PasswordPair = { newPassword: string; confirm: string };
 

@@ -9,7 +9,7 @@ import { localePath } from '@/i18n/routing';
 import { resetSchema, type ResetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
-import { FormField } from '../ui/text-field';
+import { FormField } from '../ui/form-field';
 import { useApi } from '../ui/use-api';
 import { NewPasswordFields } from './new-password-fields';
 import { useServerErrors } from './use-server-errors';

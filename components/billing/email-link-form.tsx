@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
 import { useForm } from 'react-hook-form';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
-import { FormField } from '../ui/text-field';
+import { FormField } from '../ui/form-field';
 import { useApi } from '../ui/use-api';
 
 /** What the e-mail step reports: the confirmation (`status`) or the server's localized error (`alert`). */

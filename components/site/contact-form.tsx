@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { contactSchema, type ContactValues } from '@/lib/validation/schemas';
 import { FieldError } from '../ui/field-error';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
-import { FormField } from '../ui/text-field';
+import { FormField } from '../ui/form-field';
 import { useApi } from '../ui/use-api';
 
 /**

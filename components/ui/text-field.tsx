@@ -1,9 +1,8 @@
 'use client';
 import type { InputHTMLAttributes, ReactNode } from 'react';
-import { useFormState, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 import { FieldError } from './field-error';
 
-type Props = InputHTMLAttributes<HTMLInputElement> & {
+export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   id: string;
   label: string;
   /** The field's error: a `Validation.*` key or a localized server message. */
@@ -17,7 +16,7 @@ type Props = InputHTMLAttributes<HTMLInputElement> & {
  * A labelled text input with its hint and error, wired for screen readers (`aria-invalid`, `aria-describedby`).
  * Spread react-hook-form's `register(name)` into it (React 19 passes `ref` as a prop).
  */
-export function TextField({ id, label, error, hint, className = '', ...input }: Props) {
+export function TextField({ id, label, error, hint, className = '', ...input }: TextFieldProps) {
   return (
     <div className={className}>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -53,34 +52,3 @@ export const FIELD_KINDS = {
   newPassword: { type: 'password', autoComplete: 'new-password' },
   code: { inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 6 },
 } as const satisfies Record<string, InputHTMLAttributes<HTMLInputElement>>;
-
-/**
- * A TextField bound to a react-hook-form field: `name` registered on `form`, its error read with `useFormState` (so
- * the field re-renders alone when its error changes), the input attributes of `kind` (FIELD_KINDS). The id is `name`
- * unless given. Other props go to TextField.
- */
-export function FormField<T extends FieldValues>({
-  form,
-  name,
-  kind,
-  id,
-  ...rest
-}: Omit<Props, 'id' | 'error' | 'name' | 'form'> & {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form context and transformed values
-  form: UseFormReturn<T, any, any>;
-  name: Path<T>;
-  kind?: keyof typeof FIELD_KINDS;
-  id?: string;
-}) {
-  const formState = useFormState({ control: form.control, name });
-  const { error } = form.getFieldState(name, formState);
-  return (
-    <TextField
-      id={id ?? name}
-      {...(kind ? FIELD_KINDS[kind] : {})}
-      {...rest}
-      error={error?.message}
-      {...form.register(name)}
-    />
-  );
-}
