@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
 import { useForm } from 'react-hook-form';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
+import { SubmitButton } from '../ui/form-alert';
 import { FormField } from '../ui/form-field';
 import { useApi } from '../ui/use-api';
 
@@ -44,13 +45,7 @@ export function EmailLinkForm({
     <form noValidate onSubmit={onSend} className="space-y-3">
       <p className="text-slate-700">{t('emailLead')}</p>
       <FormField form={form} name="email" kind="email" id={`${namespace.toLowerCase()}-email`} label={t('email')} />
-      <button
-        type="submit"
-        disabled={isSubmitting}
-        className="min-h-11 rounded-lg bg-brand px-5 py-3 font-semibold text-white disabled:opacity-60"
-      >
-        {isSubmitting ? t('working') : t('send')}
-      </button>
+      <SubmitButton busy={isSubmitting} label={t('send')} busyLabel={t('working')} wide={false} />
     </form>
   );
 }

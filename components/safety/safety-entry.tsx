@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { SubmitButton } from '../ui/form-alert';
 import { FIELD_KINDS, TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 
@@ -103,13 +104,11 @@ export function SafetyEntry({ code, product }: { code: string | null; product: s
             {error}
           </p>
         )}
-        <button
-          type="submit"
-          disabled={busy}
-          className="min-h-11 w-full rounded-xl bg-brand px-4 py-2 text-lg font-semibold text-white disabled:opacity-60"
-        >
-          {sent ? t('open') : t('sendCode')}
-        </button>
+        <SubmitButton
+          busy={busy}
+          label={sent ? t('open') : t('sendCode')}
+          busyLabel={sent ? t('open') : t('sendCode')}
+        />
       </form>
     </section>
   );

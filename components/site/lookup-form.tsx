@@ -1,5 +1,6 @@
 'use client';
 import { useState, type FormEvent, type InputHTMLAttributes } from 'react';
+import { SubmitButton } from '../ui/form-alert';
 import { TextField } from '../ui/text-field';
 
 /**
@@ -41,13 +42,7 @@ export function LookupForm({
         className="flex-1"
         {...input}
       />
-      <button
-        type="submit"
-        disabled={busy}
-        className="rounded-lg bg-brand px-5 py-2.5 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
-      >
-        {busy ? busyLabel : submit}
-      </button>
+      <SubmitButton busy={busy} label={submit} busyLabel={busyLabel} wide={false} />
     </form>
   );
 }

@@ -8,6 +8,7 @@ import { formatTime } from '@/lib/intl-format';
 import { lookupVerdict, type VerdictKind } from '@/lib/username-verdict';
 import { usernameProblem } from '@/lib/validation/username';
 import { Link } from '../ui/link';
+import { SubmitButton } from '../ui/form-alert';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { usePolling } from '../ui/use-polling';
@@ -123,13 +124,7 @@ export function UsernameLookup() {
           <input type="checkbox" className="h-5 w-5" checked={nsfw} onChange={(e) => setNsfw(e.target.checked)} />
           {t('nsfw')}
         </label>
-        <button
-          type="submit"
-          disabled={busy}
-          className="min-h-11 w-full rounded-lg bg-brand px-5 py-2.5 font-semibold text-white hover:bg-brand-dark disabled:opacity-60 sm:w-auto"
-        >
-          {busy ? t('starting') : t('submit')}
-        </button>
+        <SubmitButton busy={busy} label={t('submit')} busyLabel={t('starting')} wide="phone" />
       </form>
 
       {gone && (

@@ -12,13 +12,28 @@ export function FormAlert({ message, tone = 'error' }: { message: string | null;
   );
 }
 
-/** The primary submit button of a form, showing `busyLabel` while the form is submitting. */
-export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
+/**
+ * The primary submit button of a form, disabled and showing `busyLabel` while the form is submitting; as wide as the
+ * form unless `wide` is false (beside a field), or on phones only (`'phone'`: its own width from the `sm` breakpoint
+ * up). At least 44 px high, the
+ * touch target of WCAG 2.2 SC 2.5.8's enhanced level.
+ */
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+  wide = true,
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+  wide?: boolean | 'phone';
+}) {
   return (
     <button
       type="submit"
       disabled={busy}
-      className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark disabled:opacity-60"
+      className={`${wide === 'phone' ? 'w-full sm:w-auto ' : wide ? 'w-full ' : ''}min-h-11 rounded-lg bg-brand px-5 py-2.5 font-semibold text-white hover:bg-brand-dark disabled:opacity-60`}
     >
       {busy ? busyLabel : label}
     </button>
