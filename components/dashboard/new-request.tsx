@@ -14,7 +14,6 @@ import { FormCard } from '../ui/form-card';
 import { TextField } from '../ui/text-field';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
-import { regionName } from '@/lib/intl-format';
 import { OwnerNoteField } from '../locate/owner-note-field';
 import { RequesterNameField } from '../locate/requester-name-field';
 import { usePhoneInput } from '../locate/use-phone-input';
@@ -146,13 +145,7 @@ export function NewRequest() {
             autoComplete="off"
             label={t('phone')}
             error={errors.phone?.message}
-            hint={
-              phoneInput.country
-                ? regionName(phoneInput.country, locale)
-                : defaultCountry
-                  ? tBox('phoneHint', { country: regionName(defaultCountry, locale) })
-                  : tBox('phoneHintIntl')
-            }
+            hint={phoneInput.hint}
             {...register(
               'phone',
               phoneInput.registerOptions(

@@ -11,7 +11,6 @@ import { TextField } from '../ui/text-field';
 import { useDelayed } from '../ui/use-delayed';
 import { track } from '@/lib/tracking/track';
 import { Link } from '@/components/ui/link';
-import { regionName } from '@/lib/intl-format';
 import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
 import { readUserInfo } from '@/lib/user-info';
 import { RequesterNameField } from './requester-name-field';
@@ -166,13 +165,7 @@ export function LocateBox() {
           placeholder={t('phonePlaceholder')}
           readOnly={!!facts}
           error={errors.phone}
-          hint={
-            phoneInput.country
-              ? regionName(phoneInput.country, locale)
-              : defaultCountry
-                ? t('phoneHint', { country: regionName(defaultCountry, locale) })
-                : t('phoneHintIntl')
-          }
+          hint={phoneInput.hint}
           // eslint-disable-next-line react-hooks/refs -- readPhone and writePhone read the ref in the change handler only
           {...field('phone', phoneInput.registerOptions(readPhone, writePhone))}
         />

@@ -1,5 +1,7 @@
 'use client';
+import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useRef, useState } from 'react';
+import { regionName } from '@/lib/intl-format';
 
 /** The country a locale implies for national numbers: lib/phone-country.ts (es → ES, id → ID, en-PH → PH). */
 export { LOCALE_COUNTRY } from '@/lib/phone-country';
@@ -16,7 +18,9 @@ function loadAsYouType(): Promise<AsYouTypeCtor> {
  * Formats a phone field as it is typed (libphonenumber `AsYouType`): `+4915123456781` shows as
  * `+49 1512 3456781`, and with a default country (`defaultCountry`, ISO 3166-1 alpha-2: the visitor's IP country, else
  * the locale's) a national number such as `08123456787` shows as `0812-3456-787` for ID; digits and `+` are never lost.
- * Returns `registerOptions` for the field and `country`, the ISO code of the number so far (null until it is known).
+ * Returns `registerOptions` for the field, `country`, the ISO code of the number so far (null until it is known), and
+ * `hint`, the field's hint in the page's language: that country's name once known, else which country a national
+ * number is read in (`LocateBox.phoneHint`), else that the number needs its country code (`LocateBox.phoneHintIntl`).
  */
 export function usePhoneInput(defaultCountry: string | null) {
   const [country, setCountry] = useState<string | null>(null);
@@ -57,5 +61,12 @@ export function usePhoneInput(defaultCountry: string | null) {
     }),
     [format],
   );
-  return { registerOptions, country };
+  const t = useTranslations('LocateBox');
+  const locale = useLocale();
+  const hint = country
+    ? regionName(country, locale)
+    : defaultCountry
+      ? t('phoneHint', { country: regionName(defaultCountry, locale) })
+      : t('phoneHintIntl');
+  return { registerOptions, country, hint };
 }
