@@ -1,17 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-  varchar,
-} from 'drizzle-orm/pg-core';
-import { id, timestamps } from './columns';
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, timestamps } from './columns';
 
 /** A buyer's account; the e-mail (lower-cased) is the login (docs/rules.md#the-product, #entities). */
 export const users = pgTable(
@@ -22,10 +11,10 @@ export const users = pgTable(
     /** argon2id hash (docs/rules.md#security). */
     passwordHash: text('password_hash').notNull(),
     /** Set while the password is a generated temporary one: it stops working then (7 days after it was made). */
-    tempPasswordExpiresAt: timestamp('temp_password_expires_at', { withTimezone: true }),
-    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    tempPasswordExpiresAt: at('temp_password_expires_at'),
+    passwordChangedAt: at('password_changed_at'),
     /** When the subscriber last looked at their locations: newer status changes and positions count as unseen. */
-    notificationsSeenAt: timestamp('notifications_seen_at', { withTimezone: true }),
+    notificationsSeenAt: at('notifications_seen_at'),
     /** docs/rules.md#entities: 0 marks a temporary 'middle' user whose purchase is pending. */
     paymentCount: integer('payment_count').notNull().default(0),
     /**
@@ -49,17 +38,17 @@ export const sessions = pgTable(
     tokenHash: text('token_hash').notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    lastSeenAt: at('last_seen_at').notNull().defaultNow(),
     /** Idle expiry (30 days after last use), slid forward on use. */
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    expiresAt: at('expires_at').notNull(),
     /** Absolute expiry: 90 days after sign-in, never extended. */
-    absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true })
+    absoluteExpiresAt: at('absolute_expires_at')
       .notNull()
       .default(sql`now() + interval '90 days'`),
     /** Opened with a temporary password: may only change the password until it does. */
     restricted: boolean('restricted').notNull().default(false),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedAt: at('revoked_at'),
   },
   (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_id_idx').on(t.userId)],
 );
@@ -73,11 +62,11 @@ export const passwordResetCodes = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     codeHash: text('code_hash').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    expiresAt: at('expires_at').notNull(),
     failedAttempts: integer('failed_attempts').notNull().default(0),
     /** Set when the code was used, replaced by a newer one, or burnt by wrong guesses. */
-    consumedAt: timestamp('consumed_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    consumedAt: at('consumed_at'),
+    createdAt: createdAt(),
   },
   (t) => [index('password_reset_codes_user_id_idx').on(t.userId)],
 );

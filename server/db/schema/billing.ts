@@ -1,17 +1,5 @@
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgEnum,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { id, timestamps } from './columns';
+import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, timestamps } from './columns';
 import { users } from './accounts';
 import type { Attribution } from './tracking';
 import type { E164 } from '../../../lib/contracts/phone';
@@ -29,7 +17,7 @@ export const priceSetups = pgTable('price_setups', {
   isDefault: boolean('is_default').notNull().default(false),
   /** Percent taken off the trial price while a discount offer runs (docs/rules.md#entities upRate), 0 for none. */
   offerPercentOff: integer('offer_percent_off').notNull().default(50),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 /**
@@ -48,9 +36,9 @@ export const priceOffers = pgTable(
       .notNull()
       .references(() => priceSetups.id),
     percentOff: integer('percent_off').notNull(),
-    shownAt: timestamp('shown_at', { withTimezone: true }).notNull().defaultNow(),
+    shownAt: at('shown_at').notNull().defaultNow(),
     /** Deprecated, null for new offers: the discount no longer runs out (no countdown). */
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    expiresAt: at('expires_at'),
   },
   (t) => [uniqueIndex('price_offers_buyer_key').on(t.buyerKey, t.priceSetupId)],
 );
@@ -67,7 +55,7 @@ export const firstOrderDiscounts = pgTable('first_order_discounts', {
   orderId: uuid('order_id').notNull(),
   /** SHA-256 of the claiming browser's cookie: the same browser may move the discount to a newer order at once. */
   browserKey: text('browser_key').notNull(),
-  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+  claimedAt: at('claimed_at').notNull().defaultNow(),
 });
 
 /** docs/rules.md#data: `created -> pending -> paid | failed | canceled`; `paid -> refunded`. */
@@ -100,7 +88,7 @@ export const orders = pgTable(
     provider: text('provider').notNull(),
     status: orderStatus('status').notNull().default('created'),
     failureCode: text('failure_code'),
-    paidAt: timestamp('paid_at', { withTimezone: true }),
+    paidAt: at('paid_at'),
     /** `card` or `wallet` (docs/rules.md#limits: card or a PayPal-style wallet). */
     paymentMethod: text('payment_method', { enum: ['card', 'wallet'] })
       .notNull()
@@ -121,7 +109,7 @@ export const orders = pgTable(
     /** The provider's ids: Stripe Checkout Session, subscription and payment intent. */
     providerSessionId: text('provider_session_id'),
     providerPaymentId: text('provider_payment_id'),
-    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    refundedAt: at('refunded_at'),
     /**
      * The buyer asked for the service to start at once, before the 14-day withdrawal period ends (the pay step says so
      * above Pay: Directive 2011/83/EU Art. 7(3), 14(3)); a withdrawal after a location was shared then refunds pro rata.
@@ -154,20 +142,20 @@ export const subscriptions = pgTable(
       .notNull()
       .references(() => orders.id),
     status: subscriptionStatus('status').notNull(),
-    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    currentPeriodEnd: at('current_period_end').notNull(),
     /** Set by a cancel request to the current period end: access lasts until then, then `canceled`. */
-    cancelAt: timestamp('cancel_at', { withTimezone: true }),
-    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    cancelAt: at('cancel_at'),
+    canceledAt: at('canceled_at'),
     /** `sandbox` renewals run as our jobs; `stripe` ones arrive as webhooks. */
     provider: text('provider').notNull().default('sandbox'),
     providerSubscriptionId: text('provider_subscription_id'),
     /** When a `past_due` renewal is tried again (the next settlement day). */
-    nextRetryAt: timestamp('next_retry_at', { withTimezone: true }),
+    nextRetryAt: at('next_retry_at'),
     /**
      * When the last reminder was queued: the trial reminder, then each annual reminder (services/annual-notices.ts claims
      * the next one only when this is older than its anniversary's window, so each is sent once).
      */
-    reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true }),
+    reminderSentAt: at('reminder_sent_at'),
     ...timestamps(),
   },
   (t) => [
@@ -190,7 +178,7 @@ export const payments = pgTable(
     currency: text('currency').notNull(),
     status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
     failureCode: text('failure_code'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('payments_order_id_idx').on(t.orderId)],
 );
@@ -206,7 +194,7 @@ export const refunds = pgTable(
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').notNull(),
     providerRef: text('provider_ref'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('refunds_order_id_key').on(t.orderId)],
 );
@@ -219,7 +207,7 @@ export const webhookEvents = pgTable(
     provider: text('provider').notNull(),
     eventId: text('event_id').notNull(),
     type: text('type').notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    receivedAt: at('received_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('webhook_events_provider_event_key').on(t.provider, t.eventId)],
 );
@@ -232,7 +220,7 @@ export const domainEvents = pgTable(
     type: text('type').notNull(),
     aggregateId: uuid('aggregate_id').notNull(),
     payload: jsonb('payload').notNull().default({}),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('domain_events_aggregate_idx').on(t.aggregateId)],
 );
@@ -246,9 +234,9 @@ export const cancelTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('cancel_tokens_token_hash_key').on(t.tokenHash)],
 );

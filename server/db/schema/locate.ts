@@ -1,16 +1,5 @@
-import {
-  bigint,
-  doublePrecision,
-  index,
-  integer,
-  pgEnum,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { id, timestamps } from './columns';
+import { bigint, doublePrecision, index, integer, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, timestamps } from './columns';
 import { users } from './accounts';
 import { orders } from './billing';
 import type { E164 } from '../../../lib/contracts/phone';
@@ -40,22 +29,22 @@ export const locationRequests = pgTable(
     consentCodeHash: text('consent_code_hash').notNull(),
     smsText: text('sms_text').notNull(),
     /** Set when the owner shared at least once; a request that never shared gives its quota credit back. */
-    firstSharedAt: timestamp('first_shared_at', { withTimezone: true }),
+    firstSharedAt: at('first_shared_at'),
     status: locationRequestStatus('status').notNull().default('queued'),
     /** End of the sharing window the owner chose; positions are accepted only before it. */
-    sharingUntil: timestamp('sharing_until', { withTimezone: true }),
+    sharingUntil: at('sharing_until'),
     /** When the consent link stops working (CONSENT_LINK_TTL_HOURS after creation). */
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    expiresAt: at('expires_at').notNull(),
     /**
      * When the owner tapped Share but the browser's location was refused or unavailable: nothing was
      * stored and the request stays `opened`; the buyer sees "opened, location not allowed". Cleared by a share.
      */
-    locationDeniedAt: timestamp('location_denied_at', { withTimezone: true }),
+    locationDeniedAt: at('location_denied_at'),
     /**
      * When the owner's page last said it was open and sharing (a heartbeat while visible, or a fix); the buyer reads
      * "offline" when it is older than LIVE_OFFLINE_AFTER_MS (lib/live-state.ts). Null before the first share.
      */
-    ownerSeenAt: timestamp('owner_seen_at', { withTimezone: true }),
+    ownerSeenAt: at('owner_seen_at'),
     /**
      * Why a share is `paused`, as the owner's page said it: `hidden` (page hidden, phone locked or page closed) or
      * `permission_lost` (the browser's location permission was revoked). Null otherwise.
@@ -65,9 +54,9 @@ export const locationRequests = pgTable(
      * The `ownerSeenAt` the buyer was last alerted about as silent ("no update for 5 minutes",
      * services/buyer-alerts.ts): a silence is announced once; the next fix or heartbeat starts a new one.
      */
-    silenceAlertedFor: timestamp('silence_alerted_for', { withTimezone: true }),
+    silenceAlertedFor: at('silence_alerted_for'),
     /** When the request was withdrawn because the buyer's subscription ended; status `withdrawn`. */
-    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    withdrawnAt: at('withdrawn_at'),
     ...timestamps(),
   },
   (t) => [
@@ -104,7 +93,7 @@ export const consents = pgTable(
      * rules (lib/validation/requester-name.ts `ownerNoteProblem`); null when none was given.
      */
     reason: text('reason'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('consents_request_id_idx').on(t.requestId)],
 );
@@ -123,7 +112,7 @@ export const positions = pgTable(
     /** Radius of the 68% confidence circle, metres; null for an IP position whose database gives none. */
     accuracyM: doublePrecision('accuracy_m'),
     label: text('label'),
-    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+    recordedAt: at('recorded_at').notNull().defaultNow(),
   },
   (t) => [index('positions_request_id_idx').on(t.requestId, t.recordedAt)],
 );
@@ -139,7 +128,7 @@ export const optOuts = pgTable('opt_outs', {
   note: text('note'),
   /** The request whose page the report came from, when there is one. */
   requestId: uuid('request_id'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 export type LocationRequest = typeof locationRequests.$inferSelect;

@@ -1,15 +1,5 @@
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgEnum,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt } from './columns';
 import type { BreachView } from '../../../lib/contracts/data-leaks';
 import { users } from './accounts';
 
@@ -23,7 +13,7 @@ export const breachChecks = pgTable('breach_checks', {
     .references(() => users.id, { onDelete: 'cascade' }),
   email: text('email').notNull(),
   breaches: jsonb('breaches').$type<BreachView[]>().notNull(),
-  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
+  checkedAt: at('checked_at').notNull(),
 });
 
 /** `running` until every site answered (`done`) or the visitor stopped it (`stopped`). */
@@ -42,8 +32,8 @@ export const usernameChecks = pgTable(
     status: usernameCheckStatus('status').notNull().default('running'),
     /** How many sites the check covers. */
     total: integer('total').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
   },
   (t) => [index('username_checks_expires_idx').on(t.expiresAt)],
 );
@@ -60,7 +50,7 @@ export const usernameCheckResults = pgTable(
       .references(() => usernameChecks.idHash, { onDelete: 'cascade' }),
     site: text('site').notNull(),
     outcome: usernameOutcome('outcome').notNull(),
-    checkedAt: timestamp('checked_at', { withTimezone: true }).notNull().defaultNow(),
+    checkedAt: at('checked_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.checkIdHash, t.site] })],
 );

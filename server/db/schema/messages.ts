@@ -1,5 +1,5 @@
-import { index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { id, timestamps } from './columns';
+import { index, integer, jsonb, pgEnum, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, timestamps } from './columns';
 
 /**
  * docs/rules.md#data: `queued -> sent -> delivered | failed`; `sending` while a worker holds the message's lease and
@@ -31,20 +31,20 @@ export const outboundMessages = pgTable(
     provider: text('provider'),
     attempts: integer('attempts').notNull().default(0),
     /** While `sending`: until when the worker that claimed it owns the message; past it, another may try again. */
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    leaseUntil: at('lease_until'),
     /** When a failed attempt may be retried (the retry schedule in services/outbox.ts); null: at once. */
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    nextAttemptAt: at('next_attempt_at'),
     lastError: text('last_error'),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
+    sentAt: at('sent_at'),
     /** When the provider was last asked for this SMS's status (the status job). */
-    statusCheckedAt: timestamp('status_checked_at', { withTimezone: true }),
+    statusCheckedAt: at('status_checked_at'),
     /**
      * `body`/`html` with their secret parts (temporary password, reset code, cancel or consent link) removed, written
      * with the row; they replace the originals once delivery no longer needs them. Null: no secret.
      */
     redacted: jsonb('redacted').$type<{ body: string; html: string | null }>(),
     /** When `redacted` replaced the secret-bearing texts. */
-    redactedAt: timestamp('redacted_at', { withTimezone: true }),
+    redactedAt: at('redacted_at'),
     ...timestamps(),
   },
   (t) => [index('outbound_messages_status_idx').on(t.status, t.createdAt)],
@@ -63,9 +63,9 @@ export const supportMessages = pgTable(
     message: text('message').notNull(),
     locale: text('locale').notNull().default('en'),
     ip: text('ip'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /** When an operator last replied by e-mail from the console. */
-    repliedAt: timestamp('replied_at', { withTimezone: true }),
+    repliedAt: at('replied_at'),
   },
   (t) => [index('support_messages_email_idx').on(t.email)],
 );

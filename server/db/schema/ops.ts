@@ -1,5 +1,5 @@
-import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { id, timestamps } from './columns';
+import { bigint, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id, timestamps } from './columns';
 
 /**
  * An operator of the console `/ops`, created only by `npm run ops:create-operator -- email`. Signs in
@@ -15,7 +15,7 @@ export const operators = pgTable(
     passwordHash: text('password_hash').notNull(),
     totpSecret: text('totp_secret').notNull(),
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
-    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    disabledAt: at('disabled_at'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('operators_email_key').on(t.email)],
@@ -31,9 +31,9 @@ export const operatorSessions = pgTable(
       .references(() => operators.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     ip: text('ip'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
   },
   (t) => [uniqueIndex('operator_sessions_token_hash_key').on(t.tokenHash)],
 );
@@ -55,7 +55,7 @@ export const operatorAudit = pgTable(
     reason: text('reason'),
     /** What changed, without secrets (amounts, states before and after). */
     detail: jsonb('detail').$type<Record<string, unknown>>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('operator_audit_created_at_idx').on(t.createdAt)],
 );

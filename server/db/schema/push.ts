@@ -1,6 +1,6 @@
-import { integer, pgTable, smallint, text, timestamp, uuid, index, uniqueIndex, check } from 'drizzle-orm/pg-core';
+import { integer, pgTable, smallint, text, uuid, index, uniqueIndex, check } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { id } from './columns';
+import { at, createdAt, id } from './columns';
 import { users } from './accounts';
 
 /**
@@ -16,7 +16,7 @@ export const webPushKeys = pgTable(
     publicKey: text('public_key').notNull(),
     /** P-256 private key, base64url. */
     privateKey: text('private_key').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [check('web_push_keys_one_row', sql`${t.id} = 1`)],
 );
@@ -41,9 +41,9 @@ export const pushSubscriptions = pgTable(
     auth: text('auth').notNull(),
     /** The subscribing browser's User-Agent, cut to 200 characters, so the buyer can tell devices apart. */
     userAgent: text('user_agent'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /** When a push service last accepted a message for it. */
-    lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+    lastSentAt: at('last_sent_at'),
     /** Failed sends in a row (reset by a success). */
     failures: integer('failures').notNull().default(0),
   },

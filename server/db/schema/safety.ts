@@ -1,4 +1,5 @@
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt } from './columns';
 import { users } from './accounts';
 import { locationRequests } from './locate';
 import type { E164 } from '../../../lib/contracts/phone';
@@ -28,8 +29,8 @@ export const safetySessions = pgTable(
      * number or act on their requests. Null for an `sms` session (the whole centre).
      */
     requesterId: uuid('requester_id'),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [index('safety_sessions_phone_idx').on(t.phoneE164)],
 );
@@ -42,9 +43,9 @@ export const safetySessions = pgTable(
 export const safetyCodes = pgTable('safety_codes', {
   phoneE164: text('phone_e164').$type<E164>().primaryKey(),
   codeHash: text('code_hash').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  expiresAt: at('expires_at').notNull(),
   attempts: integer('attempts').notNull().default(0),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 /**
@@ -58,7 +59,7 @@ export const requesterBlocks = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.phoneE164, t.userId] })],
 );
@@ -74,7 +75,7 @@ export const requestViews = pgTable(
     requestId: uuid('request_id')
       .notNull()
       .references(() => locationRequests.id, { onDelete: 'cascade' }),
-    viewedAt: timestamp('viewed_at', { withTimezone: true }).notNull().defaultNow(),
+    viewedAt: at('viewed_at').notNull().defaultNow(),
   },
   (t) => [index('request_views_request_idx').on(t.requestId, t.viewedAt)],
 );
@@ -102,5 +103,5 @@ export const requestErasures = pgTable('request_erasures', {
   requestId: uuid('request_id')
     .primaryKey()
     .references(() => locationRequests.id, { onDelete: 'cascade' }),
-  erasedAt: timestamp('erased_at', { withTimezone: true }).notNull().defaultNow(),
+  erasedAt: at('erased_at').notNull().defaultNow(),
 });

@@ -1,5 +1,5 @@
-import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { id } from './columns';
+import { boolean, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id } from './columns';
 
 /**
  * Proof of the buyer's consent to the subscription, one row per order, written when the buyer presses Pay (California
@@ -27,7 +27,7 @@ export const subscriptionConsents = pgTable(
     startNow: boolean('start_now').notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('subscription_consents_order_idx').on(t.orderId),

@@ -1,5 +1,5 @@
-import { index, integer, jsonb, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
-import { id } from './columns';
+import { index, integer, jsonb, pgTable, smallint, text } from 'drizzle-orm/pg-core';
+import { at, createdAt, id } from './columns';
 
 /**
  * Attribution of an order: the tracked fields the buyer's browser sent with it (docs/rules.md#api) and its event
@@ -43,7 +43,7 @@ export const operationLogs = pgTable(
     source: text('source', { enum: ['browser', 'server'] })
       .notNull()
       .default('browser'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('operation_logs_event_created_idx').on(t.eventCode, t.createdAt)],
 );
@@ -56,7 +56,7 @@ export const buttonClicks = pgTable(
     btnId: text('btn_id').notNull(),
     apkChannel: text('apk_channel').notNull().default('SEO'),
     os: smallint('os').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('button_clicks_created_idx').on(t.createdAt)],
 );
@@ -71,7 +71,7 @@ export const adEvents = pgTable(
     id: id(),
     eventName: text('event_name').notNull(),
     /** When it happened, from the client's `eventTime` (seconds). */
-    eventTime: timestamp('event_time', { withTimezone: true }).notNull(),
+    eventTime: at('event_time').notNull(),
     actionSource: text('action_source').notNull().default('website'),
     userData: jsonb('user_data').$type<{ fbc?: string; fbp?: string }>().notNull(),
     eventSourceUrl: text('event_source_url'),
@@ -82,8 +82,8 @@ export const adEvents = pgTable(
     forwardStatus: text('forward_status', { enum: ['not_configured', 'queued', 'sent', 'failed'] }).notNull(),
     forwardAttempts: integer('forward_attempts').notNull().default(0),
     lastError: text('last_error'),
-    forwardedAt: timestamp('forwarded_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    forwardedAt: at('forwarded_at'),
+    createdAt: createdAt(),
   },
   (t) => [index('ad_events_created_idx').on(t.createdAt)],
 );

@@ -1,5 +1,5 @@
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { id } from './columns';
+import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, createdAt, id } from './columns';
 import { users } from './accounts';
 import { orders, refunds } from './billing';
 
@@ -16,9 +16,9 @@ export const withdrawalTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('withdrawal_tokens_token_hash_key').on(t.tokenHash)],
 );
@@ -46,16 +46,16 @@ export const withdrawals = pgTable(
     userAgent: text('user_agent'),
     /** The IANA zone the buyer's browser reported (e.g. `Europe/Madrid`), for the acknowledgement; null if none. */
     timeZone: text('time_zone'),
-    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }).notNull(),
+    withdrawnAt: at('withdrawn_at').notNull(),
     /** The last moment of the 14-day withdrawal period (the order's payment + 14 days). */
-    periodEndsAt: timestamp('period_ends_at', { withTimezone: true }).notNull(),
+    periodEndsAt: at('period_ends_at').notNull(),
     rule: text('rule', { enum: ['full', 'pro_rata'] }).notNull(),
     /** What the buyer paid under the contract until the withdrawal (trial and renewals), minor units. */
     paidMinor: integer('paid_minor').notNull(),
     refundMinor: integer('refund_minor').notNull(),
     currency: text('currency').notNull(),
     refundId: uuid('refund_id').references(() => refunds.id),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('withdrawals_order_id_key').on(t.orderId), index('withdrawals_user_id_idx').on(t.userId)],
 );
