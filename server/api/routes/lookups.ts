@@ -1,7 +1,7 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { isIP } from 'node:net';
-import { lookupIp } from '../../services/geoip';
+import { lookupIp, unknownLocation } from '../../services/geoip';
 import { ipInfoSchema, phoneInfoSchema } from '../../../lib/contracts/lookups';
 import { phoneCountry } from '../../../lib/contracts/phone';
 import { phoneInfo } from '../../services/phone-info';
@@ -46,16 +46,7 @@ export const lookups = new OpenAPIHono<AppEnv>()
   .openapi(ipRoute, async (c) => {
     const ip = c.req.valid('query').ip ?? c.get('clientIp');
     if (!ip) {
-      return ok(c, {
-        ip: null,
-        status: 'unknown' as const,
-        countryCode: null,
-        region: null,
-        city: null,
-        latitude: null,
-        longitude: null,
-        accuracyRadiusKm: null,
-      });
+      return ok(c, unknownLocation(null));
     }
     return ok(c, await lookupIp(ip));
   });
