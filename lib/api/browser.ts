@@ -1,6 +1,5 @@
-import { detectEnv, phoneOs } from '../tracking/device';
-import { browserState } from '../tracking/state';
 import { noteUserInfoChange } from '../user-info';
+import { browserHeaders, browserTracking } from './browser-fields';
 import { createApiClient, type ApiClient } from './client';
 import { localePath } from '../../i18n/routing';
 
@@ -17,31 +16,12 @@ export function browserApi(locale: string, networkMessage: string): ApiClient {
       language: locale,
       networkMessage,
       tracking: browserTracking,
-      headers: () => ({ track_id: browserState().eventToken }),
+      headers: browserHeaders,
       afterResponse: noteUserInfoChange,
     });
     clients.set(locale, client);
   }
   return client;
-}
-
-/**
- * Tracking fields sent with every call (docs/rules.md#api), from the stored browser state (lib/tracking/state), so they
- * survive navigation: os/phoneOs 3 on mobile else 2, gclid, wbraid, keyword (utm_term), apkChannel (default SEO),
- * gaCid from the `_ga` cookie.
- */
-export function browserTracking(): Record<string, string | number | undefined> {
-  const state = browserState();
-  const os = phoneOs(detectEnv(navigator.userAgent, state.isPackage));
-  return {
-    os,
-    phoneOs: os,
-    gclid: state.gclid,
-    wbraid: state.wbraid,
-    keyword: state.keyword,
-    apkChannel: state.channel,
-    gaCid: state.gaCid,
-  };
 }
 
 /**

@@ -1,4 +1,7 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig } from 'axios';
+import { API_BASE, baseHeaders, formBody, presentFields } from './request-parts';
+
+export { acceptLanguage } from './request-parts';
 
 /**
  * The one browser client of the API (docs/rules.md#api): axios, base `/api_f/v1`, timeout 30000 ms,
@@ -42,19 +45,13 @@ export class ApiClientError extends Error {
 
 type RawEnvelope = { success: number; msg?: string; code?: number; obj?: unknown; page?: unknown; result?: unknown };
 
-/** `Accept-Language` for a locale: `en-PH` → `en-PH,en;q=0.9`, `es` → `es`. */
-export function acceptLanguage(locale: string): string {
-  const lang = locale.split('-')[0];
-  return lang === locale ? locale : `${locale},${lang};q=0.9`;
-}
-
 /** Creates a client; one per page language. */
 export function createApiClient(options: ApiClientOptions = {}) {
   const http: AxiosInstance = axios.create({
-    baseURL: options.baseURL ?? '/api_f/v1',
+    baseURL: options.baseURL ?? API_BASE,
     timeout: TIMEOUT_MS,
     adapter: options.adapter,
-    headers: { website_type: '7', 'Accept-Language': acceptLanguage(options.language ?? 'en') },
+    headers: baseHeaders(options.language ?? 'en'),
   });
 
   http.interceptors.request.use((config) => {
@@ -63,20 +60,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     for (const [name, value] of Object.entries(options.headers?.() ?? {})) {
       if (value && !config.headers.has(name)) config.headers.set(name, value);
     }
-    const tracking = Object.fromEntries(
-      Object.entries(options.tracking?.() ?? {}).filter(([, v]) => v !== undefined && v !== ''),
-    );
+    const tracking = presentFields(options.tracking?.());
     const method = (config.method ?? 'get').toLowerCase();
     if (method === 'get') {
       const { os: _os, ...query } = tracking; // docs/rules.md#api: os is not sent on GET
       config.params = { ...query, ...config.params };
     } else if (config.data === undefined || (typeof config.data === 'object' && !(config.data instanceof FormData))) {
-      const body = { ...tracking, ...(config.data as Record<string, unknown> | undefined) };
-      config.data = new URLSearchParams(
-        Object.entries(body)
-          .filter(([, v]) => v !== undefined && v !== null)
-          .map(([k, v]) => [k, String(v)]),
-      );
+      config.data = formBody(tracking, config.data as Record<string, unknown> | undefined);
     }
     return config;
   });

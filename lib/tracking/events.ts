@@ -1,4 +1,4 @@
-import { browserApi } from '../api/browser';
+import { postKeepalive } from '../api/keepalive';
 import { SITE_DEFAULTS } from '../site';
 import { buttonOs, detectEnv, phoneOs, postToNative } from './device';
 import type { BrowserEvent } from './funnel';
@@ -27,7 +27,7 @@ function envNow() {
 }
 
 /**
- * Sends an operation-log event through the shared client: body currDocument (path + query), domain, eventCode,
+ * Sends an operation-log event with the client's request parts, kept alive past the page (lib/api/keepalive.ts): body currDocument (path + query), domain, eventCode,
  * eventType 1; headers apk_version_code and version 'fmp1.3', phone_os (3 mobile, else 2), track_id (the event
  * token). The event also goes to the native app when the page runs inside it, and to the third-party event service
  * once cookies are accepted. Resolves when sent or failed.
@@ -38,7 +38,7 @@ export async function logEvent(eventCode: BrowserEvent): Promise<void> {
   forwardToEventService(eventCode);
   const locale = document.documentElement.lang || 'en';
   try {
-    await browserApi(locale, 'network').post(
+    await postKeepalive(
       '/operationLog',
       {
         currDocument: `${location.pathname}${location.search}`.slice(0, 2000),
@@ -46,8 +46,8 @@ export async function logEvent(eventCode: BrowserEvent): Promise<void> {
         eventCode,
         eventType: 1,
       },
-      false,
-      // track_id (the event token) is added to every call by the client (lib/api/browser).
+      locale,
+      // track_id (the event token) is added to every call (lib/api/browser-fields.ts).
       { apk_version_code: APP_VERSION, version: APP_VERSION, phone_os: String(os) },
     );
   } catch (error) {

@@ -1,4 +1,3 @@
-import { browserApi } from '../api/browser';
 import { isLandingPath, splitLocale } from '../routing/rules';
 import { detectWebp } from './device';
 import { logEvent, sendAdEvent, startEventService, trackClick } from './events';
@@ -46,6 +45,8 @@ async function startHelpChat(): Promise<void> {
   }
   try {
     const locale = document.documentElement.lang || 'en';
+    // The axios client only for a signed-in visitor with a chat: the tracking chunk itself stays without it.
+    const { browserApi } = await import('../api/browser');
     const property = await browserApi(locale, 'network').get<Record<string, string | number | null>>(
       '/other/user/property',
     );

@@ -1,0 +1,41 @@
+/**
+ * What every call to the API carries (docs/rules.md#api), without a transport: the base URL, the constant headers and
+ * the form-encoded body with the tracking fields. The axios client (lib/api/client.ts) and the keep-alive post of the
+ * operation log (lib/api/keepalive.ts) both build their requests from here, so the two cannot drift.
+ */
+
+/** The API's base path. */
+export const API_BASE = '/api_f/v1';
+
+/** `Accept-Language` for a locale: `en-PH` → `en-PH,en;q=0.9`, `es` → `es`. */
+export function acceptLanguage(locale: string): string {
+  const lang = locale.split('-')[0];
+  return lang === locale ? locale : `${locale},${lang};q=0.9`;
+}
+
+/** The headers of every call: `website_type` 7 (this site) and the page's language. */
+export function baseHeaders(language: string): Record<string, string> {
+  return { website_type: '7', 'Accept-Language': acceptLanguage(language) };
+}
+
+/** The tracking fields that have a value (undefined and '' are not sent). */
+export function presentFields(
+  fields: Record<string, string | number | undefined> | undefined,
+): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(fields ?? {}).filter(([, v]) => v !== undefined && v !== '')) as Record<
+    string,
+    string | number
+  >;
+}
+
+/** A form-encoded body: `tracking`, then `data` (which wins on a shared name), without undefined or null values. */
+export function formBody(
+  tracking: Record<string, unknown>,
+  data: Record<string, unknown> | undefined,
+): URLSearchParams {
+  return new URLSearchParams(
+    Object.entries({ ...tracking, ...data })
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => [k, String(v)]),
+  );
+}
