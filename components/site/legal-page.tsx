@@ -1,4 +1,7 @@
-import { getTranslations } from 'next-intl/server';
+import { getTranslations, setRequestLocale } from 'next-intl/server';
+import type { Locale } from '@/i18n/routing';
+import type { PagePath } from '@/lib/routing/pages';
+import { pageMetadata } from '@/lib/seo';
 import { SITE_DEFAULTS, site } from '@/lib/site';
 
 /** Static and legal pages whose text lives in messages/ under `Legal.<page>`. */
@@ -46,4 +49,26 @@ export async function LegalPage({ page, anchors = {} }: { page: LegalKey; anchor
 export async function legalMetadata(locale: string, page: LegalKey | 'faq' | 'contactUs') {
   const t = await getTranslations({ locale: locale as 'en', namespace: `Legal.${page}` });
   return { title: t('title'), description: t('description') };
+}
+
+/** The props Next.js gives a page of app/[locale]/. */
+type PageProps = { params: Promise<{ locale: Locale }> };
+
+/**
+ * The route module of a legal page at `path` (app/[locale]/<path>/page.tsx): `Page` renders `LegalPage` in the
+ * request's locale (static per locale), `generateMetadata` gives its title, description, canonical URL and hreflang
+ * (lib/seo.ts `pageMetadata`). A page file exports them as `default` and `generateMetadata`.
+ */
+export function legalRoute(page: LegalKey, path: PagePath, anchors?: Record<number, string>) {
+  async function Page({ params }: PageProps) {
+    const { locale } = await params;
+    setRequestLocale(locale);
+    return <LegalPage page={page} anchors={anchors} />;
+  }
+  async function generateMetadata({ params }: PageProps) {
+    const { locale } = await params;
+    const { title, description } = await legalMetadata(locale, page);
+    return pageMetadata(locale, path, title, description);
+  }
+  return { Page, generateMetadata };
 }
