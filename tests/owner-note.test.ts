@@ -6,7 +6,7 @@ import { consents, locationRequests, orders, outboundMessages } from '@/server/d
 import { ownerNoteProblem } from '@/lib/validation/requester-name';
 import { prototypeOf } from '@/lib/validation/skeleton';
 import { buyAccount, call, uniqueEmail } from './support/accounts';
-import { payCard, placeOrder } from './support/billing';
+import { expectOrderRefused, payCard, placeOrder } from './support/billing';
 import { sha256 } from '@/server/services/tokens';
 import { translate } from '@/server/i18n';
 import { onlyEmojiInvisibles, readsAsContact, userTexts } from './support/user-text';
@@ -95,12 +95,7 @@ describe('note through the API', () => {
     ['es', 'mira evil\u3002com', 'La nota no puede contener un enlace, una dirección web ni un correo electrónico'],
     ['id', 'hubungi \u2465\u2464\u24EA \u2467\u2464\u2464', 'Catatan tidak boleh berisi nomor telepon'],
   ])('refuses a bad note on POST /portal/order with a %s message, and stores no order', async (lang, note, msg) => {
-    const email = uniqueEmail(`note-${lang}`);
-    const { res, body } = await placeOrder({ email, note }, { 'accept-language': lang });
-    expect(res.status).toBe(422);
-    expect(body).toMatchObject({ success: 0, msg, field: 'note' });
-    const db = await getDb();
-    expect(await db.select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
+    await expectOrderRefused({ email: uniqueEmail(`note-${lang}`), note }, lang, 'note', msg);
   });
 
   it('carries the note from the order to the consent page, never into the SMS, and into the consent record', async () => {

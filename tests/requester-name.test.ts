@@ -7,7 +7,7 @@ import { consents, locationRequests, orders, outboundMessages } from '@/server/d
 import { requesterNameProblem } from '@/lib/validation/requester-name';
 import { prototypeOf } from '@/lib/validation/skeleton';
 import { buyAccount, call, uniqueEmail } from './support/accounts';
-import { payCard, placeOrder } from './support/billing';
+import { expectOrderRefused, payCard, placeOrder } from './support/billing';
 import { sha256 } from '@/server/services/tokens';
 import { translate } from '@/server/i18n';
 import { onlyEmojiInvisibles, readsAsContact, userTexts } from './support/user-text';
@@ -165,12 +165,7 @@ describe('requester name through the API', () => {
     ],
     ['id', 'Anna +62 812 3456 7877', 'Nama Anda tidak boleh berisi nomor telepon'],
   ])('refuses a bad name on POST /portal/order with a %s message, and stores no order', async (lang, name, msg) => {
-    const email = uniqueEmail(`name-${lang}`);
-    const { res, body } = await placeOrder({ email, requesterName: name }, { 'accept-language': lang });
-    expect(res.status).toBe(422);
-    expect(body).toMatchObject({ success: 0, msg, field: 'requesterName' });
-    const db = await getDb();
-    expect(await db.select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
+    await expectOrderRefused({ email: uniqueEmail(`name-${lang}`), requesterName: name }, lang, 'requesterName', msg);
   });
 
   it.each([
@@ -188,12 +183,12 @@ describe('requester name through the API', () => {
   ])(
     'refuses an invisible or look-alike name on POST /portal/order (%s, %j), and stores no order',
     async (lang, name, msg) => {
-      const email = uniqueEmail(`name-lookalike-${lang}`);
-      const { res, body } = await placeOrder({ email, requesterName: name }, { 'accept-language': lang });
-      expect(res.status).toBe(422);
-      expect(body).toMatchObject({ success: 0, msg, field: 'requesterName' });
-      const db = await getDb();
-      expect(await db.select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
+      await expectOrderRefused(
+        { email: uniqueEmail(`name-lookalike-${lang}`), requesterName: name },
+        lang,
+        'requesterName',
+        msg,
+      );
     },
   );
 

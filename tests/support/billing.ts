@@ -18,6 +18,23 @@ export async function placeOrder(
   return { res, body: await res.json() };
 }
 
+/**
+ * Places an order with `body` (an `email` among it) in `lang` and expects it refused at validation: 422 naming `field`
+ * with the localized `msg`, and no order stored for that e-mail (bad input loses nothing and keeps nothing).
+ */
+export async function expectOrderRefused(
+  body: { email: string } & Record<string, string | number | boolean>,
+  lang: string,
+  field: string,
+  msg: string,
+): Promise<void> {
+  const refused = await placeOrder(body, { 'accept-language': lang });
+  expect(refused.res.status).toBe(422);
+  expect(refused.body).toMatchObject({ success: 0, msg, field });
+  const db = await getDb();
+  expect(await db.select().from(orders).where(eq(orders.email, body.email))).toHaveLength(0);
+}
+
 /** Pays order `code` on the sandbox with test card `card`. */
 export function payCard(code: string, card: string) {
   return call('POST', `/portal/order/${code}/sandboxPay`, {
