@@ -24,6 +24,42 @@ test.describe('national numbers', () => {
     await expect(page.getByTestId('pay-step')).toHaveCount(0);
   });
 
+  test("the visitor's IP country is asked at the first touch of the box, not with the page, and then reads national numbers", async ({
+    page,
+  }) => {
+    const asked: string[] = [];
+    // This machine's address has no country: the answer for a visitor in Indonesia stands in for it.
+    await page.route('**/api_f/v1/other/ipInfo*', (route) => {
+      asked.push(route.request().url());
+      return route.fulfill({
+        json: {
+          success: 1,
+          msg: '',
+          obj: {
+            ip: '203.0.113.9',
+            status: 'found',
+            countryCode: 'ID',
+            region: null,
+            city: null,
+            latitude: null,
+            longitude: null,
+            accuracyRadiusKm: null,
+            mine: true,
+          },
+        },
+      });
+    });
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    expect(asked).toEqual([]);
+    await expect(page.locator('#phone-hint')).toHaveText('Start with + and the country code, e.g. +44 7400 123456.');
+    await page.locator('#phone').focus();
+    await expect(page.locator('#phone-hint')).toHaveText(
+      'International format with +, or a national number from Indonesia.',
+    );
+    expect(asked).toHaveLength(1);
+  });
+
   test('the phone finder reads 612345678 on /es/ as Spanish too', async ({ page }) => {
     await page.goto('/es/phone-finder/');
     await page.locator('#lookup-phone').fill('612345678');

@@ -31,7 +31,7 @@ function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
 /**
  * The home page's locate box (docs/rules.md#routes, #validation): phone, the requester name the owner will see (2–40
  * characters), e-mail and the terms checkbox, validated with the shared zod
- * schema. A national number is parsed against the visitor's country from `GET /other/ipInfo`, then the locale's
+ * schema. A national number is parsed against the visitor's country from `GET /other/ipInfo` (asked at the first touch of the box), then the locale's
  * (es → ES, id → ID, en-PH → PH), the numbering plan choosing between them (lib/phone-country.ts); without either the
  * hint asks for + and the country code at once, and the server's error says to add it. The number is formatted as it
  * is typed, with the detected country's name (flag emoji are not drawn everywhere).
@@ -84,22 +84,22 @@ export function LocateBox() {
   const api = () => loadApi(locale, tApi('network'));
   const checking = useDelayed(isSubmitting);
 
+  // The visitor's IP country, asked on the first touch of the box with the form: a visitor who only reads loads
+  // neither the API client nor this call, and the page does no work after it has loaded (bench/lighthouse-report.md).
   useEffect(() => {
+    if (!wanted) return;
     let cancelled = false;
-    const run = () =>
-      api()
-        .then((client) => client.get<IpInfo>('/other/ipInfo'))
-        .then((info) => {
-          if (!cancelled && info.countryCode) setIpCountry(info.countryCode);
-        })
-        .catch(() => {});
-    const idle = 'requestIdleCallback' in window ? requestIdleCallback(run) : setTimeout(run, 200);
+    api()
+      .then((client) => client.get<IpInfo>('/other/ipInfo'))
+      .then((info) => {
+        if (!cancelled && info.countryCode) setIpCountry(info.countryCode);
+      })
+      .catch(() => {});
     return () => {
       cancelled = true;
-      if ('cancelIdleCallback' in window) cancelIdleCallback(idle as number);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per page view
-  }, []);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at the first touch
+  }, [wanted]);
 
   const check = async ({ phone, email }: LocateBoxValues) => {
     const { setError } = latest.current!.form;
