@@ -1,7 +1,6 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { Suspense, lazy, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import type { ApiClient } from '@/lib/api/client';
 import type { IpInfo, PhoneInfo } from '@/lib/contracts/lookups';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
@@ -9,6 +8,7 @@ import type { LocateBoxValues } from '@/lib/validation/schemas';
 import { FieldError } from '../ui/field-error';
 import { TextField } from '../ui/text-field';
 import { useDelayed } from '../ui/use-delayed';
+import { useLazyApi } from '../ui/use-lazy-api';
 import { track } from '@/lib/tracking/track';
 import { Link } from '@/components/ui/link';
 import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
@@ -22,11 +22,6 @@ const Identified = lazy(() => import('./identified'));
 
 /** The box's react-hook-form, loaded on the visitor's first touch of the box (not part of the first load). */
 const FormControl = lazy(() => import('./locate-box-form'));
-
-/** Loads the API client on demand, so axios is not part of the home page's first load. */
-function loadApi(locale: string, networkMessage: string): Promise<ApiClient> {
-  return import('@/lib/api/browser').then((m) => m.browserApi(locale, networkMessage));
-}
 
 /**
  * The home page's locate box (docs/rules.md#routes, #validation): phone, the requester name the owner will see (2–40
@@ -81,7 +76,7 @@ export function LocateBox() {
   /** The field's props: react-hook-form's `register` once loaded, its name and `onChange` before. */
   const field = (name: keyof LocateBoxValues, options?: { onChange: (e: { target: HTMLInputElement }) => unknown }) =>
     control ? control.form.register(name, options) : { name, ...options };
-  const api = () => loadApi(locale, tApi('network'));
+  const api = useLazyApi();
   const checking = useDelayed(isSubmitting);
 
   // The visitor's IP country, asked on the first touch of the box with the form: a visitor who only reads loads

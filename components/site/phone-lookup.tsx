@@ -1,40 +1,40 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { IpInfo, PhoneInfo } from '@/lib/api/types';
 import { phoneCountryFor } from '@/lib/phone-country';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { PhoneFacts } from '../locate/phone-facts';
-import { useApi } from '../ui/use-api';
+import { useLazyApi } from '../ui/use-lazy-api';
 import { LookupForm } from './lookup-form';
 import { Link } from '@/components/ui/link';
 
 /**
  * The free reverse phone lookup of `/phone-finder` (docs/rules.md#the-product): any number's numbering-plan facts from
- * `GET /other/location/info/{phone}` (a national number against the visitor's country from `GET /other/ipInfo`, then
+ * `GET /other/location/info/{phone}` (a national number against the visitor's country from `GET /other/ipInfo`, asked
+ * with the first lookup, then
  * the locale's, the numbering plan choosing: lib/phone-country.ts; with neither, the error says to add the code), with
  * the plain note that this does not locate the phone, and a way to ask the owner for the location.
  */
 export function PhoneLookup() {
   const t = useTranslations('Landing.phoneFinder');
   const locale = useLocale() as AppLocale;
-  const api = useApi();
-  const [ipCountry, setIpCountry] = useState<string | null>(null);
+  const api = useLazyApi();
   const [facts, setFacts] = useState<PhoneInfo | null>(null);
-
-  useEffect(() => {
-    api.get<IpInfo>('/other/ipInfo').then(
-      (info) => setIpCountry(info.countryCode),
-      () => {},
-    );
-  }, [api]);
+  // The visitor's IP country, asked once, with the first lookup: the page itself makes no call and loads no client.
+  const ipCountry = useRef<Promise<string | null> | null>(null);
 
   const lookup = async (phone: string) => {
     try {
-      const country = await phoneCountryFor(phone, locale, ipCountry);
+      const client = await api();
+      ipCountry.current ??= client.get<IpInfo>('/other/ipInfo').then(
+        (info) => info.countryCode,
+        () => null,
+      );
+      const country = await phoneCountryFor(phone, locale, await ipCountry.current);
       setFacts(
-        await api.get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}),
+        await client.get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}),
       );
       return null;
     } catch (e) {
