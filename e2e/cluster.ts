@@ -21,8 +21,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** One e-mail as the SMTP sink received it. */
-
 /** A process of the cluster with its output lines (stdout and stderr). */
 export type Proc = { name: string; child: ChildProcess; lines: string[]; port?: number; url?: string };
 

@@ -60,6 +60,32 @@ test.describe('national numbers', () => {
     expect(asked).toHaveLength(1);
   });
 
+  test('a check made before the IP country has answered waits for it', async ({ page }) => {
+    // The answer comes a second after the first touch: the form is filled and checked before then.
+    await page.route('**/api_f/v1/other/ipInfo*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.fulfill({
+        json: {
+          success: 1,
+          msg: '',
+          obj: {
+            ip: '203.0.113.9',
+            status: 'found',
+            countryCode: 'ID',
+            region: null,
+            city: null,
+            latitude: null,
+            longitude: null,
+            accuracyRadiusKm: null,
+            mine: true,
+          },
+        },
+      });
+    });
+    await checkNumber(page, '0812 3456 7890', uniqueEmail('ip-wait'));
+    await expect(page.locator('section[aria-labelledby=facts-title]')).toContainText('Indonesia');
+  });
+
   test('the phone finder reads 612345678 on /es/ as Spanish too', async ({ page }) => {
     await page.goto('/es/phone-finder/');
     await page.locator('#lookup-phone').fill('612345678');

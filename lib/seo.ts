@@ -9,10 +9,10 @@ export const SITE_ORIGIN = (process.env.APP_ORIGIN || 'http://localhost:3000').r
 export const INDEXED_PAGES = pagesOf('indexed');
 
 /**
- * Pages kept out of search engines (robots.txt `Disallow` and `noindex`): the dashboards, consent, payment and
- * account-recovery pages of lib/routing/pages.ts.
+ * What robots.txt disallows: the folders of the private pages of lib/routing/pages.ts (dashboards, consent, payment,
+ * account recovery), each by its first path segment, so `/dashboard/` covers every dashboard page, present and future.
  */
-export const PRIVATE_PAGES = pagesOf('private');
+export const PRIVATE_PAGES = [...new Set(pagesOf('private').map((path) => `/${path.split('/')[1]}/`))];
 
 /** The absolute URL of `path` (no prefix, trailing slash) in `locale`. */
 export function urlOf(locale: Locale, path: string): string {

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { NextIntlClientProvider } from 'next-intl';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LocateBox } from '@/components/locate/locate-box';
 import en from '@/messages/en.json';
 import es from '@/messages/es.json';
@@ -20,11 +20,6 @@ function show(locale: keyof typeof CATALOGUES) {
   );
 }
 
-// The box asks the API for the visitor's country when the browser is idle; there is no server here, so never.
-beforeEach(() => {
-  vi.stubGlobal('requestIdleCallback', () => 0);
-  vi.stubGlobal('cancelIdleCallback', () => {});
-});
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

@@ -29,7 +29,6 @@ import { isTwilioOutage, outboxSmsProvider } from '@/server/providers/sms';
 import { isSmtpOutage } from '@/server/providers/email';
 import RestException from 'twilio/lib/base/RestException';
 
-/** An in-process SMTP server that refuses the first `failFirst` messages, then accepts and records them. */
 /** The SMTP server most tests send to: it records what it accepts and refuses the next `refuse` messages with 451. */
 const main = new SmtpSink();
 beforeAll(() => main.start());

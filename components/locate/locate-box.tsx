@@ -24,6 +24,15 @@ const Identified = lazy(() => import('./identified'));
 const FormControl = lazy(() => import('./locate-box-form'));
 
 /**
+ * How long a check waits for the visitor's IP country when the first touch of the box was its submit (an autofilled
+ * form): past this, a national number is read against the locale's country, as with no IP country at all.
+ */
+const IP_COUNTRY_WAIT_MS = 1500;
+
+/** Resolves after `ms` milliseconds. */
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
  * The home page's locate box (docs/rules.md#routes, #validation): phone, the requester name the owner will see (2–40
  * characters), e-mail and the terms checkbox, validated with the shared zod
  * schema. A national number is parsed against the visitor's country from `GET /other/ipInfo` (asked at the first touch of the box), then the locale's
@@ -81,15 +90,21 @@ export function LocateBox() {
 
   // The visitor's IP country, asked on the first touch of the box with the form: a visitor who only reads loads
   // neither the API client nor this call, and the page does no work after it has loaded (bench/lighthouse-report.md).
+  // One call per page view; a check made before it answers waits for it (IP_COUNTRY_WAIT_MS at most).
+  const ipAsked = useRef<Promise<string | null> | null>(null);
+  const askIpCountry = () =>
+    (ipAsked.current ??= api()
+      .then((client) => client.get<IpInfo>('/other/ipInfo'))
+      .then(
+        (info) => info.countryCode ?? null,
+        () => null,
+      ));
   useEffect(() => {
     if (!wanted) return;
     let cancelled = false;
-    api()
-      .then((client) => client.get<IpInfo>('/other/ipInfo'))
-      .then((info) => {
-        if (!cancelled && info.countryCode) setIpCountry(info.countryCode);
-      })
-      .catch(() => {});
+    void askIpCountry().then((country) => {
+      if (!cancelled && country) setIpCountry(country);
+    });
     return () => {
       cancelled = true;
     };
@@ -102,7 +117,8 @@ export function LocateBox() {
     setRegisteredFor(null);
     try {
       const client = await api();
-      const country = await phoneCountryFor(phone, locale, ipCountry);
+      const fromIp = ipCountry ?? (await Promise.race([askIpCountry(), wait(IP_COUNTRY_WAIT_MS).then(() => null)]));
+      const country = await phoneCountryFor(phone, locale, fromIp);
       // Signed in as this address: the order is attached to the account, nothing to refuse.
       const own = readUserInfo()?.email?.toLowerCase() === email.trim().toLowerCase();
       const [info, account] = await Promise.all([

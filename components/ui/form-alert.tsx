@@ -16,7 +16,7 @@ export function FormAlert({ message, tone = 'error' }: { message: string | null;
  * The primary submit button of a form, disabled and showing `busyLabel` while the form is submitting; as wide as the
  * form unless `wide` is false (beside a field), or on phones only (`'phone'`: its own width from the `sm` breakpoint
  * up). At least 44 px high, the
- * touch target of WCAG 2.2 SC 2.5.8's enhanced level.
+ * touch target of WCAG 2.2 SC 2.5.5 (Target Size, Enhanced).
  */
 export function SubmitButton({
   busy,

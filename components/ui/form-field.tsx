@@ -16,7 +16,7 @@ export function FormField<T extends FieldValues>({
   kind,
   id,
   ...rest
-}: Omit<TextFieldProps, 'id' | 'error' | 'name' | 'form'> & {
+}: Omit<TextFieldProps, 'id' | 'error' | 'name' | 'form' | 'value' | 'onChange' | 'onBlur' | 'ref'> & {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form context and transformed values
   form: UseFormReturn<T, any, any>;
   name: Path<T>;

@@ -10,7 +10,9 @@ const clients = new Map<string, ApiClient>();
  * itself on same-origin calls; `networkMessage` is the localized 'Network error, please try again later'.
  */
 export function browserApi(locale: string, networkMessage: string): ApiClient {
-  let client = clients.get(locale);
+  // One client per language and network message: an island that passes another message gets its own.
+  const key = `${locale}\n${networkMessage}`;
+  let client = clients.get(key);
   if (!client) {
     client = createApiClient({
       language: locale,
@@ -19,7 +21,7 @@ export function browserApi(locale: string, networkMessage: string): ApiClient {
       headers: browserHeaders,
       afterResponse: noteUserInfoChange,
     });
-    clients.set(locale, client);
+    clients.set(key, client);
   }
   return client;
 }

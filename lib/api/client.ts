@@ -4,7 +4,8 @@ import { API_BASE, baseHeaders, formBody, presentFields } from './request-parts'
 export { acceptLanguage } from './request-parts';
 
 /**
- * The one browser client of the API (docs/rules.md#api): axios, base `/api_f/v1`, timeout 30000 ms,
+ * The one browser client of the API (docs/rules.md#api): axios over the request parts of lib/api/request-parts.ts
+ * (which the operation log's keep-alive post, lib/api/keepalive.ts, shares), base `/api_f/v1`, timeout 30000 ms,
  * form-encoded bodies, headers `website_type` (7), `Accept-Language` (the page's language) and `_chamspy_token`
  * when a token is known; tracking fields as query on GET and merged into bodies otherwise.
  * Success (`success === 1`) resolves to `obj`, `page` or `result` (order creation: the whole body). Failure rejects

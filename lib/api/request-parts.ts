@@ -7,6 +7,9 @@
 /** The API's base path. */
 export const API_BASE = '/api_f/v1';
 
+/** The `website_type` header's value for this site (docs/rules.md#api). */
+export const WEBSITE_TYPE = '7';
+
 /** `Accept-Language` for a locale: `en-PH` → `en-PH,en;q=0.9`, `es` → `es`. */
 export function acceptLanguage(locale: string): string {
   const lang = locale.split('-')[0];
@@ -15,7 +18,7 @@ export function acceptLanguage(locale: string): string {
 
 /** The headers of every call: `website_type` 7 (this site) and the page's language. */
 export function baseHeaders(language: string): Record<string, string> {
-  return { website_type: '7', 'Accept-Language': acceptLanguage(language) };
+  return { website_type: WEBSITE_TYPE, 'Accept-Language': acceptLanguage(language) };
 }
 
 /** The tracking fields that have a value (undefined and '' are not sent). */

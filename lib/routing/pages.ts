@@ -2,11 +2,12 @@
  * Every page of the site, written once (docs/rules.md#routes): its path without the locale prefix, with a trailing
  * slash, and how search engines see it. A new page is one line here; the routing rules (PAGE_PATHS: anything else
  * redirects to the locale's home), the sitemap and hreflang (INDEXED_PAGES), robots.txt (PRIVATE_PAGES) and the
- * browser tests that visit every page all read this table. proxy.ts's matcher is a literal Next.js needs at build time;
- * tests/proxy-matcher.test.ts checks it against this table.
+ * browser tests that visit every page all read this table. proxy.ts's matcher is a literal Next.js needs at build time,
+ * so a new page is also added there; tests/proxy-matcher.test.ts fails until it is.
  *
  * - `indexed`: listed in the sitemap with hreflang alternates;
- * - `private`: dashboards, consent, payment and account-recovery pages: `Disallow` in robots.txt and `noindex`;
+ * - `private`: dashboards, consent, payment and account-recovery pages: `Disallow` in robots.txt by their first path
+ *   segment (lib/seo.ts), and each page's metadata says `noindex` (lib/page-title.ts);
  * - `unlisted`: served but in neither list (the not-found page).
  */
 export const PAGES = {

@@ -1,4 +1,5 @@
 import { postKeepalive } from '../api/keepalive';
+import { API_BASE, WEBSITE_TYPE } from '../api/request-parts';
 import { SITE_DEFAULTS } from '../site';
 import { buttonOs, detectEnv, phoneOs, postToNative } from './device';
 import type { BrowserEvent } from './funnel';
@@ -67,7 +68,7 @@ export async function trackClick(btnId: string): Promise<void> {
     os: String(buttonOs(envNow())),
   });
   try {
-    const res = await fetch(`${TRACKER_ORIGIN}/api_f/v1/operationLog/protal`, {
+    const res = await fetch(`${TRACKER_ORIGIN}${API_BASE}/operationLog/protal`, {
       method: 'POST',
       body,
       keepalive: true,
@@ -121,7 +122,7 @@ async function postAdEvent(eventName: string): Promise<void> {
   try {
     const res = await fetch(`${location.origin}/api_${AD_EVENTS_HASH}${query}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', website_type: '7' },
+      headers: { 'content-type': 'application/json', website_type: WEBSITE_TYPE },
       body: JSON.stringify({
         actionSource: 'website',
         eventName,
