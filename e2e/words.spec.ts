@@ -8,6 +8,27 @@ import { buyThroughApi, checkNumber, uniqueEmail } from './helpers';
  * runs on localhost, whose address has no country: only the page's locale can give one.
  */
 
+/**
+ * Answers the page's `GET /other/ipInfo` as for a visitor in `country` (this machine's address has none), after
+ * `delayMs`; returns the list of the calls' URLs, filled as they are made.
+ */
+async function answerIpCountry(page: Page, country: string, delayMs = 0): Promise<string[]> {
+  const asked: string[] = [];
+  await page.route('**/api_f/v1/other/ipInfo*', async (route) => {
+    asked.push(route.request().url());
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const place = { region: null, city: null, latitude: null, longitude: null, accuracyRadiusKm: null };
+    await route.fulfill({
+      json: {
+        success: 1,
+        msg: '',
+        obj: { ip: '203.0.113.9', status: 'found', countryCode: country, ...place, mine: true },
+      },
+    });
+  });
+  return asked;
+}
+
 test.describe('national numbers', () => {
   test('612345678 on /es/ is a Spanish number', async ({ page }) => {
     await checkNumber(page, '612345678', uniqueEmail('es-national'), '/es/', 'Ana');
@@ -27,28 +48,8 @@ test.describe('national numbers', () => {
   test("the visitor's IP country is asked at the first touch of the box, not with the page, and then reads national numbers", async ({
     page,
   }) => {
-    const asked: string[] = [];
     // This machine's address has no country: the answer for a visitor in Indonesia stands in for it.
-    await page.route('**/api_f/v1/other/ipInfo*', (route) => {
-      asked.push(route.request().url());
-      return route.fulfill({
-        json: {
-          success: 1,
-          msg: '',
-          obj: {
-            ip: '203.0.113.9',
-            status: 'found',
-            countryCode: 'ID',
-            region: null,
-            city: null,
-            latitude: null,
-            longitude: null,
-            accuracyRadiusKm: null,
-            mine: true,
-          },
-        },
-      });
-    });
+    const asked = await answerIpCountry(page, 'ID');
     await page.goto('/');
     await page.waitForLoadState('networkidle');
     expect(asked).toEqual([]);
@@ -62,26 +63,7 @@ test.describe('national numbers', () => {
 
   test('a check made before the IP country has answered waits for it', async ({ page }) => {
     // The answer comes a second after the first touch: the form is filled and checked before then.
-    await page.route('**/api_f/v1/other/ipInfo*', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      await route.fulfill({
-        json: {
-          success: 1,
-          msg: '',
-          obj: {
-            ip: '203.0.113.9',
-            status: 'found',
-            countryCode: 'ID',
-            region: null,
-            city: null,
-            latitude: null,
-            longitude: null,
-            accuracyRadiusKm: null,
-            mine: true,
-          },
-        },
-      });
-    });
+    await answerIpCountry(page, 'ID', 1000);
     await checkNumber(page, '0812 3456 7890', uniqueEmail('ip-wait'));
     await expect(page.locator('section[aria-labelledby=facts-title]')).toContainText('Indonesia');
   });
