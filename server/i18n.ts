@@ -34,7 +34,7 @@ export function messagesOf(lang: ApiLanguage): Record<string, unknown> {
 }
 
 /**
- * Picks the response language from an `Accept-Language` header (RFC 9110 §12.5.4): the first listed language (by
+ * Picks the response language from an `Accept-Language` header (RFC 9110, section 12.5.4): the first listed language (by
  * q-value, then order) that has a catalogue (i18n/routing.ts: en, id, es), looked up as RFC 4647 does (`en-PH` counts
  * as en; scripts/accept-language.mjs). Also takes a locale (`en-PH`, `es`). Missing or unknown → 'en'.
  */

@@ -9,7 +9,7 @@ export type Received = { to: string; messageId: string; subject: string; raw: st
  * listens on 127.0.0.1 at `port` (0: a free port, kept for later restarts), and makes the failures an outbox must
  * survive:
  * - `stop()` then `start()`: an outage, connections refused, then up again on the same port;
- * - `refuse = n`: the next n messages are answered 451 (a temporary failure, RFC 5321 §4.2.3);
+ * - `refuse = n`: the next n messages are answered 451 (a temporary failure, RFC 5321, section 4.2.3);
  * - `hang()` then `recover()`: a server that accepts the connection and never answers, then the sink again.
  */
 export class SmtpSink {
