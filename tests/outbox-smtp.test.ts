@@ -1,6 +1,4 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SmtpSink } from './support/smtp-sink';
 import { getDb, getDbState } from '@/server/db/client';
@@ -130,11 +128,12 @@ describe('outbox delivery over SMTP', () => {
   });
 
   it('a hung SMTP server fails the attempt within seconds and holds no database connection meanwhile', async () => {
-    const hung = net.createServer(() => undefined).listen(0, '127.0.0.1');
-    await new Promise((resolve) => hung.once('listening', resolve));
+    const hung = new SmtpSink();
+    await hung.start();
+    await hung.hang();
     try {
       const db = await getDb();
-      const email = createSmtpProvider(`smtp://127.0.0.1:${(hung.address() as AddressInfo).port}`, 'x@example.com');
+      const email = providerOf(hung);
       const id = await queue('hung@example.com');
       const started = Date.now();
       const delivery = deliverOutboxMessage(db, id, { email });
@@ -148,7 +147,7 @@ describe('outbox delivery over SMTP', () => {
       expect(await delivery).toBe('queued');
       expect(Date.now() - started).toBeLessThan(12_000);
     } finally {
-      hung.close();
+      await hung.stop();
     }
   });
 

@@ -49,11 +49,16 @@ export class SmtpSink {
     this.port = (server.server.address() as AddressInfo).port;
   }
 
-  /** Stops accepting connections (an outage): connection refused. */
+  /** Stops accepting connections (an outage: connection refused), whether it records or hangs. */
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    const hung = this.hung;
+    this.hung = null;
+    if (hung) await new Promise<void>((resolve) => hung.close(() => resolve()));
   }
 
   /** Replaces the sink by a server that accepts the TCP connection and never says a word. */
@@ -65,11 +70,7 @@ export class SmtpSink {
 
   /** Ends the hung server and starts the recording sink again. */
   async recover(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-    const hung = this.hung;
-    this.hung = null;
-    if (hung) await new Promise<void>((resolve) => hung.close(() => resolve()));
+    await this.stop();
     await this.start();
   }
 }
