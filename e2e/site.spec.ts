@@ -104,7 +104,15 @@ test("the cookie banner's choice persists", async ({ page, context }) => {
   await expect(page.getByTestId('cookie-banner')).toHaveCount(0);
 });
 
-test('the reverse phone lookup and the IP lookup work and say what they do not do', async ({ page }) => {
+test('the reverse phone lookup and the IP lookup work, say what they do not do, and never load the axios client', async ({
+  page,
+}) => {
+  // The free tools call the API with fetch (lib/api/fetch.ts): the scripts they load never hold axios, whose
+  // evaluation was a long task on a slow phone (bench/lighthouse-report.md).
+  const scripts: Promise<string>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(response.text().catch(() => ''));
+  });
   await page.goto('/phone-finder/');
   await expect(page.getByTestId('tool-note')).toContainText('This does not locate the phone.');
   await page.getByLabel('Phone number').fill('+44 7700 900123');
@@ -118,6 +126,9 @@ test('the reverse phone lookup and the IP lookup work and say what they do not d
   await page.getByRole('button', { name: 'Look up' }).click();
   await expect(page.getByTestId('ip-result')).toContainText('United States');
   await expect(page.locator('.leaflet-container')).toBeVisible();
+  const loaded = await Promise.all(scripts);
+  expect(loaded.length).toBeGreaterThan(3);
+  expect(loaded.filter((text) => text.includes('"AxiosError"'))).toEqual([]);
 });
 
 test('the contact form validates, sends, and e-mails support through the outbox', async ({ page }) => {

@@ -1,37 +1,113 @@
 import { serve, type ServerType } from '@hono/node-server';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClientError, createApiClient, NETWORK_ERROR, SESSION_INVALID } from '@/lib/api/client';
+import {
+  ApiClientError,
+  createApiClient,
+  NETWORK_ERROR,
+  SESSION_INVALID,
+  type ApiClientOptions,
+} from '@/lib/api/client';
+import { fetchApi } from '@/lib/api/fetch';
 import type { PhoneInfo } from '@/lib/contracts/lookups';
 import type { OrderView } from '@/lib/contracts/orders';
 import { getDb } from '@/server/db/client';
 import { operationLogs } from '@/server/db/schema';
 import { app } from './support/api';
 
-/** lib/api against the real API served over HTTP on a loopback port. */
+/**
+ * lib/api's two transports against the real API served over HTTP on a loopback port: the axios client
+ * (lib/api/client.ts) and `fetch` (lib/api/fetch.ts) must send the same request and read the same answer
+ * (docs/rules.md#api), so each case runs on both.
+ */
 let server: ServerType;
 let baseURL = '';
+/** A server that records what arrives and answers success, for what the API does not echo (the query, the body). */
+let echo: Server;
+let echoURL = '';
+const arrived: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[] = [];
+
+function listen(start: (done: (port: number) => void) => void): Promise<number> {
+  return new Promise((resolve) => start(resolve));
+}
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
-      baseURL = `http://127.0.0.1:${info.port}/api_f/v1`;
-      resolve();
+  const port = await listen((done) => {
+    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => done(info.port));
+  });
+  baseURL = `http://127.0.0.1:${port}/api_f/v1`;
+  echo = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      arrived.push({ method: req.method, url: req.url, headers: req.headers, body });
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ success: 1, msg: '', obj: 'ok' }));
     });
   });
+  const echoPort = await listen((done) =>
+    echo.listen(0, '127.0.0.1', () => done((echo.address() as AddressInfo).port)),
+  );
+  echoURL = `http://127.0.0.1:${echoPort}/api_f/v1`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) => echo.close(() => resolve()));
+});
 
-describe('lib/api client', () => {
+/** The calls the cases make, over one transport, with the client's options as values. */
+type Transport = (options: {
+  baseURL: string;
+  language?: string;
+  tracking?: Record<string, string | number | undefined>;
+  headers?: Record<string, string | undefined>;
+}) => {
+  get: <T>(path: string, params?: Record<string, string | number>) => Promise<T>;
+  post: <T>(
+    path: string,
+    data: Record<string, unknown>,
+    whole?: boolean,
+    headers?: Record<string, string>,
+  ) => Promise<T>;
+};
+
+const axiosTransport: Transport = (o) => {
+  const options: ApiClientOptions = {
+    baseURL: o.baseURL,
+    language: o.language,
+    tracking: () => o.tracking ?? {},
+    headers: () => o.headers ?? {},
+  };
+  const api = createApiClient(options);
+  return {
+    get: (path, params) => api.get(path, params),
+    post: (path, data, whole, h) => api.post(path, data, whole, h),
+  };
+};
+
+const fetchTransport: Transport = (o) => {
+  const base = { baseURL: o.baseURL, language: o.language ?? 'en', tracking: o.tracking };
+  return {
+    get: (path, params) => fetchApi(path, { ...base, params, headers: o.headers }),
+    post: (path, data, whole, h) =>
+      fetchApi(path, { ...base, method: 'POST', data, whole, headers: { ...o.headers, ...h } }),
+  };
+};
+
+describe.each([
+  ['the axios client', axiosTransport],
+  ['fetch', fetchTransport],
+])('lib/api over %s', (name, transport) => {
   it('unwraps obj on success and sends the page language', async () => {
-    const api = createApiClient({ baseURL, language: 'es' });
+    const api = transport({ baseURL, language: 'es' });
     const info = await api.get<PhoneInfo>(`/other/location/info/${encodeURIComponent('+62 812-3456-7890')}`);
     expect(info).toMatchObject({ e164: '+6281234567890', countryName: 'Indonesia', carrier: 'Telkomsel' });
   });
 
-  it('rejects with the localized msg and the error code', async () => {
-    const api = createApiClient({ baseURL, language: 'es' });
+  it('rejects with the localized msg, the error code and the envelope’s detail', async () => {
+    const api = transport({ baseURL, language: 'es' });
     const error = await api.get('/other/location/info/%2B999123').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiClientError);
     expect(error).toMatchObject({
@@ -42,10 +118,7 @@ describe('lib/api client', () => {
   });
 
   it('posts form-encoded bodies with website_type and tracking fields, and returns the whole body for orders', async () => {
-    const api = createApiClient({
-      baseURL,
-      tracking: () => ({ gclid: 'G-1', keyword: 'find phone', os: 2, phoneOs: 2 }),
-    });
+    const api = transport({ baseURL, tracking: { gclid: 'G-1', keyword: 'find phone', os: 2, phoneOs: 2 } });
     const body = await api.post<{ success: number; msg: string; obj: OrderView }>(
       '/portal/order',
       { email: 'client@example.com', phone: '+14155552671', requesterName: 'Anna (your sister)', terms: true },
@@ -55,40 +128,37 @@ describe('lib/api client', () => {
     expect(body.obj).toMatchObject({ email: 'client@example.com', phone: '+14155552671', status: 'pending' });
   });
 
-  it('puts tracking fields in the query on GET (without os) and in the body otherwise', async () => {
-    const seen: {
-      method?: string;
-      params?: Record<string, unknown>;
-      data?: unknown;
-      headers?: Record<string, unknown>;
-    }[] = [];
-    const api = createApiClient({
+  it('puts tracking fields in the query on GET (without os) and in the body otherwise; empty headers are not sent', async () => {
+    arrived.length = 0;
+    const api = transport({
+      baseURL: echoURL,
       language: 'en-PH',
-      tracking: () => ({ gclid: 'G-1', os: 3, phoneOs: 3, wbraid: undefined }),
-      adapter: async (config) => {
-        seen.push({
-          method: config.method,
-          params: config.params,
-          data: config.data,
-          headers: config.headers?.toJSON(),
-        });
-        return { data: { success: 1, msg: '', obj: 'ok' }, status: 200, statusText: 'OK', headers: {}, config };
-      },
+      tracking: { gclid: 'G-1', os: 3, phoneOs: 3, wbraid: undefined, keyword: '' },
+      headers: { track_id: 'e'.repeat(64), empty: '' },
     });
-    expect(await api.get('/x', { a: 1 })).toBe('ok');
-    await api.put('/y', { b: 2 });
-    expect(seen[0].params).toEqual({ gclid: 'G-1', phoneOs: 3, a: 1 });
-    expect(seen[0].headers).toMatchObject({ website_type: '7', 'Accept-Language': 'en-PH,en;q=0.9' });
-    expect(String(seen[1].data)).toBe('gclid=G-1&os=3&phoneOs=3&b=2');
+    expect(await api.get('/x', { a: 1, gclid: 'G-2' })).toBe('ok');
+    expect(await api.post('/y', { b: 2, skipped: undefined })).toBe('ok');
+    const [get, post] = arrived;
+    expect(get.method).toBe('GET');
+    expect(new URL(get.url!, 'http://h').searchParams.toString()).toBe('gclid=G-2&phoneOs=3&a=1');
+    expect(get.headers).toMatchObject({
+      website_type: '7',
+      'accept-language': 'en-PH,en;q=0.9',
+      track_id: 'e'.repeat(64),
+    });
+    expect(get.headers.empty).toBeUndefined();
+    expect(post.method).toBe('POST');
+    expect(post.headers['content-type']).toContain('application/x-www-form-urlencoded');
+    expect(post.body).toBe('gclid=G-1&os=3&phoneOs=3&b=2');
   });
 
-  it('sends the operation log through the client: headers of docs/rules.md#entities, tracking fields in the body, stored', async () => {
-    const trackId = 'c'.repeat(64);
-    const api = createApiClient({
+  it('sends the operation log: headers of docs/rules.md#entities, tracking fields in the body, stored', async () => {
+    const trackId = (name === 'fetch' ? 'd' : 'c').repeat(64);
+    const api = transport({
       baseURL,
       language: 'id',
-      tracking: () => ({ keyword: 'lacak hp', gclid: 'G-LOG', apkChannel: 'client-test', os: 3, phoneOs: 3 }),
-      headers: () => ({ track_id: trackId }),
+      tracking: { keyword: 'lacak hp', gclid: 'G-LOG', apkChannel: 'client-test', os: 3, phoneOs: 3 },
+      headers: { track_id: trackId },
     });
     const headers = { apk_version_code: 'fmp1.3', version: 'fmp1.3', phone_os: '3' };
     const body = { currDocument: '/id/gps-locator/', domain: 'example.com', eventCode: 'landing_view', eventType: 1 };
@@ -105,6 +175,16 @@ describe('lib/api client', () => {
     });
   });
 
+  it("says 'Network error, please try again later' when no response arrives", async () => {
+    const api = transport({ baseURL: 'http://127.0.0.1:9/api_f/v1' });
+    const error = (await api.get('/health').catch((e: unknown) => e)) as ApiClientError;
+    expect(error).toBeInstanceOf(ApiClientError);
+    expect(error.message).toBe(NETWORK_ERROR);
+    expect(error.status).toBe(0);
+  });
+});
+
+describe('lib/api, one transport', () => {
   it('keeps code 20012 on an invalid session and sends the token header', async () => {
     const api = createApiClient({ baseURL, token: () => 'not-a-session' });
     const error = (await api.get('/spyContent').catch((e: unknown) => e)) as ApiClientError;
@@ -112,10 +192,12 @@ describe('lib/api client', () => {
     expect(error.message).toBe('The login status is invalid, please log in to your account.');
   });
 
-  it("says 'Network error, please try again later' when no response arrives", async () => {
-    const api = createApiClient({ baseURL: 'http://127.0.0.1:9/api_f/v1' });
-    const error = (await api.get('/health').catch((e: unknown) => e)) as ApiClientError;
-    expect(error.message).toBe(NETWORK_ERROR);
-    expect(error.status).toBe(0);
+  it('fetch says the page’s own network message when no response arrives', async () => {
+    const error = (await fetchApi('/health', {
+      baseURL: 'http://127.0.0.1:9/api_f/v1',
+      language: 'es',
+      networkMessage: 'Error de red',
+    }).catch((e: unknown) => e)) as ApiClientError;
+    expect(error).toMatchObject({ message: 'Error de red', status: 0, code: 0 });
   });
 });

@@ -2,13 +2,14 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { NextIntlClientProvider } from 'next-intl';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocateBox } from '@/components/locate/locate-box';
 import en from '@/messages/en.json';
 import es from '@/messages/es.json';
 
-// The home page's locate box as a visitor sees it, in happy-dom (no server: the API calls fail and are not needed
-// before the first submit). Texts are read from the catalogues, so a changed message or a lost state fails here.
+// The home page's locate box as a visitor sees it, in happy-dom (no server: `fetch` fails as it does offline, and the
+// API is not needed before the first submit). Texts are read from the catalogues, so a changed message or a lost state
+// fails here.
 
 const CATALOGUES = { en, es } as const;
 
@@ -19,6 +20,10 @@ function show(locale: keyof typeof CATALOGUES) {
     </NextIntlClientProvider>,
   );
 }
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+});
 
 afterEach(() => {
   cleanup();

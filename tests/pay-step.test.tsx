@@ -9,11 +9,13 @@ import { PayStep } from '@/components/locate/pay-step';
 import en from '@/messages/en.json';
 import es from '@/messages/es.json';
 
-// The pay step of the locate flow in happy-dom, with the API client it is handed standing in for the server: the
+// The pay step of the locate flow in happy-dom, with the page's API client (useApi) standing in for the server: the
 // offer it answers and the order's answer (an error with the API's detail). Texts come from the catalogues.
 
 const router = vi.hoisted(() => ({ pushed: [] as string[] }));
 vi.mock('next/navigation', () => ({ useRouter: () => ({ push: (to: string) => router.pushed.push(to) }) }));
+const page = vi.hoisted(() => ({ client: null as unknown }));
+vi.mock('@/components/ui/use-api', () => ({ useApi: () => page.client }));
 
 const offer: OfferView = {
   offer: { id: 'offer-1', percentOff: 50, expiresAt: null, rule: 'first_order' },
@@ -60,13 +62,14 @@ function api(
       throw errors.orderError ?? new Error('no order here');
     },
   } as unknown as ApiClient;
-  return async () => client;
+  return client;
 }
 
-function show(locale: 'en' | 'es', load: () => Promise<ApiClient>) {
+function show(locale: 'en' | 'es', client: ApiClient) {
+  page.client = client;
   return render(
     <NextIntlClientProvider locale={locale} messages={{ en, es }[locale]} timeZone="UTC">
-      <PayStep email="buyer@example.com" phone="+34612345678" requesterName="Ana" api={load} />
+      <PayStep email="buyer@example.com" phone="+34612345678" requesterName="Ana" />
     </NextIntlClientProvider>,
   );
 }

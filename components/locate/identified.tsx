@@ -1,6 +1,5 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import type { ApiClient } from '@/lib/api/client';
 import type { PhoneInfo } from '@/lib/contracts/lookups';
 import { PayStep } from './pay-step';
 import { PhoneFacts } from './phone-facts';
@@ -14,13 +13,11 @@ export default function Identified({
   facts,
   email,
   requesterName,
-  api,
 }: {
   facts: PhoneInfo;
   email: string;
   /** Who asks, shown to the owner. */
   requesterName: string;
-  api: () => Promise<ApiClient>;
 }) {
   const t = useTranslations('LocateBox');
   return (
@@ -30,7 +27,7 @@ export default function Identified({
         <h3 className="text-lg font-semibold text-green-800">{t('identifiedTitle')}</h3>
         <p className="mt-1 text-sm text-slate-700">{t('identifiedPrompt')}</p>
       </div>
-      <PayStep email={email} phone={facts.e164} requesterName={requesterName} api={api} />
+      <PayStep email={email} phone={facts.e164} requesterName={requesterName} />
     </>
   );
 }

@@ -8,7 +8,7 @@ import type { LocateBoxValues } from '@/lib/validation/schemas';
 import { FieldError } from '../ui/field-error';
 import { TextField } from '../ui/text-field';
 import { useDelayed } from '../ui/use-delayed';
-import { useLazyApi } from '../ui/use-lazy-api';
+import { usePublicApi } from '../ui/use-public-api';
 import { track } from '@/lib/tracking/track';
 import { Link } from '@/components/ui/link';
 import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
@@ -85,20 +85,18 @@ export function LocateBox() {
   /** The field's props: react-hook-form's `register` once loaded, its name and `onChange` before. */
   const field = (name: keyof LocateBoxValues, options?: { onChange: (e: { target: HTMLInputElement }) => unknown }) =>
     control ? control.form.register(name, options) : { name, ...options };
-  const api = useLazyApi();
+  const get = usePublicApi();
   const checking = useDelayed(isSubmitting);
 
-  // The visitor's IP country, asked on the first touch of the box with the form: a visitor who only reads loads
-  // neither the API client nor this call, and the page does no work after it has loaded (bench/lighthouse-report.md).
+  // The visitor's IP country, asked on the first touch of the box with the form: a visitor who only reads makes
+  // no call, and the page does no work after it has loaded; calls go by `fetch`, without the axios client (bench/lighthouse-report.md).
   // One call per page view; a check made before it answers waits for it (IP_COUNTRY_WAIT_MS at most).
   const ipAsked = useRef<Promise<string | null> | null>(null);
   const askIpCountry = () =>
-    (ipAsked.current ??= api()
-      .then((client) => client.get<IpInfo>('/other/ipInfo'))
-      .then(
-        (info) => info.countryCode ?? null,
-        () => null,
-      ));
+    (ipAsked.current ??= get<IpInfo>('/other/ipInfo').then(
+      (info) => info.countryCode ?? null,
+      () => null,
+    ));
   useEffect(() => {
     if (!wanted) return;
     let cancelled = false;
@@ -116,17 +114,15 @@ export function LocateBox() {
     track('locate_submitted', 'Lead');
     setRegisteredFor(null);
     try {
-      const client = await api();
       const fromIp = ipCountry ?? (await Promise.race([askIpCountry(), wait(IP_COUNTRY_WAIT_MS).then(() => null)]));
       const country = await phoneCountryFor(phone, locale, fromIp);
       // Signed in as this address: the order is attached to the account, nothing to refuse.
       const own = readUserInfo()?.email?.toLowerCase() === email.trim().toLowerCase();
       const [info, account] = await Promise.all([
-        client.get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}),
+        get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}),
         own
           ? null
-          : client
-              .get<{ registered: boolean }>(`/portal/user/checkEmail/${encodeURIComponent(email.trim())}`)
+          : get<{ registered: boolean }>(`/portal/user/checkEmail/${encodeURIComponent(email.trim())}`)
               // A refused check (rate limit, network) is not a verdict: the order itself checks again.
               .catch(() => null),
       ]);
@@ -238,7 +234,7 @@ export function LocateBox() {
       {facts && (
         <div className="mt-4 space-y-4">
           <Suspense fallback={<p aria-busy="true">…</p>}>
-            <Identified facts={facts} email={getValues('email')} requesterName={getValues('requesterName')} api={api} />
+            <Identified facts={facts} email={getValues('email')} requesterName={getValues('requesterName')} />
           </Suspense>
           <button
             type="button"

@@ -3,13 +3,13 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { track } from '@/lib/tracking/track';
 import { useEffect, useState } from 'react';
-import type { ApiClient } from '@/lib/api/client';
 import type { OfferView, OrderView } from '@/lib/contracts/orders';
 import { localePath } from '@/i18n/routing';
 import { trackingQuery, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
 import { loadPrototypes, ownerNoteProblem } from '@/lib/validation/requester-name';
 import { OwnerNoteField } from './owner-note-field';
+import { useApi } from '../ui/use-api';
 
 /** A random idempotency key (hex), made once per pay step: a double click creates one order. */
 function newKey(): string {
@@ -36,18 +36,18 @@ export function PayStep({
   email,
   phone,
   requesterName,
-  api,
 }: {
   email: string;
   /** E.164. */
   phone: string;
   /** Who asks, as the owner will see it. */
   requesterName: string;
-  api: () => Promise<ApiClient>;
 }) {
   const t = useTranslations('Pay');
   const locale = useLocale() as AppLocale;
   const router = useRouter();
+  // The axios client: this step is loaded with the checked number (components/locate/identified.tsx), never with the page.
+  const api = useApi();
   const [view, setView] = useState<OfferView | null>(null);
   const [method, setMethod] = useState<'card' | 'wallet'>('card');
   const [key] = useState(newKey);
@@ -61,12 +61,10 @@ export function PayStep({
 
   useEffect(() => {
     let cancelled = false;
-    api()
-      .then((client) => client.post<OfferView>('/portal/priceSetup/offer', { email, phone }))
-      .then(
-        (v) => !cancelled && setView(v),
-        (e: Error) => !cancelled && setError(e.message),
-      );
+    api.post<OfferView>('/portal/priceSetup/offer', { email, phone }).then(
+      (v) => !cancelled && setView(v),
+      (e: Error) => !cancelled && setError(e.message),
+    );
     return () => {
       cancelled = true;
     };
@@ -100,8 +98,7 @@ export function PayStep({
     setBusy(true);
     setError(null);
     try {
-      const client = await api();
-      const body = await client.post<{ obj: OrderView & { next: string } }>(
+      const body = await api.post<{ obj: OrderView & { next: string } }>(
         '/portal/order',
         {
           email,

@@ -4,7 +4,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { IpInfo } from '@/lib/api/types';
 import { regionName } from '@/lib/intl-format';
-import { useLazyApi } from '../ui/use-lazy-api';
+import { usePublicApi } from '../ui/use-public-api';
 import { LookupForm } from './lookup-form';
 
 const LeafletMap = dynamic(() => import('../dashboard/leaflet-map'), { ssr: false });
@@ -17,23 +17,20 @@ const LeafletMap = dynamic(() => import('../dashboard/leaflet-map'), { ssr: fals
 export function IpLookup() {
   const t = useTranslations('Landing.ipTracker');
   const locale = useLocale();
-  const api = useLazyApi();
+  const get = usePublicApi();
   const [info, setInfo] = useState<(IpInfo & { mine: boolean }) | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    api()
-      .then((client) => client.get<IpInfo>('/other/ipInfo'))
-      .then(
-        (result) => setInfo({ ...result, mine: true }),
-        (e: Error) => setError(e.message),
-      );
-  }, [api]);
+    get<IpInfo>('/other/ipInfo').then(
+      (result) => setInfo({ ...result, mine: true }),
+      (e: Error) => setError(e.message),
+    );
+  }, [get]);
 
   const lookup = async (ip: string) => {
     try {
-      const client = await api();
-      setInfo({ ...(await client.get<IpInfo>('/other/ipInfo', ip ? { ip } : {})), mine: !ip });
+      setInfo({ ...(await get<IpInfo>('/other/ipInfo', ip ? { ip } : {})), mine: !ip });
       return null;
     } catch (e) {
       return (e as Error).message;

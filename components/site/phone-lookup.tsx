@@ -6,7 +6,7 @@ import { phoneCountryFor } from '@/lib/phone-country';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { PhoneFacts } from '../locate/phone-facts';
-import { useLazyApi } from '../ui/use-lazy-api';
+import { usePublicApi } from '../ui/use-public-api';
 import { LookupForm } from './lookup-form';
 import { Link } from '@/components/ui/link';
 
@@ -20,22 +20,19 @@ import { Link } from '@/components/ui/link';
 export function PhoneLookup() {
   const t = useTranslations('Landing.phoneFinder');
   const locale = useLocale() as AppLocale;
-  const api = useLazyApi();
+  const get = usePublicApi();
   const [facts, setFacts] = useState<PhoneInfo | null>(null);
   // The visitor's IP country, asked once, with the first lookup: the page itself makes no call and loads no client.
   const ipCountry = useRef<Promise<string | null> | null>(null);
 
   const lookup = async (phone: string) => {
     try {
-      const client = await api();
-      ipCountry.current ??= client.get<IpInfo>('/other/ipInfo').then(
+      ipCountry.current ??= get<IpInfo>('/other/ipInfo').then(
         (info) => info.countryCode,
         () => null,
       );
       const country = await phoneCountryFor(phone, locale, await ipCountry.current);
-      setFacts(
-        await client.get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}),
-      );
+      setFacts(await get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}));
       return null;
     } catch (e) {
       setFacts(null);

@@ -2,7 +2,7 @@ import { detectEnv, phoneOs } from '../tracking/device';
 import { browserState } from '../tracking/state';
 
 // What this browser adds to every API call, apart from any transport (lib/api/browser.ts's axios client and
-// lib/api/keepalive.ts both send it).
+// lib/api/browser-fetch.ts both send it).
 
 /**
  * Tracking fields sent with every call (docs/rules.md#api), from the stored browser state (lib/tracking/state), so they

@@ -1,11 +1,20 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig } from 'axios';
-import { API_BASE, baseHeaders, formBody, presentFields } from './request-parts';
+import { answeredError, ApiClientError, NETWORK_ERROR, TIMEOUT_MS, unwrap, type RawEnvelope } from './errors';
+import { API_BASE, baseHeaders, formBody, presentFields, queryFields } from './request-parts';
 
 export { acceptLanguage } from './request-parts';
+export {
+  ApiClientError,
+  MUST_CHANGE_PASSWORD,
+  NETWORK_ERROR,
+  SESSION_INVALID,
+  TIMEOUT_MS,
+  type Envelope,
+} from './errors';
 
 /**
  * The one browser client of the API (docs/rules.md#api): axios over the request parts of lib/api/request-parts.ts
- * (which the operation log's keep-alive post, lib/api/keepalive.ts, shares), base `/api_f/v1`, timeout 30000 ms,
+ * (which the `fetch` calls of lib/api/fetch.ts share, answered alike: lib/api/errors.ts), base `/api_f/v1`, timeout 30000 ms,
  * form-encoded bodies, headers `website_type` (7), `Accept-Language` (the page's language) and `_chamspy_token`
  * when a token is known; tracking fields as query on GET and merged into bodies otherwise.
  * Success (`success === 1`) resolves to `obj`, `page` or `result` (order creation: the whole body). Failure rejects
@@ -25,27 +34,6 @@ export type ApiClientOptions = {
   afterResponse?: () => void;
 };
 
-export const NETWORK_ERROR = 'Network error, please try again later';
-export const SESSION_INVALID = 20012;
-/** Code of a session opened with a temporary password, which may only change the password (server ErrorCode). */
-export const MUST_CHANGE_PASSWORD = 40301;
-export const TIMEOUT_MS = 30_000;
-
-/** Rejection of an API call: `message` is user-facing, `code`/`status` as answered (0 without a response). */
-export class ApiClientError extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-    readonly status: number,
-    readonly detail: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = 'ApiClientError';
-  }
-}
-
-type RawEnvelope = { success: number; msg?: string; code?: number; obj?: unknown; page?: unknown; result?: unknown };
-
 /** Creates a client; one per page language. */
 export function createApiClient(options: ApiClientOptions = {}) {
   const http: AxiosInstance = axios.create({
@@ -61,13 +49,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     for (const [name, value] of Object.entries(options.headers?.() ?? {})) {
       if (value && !config.headers.has(name)) config.headers.set(name, value);
     }
-    const tracking = presentFields(options.tracking?.());
     const method = (config.method ?? 'get').toLowerCase();
     if (method === 'get') {
-      const { os: _os, ...query } = tracking; // docs/rules.md#api: os is not sent on GET
-      config.params = { ...query, ...config.params };
+      config.params = { ...queryFields(options.tracking?.()), ...config.params };
     } else if (config.data === undefined || (typeof config.data === 'object' && !(config.data instanceof FormData))) {
-      config.data = formBody(tracking, config.data as Record<string, unknown> | undefined);
+      config.data = formBody(presentFields(options.tracking?.()), config.data as Record<string, unknown> | undefined);
     }
     return config;
   });
@@ -81,13 +67,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       options.afterResponse?.();
       const err = error as AxiosError<RawEnvelope>;
       if (!err.response) throw new ApiClientError(options.networkMessage ?? NETWORK_ERROR, 0, 0);
-      const data = err.response.data;
-      const { success: _s, msg, code, ...detail } = (data && typeof data === 'object' ? data : {}) as RawEnvelope;
-      throw new ApiClientError(msg || err.message, code ?? err.response.status, err.response.status, detail);
+      throw answeredError(err.response.status, err.response.data, err.message);
     }
-    if (body?.success !== 1) throw new ApiClientError(body?.msg ?? '', body?.code ?? 0, 200);
-    if (whole) return body as T;
-    return (body.obj ?? body.page ?? body.result) as T;
+    return unwrap<T>(body, whole);
   }
 
   return {
@@ -109,6 +91,3 @@ export function createApiClient(options: ApiClientOptions = {}) {
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
-
-/** The success envelope, for calls made with `whole`. */
-export type Envelope<T> = { success: 1; msg: string; obj: T };

@@ -1,7 +1,7 @@
 /**
  * What every call to the API carries (docs/rules.md#api), without a transport: the base URL, the constant headers and
- * the form-encoded body with the tracking fields. The axios client (lib/api/client.ts) and the keep-alive post of the
- * operation log (lib/api/keepalive.ts) both build their requests from here, so the two cannot drift.
+ * the form-encoded body with the tracking fields. The axios client (lib/api/client.ts) and the `fetch` calls
+ * (lib/api/fetch.ts) both build their requests from here, so the two cannot drift.
  */
 
 /** The API's base path. */
@@ -29,6 +29,14 @@ export function presentFields(
     string,
     string | number
   >;
+}
+
+/** The tracking fields of a GET's query: those with a value, without `os` (docs/rules.md#api: os is not sent on GET). */
+export function queryFields(
+  fields: Record<string, string | number | undefined> | undefined,
+): Record<string, string | number> {
+  const { os: _os, ...query } = presentFields(fields);
+  return query;
 }
 
 /** A form-encoded body: `tracking`, then `data` (which wins on a shared name), without undefined or null values. */

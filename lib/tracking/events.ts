@@ -1,4 +1,4 @@
-import { postKeepalive } from '../api/keepalive';
+import { postKeepalive } from '../api/browser-fetch';
 import { API_BASE, WEBSITE_TYPE } from '../api/request-parts';
 import { SITE_DEFAULTS } from '../site';
 import { buttonOs, detectEnv, phoneOs, postToNative } from './device';
@@ -28,7 +28,7 @@ function envNow() {
 }
 
 /**
- * Sends an operation-log event with the client's request parts, kept alive past the page (lib/api/keepalive.ts): body currDocument (path + query), domain, eventCode,
+ * Sends an operation-log event with the client's request parts, kept alive past the page (lib/api/browser-fetch.ts): body currDocument (path + query), domain, eventCode,
  * eventType 1; headers apk_version_code and version 'fmp1.3', phone_os (3 mobile, else 2), track_id (the event
  * token). The event also goes to the native app when the page runs inside it, and to the third-party event service
  * once cookies are accepted. Resolves when sent or failed.

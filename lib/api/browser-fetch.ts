@@ -1,0 +1,45 @@
+import { browserHeaders, browserTracking } from './browser-fields';
+import { fetchApi } from './fetch';
+
+/**
+ * `GET path` from this browser with `fetch` (lib/api/fetch.ts): the page's `locale`, this browser's tracking fields and
+ * `track_id` (lib/api/browser-fields.ts). For the public reads of the landing pages and free tools (the visitor's IP
+ * country and address, a number's facts), which load no axios. Resolves to the payload; rejects with `ApiClientError`
+ * (the server's localized message, or `networkMessage` without an answer).
+ */
+export function browserGet<T>(
+  locale: string,
+  networkMessage: string,
+  path: string,
+  params?: Record<string, string | number | undefined>,
+): Promise<T> {
+  return fetchApi<T>(path, {
+    language: locale,
+    networkMessage,
+    params,
+    tracking: browserTracking(),
+    headers: browserHeaders(),
+  });
+}
+
+/**
+ * POSTs `data` form-encoded to `path` with `keepalive` (Fetch standard): the request outlives the page, so the view of
+ * a visitor who leaves at once still arrives. For the operation log, whose answer nothing reads. Carries this
+ * browser's tracking fields in the body, `track_id`, the page's `language` and `headers`. Resolves when the API
+ * answered success; rejects with `ApiClientError` otherwise.
+ */
+export async function postKeepalive(
+  path: string,
+  data: Record<string, unknown>,
+  language: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  await fetchApi(path, {
+    method: 'POST',
+    keepalive: true,
+    data,
+    language,
+    tracking: browserTracking(),
+    headers: { ...browserHeaders(), ...headers },
+  });
+}

@@ -1,0 +1,64 @@
+import { answeredError, ApiClientError, NETWORK_ERROR, TIMEOUT_MS, unwrap, type RawEnvelope } from './errors';
+import { API_BASE, baseHeaders, formBody, presentFields, queryFields } from './request-parts';
+
+/** One call made with `fetch`: what the axios client's options give it, as values (lib/api/client.ts). */
+export type FetchCall = {
+  method?: 'GET' | 'POST';
+  /** Query of a GET, after the tracking fields (which it overrides on a shared name). */
+  params?: Record<string, string | number | undefined>;
+  /** Form-encoded body of a POST, after the tracking fields. */
+  data?: Record<string, unknown>;
+  /** The page's locale, for `Accept-Language`. */
+  language: string;
+  /** The tracking fields (docs/rules.md#api): query on GET without `os`, body otherwise. */
+  tracking?: Record<string, string | number | undefined>;
+  /** Extra headers; empty values are not sent. */
+  headers?: Record<string, string | undefined>;
+  /** The localized 'Network error, please try again later'. */
+  networkMessage?: string;
+  /** The request outlives the page (Fetch standard, `keepalive`): for the operation log of a visitor who leaves. */
+  keepalive?: boolean;
+  /** Resolve to the whole success envelope rather than its payload. */
+  whole?: boolean;
+  /** `/api_f/v1` on this origin unless given (tests give an absolute URL). */
+  baseURL?: string;
+};
+
+/**
+ * Calls the API with `fetch`, built from the same request parts as the axios client (lib/api/request-parts.ts) and
+ * answered the same way (lib/api/errors.ts): resolves to the payload of a success envelope; rejects with an
+ * `ApiClientError` carrying the server's localized `msg`, its `code` and HTTP status, or `networkMessage` (status 0)
+ * when no answer arrives within `TIMEOUT_MS` (30000 ms). For the landing pages and free tools, whose public calls
+ * should not load and evaluate axios (≈58 KB minified) on a slow phone (bench/lighthouse-report.md), and for the
+ * operation log's keep-alive post. Signed-in pages use the axios client (lib/api/browser.ts).
+ */
+export async function fetchApi<T>(path: string, call: FetchCall): Promise<T> {
+  const method = call.method ?? 'GET';
+  let url = `${call.baseURL ?? API_BASE}${path}`;
+  let body: URLSearchParams | undefined;
+  if (method === 'GET') {
+    const query = new URLSearchParams(
+      Object.entries({ ...queryFields(call.tracking), ...presentFields(call.params) }).map(([k, v]) => [k, String(v)]),
+    ).toString();
+    if (query) url += `${url.includes('?') ? '&' : '?'}${query}`;
+  } else {
+    body = formBody(presentFields(call.tracking), call.data);
+  }
+  const extra = Object.entries(call.headers ?? {}).filter((entry): entry is [string, string] => Boolean(entry[1]));
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      body,
+      keepalive: call.keepalive,
+      headers: { ...baseHeaders(call.language), ...Object.fromEntries(extra) },
+      // Browsers without AbortSignal.timeout (Safari before 16) wait as long as the browser does.
+      signal: typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(TIMEOUT_MS) : undefined,
+    });
+  } catch {
+    throw new ApiClientError(call.networkMessage ?? NETWORK_ERROR, 0, 0);
+  }
+  const data = (await res.json().catch(() => null)) as RawEnvelope | null;
+  if (!res.ok) throw answeredError(res.status, data, `HTTP ${res.status}`);
+  return unwrap<T>(data, call.whole ?? false);
+}
