@@ -27,14 +27,40 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_key').on(t.email)],
 );
 
+/**
+ * `user_id`: the account a row belongs to, deleted with it (ON DELETE CASCADE: erasing an account erases what it
+ * asked and holds, docs/rules.md#data).
+ */
+export const accountId = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
+/**
+ * A table of single-use links e-mailed to an account (`/cancel`, `/withdraw`): only the SHA-256 of the 256-bit token
+ * is kept (unique, `<name>_token_hash_key`), with its expiry and the time it was used (docs/rules.md#security). One
+ * table per purpose, so a link made for one never serves the other.
+ */
+export const emailedLinkTable = <N extends string>(name: N) =>
+  pgTable(
+    name,
+    {
+      id: id(),
+      userId: accountId(),
+      tokenHash: text('token_hash').notNull(),
+      expiresAt: at('expires_at').notNull(),
+      usedAt: at('used_at'),
+      createdAt: createdAt(),
+    },
+    (t) => [uniqueIndex(`${name}_token_hash_key`).on(t.tokenHash)],
+  );
+
 /** A revocable session; only the SHA-256 hash of the 256-bit token is stored (docs/rules.md#security). */
 export const sessions = pgTable(
   'sessions',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: accountId(),
     tokenHash: text('token_hash').notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),
@@ -58,9 +84,7 @@ export const passwordResetCodes = pgTable(
   'password_reset_codes',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: accountId(),
     codeHash: text('code_hash').notNull(),
     expiresAt: at('expires_at').notNull(),
     failedAttempts: integer('failed_attempts').notNull().default(0),

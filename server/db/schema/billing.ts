@@ -1,6 +1,6 @@
 import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, timestamps } from './columns';
-import { users } from './accounts';
+import { accountId, emailedLinkTable, users } from './accounts';
 import type { Attribution } from './tracking';
 import type { E164 } from '../../../lib/contracts/phone';
 
@@ -135,9 +135,7 @@ export const subscriptions = pgTable(
   'subscriptions',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: accountId(),
     orderId: uuid('order_id')
       .notNull()
       .references(() => orders.id),
@@ -226,20 +224,7 @@ export const domainEvents = pgTable(
 );
 
 /** A cancel link e-mailed to a subscriber who asked without signing in (`/cancel`); only the SHA-256 hash is kept. */
-export const cancelTokens = pgTable(
-  'cancel_tokens',
-  {
-    id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull(),
-    expiresAt: at('expires_at').notNull(),
-    usedAt: at('used_at'),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex('cancel_tokens_token_hash_key').on(t.tokenHash)],
-);
+export const cancelTokens = emailedLinkTable('cancel_tokens');
 
 export type PriceSetup = typeof priceSetups.$inferSelect;
 export type Order = typeof orders.$inferSelect;

@@ -1,6 +1,6 @@
 import { bigint, doublePrecision, index, integer, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, timestamps } from './columns';
-import { users } from './accounts';
+import { accountId } from './accounts';
 import { orders } from './billing';
 import type { E164 } from '../../../lib/contracts/phone';
 import { OPEN_STATES, REQUEST_STATES } from '../../../lib/request-machine';
@@ -16,9 +16,7 @@ export const locationRequests = pgTable(
   'location_requests',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: accountId(),
     orderId: uuid('order_id').references(() => orders.id),
     targetE164: text('target_e164').$type<E164>().notNull(),
     /** Who asks, shown on the consent page and in the SMS; null on requests from before it was asked. */

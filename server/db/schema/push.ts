@@ -1,7 +1,7 @@
-import { integer, pgTable, smallint, text, uuid, index, uniqueIndex, check } from 'drizzle-orm/pg-core';
+import { integer, pgTable, smallint, text, index, uniqueIndex, check } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { at, createdAt, id } from './columns';
-import { users } from './accounts';
+import { accountId } from './accounts';
 
 /**
  * The application server's VAPID key pair (RFC 8292), made once by the first process that needs it and kept: a push
@@ -30,9 +30,7 @@ export const pushSubscriptions = pgTable(
   'push_subscriptions',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: accountId(),
     /** The push service URL to POST to (https; validated against private addresses on the way in). */
     endpoint: text('endpoint').notNull(),
     /** The browser's P-256 ECDH public key, base64url. */

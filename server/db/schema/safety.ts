@@ -1,6 +1,6 @@
 import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, createdAt } from './columns';
-import { users } from './accounts';
+import { accountId } from './accounts';
 import { locationRequests } from './locate';
 import type { E164 } from '../../../lib/contracts/phone';
 
@@ -56,9 +56,7 @@ export const requesterBlocks = pgTable(
   'requester_blocks',
   {
     phoneE164: text('phone_e164').$type<E164>().notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: accountId(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.phoneE164, t.userId] })],

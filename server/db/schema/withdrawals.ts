@@ -1,6 +1,6 @@
 import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, createdAt, id } from './columns';
-import { users } from './accounts';
+import { emailedLinkTable } from './accounts';
 import { orders, refunds } from './billing';
 
 /**
@@ -8,20 +8,7 @@ import { orders, refunds } from './billing';
  * same single-use, 24-hour shape as `cancel_tokens`, kept apart so a cancel link never withdraws and the reverse.
  * Only the SHA-256 of the token is stored.
  */
-export const withdrawalTokens = pgTable(
-  'withdrawal_tokens',
-  {
-    id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull(),
-    expiresAt: at('expires_at').notNull(),
-    usedAt: at('used_at'),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex('withdrawal_tokens_token_hash_key').on(t.tokenHash)],
-);
+export const withdrawalTokens = emailedLinkTable('withdrawal_tokens');
 
 /**
  * The record of a buyer's withdrawal from a contract (Directive 2011/83/EU Art. 11a, services/withdrawals.ts): one per
