@@ -7,6 +7,7 @@ import { issueCancelLink } from './cancel-links';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
 import { nextAnniversary } from './subscription-machine';
+import { dueSubscriptionIds } from './subscriptions';
 import { emailDateTime } from './templates';
 
 /** How long the one-click cancel link of an annual reminder works: 30 days, so it outlives the next charge. */
@@ -26,20 +27,17 @@ export async function sendAnnualNotices(db: Db, now: Date = new Date()): Promise
   const days = env().ANNUAL_NOTICE_DAYS;
   // The next anniversary after `now` in SQL (interval years clamp 29 February as `addMonths` does) minus the notice.
   const windowStart = sql`(${subscriptions.createdAt} + (date_part('year', age(${now}::timestamptz, ${subscriptions.createdAt})) + 1) * interval '1 year' - ${days} * interval '1 day')`;
-  const due = await db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.status, 'active'),
-        isNull(subscriptions.cancelAt),
-        sql`${windowStart} <= ${now}`,
-        or(isNull(subscriptions.reminderSentAt), sql`${subscriptions.reminderSentAt} < ${windowStart}`),
-      ),
-    )
-    .limit(200);
+  const due = await dueSubscriptionIds(
+    db,
+    and(
+      eq(subscriptions.status, 'active'),
+      isNull(subscriptions.cancelAt),
+      sql`${windowStart} <= ${now}`,
+      or(isNull(subscriptions.reminderSentAt), sql`${subscriptions.reminderSentAt} < ${windowStart}`),
+    ),
+  );
   const ids: string[] = [];
-  for (const { id } of due) {
+  for (const id of due) {
     const queued = await db.transaction(async (tx) => {
       const [row] = await tx
         .select({ sub: subscriptions, order: orders, price: priceSetups, email: users.email })

@@ -1,6 +1,6 @@
 import 'server-only';
 import { emailDateTime } from './templates';
-import { and, asc, desc, eq, exists, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
   consents,
@@ -185,23 +185,34 @@ async function failedInARow(tx: Tx, id: string): Promise<number> {
  * outbox ids to enqueue.
  */
 export async function renewDueSubscriptions(db: Db, now: Date = new Date()): Promise<string[]> {
-  const due = await db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.provider, 'sandbox'),
-        or(
-          and(inArray(subscriptions.status, ['trialing', 'active']), lte(subscriptions.currentPeriodEnd, now)),
-          and(eq(subscriptions.status, 'past_due'), lte(subscriptions.nextRetryAt, now)),
-        ),
+  const due = await dueSubscriptionIds(
+    db,
+    and(
+      eq(subscriptions.provider, 'sandbox'),
+      or(
+        and(inArray(subscriptions.status, ['trialing', 'active']), lte(subscriptions.currentPeriodEnd, now)),
+        and(eq(subscriptions.status, 'past_due'), lte(subscriptions.nextRetryAt, now)),
       ),
-    )
-    .orderBy(asc(subscriptions.currentPeriodEnd))
-    .limit(200);
+    ),
+    asc(subscriptions.currentPeriodEnd),
+  );
   const ids: string[] = [];
-  for (const { id } of due) ids.push(...(await renewOne(db, id, now)));
+  for (const id of due) ids.push(...(await renewOne(db, id, now)));
   return ids;
+}
+
+/** How many subscriptions one run of a billing job handles at most; the rest wait for the next run. */
+export const DUE_PER_RUN = 200;
+
+/**
+ * The ids of the subscriptions matching `where` that one run of a billing job handles (renewals, trial reminders,
+ * annual notices): DUE_PER_RUN at most, in `order` when given. Each is then claimed by its own conditional update, so
+ * concurrent runs never act twice on one.
+ */
+export async function dueSubscriptionIds(db: Db, where: SQL | undefined, order?: SQL): Promise<string[]> {
+  const query = db.select({ id: subscriptions.id }).from(subscriptions).where(where).$dynamic();
+  const rows = await (order ? query.orderBy(order) : query).limit(DUE_PER_RUN);
+  return rows.map((row) => row.id);
 }
 
 /**
@@ -210,21 +221,18 @@ export async function renewDueSubscriptions(db: Db, now: Date = new Date()): Pro
  */
 export async function sendTrialReminders(db: Db, now: Date = new Date()): Promise<string[]> {
   const horizon = new Date(now.getTime() + env().TRIAL_REMINDER_HOURS * 3600_000);
-  const due = await db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.status, 'trialing'),
-        isNull(subscriptions.cancelAt),
-        isNull(subscriptions.reminderSentAt),
-        lte(subscriptions.currentPeriodEnd, horizon),
-        sql`${subscriptions.currentPeriodEnd} > ${now}`,
-      ),
-    )
-    .limit(200);
+  const due = await dueSubscriptionIds(
+    db,
+    and(
+      eq(subscriptions.status, 'trialing'),
+      isNull(subscriptions.cancelAt),
+      isNull(subscriptions.reminderSentAt),
+      lte(subscriptions.currentPeriodEnd, horizon),
+      sql`${subscriptions.currentPeriodEnd} > ${now}`,
+    ),
+  );
   const ids: string[] = [];
-  for (const { id } of due) {
+  for (const id of due) {
     const queued = await db.transaction(async (tx) => {
       const [claimed] = await tx
         .update(subscriptions)
