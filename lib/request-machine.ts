@@ -135,18 +135,12 @@ export function refusal(
  * the person who made it (IETF DULT threat model, "Detecting Unwanted Location Trackers") — so `reported` reads as
  * `declined` before any share and `stopped` after one; `withdrawn` reads as `expired` with the `withdrawn` flag.
  */
-export const BUYER_STATES = [
-  'queued',
-  'sms_sent',
-  'opened',
-  'sharing',
-  'paused',
-  'stopped',
-  'declined',
-  'expired',
-] as const satisfies readonly RequestState[];
+export type BuyerState = Exclude<RequestState, 'reported' | 'withdrawn'>;
 
-export type BuyerState = (typeof BUYER_STATES)[number];
+/** Every state but `reported` and `withdrawn`, in REQUEST_STATES' order. */
+export const BUYER_STATES = REQUEST_STATES.filter(
+  (state): state is BuyerState => state !== 'reported' && state !== 'withdrawn',
+);
 
 /** What the buyer is shown for a request in `state` that shared at least once when `everShared`. */
 export function buyerState(state: RequestState, everShared: boolean): BuyerState {
