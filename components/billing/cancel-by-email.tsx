@@ -5,6 +5,7 @@ import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { formatDateTime } from '@/lib/intl-format';
 import type { AppLocale } from '@/lib/routing/rules';
+import { DangerButton } from '../ui/form-alert';
 import { useApi } from '../ui/use-api';
 import { EmailLinkForm, LinkMessage, type LinkFormMessage } from './email-link-form';
 
@@ -69,16 +70,7 @@ export function CancelByEmail() {
       {token && link?.state === 'usable' ? (
         <>
           <p className="text-slate-700">{t('confirmText')}</p>
-          {!message && (
-            <button
-              type="button"
-              disabled={busy}
-              onClick={onConfirm}
-              className="rounded-lg bg-red-700 px-5 py-3 font-semibold text-white disabled:opacity-60"
-            >
-              {busy ? t('working') : t('button')}
-            </button>
-          )}
+          {!message && <DangerButton busy={busy} onClick={onConfirm} label={t('button')} busyLabel={t('working')} />}
         </>
       ) : token && link?.state === 'used' ? null : (
         <EmailLinkForm namespace="Cancel" endpoint="/portal/cancel/request" onResult={setMessage} />

@@ -7,6 +7,7 @@ import { formatDateTime } from '@/lib/intl-format';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '@/lib/user-info';
+import { DangerButton } from '../ui/form-alert';
 import { useApi } from '../ui/use-api';
 import { Link } from '@/components/ui/link';
 
@@ -63,16 +64,7 @@ export function CancelSignedIn() {
           </Link>
         </p>
       )}
-      {state === 'ready' && (
-        <button
-          type="button"
-          disabled={busy}
-          onClick={cancel}
-          className="rounded-lg bg-red-700 px-5 py-3 font-semibold text-white disabled:opacity-60"
-        >
-          {busy ? t('working') : t('button')}
-        </button>
-      )}
+      {state === 'ready' && <DangerButton busy={busy} onClick={cancel} label={t('button')} busyLabel={t('working')} />}
       {typeof state === 'object' && 'done' in state && <p role="status">{t('done', { date: state.done })}</p>}
       {typeof state === 'object' && 'error' in state && <p role="alert">{state.error}</p>}
     </section>

@@ -9,6 +9,7 @@ import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { readUserInfo } from '@/lib/user-info';
 import { Link } from '../ui/link';
+import { DangerButton } from '../ui/form-alert';
 import { useApi } from '../ui/use-api';
 import { EmailLinkForm, LinkMessage, type LinkFormMessage } from './email-link-form';
 
@@ -159,14 +160,12 @@ export function WithdrawFlow() {
                 </p>
                 {c.refundMinor > 0 && <p className="text-slate-600">{t('refundTime')}</p>}
                 {usable && (
-                  <button
-                    type="button"
-                    disabled={busy}
+                  <DangerButton
+                    busy={busy}
                     onClick={() => onConfirm(c.code)}
-                    className="min-h-11 rounded-lg bg-red-700 px-5 py-3 font-semibold text-white disabled:opacity-60"
-                  >
-                    {busy ? t('working') : t('confirm')}
-                  </button>
+                    label={t('confirm')}
+                    busyLabel={t('working')}
+                  />
                 )}
               </>
             )}

@@ -2,7 +2,7 @@
 import { useTranslations } from 'next-intl';
 import type { TextareaHTMLAttributes } from 'react';
 import { OWNER_NOTE } from '@/lib/validation/requester-name';
-import { FieldError } from '../ui/field-error';
+import { TextAreaField } from '../ui/text-field';
 
 type Props = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'value'> & {
   /** The current text, for the character count. */
@@ -22,27 +22,16 @@ export function OwnerNoteField({ value, error, ...input }: Props) {
   const t = useTranslations('LocateBox');
   const count = [...value].length;
   return (
-    <div>
-      <label htmlFor="note" className="block text-sm font-medium text-slate-800">
-        {t('noteLabel')}
-      </label>
-      <textarea
-        id="note"
-        rows={2}
-        aria-invalid={!!error}
-        aria-describedby="note-hint note-count note-error"
-        placeholder={t('notePlaceholder')}
-        className="field-input"
-        value={value}
-        {...input}
-      />
-      <div className="mt-1 flex justify-between gap-3 text-xs text-slate-600">
-        <p id="note-hint">{t('noteHint')}</p>
-        <p id="note-count" className={`shrink-0 tabular-nums ${count > OWNER_NOTE.max ? 'text-red-700' : ''}`}>
-          {t('noteCount', { count, max: OWNER_NOTE.max })}
-        </p>
-      </div>
-      <FieldError id="note-error" message={error} />
-    </div>
+    <TextAreaField
+      id="note"
+      label={t('noteLabel')}
+      rows={2}
+      placeholder={t('notePlaceholder')}
+      hint={t('noteHint')}
+      counter={{ text: t('noteCount', { count, max: OWNER_NOTE.max }), over: count > OWNER_NOTE.max }}
+      error={error}
+      value={value}
+      {...input}
+    />
   );
 }

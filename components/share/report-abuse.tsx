@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { TextAreaField } from '../ui/text-field';
 
 /** Longest reason the API takes (code points): the owner note's limit, OWNER_NOTE.max in lib/validation. */
 const REASON_MAX = 140;
@@ -80,30 +81,18 @@ export function ReportAbuse({
             {t('report')}
           </h2>
           <p className="mt-2 text-slate-800">{t('reportConfirm', { product })}</p>
-          <label htmlFor={`${id}-reason`} className="mt-4 block text-sm font-medium text-slate-800">
-            {t('reportReasonLabel')}
-          </label>
-          <textarea
+          <TextAreaField
             id={`${id}-reason`}
+            label={t('reportReasonLabel')}
+            className="mt-4"
             name="reason"
             rows={2}
             value={reason}
             onChange={(e) => setReason(e.target.value)}
-            aria-invalid={!!problem}
-            aria-describedby={`${id}-hint ${id}-error`}
-            className="field-input"
+            hint={t('reportReasonHint')}
+            counter={{ text: `${count}/${REASON_MAX}`, over: count > REASON_MAX }}
+            error={problem ?? undefined}
           />
-          <div className="mt-1 flex justify-between gap-3 text-xs text-slate-600">
-            <p id={`${id}-hint`}>{t('reportReasonHint')}</p>
-            <p className={`shrink-0 tabular-nums ${count > REASON_MAX ? 'text-red-700' : ''}`}>
-              {count}/{REASON_MAX}
-            </p>
-          </div>
-          {problem && (
-            <p id={`${id}-error`} role="alert" className="mt-1 text-sm text-red-700">
-              {problem}
-            </p>
-          )}
           <div className="mt-6 flex gap-3">
             <button
               type="button"

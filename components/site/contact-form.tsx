@@ -4,7 +4,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { contactSchema, type ContactValues } from '@/lib/validation/schemas';
-import { FieldError } from '../ui/field-error';
+import { TextAreaField } from '../ui/text-field';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormField } from '../ui/form-field';
 import { useApi } from '../ui/use-api';
@@ -44,21 +44,14 @@ export function ContactForm() {
     <form noValidate onSubmit={onSubmit} className="mt-6 space-y-4">
       <FormField form={form} name="name" kind="name" id="contact-name" label={t('name')} />
       <FormField form={form} name="email" kind="email" id="contact-email" label={t('email')} />
-      <div>
-        <label htmlFor="contact-message" className="block text-sm font-medium text-slate-800">
-          {t('message')}
-        </label>
-        <textarea
-          id="contact-message"
-          rows={6}
-          maxLength={2000}
-          aria-invalid={!!errors.message}
-          aria-describedby="contact-message-error"
-          className="field-input"
-          {...register('message')}
-        />
-        <FieldError id="contact-message-error" message={errors.message?.message} />
-      </div>
+      <TextAreaField
+        id="contact-message"
+        label={t('message')}
+        rows={6}
+        maxLength={2000}
+        error={errors.message?.message}
+        {...register('message')}
+      />
       <FormAlert message={result?.text ?? null} tone={result?.tone} />
       <SubmitButton busy={isSubmitting} label={t('send')} busyLabel={t('working')} />
     </form>

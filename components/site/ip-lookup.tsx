@@ -56,9 +56,7 @@ export function IpLookup() {
     <div className="space-y-6">
       <LookupForm
         id="lookup-ip"
-        label={t('label')}
-        submit={t('submit')}
-        busyLabel={t('checking')}
+        texts="Landing.ipTracker"
         onLookup={lookup}
         input={{ inputMode: 'decimal', placeholder: '8.8.8.8' }}
       />

@@ -44,9 +44,7 @@ export function PhoneLookup() {
     <div className="space-y-6">
       <LookupForm
         id="lookup-phone"
-        label={t('label')}
-        submit={t('submit')}
-        busyLabel={t('checking')}
+        texts="Landing.phoneFinder"
         onLookup={lookup}
         input={{ type: 'tel', inputMode: 'tel', autoComplete: 'tel', placeholder: '+1 415 555 2671' }}
       />

@@ -39,3 +39,30 @@ export function SubmitButton({
     </button>
   );
 }
+
+/**
+ * The button of an action that ends something (cancelling a subscription, withdrawing from a contract): red, disabled
+ * and showing `busyLabel` while `busy`; at least 44 px high like SubmitButton (WCAG 2.2 SC 2.5.5).
+ */
+export function DangerButton({
+  busy,
+  label,
+  busyLabel,
+  onClick,
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      disabled={busy}
+      onClick={onClick}
+      className="min-h-11 rounded-lg bg-red-700 px-5 py-3 font-semibold text-white disabled:opacity-60"
+    >
+      {busy ? busyLabel : label}
+    </button>
+  );
+}

@@ -1,5 +1,5 @@
 'use client';
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 import { FieldError } from './field-error';
 
 export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
@@ -33,6 +33,50 @@ export function TextField({ id, label, error, hint, className = '', ...input }: 
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
           {hint}
         </p>
+      )}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+/**
+ * A labelled text area with its hint, an optional live count and its error, wired for screen readers like TextField
+ * (`aria-describedby` names `<id>-hint`, `<id>-count` and `<id>-error`). `counter` is the count's text and whether the
+ * text is over its limit (then the count turns red; the limit itself is checked by the form's schema).
+ */
+export function TextAreaField({
+  id,
+  label,
+  error,
+  hint,
+  counter,
+  className = '',
+  ...area
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  id: string;
+  label: string;
+  /** The field's error: a `Validation.*` key or a localized server message. */
+  error?: string;
+  hint?: ReactNode;
+  counter?: { text: string; over: boolean };
+  className?: string;
+}) {
+  const described = [hint && `${id}-hint`, counter && `${id}-count`, `${id}-error`].filter(Boolean).join(' ');
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <textarea id={id} aria-invalid={!!error} aria-describedby={described} className="field-input" {...area} />
+      {(hint || counter) && (
+        <div className="mt-1 flex justify-between gap-3 text-xs text-slate-600">
+          <p id={`${id}-hint`}>{hint}</p>
+          {counter && (
+            <p id={`${id}-count`} className={`shrink-0 tabular-nums ${counter.over ? 'text-red-700' : ''}`}>
+              {counter.text}
+            </p>
+          )}
+        </div>
       )}
       <FieldError id={`${id}-error`} message={error} />
     </div>

@@ -1,13 +1,13 @@
 import 'server-only';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { orders, priceSetups, subscriptions, users } from '../db/schema';
+import { subscriptions } from '../db/schema';
 import { env } from '../env';
 import { issueCancelLink } from './cancel-links';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
 import { nextAnniversary } from './subscription-machine';
-import { dueSubscriptionIds } from './subscriptions';
+import { dueSubscriptionIds, withOrder } from './subscriptions';
 import { emailDateTime } from './templates';
 
 /** How long the one-click cancel link of an annual reminder works: 30 days, so it outlives the next charge. */
@@ -39,13 +39,7 @@ export async function sendAnnualNotices(db: Db, now: Date = new Date()): Promise
   const ids: string[] = [];
   for (const id of due) {
     const queued = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ sub: subscriptions, order: orders, price: priceSetups, email: users.email })
-        .from(subscriptions)
-        .innerJoin(orders, eq(orders.id, subscriptions.orderId))
-        .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
-        .innerJoin(users, eq(users.id, subscriptions.userId))
-        .where(eq(subscriptions.id, id));
+      const row = await withOrder(tx, id);
       if (!row) return null;
       const anniversary = nextAnniversary(row.sub.createdAt, now);
       const start = new Date(anniversary.getTime() - days * 86_400_000);

@@ -79,8 +79,8 @@ async function awaitsTrialRefund(tx: Tx, row: Billing): Promise<boolean> {
   return !(await locationSharedSince(tx, row.sub.userId, row.order.paidAt));
 }
 
-/** The subscription, its order and price, for e-mails and charges. */
-async function withOrder(tx: Tx | Db, id: string) {
+/** The subscription `id` with its order, price and the account's e-mail, for e-mails and charges; undefined if none. */
+export async function withOrder(tx: Tx | Db, id: string) {
   const [row] = await tx
     .select({ sub: subscriptions, order: orders, price: priceSetups, email: users.email })
     .from(subscriptions)
