@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
 import { query } from './db';
-import { buyThroughApi, consentLinkFromOutbox, uniqueEmail } from './helpers';
+import { buyThroughApi, consentLinkFromOutbox, expectOwnerCanShare, uniqueEmail } from './helpers';
 
 /** A buyer (signed in through the payment's session) and the consent link sent to `phone`. */
 async function buyerWithLink(browser: Browser, baseURL: string, phone: string, e164: string) {
@@ -156,11 +156,7 @@ test('a new request from the dashboard shows a consent link to copy, which opens
   const link = await page.getByTestId('consent-link').inputValue();
   expect(link).toMatch(/\/id\/location\/\?c=/);
 
-  const owner = await browser.newContext();
-  const ownerPage = await owner.newPage();
-  await ownerPage.goto(link);
-  await expect(ownerPage.getByRole('button', { name: 'Bagikan lokasi saya' })).toBeVisible();
-  await owner.close();
+  await expectOwnerCanShare(browser, link, 'Bagikan lokasi saya');
   await buyer.close();
 });
 
@@ -183,11 +179,7 @@ test('an undelivered SMS shows "SMS not delivered" and a consent link the buyer 
   const link = await row.getByRole('textbox', { name: 'Copy link' }).inputValue();
   expect(link).toMatch(/\/es\/location\/\?c=[A-Za-z0-9_-]{22}$/);
 
-  const owner = await browser.newContext();
-  const ownerPage = await owner.newPage();
-  await ownerPage.goto(link);
-  await expect(ownerPage.getByRole('button', { name: 'Compartir mi ubicación' })).toBeVisible();
-  await owner.close();
+  await expectOwnerCanShare(browser, link, 'Compartir mi ubicación');
   await buyer.close();
 });
 

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 
 /**
  * Collects console errors and uncaught exceptions of `page`, each prefixed with the page's URL; the
@@ -45,6 +45,18 @@ export async function payWithCard(page: Page, card: string) {
   await page.getByLabel('CVC').fill('123');
   await page.getByLabel('Postal code').fill('94107');
   await page.getByRole('button', { name: /^(Pay|Try again)/ }).click();
+}
+
+/**
+ * Opens the consent `link` as the phone's owner does, in a browser of their own (no buyer's cookies), and expects the
+ * consent page in the owner's language: its Share button named `share`.
+ */
+export async function expectOwnerCanShare(browser: Browser, link: string, share: string): Promise<void> {
+  const owner = await browser.newContext();
+  const page = await owner.newPage();
+  await page.goto(link);
+  await expect(page.getByRole('button', { name: share })).toBeVisible();
+  await owner.close();
 }
 
 /** Reads the consent link of the newest SMS to `e164` from /dev/outbox. */

@@ -6,7 +6,7 @@ import { consents, locationRequests, orders, outboundMessages } from '@/server/d
 import { ownerNoteProblem } from '@/lib/validation/requester-name';
 import { prototypeOf } from '@/lib/validation/skeleton';
 import { buyAccount, call, uniqueEmail } from './support/accounts';
-import { expectOrderRefused, payCard, placeOrder } from './support/billing';
+import { expectNewRequestRefused, expectOrderRefused, newRequest, payCard, placeOrder } from './support/billing';
 import { sha256 } from '@/server/services/tokens';
 import { translate } from '@/server/i18n';
 import { onlyEmojiInvisibles, readsAsContact, userTexts } from './support/user-text';
@@ -133,24 +133,20 @@ describe('note through the API', () => {
 
   it('takes a note on a new request from the dashboard, and none when it is left empty', async () => {
     const buyer = await buyAccount(uniqueEmail('noted-new'));
-    const headers = { cookie: `token=${buyer.token}` };
-    const bad = await call('POST', '/spyContent/phoneLocation', {
-      body: { phone: '+34612349944', requesterName: 'Tom', note: 'a'.repeat(141) },
-      headers,
-    });
-    expect(bad.status).toBe(422);
-    expect(await bad.json()).toMatchObject({ field: 'note' });
+    await expectNewRequestRefused(
+      buyer.token,
+      { phone: '+34612349944', requesterName: 'Tom', note: 'a'.repeat(141) },
+      'en',
+      'note',
+    );
     const db = await getDb();
     for (const [note, stored] of [
       ['Call when you can', 'Call when you can'],
       ['  ', null],
     ] as const) {
-      const ok = await call('POST', '/spyContent/phoneLocation', {
-        body: { phone: '+34612349944', requesterName: 'Tom', note },
-        headers,
-      });
-      expect(ok.status).toBe(201);
-      const { id, link } = (await ok.json()).obj;
+      const ok = await newRequest(buyer.token, { phone: '+34612349944', requesterName: 'Tom', note });
+      expect(ok.res.status).toBe(201);
+      const { id, link } = ok.body.obj;
       const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, id));
       expect(request.note).toBe(stored);
       expect(request.smsText).not.toContain('Call when');

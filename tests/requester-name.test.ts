@@ -1,4 +1,3 @@
-import type { E164 } from '@/lib/contracts/phone';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import { consents, locationRequests, orders, outboundMessages } from '@/server/d
 import { requesterNameProblem } from '@/lib/validation/requester-name';
 import { prototypeOf } from '@/lib/validation/skeleton';
 import { buyAccount, call, uniqueEmail } from './support/accounts';
-import { expectOrderRefused, payCard, placeOrder } from './support/billing';
+import { expectNewRequestRefused, expectOrderRefused, newRequest, payCard, placeOrder } from './support/billing';
 import { sha256 } from '@/server/services/tokens';
 import { translate } from '@/server/i18n';
 import { onlyEmojiInvisibles, readsAsContact, userTexts } from './support/user-text';
@@ -194,19 +193,12 @@ describe('requester name through the API', () => {
 
   it('refuses a blank name on a new request from the dashboard too, and creates no request', async () => {
     const buyer = await buyAccount(uniqueEmail('named-blank'));
-    const res = await call('POST', '/spyContent/phoneLocation', {
-      body: { phone: '+34612349955', requesterName: '\uFFA0\uFFA0\uFFA0' },
-      headers: { cookie: `token=${buyer.token}`, 'accept-language': 'es' },
-    });
-    expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ field: 'requesterName' });
-    const db = await getDb();
-    expect(
-      await db
-        .select()
-        .from(locationRequests)
-        .where(eq(locationRequests.targetE164, '+34612349955' as E164)),
-    ).toHaveLength(0);
+    await expectNewRequestRefused(
+      buyer.token,
+      { phone: '+34612349955', requesterName: '\uFFA0\uFFA0\uFFA0' },
+      'es',
+      'requesterName',
+    );
   });
 
   it('carries the name from the order to the SMS, the request and the consent page', async () => {
@@ -247,22 +239,16 @@ describe('requester name through the API', () => {
 
   it('needs the name on a new request from the dashboard too', async () => {
     const buyer = await buyAccount(uniqueEmail('named-new'));
-    const missing = await call('POST', '/spyContent/phoneLocation', {
-      body: { phone: '+34612349922' },
-      headers: { cookie: `token=${buyer.token}` },
+    await expectNewRequestRefused(buyer.token, { phone: '+34612349922' }, 'en', 'requesterName');
+    const ok = await newRequest(buyer.token, {
+      phone: '+34612349922',
+      requesterName: 'Tom',
+      text: 'standard',
+      locale: 'en',
     });
-    expect(missing.status).toBe(422);
-    expect(await missing.json()).toMatchObject({ field: 'requesterName' });
-    const ok = await call('POST', '/spyContent/phoneLocation', {
-      body: { phone: '+34612349922', requesterName: 'Tom', text: 'standard', locale: 'en' },
-      headers: { cookie: `token=${buyer.token}` },
-    });
-    expect(ok.status).toBe(201);
+    expect(ok.res.status).toBe(201);
     const db = await getDb();
-    const [request] = await db
-      .select()
-      .from(locationRequests)
-      .where(eq(locationRequests.id, (await ok.json()).obj.id));
+    const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, ok.body.obj.id));
     expect(request.smsText).toMatch(/^"Tom" asks for this phone's location via Chamspy\. Share or decline here: /);
   });
 });

@@ -14,7 +14,7 @@ import en from '@/messages/en.json';
 import es from '@/messages/es.json';
 import id from '@/messages/id.json';
 import { buyAccount, call, uniqueEmail } from './support/accounts';
-import { expectOrderRefused, payCard, placeOrder } from './support/billing';
+import { expectNewRequestRefused, expectOrderRefused, newRequest, payCard, placeOrder } from './support/billing';
 
 // The owner decides on a stranger's word: the name must not borrow an authority's or our own trust, the page says
 // what we know of the account beside it, and the SMS is written in the owner's language with the name quoted.
@@ -187,22 +187,13 @@ describe('authority names through the API', () => {
 
   it('refuses an authority name on a new request from the dashboard too, and creates no request', async () => {
     const buyer = await buyAccount(uniqueEmail('authority-new'));
-    const res = await call('POST', '/spyContent/phoneLocation', {
-      body: { phone: '+34612340071', requesterName: 'Guardia Civil' },
-      headers: { cookie: `token=${buyer.token}`, 'accept-language': 'es' },
-    });
-    expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({
-      field: 'requesterName',
-      msg: 'Un nombre no puede hacerse pasar por la policía, un banco, un juzgado ni nuestro servicio',
-    });
-    const db = await getDb();
-    expect(
-      await db
-        .select()
-        .from(locationRequests)
-        .where(eq(locationRequests.targetE164, '+34612340071' as E164)),
-    ).toHaveLength(0);
+    await expectNewRequestRefused(
+      buyer.token,
+      { phone: '+34612340071', requesterName: 'Guardia Civil' },
+      'es',
+      'requesterName',
+      'Un nombre no puede hacerse pasar por la policía, un banco, un juzgado ni nuestro servicio',
+    );
   });
 });
 
@@ -246,15 +237,11 @@ describe('what the owner is told of the account that asks', () => {
   it('an older account with 3 requests, one of them reported: "Customer since March 2026, 3 requests, 1 reported"', async () => {
     const email = uniqueEmail('facts-old');
     const buyer = await buyAccount(email);
-    const cookie = `token=${buyer.token}`;
     const links: string[] = [];
     for (const phone of ['+34612340072', '+34612340073']) {
-      const res = await call('POST', '/spyContent/phoneLocation', {
-        body: { phone, requesterName: 'Anna (your sister)' },
-        headers: { cookie },
-      });
+      const { res, body } = await newRequest(buyer.token, { phone, requesterName: 'Anna (your sister)' });
       expect(res.status).toBe(201);
-      links.push((await res.json()).obj.link);
+      links.push(body.obj.link);
     }
     const [first, second] = links.map((link) => new URL(link).searchParams.get('c')!);
     const db = await getDb();
@@ -368,16 +355,10 @@ describe("the consent SMS is written in the owner's language, with the name quot
   it('keeps the name exactly as written inside the quotes, quotes and apostrophes included', async () => {
     const buyer = await buyAccount(uniqueEmail('sms-asis'));
     const name = 'María José "Pepa" O\'Neill';
-    const res = await call('POST', '/spyContent/phoneLocation', {
-      body: { phone: '+447400550082', requesterName: name },
-      headers: { cookie: `token=${buyer.token}`, 'accept-language': 'es' },
-    });
+    const { res, body } = await newRequest(buyer.token, { phone: '+447400550082', requesterName: name }, 'es');
     expect(res.status).toBe(201);
     const db = await getDb();
-    const [request] = await db
-      .select()
-      .from(locationRequests)
-      .where(eq(locationRequests.id, (await res.json()).obj.id));
+    const [request] = await db.select().from(locationRequests).where(eq(locationRequests.id, body.obj.id));
     expect(request.locale).toBe('en');
     expect(request.smsText.startsWith(`"${name}" asks for this phone's location via Chamspy.`)).toBe(true);
   });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { locationRequests, orders, outboundMessages, subscriptions } from '@/server/db/schema';
+import type { E164 } from '@/lib/contracts/phone';
 import { call, nextPhone, tokenOf, uniqueEmail } from './accounts';
 
 export { nextPhone } from './accounts';
@@ -33,6 +34,40 @@ export async function expectOrderRefused(
   expect(refused.body).toMatchObject({ success: 0, msg, field });
   const db = await getDb();
   expect(await db.select().from(orders).where(eq(orders.email, body.email))).toHaveLength(0);
+}
+
+/**
+ * `POST /spyContent/phoneLocation` (New request on the dashboard) as the signed-in buyer of session `token`, in `lang`;
+ * returns the response and its parsed body.
+ */
+export async function newRequest(token: string, body: Record<string, string>, lang = 'en') {
+  const res = await call('POST', '/spyContent/phoneLocation', {
+    body,
+    headers: { cookie: `token=${token}`, 'accept-language': lang },
+  });
+  return { res, body: await res.json() };
+}
+
+/**
+ * Asks for a new request with `body` (a `phone` among it) and expects it refused at validation: 422 naming `field`
+ * (with the localized `msg` when given), and no request stored for that number (bad input keeps nothing).
+ */
+export async function expectNewRequestRefused(
+  token: string,
+  body: { phone: string } & Record<string, string>,
+  lang: string,
+  field: string,
+  msg?: string,
+): Promise<void> {
+  const refused = await newRequest(token, body, lang);
+  expect(refused.res.status).toBe(422);
+  expect(refused.body).toMatchObject({ success: 0, field, ...(msg ? { msg } : {}) });
+  const db = await getDb();
+  const stored = await db
+    .select()
+    .from(locationRequests)
+    .where(eq(locationRequests.targetE164, body.phone as E164));
+  expect(stored).toHaveLength(0);
 }
 
 /** Pays order `code` on the sandbox with test card `card`. */
