@@ -1,24 +1,23 @@
 'use client';
 import { useEffect } from 'react';
+import { whenIdleAfterLoad } from '@/lib/when-idle';
 
 /**
  * Scroll animations (docs/rules.md#front-end, #limits): aos with its defaults — offset 120, duration 400 ms, throttle 99 ms,
- * debounce 50 ms — loaded after the page is idle, so it costs the first load nothing. Not loaded at all when the
+ * debounce 50 ms — loaded once the page has loaded and is idle, so it costs the first load nothing. Not loaded at all when the
  * visitor prefers reduced motion: the `[data-aos]` sections then simply stay visible.
  */
 export function Enhancements() {
   useEffect(() => {
     if (matchMedia('(prefers-reduced-motion: reduce)').matches) return;
     if (!document.querySelector('[data-aos]')) return;
-    const start = () =>
-      import('aos').then(({ default: AOS }) => {
-        document.documentElement.classList.add('aos-enabled');
-        AOS.init({ offset: 120, duration: 400, throttleDelay: 99, debounceDelay: 50, once: true });
-      });
-    const id = 'requestIdleCallback' in window ? requestIdleCallback(() => void start()) : setTimeout(start, 300);
-    return () => {
-      if ('cancelIdleCallback' in window) cancelIdleCallback(id as number);
-    };
+    return whenIdleAfterLoad(
+      () =>
+        void import('aos').then(({ default: AOS }) => {
+          document.documentElement.classList.add('aos-enabled');
+          AOS.init({ offset: 120, duration: 400, throttleDelay: 99, debounceDelay: 50, once: true });
+        }),
+    );
   }, []);
   return null;
 }

@@ -4,6 +4,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { IpInfo } from '@/lib/api/types';
 import { regionName } from '@/lib/intl-format';
+import { whenIdleAfterLoad } from '@/lib/when-idle';
 import { usePublicApi } from '../ui/use-public-api';
 import { LookupForm } from './lookup-form';
 
@@ -21,12 +22,18 @@ export function IpLookup() {
   const [info, setInfo] = useState<(IpInfo & { mine: boolean }) | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => {
-    get<IpInfo>('/other/ipInfo').then(
-      (result) => setInfo({ ...result, mine: true }),
-      (e: Error) => setError(e.message),
-    );
-  }, [get]);
+  // The visitor's own address, asked once the page has loaded and is idle: the answer's render then never lands in
+  // the middle of hydration on a slow phone (bench/lighthouse-report.md). Its room below is reserved meanwhile.
+  useEffect(
+    () =>
+      whenIdleAfterLoad(() =>
+        get<IpInfo>('/other/ipInfo').then(
+          (result) => setInfo((shown) => shown ?? { ...result, mine: true }),
+          (e: Error) => setError(e.message),
+        ),
+      ),
+    [get],
+  );
 
   const lookup = async (ip: string) => {
     try {

@@ -2,6 +2,7 @@
 import { usePathname } from 'next/navigation';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { onlineStatus } from '@/lib/tracking/online';
+import { whenIdleAfterLoad } from '@/lib/when-idle';
 
 /**
  * The page's tracking island, in the layout: starts lib/tracking/page once the page has loaded and the
@@ -13,21 +14,12 @@ import { onlineStatus } from '@/lib/tracking/online';
 export function Tracker({ offline, track = true }: { offline: string; track?: boolean }) {
   useEffect(() => {
     if (!track) return;
-    let idle = 0;
-    const start = () =>
-      void import('@/lib/tracking/page')
-        .then((m) => m.startPageTracking())
-        .catch((error: unknown) => console.error('[tracking]', error));
-    const whenIdle = () => {
-      idle =
-        'requestIdleCallback' in window ? requestIdleCallback(start) : (setTimeout(start, 300) as unknown as number);
-    };
-    if (document.readyState === 'complete') whenIdle();
-    else addEventListener('load', whenIdle, { once: true });
-    return () => {
-      removeEventListener('load', whenIdle);
-      if ('cancelIdleCallback' in window) cancelIdleCallback(idle);
-    };
+    return whenIdleAfterLoad(
+      () =>
+        void import('@/lib/tracking/page')
+          .then((m) => m.startPageTracking())
+          .catch((error: unknown) => console.error('[tracking]', error)),
+    );
   }, [track]);
   const pathname = usePathname();
   const shown = useRef(pathname);
