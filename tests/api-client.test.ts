@@ -24,7 +24,10 @@ import { app } from './support/api';
  */
 let server: ServerType;
 let baseURL = '';
-/** A server that records what arrives and answers success, for what the API does not echo (the query, the body). */
+/**
+ * A server that records what arrives and answers success, for what the API does not echo (the query, the body); on
+ * `/proxy-502` it answers as a proxy in front of the API would (an HTML page, 502), on `/not-json` with 200 and text.
+ */
 let echo: Server;
 let echoURL = '';
 const arrived: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[] = [];
@@ -43,6 +46,14 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       arrived.push({ method: req.method, url: req.url, headers: req.headers, body });
+      if (req.url?.includes('/proxy-502')) {
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad Gateway</body></html>');
+        return;
+      }
+      if (req.url?.includes('/not-json')) {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('maintenance');
+        return;
+      }
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ success: 1, msg: '', obj: 'ok' }));
     });
@@ -64,7 +75,7 @@ type Transport = (options: {
   tracking?: Record<string, string | number | undefined>;
   headers?: Record<string, string | undefined>;
 }) => {
-  get: <T>(path: string, params?: Record<string, string | number>) => Promise<T>;
+  get: <T>(path: string, params?: Record<string, string | number | undefined>) => Promise<T>;
   post: <T>(
     path: string,
     data: Record<string, unknown>,
@@ -112,9 +123,22 @@ describe.each([
     expect(error).toBeInstanceOf(ApiClientError);
     expect(error).toMatchObject({
       message: 'El formato del número de teléfono no es válido. (código de país no válido)',
+      code: 40000,
       status: 400,
       detail: { kind: 'invalid_country_code' },
     });
+  });
+
+  it('reads an answer that is not the API’s (a proxy’s 502 page, text on 200) as the network message', async () => {
+    const api = transport({ baseURL: echoURL });
+    expect(await api.get('/proxy-502').catch((e: unknown) => e)).toMatchObject({
+      message: NETWORK_ERROR,
+      status: 502,
+      code: 502,
+    });
+    const notJson = await api.get('/not-json').catch((e: unknown) => e);
+    expect(notJson).toBeInstanceOf(ApiClientError);
+    expect(notJson).toMatchObject({ message: NETWORK_ERROR });
   });
 
   it('posts form-encoded bodies with website_type and tracking fields, and returns the whole body for orders', async () => {
@@ -138,9 +162,12 @@ describe.each([
     });
     expect(await api.get('/x', { a: 1, gclid: 'G-2' })).toBe('ok');
     expect(await api.post('/y', { b: 2, skipped: undefined })).toBe('ok');
-    const [get, post] = arrived;
+    // A param left undefined takes the tracking field of its name out of the query.
+    expect(await api.get('/z', { gclid: undefined, c: 3 })).toBe('ok');
+    const [get, post, without] = arrived;
     expect(get.method).toBe('GET');
     expect(new URL(get.url!, 'http://h').searchParams.toString()).toBe('gclid=G-2&phoneOs=3&a=1');
+    expect(new URL(without.url!, 'http://h').searchParams.toString()).toBe('phoneOs=3&c=3');
     expect(get.headers).toMatchObject({
       website_type: '7',
       'accept-language': 'en-PH,en;q=0.9',

@@ -88,9 +88,10 @@ export function LocateBox() {
   const get = usePublicApi();
   const checking = useDelayed(isSubmitting);
 
-  // The visitor's IP country, asked on the first touch of the box with the form: a visitor who only reads makes
-  // no call, and the page does no work after it has loaded; calls go by `fetch`, without the axios client (bench/lighthouse-report.md).
-  // One call per page view; a check made before it answers waits for it (IP_COUNTRY_WAIT_MS at most).
+  // The visitor's IP country, asked on the first touch of the box with the form: a visitor who only reads makes no
+  // call, and the page does no work after it has loaded; calls go by `fetch`, without the axios client
+  // (bench/lighthouse-report.md). One call per page view; a check made before it answers waits for it
+  // (IP_COUNTRY_WAIT_MS at most).
   const ipAsked = useRef<Promise<string | null> | null>(null);
   const askIpCountry = () =>
     (ipAsked.current ??= get<IpInfo>('/other/ipInfo').then(

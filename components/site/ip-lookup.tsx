@@ -1,7 +1,7 @@
 'use client';
 import dynamic from 'next/dynamic';
 import { useLocale, useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { IpInfo } from '@/lib/api/types';
 import { regionName } from '@/lib/intl-format';
 import { whenIdleAfterLoad } from '@/lib/when-idle';
@@ -21,6 +21,8 @@ export function IpLookup() {
   const get = usePublicApi();
   const [info, setInfo] = useState<(IpInfo & { mine: boolean }) | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The visitor has made a lookup: the own address, arriving later, neither replaces its result nor adds an error. */
+  const looked = useRef(false);
 
   // The visitor's own address, asked once the page has loaded and is idle: the answer's render then never lands in
   // the middle of hydration on a slow phone (bench/lighthouse-report.md). Its room below is reserved meanwhile.
@@ -28,16 +30,18 @@ export function IpLookup() {
     () =>
       whenIdleAfterLoad(() =>
         get<IpInfo>('/other/ipInfo').then(
-          (result) => setInfo((shown) => shown ?? { ...result, mine: true }),
-          (e: Error) => setError(e.message),
+          (result) => !looked.current && setInfo({ ...result, mine: true }),
+          (e: Error) => !looked.current && setError(e.message),
         ),
       ),
     [get],
   );
 
   const lookup = async (ip: string) => {
+    looked.current = true;
     try {
       setInfo({ ...(await get<IpInfo>('/other/ipInfo', ip ? { ip } : {})), mine: !ip });
+      setError(null);
       return null;
     } catch (e) {
       return (e as Error).message;

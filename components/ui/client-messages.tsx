@@ -3,7 +3,10 @@ import { getMessages } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import type { Messages } from '@/i18n/messages';
 
-/** The `Api` messages client code reads itself (use-api, pay-status, the locate box's e-mail check); every other API text comes from the server. */
+/**
+ * The `Api` messages client code reads itself (use-api and use-public-api's network message, pay-status, the locate
+ * box's e-mail check); every other API text comes from the server.
+ */
 const CLIENT_API_KEYS = ['network', 'declined', 'emailRegistered'] as const;
 
 /**

@@ -14,12 +14,12 @@ export {
 
 /**
  * The one browser client of the API (docs/rules.md#api): axios over the request parts of lib/api/request-parts.ts
- * (which the `fetch` calls of lib/api/fetch.ts share, answered alike: lib/api/errors.ts), base `/api_f/v1`, timeout 30000 ms,
- * form-encoded bodies, headers `website_type` (7), `Accept-Language` (the page's language) and `_chamspy_token`
- * when a token is known; tracking fields as query on GET and merged into bodies otherwise.
- * Success (`success === 1`) resolves to `obj`, `page` or `result` (order creation: the whole body). Failure rejects
- * with an `ApiClientError` whose message is the server's localized `msg`; code 20012 (session invalid) is kept on
- * `code`; no response at all gives 'Network error, please try again later' (or `networkMessage`).
+ * (which the `fetch` calls of lib/api/fetch.ts share, answered alike: lib/api/errors.ts), base `/api_f/v1`, timeout
+ * 30000 ms, form-encoded bodies, headers `website_type` (7), `Accept-Language` (the page's language) and
+ * `_chamspy_token` when a token is known; tracking fields as query on GET and merged into bodies otherwise. Success
+ * (`success === 1`) resolves to `obj`, `page` or `result` (order creation: the whole body). Failure rejects with an
+ * `ApiClientError` whose message is the server's localized `msg`; code 20012 (session invalid) is kept on `code`; no
+ * response at all gives 'Network error, please try again later' (or `networkMessage`).
  */
 export type ApiClientOptions = {
   baseURL?: string;
@@ -67,9 +67,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       options.afterResponse?.();
       const err = error as AxiosError<RawEnvelope>;
       if (!err.response) throw new ApiClientError(options.networkMessage ?? NETWORK_ERROR, 0, 0);
-      throw answeredError(err.response.status, err.response.data, err.message);
+      throw answeredError(err.response.status, err.response.data, options.networkMessage ?? NETWORK_ERROR);
     }
-    return unwrap<T>(body, whole);
+    return unwrap<T>(body, whole, options.networkMessage ?? NETWORK_ERROR);
   }
 
   return {

@@ -40,17 +40,19 @@ export type Envelope<T> = { success: 1; msg: string; obj: T };
 
 /**
  * The payload of an answered call: `obj`, `page` or `result` of a success envelope (`whole`: the envelope itself).
- * Throws `ApiClientError` with the envelope's `msg` and `code` when `success` is not 1, even on HTTP 200.
+ * Throws `ApiClientError` with the envelope's `msg` (else `fallback`, the localized network message) and `code` when
+ * `success` is not 1, even on HTTP 200.
  */
-export function unwrap<T>(body: RawEnvelope | null | undefined, whole: boolean): T {
-  if (body?.success !== 1) throw new ApiClientError(body?.msg ?? '', body?.code ?? 0, 200);
+export function unwrap<T>(body: RawEnvelope | null | undefined, whole: boolean, fallback: string): T {
+  if (body?.success !== 1) throw new ApiClientError(body?.msg || fallback, body?.code ?? 0, 200);
   if (whole) return body as T;
   return (body.obj ?? body.page ?? body.result) as T;
 }
 
 /**
- * The error of a call answered with HTTP `status` ≥ 400: the envelope's localized `msg` (else `fallback`), its `code`
- * (else the status) and the rest of the envelope as `detail` (e.g. `kind`, `retryAfter`).
+ * The error of a call answered with HTTP `status` ≥ 400: the envelope's localized `msg` (else `fallback`: an answer
+ * that is not the API's, such as a proxy's 502 page, reads as the localized network message), its `code` (else the
+ * status) and the rest of the envelope as `detail` (e.g. `kind`, `retryAfter`).
  */
 export function answeredError(status: number, data: unknown, fallback: string): ApiClientError {
   const { success: _s, msg, code, ...detail } = (data && typeof data === 'object' ? data : {}) as RawEnvelope;

@@ -27,9 +27,10 @@ export type FetchCall = {
 /**
  * Calls the API with `fetch`, built from the same request parts as the axios client (lib/api/request-parts.ts) and
  * answered the same way (lib/api/errors.ts): resolves to the payload of a success envelope; rejects with an
- * `ApiClientError` carrying the server's localized `msg`, its `code` and HTTP status, or `networkMessage` (status 0)
- * when no answer arrives within `TIMEOUT_MS` (30000 ms). For the landing pages and free tools, whose public calls
- * should not load and evaluate axios (≈58 KB minified) on a slow phone (bench/lighthouse-report.md), and for the
+ * `ApiClientError` carrying the server's localized `msg`, its `code` and HTTP status; an answer without the API's
+ * envelope (a proxy's 502 page) carries `networkMessage` and its status; no answer, or none within `TIMEOUT_MS` (30000
+ * ms, the body included), gives `networkMessage` with status 0. For the landing pages and free tools, whose public
+ * calls should not load and evaluate axios (≈58 KB minified) on a slow phone (bench/lighthouse-report.md), and for the
  * operation log's keep-alive post. Signed-in pages use the axios client (lib/api/browser.ts).
  */
 export async function fetchApi<T>(path: string, call: FetchCall): Promise<T> {
@@ -37,28 +38,54 @@ export async function fetchApi<T>(path: string, call: FetchCall): Promise<T> {
   let url = `${call.baseURL ?? API_BASE}${path}`;
   let body: URLSearchParams | undefined;
   if (method === 'GET') {
+    // As axios does: a param overrides a tracking field of the same name, and an undefined one removes it.
     const query = new URLSearchParams(
-      Object.entries({ ...queryFields(call.tracking), ...presentFields(call.params) }).map(([k, v]) => [k, String(v)]),
+      Object.entries({ ...queryFields(call.tracking), ...call.params })
+        .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+        .map(([k, v]) => [k, String(v)]),
     ).toString();
     if (query) url += `${url.includes('?') ? '&' : '?'}${query}`;
   } else {
     body = formBody(presentFields(call.tracking), call.data);
   }
   const extra = Object.entries(call.headers ?? {}).filter((entry): entry is [string, string] => Boolean(entry[1]));
+  const network = call.networkMessage ?? NETWORK_ERROR;
   let res: Response;
+  let text: string;
   try {
     res = await fetch(url, {
       method,
       body,
       keepalive: call.keepalive,
       headers: { ...baseHeaders(call.language), ...Object.fromEntries(extra) },
-      // Browsers without AbortSignal.timeout (Safari before 16) wait as long as the browser does.
-      signal: typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(TIMEOUT_MS) : undefined,
+      signal: timeoutSignal(TIMEOUT_MS),
     });
+    // The body is read within the same time limit: one that stalls is no answer either.
+    text = await res.text();
   } catch {
-    throw new ApiClientError(call.networkMessage ?? NETWORK_ERROR, 0, 0);
+    throw new ApiClientError(network, 0, 0);
   }
-  const data = (await res.json().catch(() => null)) as RawEnvelope | null;
-  if (!res.ok) throw answeredError(res.status, data, `HTTP ${res.status}`);
-  return unwrap<T>(data, call.whole ?? false);
+  const data = parseEnvelope(text);
+  if (!res.ok) throw answeredError(res.status, data, network);
+  return unwrap<T>(data, call.whole ?? false, network);
+}
+
+/** The envelope in `text`, or null when it is not JSON (a proxy's error page, a cut answer). */
+function parseEnvelope(text: string): RawEnvelope | null {
+  try {
+    return JSON.parse(text) as RawEnvelope;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A signal that aborts after `ms`: `AbortSignal.timeout`, or a controller and a timer where it is missing (Safari <
+ * 16).
+ */
+function timeoutSignal(ms: number): AbortSignal {
+  if (typeof AbortSignal.timeout === 'function') return AbortSignal.timeout(ms);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), ms);
+  return controller.signal;
 }

@@ -31,7 +31,9 @@ export function presentFields(
   >;
 }
 
-/** The tracking fields of a GET's query: those with a value, without `os` (docs/rules.md#api: os is not sent on GET). */
+/**
+ * The tracking fields of a GET's query: those with a value, without `os` (docs/rules.md#api: os is not sent on GET).
+ */
 export function queryFields(
   fields: Record<string, string | number | undefined> | undefined,
 ): Record<string, string | number> {

@@ -28,10 +28,10 @@ function envNow() {
 }
 
 /**
- * Sends an operation-log event with the client's request parts, kept alive past the page (lib/api/browser-fetch.ts): body currDocument (path + query), domain, eventCode,
- * eventType 1; headers apk_version_code and version 'fmp1.3', phone_os (3 mobile, else 2), track_id (the event
- * token). The event also goes to the native app when the page runs inside it, and to the third-party event service
- * once cookies are accepted. Resolves when sent or failed.
+ * Sends an operation-log event with the client's request parts, kept alive past the page (lib/api/browser-fetch.ts):
+ * body currDocument (path + query), domain, eventCode, eventType 1; headers apk_version_code and version 'fmp1.3',
+ * phone_os (3 mobile, else 2), track_id (the event token). The event also goes to the native app when the page runs
+ * inside it, and to the third-party event service once cookies are accepted. Resolves when sent or failed.
  */
 export async function logEvent(eventCode: BrowserEvent): Promise<void> {
   const os = phoneOs(envNow());

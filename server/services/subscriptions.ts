@@ -206,10 +206,13 @@ export const DUE_PER_RUN = 200;
 
 /**
  * The ids of the subscriptions matching `where` that one run of a billing job handles (renewals, trial reminders,
- * annual notices): DUE_PER_RUN at most, in `order` when given. Each is then claimed by its own conditional update, so
- * concurrent runs never act twice on one.
+ * annual notices): DUE_PER_RUN at most, in `order` when given. A candidate only: each job checks it again where it
+ * acts (a row lock and the due check for a renewal, a conditional update for a reminder), so concurrent runs never
+ * act twice on one. `where` is required (drizzle's `and()` is typed as possibly undefined); without it this throws
+ * rather than pick any 200 subscriptions.
  */
 export async function dueSubscriptionIds(db: Db, where: SQL | undefined, order?: SQL): Promise<string[]> {
+  if (!where) throw new Error('dueSubscriptionIds needs a condition');
   const query = db.select({ id: subscriptions.id }).from(subscriptions).where(where).$dynamic();
   const rows = await (order ? query.orderBy(order) : query).limit(DUE_PER_RUN);
   return rows.map((row) => row.id);

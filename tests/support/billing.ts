@@ -49,8 +49,9 @@ export async function newRequest(token: string, body: Record<string, string>, la
 }
 
 /**
- * Asks for a new request with `body` (a `phone` among it) and expects it refused at validation: 422 naming `field`
- * (with the localized `msg` when given), and no request stored for that number (bad input keeps nothing).
+ * Asks for a new request with `body` (a `phone` among it, in E.164 as stored, so that the check of what was stored
+ * looks for the right number) and expects it refused at validation: 422 naming `field` (with the localized `msg` when
+ * given), and no request stored for that number (bad input keeps nothing).
  */
 export async function expectNewRequestRefused(
   token: string,
