@@ -18,24 +18,15 @@ export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
  */
 export function TextField({ id, label, error, hint, className = '', ...input }: TextFieldProps) {
   return (
-    <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
+    <LabelledField id={id} label={label} error={error} hint={hint} className={className}>
       <input
         id={id}
         aria-invalid={!!error}
-        aria-describedby={`${hint ? `${id}-hint ` : ''}${id}-error`}
+        aria-describedby={describedBy(id, hint)}
         className="field-input"
         {...input}
       />
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
+    </LabelledField>
   );
 }
 
@@ -58,21 +49,59 @@ export function TextAreaField({
   /** The field's error: a `Validation.*` key or a localized server message. */
   error?: string;
   hint?: ReactNode;
-  counter?: { text: string; over: boolean };
+  counter?: Counter;
   className?: string;
 }) {
-  const described = [hint && `${id}-hint`, counter && `${id}-count`, `${id}-error`].filter(Boolean).join(' ');
+  return (
+    <LabelledField id={id} label={label} error={error} hint={hint} counter={counter} className={className}>
+      <textarea
+        id={id}
+        aria-invalid={!!error}
+        aria-describedby={describedBy(id, hint, counter)}
+        className="field-input"
+        {...area}
+      />
+    </LabelledField>
+  );
+}
+
+/** A live count under a field: its text, and whether the text is over its limit. */
+type Counter = { text: string; over: boolean };
+
+/** The ids a field's control is described by: its hint and count when shown, and its error. */
+function describedBy(id: string, hint?: ReactNode, counter?: Counter): string {
+  return [hint && `${id}-hint`, counter && `${id}-count`, `${id}-error`].filter(Boolean).join(' ');
+}
+
+/** The frame of TextField and TextAreaField: the label, the control, the hint and count row, the error. */
+function LabelledField({
+  id,
+  label,
+  error,
+  hint,
+  counter,
+  className,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  counter?: Counter;
+  className: string;
+  children: ReactNode;
+}) {
   return (
     <div className={className}>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <textarea id={id} aria-invalid={!!error} aria-describedby={described} className="field-input" {...area} />
+      {children}
       {(hint || counter) && (
         <div className="mt-1 flex justify-between gap-3 text-xs text-slate-600">
-          <p id={`${id}-hint`}>{hint}</p>
+          {hint && <p id={`${id}-hint`}>{hint}</p>}
           {counter && (
-            <p id={`${id}-count`} className={`shrink-0 tabular-nums ${counter.over ? 'text-red-700' : ''}`}>
+            <p id={`${id}-count`} className={`ml-auto shrink-0 tabular-nums ${counter.over ? 'text-red-700' : ''}`}>
               {counter.text}
             </p>
           )}

@@ -36,6 +36,7 @@ export type ApiClientOptions = {
 
 /** Creates a client; one per page language. */
 export function createApiClient(options: ApiClientOptions = {}) {
+  const network = options.networkMessage ?? NETWORK_ERROR;
   const http: AxiosInstance = axios.create({
     baseURL: options.baseURL ?? API_BASE,
     timeout: TIMEOUT_MS,
@@ -66,10 +67,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     } catch (error) {
       options.afterResponse?.();
       const err = error as AxiosError<RawEnvelope>;
-      if (!err.response) throw new ApiClientError(options.networkMessage ?? NETWORK_ERROR, 0, 0);
-      throw answeredError(err.response.status, err.response.data, options.networkMessage ?? NETWORK_ERROR);
+      if (!err.response) throw new ApiClientError(network, 0, 0);
+      throw answeredError(err.response.status, err.response.data, network);
     }
-    return unwrap<T>(body, whole, options.networkMessage ?? NETWORK_ERROR);
+    return unwrap<T>(body, whole, network);
   }
 
   return {
