@@ -38,11 +38,18 @@ export const safetySessions = pgTable(
 /**
  * The one-time code last sent by SMS to a number to open its safety centre: its SHA-256, when it stops working and
  * how many wrong tries it took (at most SAFETY_CODE_TRIES for all clients together). One row per number: a new code
- * replaces the previous one.
+ * replaces the previous one once this one has ended or used its tries.
  */
 export const safetyCodes = pgTable('safety_codes', {
   phoneE164: text('phone_e164').$type<E164>().primaryKey(),
   codeHash: text('code_hash').notNull(),
+  /**
+   * The 6 digits themselves, so that asking again within the code's 10 minutes sends the same code instead of a new
+   * one (docs/decisions/0016-safety-code-limits.md): a hash of 6 digits hides nothing (a million tries), and the row
+   * is deleted when the code is used and by the daily run once it has ended. Null for a decoy row (a number we never
+   * texted: the same work is done for it, and it never opens a session).
+   */
+  code: text('code'),
   expiresAt: at('expires_at').notNull(),
   attempts: integer('attempts').notNull().default(0),
   createdAt: createdAt(),

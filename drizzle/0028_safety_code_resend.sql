@@ -1,0 +1,1 @@
+ALTER TABLE "safety_codes" ADD COLUMN "code" text;
