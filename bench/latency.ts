@@ -53,6 +53,7 @@ async function buy(i: number) {
     phone,
     requesterName: 'Anna (your sister)',
     terms: 'true',
+    startNow: 'true',
   });
   const code = order.json.obj.code as string;
   const pay = await post(`/portal/order/${code}/sandboxPay`, {

@@ -236,6 +236,7 @@ async function main() {
         phone: `+1415556${String(i).padStart(4, '0')}`,
         requesterName: 'Anna (your sister)',
         terms: true,
+        startNow: true,
       });
       const code = order.json.obj.code as string;
       const pay = await call('POST', `/portal/order/${code}/sandboxPay`, {

@@ -31,6 +31,7 @@ async function load(apps: Proc[]): Promise<{ paid: number; failed: number; secon
             phone: `+1415${String(5_550_000 + (n % 400_000)).padStart(7, '0')}`,
             requesterName: 'Anna (your sister)',
             terms: true,
+            startNow: true,
           },
         });
         if (order.status !== 201) {

@@ -76,7 +76,7 @@ export async function buyThroughApi(request: APIRequestContext, phone: string, e
   const headers = { website_type: '7' };
   const order = await request.post('/api_f/v1/portal/order', {
     headers,
-    form: { email, phone, requesterName: 'Anna (your sister)', terms: 'true' },
+    form: { email, phone, requesterName: 'Anna (your sister)', terms: 'true', startNow: 'true' },
   });
   expect(order.status()).toBe(201);
   const { obj } = await order.json();

@@ -39,7 +39,7 @@ async function buy(tag: string, orderOn: Proc, payOn: Proc, retryUntil = 0) {
   };
   const order = await attempt(() =>
     api(orderOn, 'POST', '/portal/order', {
-      body: { email, phone: phone(), requesterName: 'Anna (your sister)', terms: true },
+      body: { email, phone: phone(), requesterName: 'Anna (your sister)', terms: true, startNow: true },
     }),
   );
   expect(order.status, JSON.stringify(order.body)).toBe(201);

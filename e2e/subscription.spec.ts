@@ -75,7 +75,15 @@ async function apiBuyer(ctx: BrowserContext, locale: string, number: string, tag
   const headers = { website_type: '7', 'accept-language': locale };
   const order = await ctx.request.post('/api_f/v1/portal/order', {
     headers,
-    form: { email, phone: number, requesterName: 'Anna (your sister)', terms: 'true', locale, method },
+    form: {
+      email,
+      phone: number,
+      requesterName: 'Anna (your sister)',
+      terms: 'true',
+      startNow: 'true',
+      locale,
+      method,
+    },
   });
   expect(order.status()).toBe(201);
   const { code } = (await order.json()).obj;

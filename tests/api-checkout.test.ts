@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { orders, payments, users } from '@/server/db/schema';
 import { call } from './support/accounts';
-import { emailsTo, nextPhone, payCard, placeOrder, subscribe } from './support/billing';
+import { emailsTo, expectOrderRefused, nextPhone, payCard, placeOrder, subscribe } from './support/billing';
 
 const unique = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 
@@ -32,6 +32,28 @@ describe('prices and the discount offer (docs/rules.md#entities, #states)', () =
     expect((await call('GET', `/portal/priceSetup?plan=${plan}`)).status).toBe(404);
     const order = await placeOrder({ email: unique('plan'), plan });
     expect(order.res.status).toBe(404);
+  });
+
+  it('an order without the express request to start at once is refused, localized, and nothing is kept', async () => {
+    // The consent SMS goes out as soon as an order is paid: an order without `startNow` would be served at once and
+    // still be withdrawn in full (Directive 2011/83/EU Art. 7(3), 14(3); lib/contracts/orders.ts `orderBody`).
+    const absent = unique('start-absent');
+    const res = await call('POST', '/portal/order', {
+      body: { email: absent, phone: nextPhone(), requesterName: 'Anna (your sister)', terms: true },
+    });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ field: 'startNow', msg: expect.stringContaining('starts at once') });
+    const db = await getDb();
+    expect(await db.select().from(orders).where(eq(orders.email, absent))).toHaveLength(0);
+    const msgs = { en: 'starts at once', es: 'empieza de inmediato', id: 'langsung dimulai' } as const;
+    for (const [lang, msg] of Object.entries(msgs)) {
+      await expectOrderRefused(
+        { email: unique(`start-false-${lang}`), startNow: false },
+        lang,
+        'startNow',
+        expect.stringContaining(msg) as unknown as string,
+      );
+    }
   });
 
   it('the client cannot set the price', async () => {

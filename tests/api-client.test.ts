@@ -145,7 +145,13 @@ describe.each([
     const api = transport({ baseURL, tracking: { gclid: 'G-1', keyword: 'find phone', os: 2, phoneOs: 2 } });
     const body = await api.post<{ success: number; msg: string; obj: OrderView }>(
       '/portal/order',
-      { email: 'client@example.com', phone: '+14155552671', requesterName: 'Anna (your sister)', terms: true },
+      {
+        email: 'client@example.com',
+        phone: '+14155552671',
+        requesterName: 'Anna (your sister)',
+        terms: true,
+        startNow: true,
+      },
       true,
     );
     expect(body.success).toBe(1);

@@ -44,7 +44,13 @@ describe('API envelope, errors and validation', () => {
   it('refuses a mutating call without the website_type header (403)', async () => {
     const res = await app.request(`${API}/portal/order`, {
       method: 'POST',
-      body: form({ email: 'a@b.co', phone: '+14155552671', requesterName: 'Anna (your sister)', terms: true }),
+      body: form({
+        email: 'a@b.co',
+        phone: '+14155552671',
+        requesterName: 'Anna (your sister)',
+        terms: true,
+        startNow: true,
+      }),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(res.status).toBe(403);
@@ -59,7 +65,7 @@ describe('API envelope, errors and validation', () => {
     const res = await app.request(`${API}/portal/order`, {
       method: 'POST',
       headers: { ...clientHeaders, 'accept-language': lang, 'content-type': 'application/x-www-form-urlencoded' },
-      body: form({ phone: '+14155552671', requesterName: 'Anna (your sister)', terms: true }),
+      body: form({ phone: '+14155552671', requesterName: 'Anna (your sister)', terms: true, startNow: true }),
     });
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ success: 0, code: 42200, msg, field: 'email' });
@@ -74,6 +80,7 @@ describe('API envelope, errors and validation', () => {
         phone: '+14155552671',
         requesterName: 'Anna (your sister)',
         terms: true,
+        startNow: true,
       }),
     });
     expect(res.status).toBe(422);
@@ -99,7 +106,7 @@ describe('API envelope, errors and validation', () => {
     const res = await app.request(`${API}/portal/order`, {
       method: 'POST',
       headers: { ...clientHeaders, 'content-type': 'application/x-www-form-urlencoded' },
-      body: form({ email: 'a@b.co', phone: '+14155552671', requesterName: 'Anna', terms: false }),
+      body: form({ email: 'a@b.co', phone: '+14155552671', requesterName: 'Anna', terms: false, startNow: true }),
     });
     expect(res.status).toBe(422);
     expect((await res.json()).msg).toBe('Please accept the terms of use and the privacy policy to continue');

@@ -14,7 +14,7 @@ async function createOrder(email: string, phone = '+14155552671') {
   const res = await app.request(`${API}/portal/order`, {
     method: 'POST',
     headers: { ...formHeaders, 'x-peer-ip': nextIp() },
-    body: form({ email, phone, requesterName: 'Anna (your sister)', terms: true }),
+    body: form({ email, phone, requesterName: 'Anna (your sister)', terms: true, startNow: true }),
   });
   expect(res.status).toBe(201);
   return (await res.json()).obj as {
@@ -67,6 +67,7 @@ describe('the journey through the API', () => {
         phone: '+14155552671',
         requesterName: 'Anna (your sister)',
         terms: true,
+        startNow: true,
         amountMinor: 1,
         price: 0,
       }),

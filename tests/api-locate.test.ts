@@ -117,7 +117,7 @@ describe('location requests by subscribers', () => {
     expect(again.status).toBe(403);
     expect((await again.json()).msg).toBe('This number does not accept location requests.');
     const order = await call('POST', '/portal/order', {
-      body: { email: 'someone@example.com', phone, requesterName: 'Anna (your sister)', terms: true },
+      body: { email: 'someone@example.com', phone, requesterName: 'Anna (your sister)', terms: true, startNow: true },
     });
     expect(order.status).toBe(403);
     const smsAfter = await db
@@ -138,7 +138,7 @@ describe('location requests by subscribers', () => {
       .insert(outboundMessages)
       .values(Array.from({ length: 50 }, () => ({ channel: 'sms' as const, recipient: phone, body: 'x' })));
     const res = await call('POST', '/portal/order', {
-      body: { email: 'cap@example.com', phone, requesterName: 'Anna (your sister)', terms: true },
+      body: { email: 'cap@example.com', phone, requesterName: 'Anna (your sister)', terms: true, startNow: true },
     });
     expect(res.status).toBe(429);
     expect((await res.json()).msg).toBe('Too many location requests for today. Please try again tomorrow.');

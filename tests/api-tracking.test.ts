@@ -218,6 +218,7 @@ describe('funnel report', () => {
         phone: nextPhone(),
         requesterName: 'Anna (your sister)',
         terms: true,
+        startNow: true,
         locale: 'es',
         apkChannel: channel,
         keyword: 'phone',

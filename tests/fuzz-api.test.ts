@@ -325,6 +325,7 @@ describe('the inputs that answered 500 before', () => {
             phone: '+34612345678',
             requesterName: 'Anna (your sister)',
             terms: true,
+            startNow: true,
             keyword: 'x\uD800',
           },
         }),

@@ -78,7 +78,13 @@ describe('Twilio status callbacks', () => {
     const order = await app.request(`${API}/portal/order`, {
       method: 'POST',
       headers: { website_type: '7', 'content-type': 'application/x-www-form-urlencoded' },
-      body: form({ email: 'x@example.com', phone: '+34612340099', requesterName: 'Anna (your sister)', terms: true }),
+      body: form({
+        email: 'x@example.com',
+        phone: '+34612340099',
+        requesterName: 'Anna (your sister)',
+        terms: true,
+        startNow: true,
+      }),
     });
     expect(order.status).toBe(403);
   });

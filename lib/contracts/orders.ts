@@ -76,10 +76,13 @@ export const orderBody = z.object({
   /** One box: "I am 18 or older and accept the terms of use and the privacy policy" (docs/rules.md#validation, #roles). */
   terms: formBoolean.refine((v) => v, 'Validation.termsRequired'),
   /**
-   * The buyer asks for the service to start at once, within the 14-day withdrawal period (the pay step states it above
-   * Pay; Directive 2011/83/EU Art. 7(3)): a withdrawal after a location was shared then refunds pro rata. Absent: false.
+   * The buyer's express request that the service start at once, within the 14-day withdrawal period (the pay step
+   * states it above Pay; Directive 2011/83/EU Art. 7(3)): a withdrawal after a location was shared then refunds pro
+   * rata (Art. 14(3)). Required and only `true`: the consent SMS goes out as soon as the order is paid, so an order
+   * without the request would be served at once and then refunded in full (docs/rules.md#payments). Absent or false:
+   * 422 `Validation.startNowRequired`.
    */
-  startNow: formBoolean.optional(),
+  startNow: z.preprocess((v) => v ?? false, formBoolean).refine((v) => v, 'Validation.startNowRequired'),
   plan: uuid.optional(),
   method: z.enum(['card', 'wallet']).default('card'),
   offer: uuid.optional(),

@@ -46,7 +46,7 @@ export type OrderInput = {
   browser?: string;
   /** The client's idempotency key: the same key returns the same order. */
   idempotencyKey?: string;
-  /** The buyer asked for the service to start at once (the pay step's statement; orders.start_now). */
+  /** The buyer asked for the service to start at once (the pay step's statement; orders.start_now); `orderBody` requires it. */
   startNow?: boolean;
   /** The client's address and user agent, kept with the proof of consent to the subscription. */
   client?: { ip: string | null; userAgent: string | null };

@@ -81,7 +81,7 @@ export async function latestEmail(to: string) {
  */
 export async function buyAccount(email: string) {
   const order = await call('POST', '/portal/order', {
-    body: { email, phone: nextPhone(), requesterName: 'Anna (your sister)', terms: true },
+    body: { email, phone: nextPhone(), requesterName: 'Anna (your sister)', terms: true, startNow: true },
   });
   const { obj } = await order.json();
   const pay = await call('POST', `/portal/order/${obj.code}/sandboxPay`, {

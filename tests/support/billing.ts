@@ -13,7 +13,7 @@ export async function placeOrder(
   headers: Record<string, string> = {},
 ) {
   const res = await call('POST', '/portal/order', {
-    body: { phone: nextPhone(), requesterName: 'Anna (your sister)', terms: true, ...body },
+    body: { phone: nextPhone(), requesterName: 'Anna (your sister)', terms: true, startNow: true, ...body },
     headers,
   });
   return { res, body: await res.json() };
