@@ -70,6 +70,35 @@ describe('note: invisible and look-alike text', () => {
     expect(ownerNoteProblem(note, prototypeOf)).toBeNull();
   });
 
+  // Defanged links are links: the note is refused as one, sentences with "dot", "punto" and brackets are not.
+  it.each([
+    'see evil[.]com',
+    'go to evil(.)com now',
+    'open evil{.}net',
+    'visit evil [dot] com please',
+    'visit evil dot com please',
+    'entra en evil punto com',
+    'buka evil titik com',
+    'open http:/evil.example',
+    'open http:/evil',
+    'open hxxp://evil',
+    'open hxxps[:]//evil',
+    'write to anna[at]mail',
+  ])('%j is refused as a link', (note) => {
+    expect(ownerNoteProblem(note, prototypeOf)).toBe('Validation.noteLink');
+  });
+
+  it.each([
+    'El punto es que te quiero ver.',
+    'Lo dejé en el punto de encuentro.',
+    'Kita ketemu di titik temu biasa.',
+    'My name is Dot, your neighbour (at the end of the road).',
+    'I found it at the station (by the café).',
+    'Call me when you can: thanks!',
+  ])('%j is accepted', (note) => {
+    expect(ownerNoteProblem(note, prototypeOf)).toBeNull();
+  });
+
   it('accepts only notes with nothing invisible outside emoji and no link, e-mail address or phone number (property)', () => {
     let accepted = 0;
     fc.assert(

@@ -135,6 +135,44 @@ describe('requester name: invisible and look-alike text', () => {
   });
 });
 
+// Defanged links (threat reports' and scam texts' way of writing a link that is not one) are links all the same.
+describe('requester name: defanged links', () => {
+  it.each([
+    'evil[.]com',
+    'evil(.)com',
+    'evil{.}com',
+    'evil [.] com',
+    'evil[dot]com',
+    'evil(dot)net',
+    'EVIL [DOT] COM',
+    'evil dot com',
+    'evil punto com',
+    'evil titik com',
+    'www dot evil',
+    'http:/evil.example',
+    'http:/evil',
+    'https:evil',
+    'http:\\\\evil',
+    'https//evil',
+    'hxxp://evil',
+    'hxxps:/evil',
+    'hxxp[:]//evil',
+    'anna[at]mail',
+    'anna (at) mail',
+    'evil\uFF3B.\uFF3Dcom',
+    'evil[.]c\u043Em',
+  ])('%j is refused as a link', (name) => {
+    expect(requesterNameProblem(name, prototypeOf)).toBe('Validation.requesterNameLink');
+  });
+
+  it.each(['Anna (your sister)', 'Dot Cotton', 'Ana [Mamá]', 'Tito (Dot)', 'Hattie', 'Thatcher', 'Anna at home'])(
+    '%j is accepted',
+    (name) => {
+      expect(requesterNameProblem(name, prototypeOf)).toBeNull();
+    },
+  );
+});
+
 describe('requester name: what is accepted renders visibly (property)', () => {
   it('has two visible letters, nothing invisible outside emoji, no link, e-mail address or phone number', () => {
     let accepted = 0;
@@ -179,6 +217,8 @@ describe('requester name through the API', () => {
     ['en', 'evil\u3002com', 'Your name cannot contain a link, a web address or an e-mail address'],
     ['id', 'Anna evil.c\u043Em', 'Nama Anda tidak boleh berisi tautan, alamat web, atau alamat email'],
     ['en', 'Anna \u2465\u2464\u24EA\u2467\u2464', 'Your name cannot contain a phone number'],
+    ['en', 'Anna evil[.]com', 'Your name cannot contain a link, a web address or an e-mail address'],
+    ['es', 'hxxp:/evil', 'Tu nombre no puede contener un enlace, una dirección web ni un correo electrónico'],
   ])(
     'refuses an invisible or look-alike name on POST /portal/order (%s, %j), and stores no order',
     async (lang, name, msg) => {

@@ -56,6 +56,57 @@ const WORDS: readonly string[] = [
   'tim keamanan, suporta',
 ].flatMap((group) => group.split(', '));
 
+/**
+ * Requester names that borrow the trust of a firm a stranger's text usually pretends to be (the smishing lures: "your
+ * parcel is held", "your account will be closed", "your relative is at the hospital"): delivery firms and the post,
+ * shops and marketplaces, messaging apps and the big platforms, phone carriers, charities, hospitals and clinics, and
+ * an employer's HR or payroll, in English, Spanish, Indonesian and Filipino, compared on the same folded form and in
+ * the same way as the authorities above (`*` also inside a word). Refused as the authorities are, with a message of
+ * their own (`Validation.requesterNameLure`, README "Locating with consent (decisions)", "Who asks").
+ *
+ * Left out on purpose: given names that are also a brand or a word of the list ("Charity", "Caridad", "Amal", "Dana",
+ * "Maya", "Tri", "Dito", "Meta", "Line", "Tiki", "Toko", "Hermes", "Sky", "Apple", "Smart"), words that are surnames
+ * ("Post", "Mercado", "Kantor", "Ong", "Ngo"), and names that fold to initials or a name ("EE" and "SSS" fold to one
+ * letter, "O2" reads "Oz", "J&T" alone "JT"); such brands count only in a phrase ("J&T Express", "Apple ID", "Tri
+ * Indonesia"). "HR", "Orange" and "Claro" are refused: a few people with the initials H. R. or such a surname are the
+ * price, as with "Court" above.
+ */
+const LURE_WORDS: readonly string[] = [
+  // Delivery firms and the post.
+  '*correos, correos express, oficina de correos, seur, mrw, nacex, gls, dhl, *fedex, ups, usps, dpd, tnt, evri',
+  'royal mail, parcelforce, estafeta, j&t express, jnt express, j&t cargo, jne, pos indonesia, kantor pos',
+  '*sicepat, *anteraja, ninja xpress, ninja van, lion parcel, shopee express, spx, lbc, lbc express, phlpost',
+  'flash express, grab express, *lalamove, post office, courier, couriers, kurir, mensajeria, paqueteria',
+  'paquete, paquetes, parcel, package, delivery, paket, pengiriman, ekspedisi, postman, mailman, cartero',
+  'repartidor, koreo, padala',
+  // Shops and marketplaces.
+  '*shopee, *lazada, *tokopedia, *bukalapak, blibli, amazon, ebay, *aliexpress, alibaba, temu, shein, zalora',
+  '*mercadolibre, mercado libre, wallapop, el corte ingles, carrefour, walmart, *indomaret, *alfamart, shop',
+  'store, tienda, tindahan, online shop, olshop, toko online, marketplace, tiktok shop',
+  // Messaging apps and platforms, payment apps.
+  '*whatsapp, whats app, *telegram, signal, messenger, *facebook, *instagram, *tiktok, wechat, viber, *snapchat',
+  '*google, gmail, apple id, *icloud, *microsoft, outlook, hotmail, yahoo, *netflix, *spotify, *paypal, gojek',
+  'grab, gopay, ovo, *gcash, paymaya, bizum, uber, glovo, rappi, youtube, twitter, app, western union, moneygram',
+  'cebuana lhuillier, palawan express',
+  // Phone carriers.
+  '*telkomsel, telkom, *indosat, xl axiata, axis, tri indonesia, *smartfren, im3, *movistar, *vodafone, orange',
+  'yoigo, *masmovil, pepephone, simyo, lowi, *jazztel, *telefonica, telcel, claro, at&t, verizon, t-mobile',
+  'tmobile, three uk, globe, globe telecom, smart communications, dito telecommunity, sun cellular, operator',
+  'operadora, mobile operator, phone carrier, mobile carrier',
+  // Charities.
+  'red cross, cruz roja, palang merah, pmi, *unicef, save the children, caritas, *oxfam, world vision',
+  'medicos sin fronteras, doctors without borders, msf, foundation, fundacion, yayasan, donation, donations',
+  'donasi, donativo, donaciones, kawanggawa, unhcr, acnur, baznas, dompet dhuafa, kitabisa',
+  // Hospitals, clinics and emergency services.
+  '*hospital, hospitals, clinic, clinica, klinik, klinika, rumah sakit, rsud, rsup, *puskesmas, ospital',
+  'pagamutan, ambulance, ambulancia, ambulans, medical center, medical centre, centro medico, centro de salud',
+  'health center, health centre, nhs, bpjs, *philhealth, emergency, emergencias, urgencias, gawat darurat, ugd',
+  'igd',
+  // An employer's HR and payroll.
+  'hr, hrd, human resources, recursos humanos, rrhh, personalia, sdm, kepegawaian, employer, empleador, payroll',
+  'nomina, penggajian',
+].flatMap((group) => group.split(', '));
+
 /** One code point → its confusable prototype (UTS #39), as `prototypeOf` in ./skeleton gives it. */
 type PrototypeOf = (char: string) => string;
 
@@ -110,19 +161,37 @@ export function foldedWords(text: string, prototypeOf: PrototypeOf): string[] {
   return merged;
 }
 
-/** The list in folded form, per prototype table (the browser's may be the identity while the table loads). */
-const folded = new WeakMap<PrototypeOf, { words: string[]; inside: boolean }[]>();
+/** A list in folded form, per list and prototype table (the browser's may be the identity while the table loads). */
+const folded = new WeakMap<readonly string[], WeakMap<PrototypeOf, { words: string[]; inside: boolean }[]>>();
 
-function foldedList(prototypeOf: PrototypeOf) {
-  let list = folded.get(prototypeOf);
-  if (!list) {
-    list = WORDS.map((entry) => ({
+function foldedList(list: readonly string[], prototypeOf: PrototypeOf) {
+  let byTable = folded.get(list);
+  if (!byTable) {
+    byTable = new WeakMap();
+    folded.set(list, byTable);
+  }
+  let entries = byTable.get(prototypeOf);
+  if (!entries) {
+    entries = list.map((entry) => ({
       words: foldedWords(entry.replace(/^\*/, ''), prototypeOf),
       inside: entry.startsWith('*'),
     }));
-    folded.set(prototypeOf, list);
+    byTable.set(prototypeOf, entries);
   }
-  return list;
+  return entries;
+}
+
+/**
+ * Whether the folded `words` hold an entry of `list`: as whole words, or for a `*` entry inside a word or across the
+ * words run together ("FedEx" is cut into "Fed Ex" like any camelCase name).
+ */
+function holdsEntry(words: string[], list: readonly string[], prototypeOf: PrototypeOf): boolean {
+  const joined = words.join('');
+  return foldedList(list, prototypeOf).some((entry) =>
+    entry.inside
+      ? joined.includes(entry.words[0]) || words.some((word) => word.includes(entry.words[0]))
+      : has(words, entry.words),
+  );
 }
 
 /**
@@ -138,9 +207,22 @@ export function claimsAuthority(name: string, prototypeOf: PrototypeOf, product:
   const productJoined = productWords.join('');
   if (productJoined && (productJoined.length >= 5 ? joined.includes(productJoined) : has(words, productWords)))
     return true;
-  return foldedList(prototypeOf).some((entry) =>
-    entry.inside ? words.some((word) => word.includes(entry.words[0])) : has(words, entry.words),
-  );
+  return holdsEntry(words, WORDS, prototypeOf);
+}
+
+/**
+ * Which borrowed trust the requester name `name` claims, or null: `Authority` (the police, a court, a bank, the
+ * government, support, the product itself: `claimsAuthority`) before `Lure` (a delivery firm, a shop, an app, a phone
+ * carrier, a charity, a hospital or an employer's HR: LURE_WORDS), both on the folded form. The message key is
+ * `Validation.requesterName<Claim>` (lib/validation/requester-name.ts). Pure; never throws.
+ */
+export function borrowedTrust(
+  name: string,
+  prototypeOf: PrototypeOf,
+  product: string = site.product,
+): 'Authority' | 'Lure' | null {
+  if (claimsAuthority(name, prototypeOf, product)) return 'Authority';
+  return holdsEntry(foldedWords(name, prototypeOf), LURE_WORDS, prototypeOf) ? 'Lure' : null;
 }
 
 /** Whether `phrase` occurs in `words` as consecutive whole words. */

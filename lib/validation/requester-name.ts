@@ -1,4 +1,4 @@
-import { claimsAuthority } from './authority-names';
+import { borrowedTrust } from './authority-names';
 
 /**
  * The rule for user text that reaches the phone's owner: the requester name (shown on the consent page and in the
@@ -20,8 +20,11 @@ import { claimsAuthority } from './authority-names';
  *   through: NFKC (UAX #15: fullwidth "．" becomes ".", circled "⑥" and superscript "⁶" become "6"), the full stops
  *   IDNA treats as label separators (U+3002, U+FF0E, U+FF61; UTS #46 §4) become ".", then the confusable skeleton of
  *   UTS #39 §4 (NFD, each code point replaced by its prototype from confusables.txt: Cyrillic "о" → "o", "․" → ".").
- * - A name does not claim to be an authority or the service ("Policía Nacional", "Bank BCA", "Chamspy Support"), in
- *   any spelling: ./authority-names.
+ * - A name does not claim to be an authority or the service ("Policía Nacional", "Bank BCA", "Chamspy Support"), nor
+ *   a firm that scam texts pretend to be (a delivery firm, a shop, an app, a phone carrier, a charity, a hospital, an
+ *   employer's HR: "Correos", "Shopee", "WhatsApp", "Telkomsel", "Cruz Roja"), in any spelling: ./authority-names.
+ * - Neither text carries a defanged link: `hxxp://`, `http:/` with one slash, `evil[.]com`, `evil(dot)com`,
+ *   `evil dot com` (a spelled dot counts before a generic top-level domain only, so sentences keep their words).
  */
 export const REQUESTER_NAME = { min: 2, max: 40, maxDigits: 4, minLetters: 2 } as const;
 
@@ -67,14 +70,15 @@ export function normalizeRequesterName(value: string): string {
  * code points after `normalizeRequesterName`), `Link` (a URL, a web address or an e-mail address, look-alikes
  * included), `Phone` (more than 4 digits, or a run of more than 4 digits and look-alike digits), `Letters` (fewer than
  * two visible letters), then `Authority` (the name claims to be the police, a court, a bank, the government, support,
- * the product itself…, compared on a folded form: `claimsAuthority` in ./authority-names). `prototypeOf`:
+ * the product itself…) or `Lure` (a delivery firm, a shop, an app, a phone carrier, a charity, a hospital, an
+ * employer's HR), compared on a folded form (`borrowedTrust` in ./authority-names). `prototypeOf`:
  * ./skeleton's `prototypeOf` (the API) or `await loadPrototypes()` (the browser forms). Pure; never throws.
  */
 export function requesterNameProblem(value: string, prototypeOf: PrototypeOf): string | null {
   const problem = userTextProblem(value, REQUESTER_NAME, prototypeOf);
-  if (!problem && claimsAuthority(normalizeRequesterName(value), prototypeOf))
-    return 'Validation.requesterNameAuthority';
-  return problem && `Validation.requesterName${problem}`;
+  if (problem) return `Validation.requesterName${problem}`;
+  const claim = borrowedTrust(normalizeRequesterName(value), prototypeOf);
+  return claim && `Validation.requesterName${claim}`;
 }
 
 /**
@@ -126,10 +130,40 @@ const DOMAIN_TIGHT = /[\p{L}\p{N}-]\s*\.[a-z]{2,}/iu;
  * Ana" are a name and two sentences, not an address.
  */
 const DOMAIN_SPACED = /[\p{L}\p{N}-]\s*\.\s*[a-z]{2,}/u;
+/**
+ * A defanged separator, as threat reports and scam texts write links so that they are not links: a dot, colon or at
+ * sign, or the word for one (`dot`, Spanish `punto`, Indonesian `titik`, `at`), in brackets (`evil[.]com`,
+ * `evil(dot)com`, `hxxp[:]//`, `anna[at]mail`), with any spaces around; read as the character it stands for.
+ */
+const DEFANGED = /\s*[[({<]\s*(\.|:|@|dot|punto|titik|at)\s*[\])}>]\s*/giu;
+/** What a defanged separator stands for. */
+const DEFANGED_AS: Readonly<Record<string, string>> = { dot: '.', punto: '.', titik: '.', at: '@' };
+/** A web scheme however it is broken: `http:/x` (one slash), `http:\\x`, `http:x`, `https//x`, `hxxp:`, `hxxps/`. */
+const WEB_SCHEME = /\bh(?:tt|xx)ps?\s*[:;/\\]/iu;
+/**
+ * A dot spelled out between a name and a generic top-level domain (`evil dot com`, `evil punto com`, `evil titik
+ * net`, `www dot`): only generic domains, so "el punto es que…" stays a sentence. On the skeleton, where "m" is written
+ * "rn" and a capital "I" reads "l" (both read back here).
+ */
+const SPELLED_DOT =
+  /[\p{L}\p{N}][\s_-]+(?:dot|punto|t[il]t[il]k)[\s_-]+(?:com|net|org|[il]nfo|[il]o|ly|xyz|app|s[il]te|onl[il]ne|shop|store|club|b[il]z)\b|\bwww[\s_-]+(?:dot|punto|t[il]t[il]k)\b/iu;
 /** Stands for a digit or a look-alike of one in the digit view; no control character survives the first check. */
 const DIGIT = '\u0000';
 /** Digits or look-alikes with only phone-number punctuation between them, in the digit view. */
 const DIGIT_RUN = /\0(?:[\s\-.()/+]*\0)*/gu;
+
+/**
+ * Whether the comparison form `form` reads as a link, a web address or an e-mail address, defanged ones included:
+ * its defanged separators are read as the characters they stand for, then a scheme (`https://`, `hxxp://`, `http:/`),
+ * `www.`, an at sign, a dotted name (`evil.com`, `evil . com`) or a spelled dot (`evil dot com`) is looked for.
+ */
+function readsAsLink(form: string): boolean {
+  const text = form.replace(DEFANGED, (_, inner: string) => DEFANGED_AS[inner.toLowerCase()] ?? inner);
+  return (
+    [LINK_MARK, WEB_SCHEME, DOMAIN_TIGHT, DOMAIN_SPACED].some((rule) => rule.test(text)) ||
+    SPELLED_DOT.test(text.replace(/rn/giu, 'm'))
+  );
+}
 
 /**
  * Whether `value` holds a code point a reader cannot see, or a combining mark that draws over its neighbours, once the
@@ -181,8 +215,7 @@ function userTextProblem(
   const length = [...text].length;
   if (length < limits.min || length > limits.max) return 'Length';
   const { skeletons, digits, count } = comparisonForms(text, prototypeOf);
-  if (skeletons.some((form) => LINK_MARK.test(form) || DOMAIN_TIGHT.test(form) || DOMAIN_SPACED.test(form)))
-    return 'Link';
+  if (skeletons.some(readsAsLink)) return 'Link';
   const longestRun = Math.max(0, ...(digits.match(DIGIT_RUN) ?? []).map((run) => run.split(DIGIT).length - 1));
   if (count > limits.maxDigits || longestRun > limits.maxDigits) return 'Phone';
   const letters = (text.match(/\p{L}/gu) ?? []).length - (text.match(BLANK_LETTERS) ?? []).length;
