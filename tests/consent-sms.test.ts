@@ -40,7 +40,7 @@ describe('consent SMS', () => {
     expect(consentSmsText('es', 'Chamspy', link, 'standard', 'Ana')).toMatch(
       /^«Ana» pide la ubicación de este teléfono a través de Chamspy/,
     );
-    expect(consentSmsText('es', 'Chamspy', link, 'contact', null)).toMatch(/dónde está este teléfono/);
+    expect(consentSmsText('es', 'Chamspy', link, 'standard', null)).toMatch(/pide la ubicación de este teléfono/);
     expect(consentSmsText('en', 'Chamspy', link, 'standard', null)).toMatch(/^Chamspy: someone asks/);
   });
 

@@ -9,8 +9,20 @@ import { askFields, formBoolean } from './fields';
  * dashboard reads the same types (components/dashboard). docs/decisions/0010-one-contract-per-payload.md.
  */
 
-/** The consent SMS texts a buyer may choose (server/services/consent-sms.ts renders them). */
-export const SMS_TEXTS = ['standard', 'contact'] as const;
+/** The consent SMS texts a buyer may choose (server/services/consent-sms.ts renders them; messages/*.json `Sms`). */
+export const SMS_TEXTS = ['standard'] as const;
+
+/** The text a request gets when it names none, and the one a withdrawn text is sent in. */
+export const DEFAULT_SMS_TEXT: (typeof SMS_TEXTS)[number] = 'standard';
+
+/**
+ * Texts once offered and since withdrawn: `contact` ("'Budi', one of your contacts, wants to see where this phone
+ * is"; unnamed: "a contact wants…") claimed what we cannot know, who is in the owner's contacts, and a stranger's SMS
+ * that says so is a lure (README "Locating with consent (decisions)", "Who asks"). A new request naming one is refused
+ * (422 `Validation.smsTextRemoved`); a stored request written with one is sent again in DEFAULT_SMS_TEXT
+ * (server/services/requests.ts `renewConsentLink`).
+ */
+export const REMOVED_SMS_TEXTS: readonly string[] = ['contact'];
 
 /** What the buyer sees of a request's state (lib/request-machine.ts `buyerState`: a report is never shown as such). */
 export const buyerStatusSchema = z.enum(BUYER_STATES);
@@ -114,7 +126,12 @@ export const newRequestBody = z.object({
   note: askFields.note,
   phone: askFields.phone,
   country: askFields.country,
-  text: z.enum(SMS_TEXTS).default('standard'),
+  text: z
+    .enum(SMS_TEXTS, {
+      error: (issue) => (REMOVED_SMS_TEXTS.includes(String(issue.input)) ? 'Validation.smsTextRemoved' : undefined),
+    })
+    .default(DEFAULT_SMS_TEXT)
+    .meta({ description: `one of ${SMS_TEXTS.join(', ')}; a withdrawn text (${REMOVED_SMS_TEXTS.join(', ')}) is 422` }),
   /** The SMS language; absent: guessed from the number's country. */
   locale: z.enum(['en', 'id', 'es', 'en-PH']).optional(),
 });

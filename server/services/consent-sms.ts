@@ -1,6 +1,6 @@
 import 'server-only';
 import { SegmentedMessage } from 'sms-segments-calculator';
-import { SMS_TEXTS } from '../../lib/contracts/locations';
+import { DEFAULT_SMS_TEXT, SMS_TEXTS } from '../../lib/contracts/locations';
 import { localeUrl } from '../../i18n/routing';
 import { pickLanguage, translate } from '../i18n';
 
@@ -16,8 +16,16 @@ export function consentLink(origin: string, locale: string, code: string): strin
 }
 
 /** The consent SMS texts a buyer may choose from (messages/*.json, namespace `Sms`; the list is the API contract's). */
-export { SMS_TEXTS };
+export { DEFAULT_SMS_TEXT, SMS_TEXTS };
 export type SmsTextId = (typeof SMS_TEXTS)[number];
+
+/**
+ * `id` when it is a text offered now, else DEFAULT_SMS_TEXT: a text since withdrawn (lib/contracts/locations.ts
+ * `REMOVED_SMS_TEXTS`, e.g. `contact`) or unknown is never rendered, so old data still sends a valid SMS.
+ */
+export function offeredSmsText(id: string | null | undefined): SmsTextId {
+  return (SMS_TEXTS as readonly string[]).includes(id ?? '') ? (id as SmsTextId) : DEFAULT_SMS_TEXT;
+}
 
 /**
  * The consent SMS in `locale` (en-PH uses en; the owner's language, see `localeForCountry`), naming who asks, the
@@ -26,19 +34,21 @@ export type SmsTextId = (typeof SMS_TEXTS)[number];
  * Indonesian ("Anna (your sister)" asks for this phone's location via Chamspy…), which keep those texts in GSM-7, and
  * the angle quotes the Real Academia Española's Ortografía prefers in Spanish («Anna» pide la ubicación…), in a text
  * that is UCS-2 for its accents anyway. Requests made before a requester name was asked (`requesterName` null) get the
- * older wording ("someone asks"). `smsSegments` tells how many parts a text is sent in (tested per text and language).
+ * older wording ("someone asks"). A text no longer offered is rendered as DEFAULT_SMS_TEXT (`offeredSmsText`).
+ * `smsSegments` tells how many parts a text is sent in (tested per text and language).
  */
 export function consentSmsText(
   locale: string,
   product: string,
   link: string,
-  text: SmsTextId = 'standard',
+  text: SmsTextId = DEFAULT_SMS_TEXT,
   requesterName: string | null = null,
 ): string {
   const language = pickLanguage(locale);
+  const id = offeredSmsText(text);
   return requesterName
-    ? translate(language, `Sms.${text}`, { product, link, requester: requesterName })
-    : translate(language, `Sms.${text}Unnamed`, { product, link });
+    ? translate(language, `Sms.${id}`, { product, link, requester: requesterName })
+    : translate(language, `Sms.${id}Unnamed`, { product, link });
 }
 
 /**

@@ -7,7 +7,7 @@ import { env } from '../env';
 import { FINAL_STATES, OPEN_STATES } from '../../lib/request-machine';
 import { applyEventWhere } from './request-transitions';
 import { ApiError, ErrorCode } from '../errors';
-import { consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
+import { DEFAULT_SMS_TEXT, consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
 import { e164Country } from '../../lib/contracts/e164';
 import type { E164 } from '../../lib/contracts/phone';
 import { REQUEST_COOLDOWN_DAYS, ownerRefusal, reviewReason, smsRefusal, type SmsRefusal } from './sms-guards';
@@ -129,7 +129,9 @@ export async function createLocationRequest(
  * A new consent link for one of `userId`'s requests that has not been answered yet: when its SMS
  * was refused or not delivered, the buyer copies the link to send it themselves, or (`send`) has the SMS sent again,
  * under the same guards as a new request. The code is replaced (only its hash is stored), so the previous link stops
- * working. Returns the link (shown once) and the new SMS row to enqueue; null when the request is not the caller's.
+ * working. The SMS sent again is in the default text (DEFAULT_SMS_TEXT: a text since withdrawn is never sent again),
+ * and the request keeps it, code masked. Returns the link (shown once) and the new SMS row to enqueue; null when the
+ * request is not the caller's.
  * Errors: 409 `Api.linkUnavailable` once the request was answered, expired or withdrawn; the SMS guards' errors.
  */
 export async function renewConsentLink(
@@ -157,15 +159,24 @@ export async function renewConsentLink(
     if (refusal) throw refusalError(refusal);
     const consentCode = randomToken(16);
     const link = consentLink(e.APP_ORIGIN, request.locale, consentCode);
+    // The SMS sent again is written anew in the default text, the one offered now: a stored text may be one since
+    // withdrawn (lib/contracts/locations.ts REMOVED_SMS_TEXTS: "one of your contacts") or from before codes were
+    // masked. The request keeps the text sent last, code masked.
+    const body = consentSmsText(
+      request.locale,
+      e.NEXT_PUBLIC_PRODUCT_NAME,
+      link,
+      DEFAULT_SMS_TEXT,
+      request.requesterName,
+    );
     await tx
       .update(locationRequests)
-      .set({ consentCodeHash: sha256(consentCode) })
+      .set({
+        consentCodeHash: sha256(consentCode),
+        ...(send ? { smsText: body.replace(consentCode, MASKED_CODE) } : {}),
+      })
       .where(eq(locationRequests.id, id));
     if (!send) return { link, smsId: null };
-    // Requests from before codes were masked kept no placeholder: their SMS is written anew in the standard text.
-    const body = request.smsText.includes(MASKED_CODE)
-      ? request.smsText.replace(MASKED_CODE, consentCode)
-      : consentSmsText(request.locale, e.NEXT_PUBLIC_PRODUCT_NAME, link, 'standard', request.requesterName);
     const smsId = await queueConsentSms(tx, {
       requestId: id,
       to: request.targetE164,
