@@ -5,7 +5,7 @@ import { locationRequests, orders, payments, refunds, subscriptions, withdrawals
 import { runBillingCycle } from '@/server/services/billing-cycle';
 import { transition } from '@/server/services/subscription-machine';
 import { withdrawalQuote, WITHDRAWAL_DAYS } from '@/server/services/withdrawal-rule';
-import { withdraw, withdrawalContracts, withdrawKey } from '@/server/services/withdrawals';
+import { withdraw, withdrawalContracts, withdrawKey, withdrawLinkState } from '@/server/services/withdrawals';
 import { call, tokenOf, uniqueEmail } from './support/accounts';
 import { emailsTo, payCard, placeOrder, subscriptionById } from './support/billing';
 
@@ -273,12 +273,37 @@ describe('/withdraw without signing in: the e-mailed single-use link', () => {
     expect(ok.obj).toMatchObject({ reference: order.reference, atLocal: null, refundMinor: order.amountMinor });
     const reused = await call('POST', '/portal/withdraw/confirm', { body: { token, code: order.code } });
     expect(reused.status).toBe(410);
-    const after = await (await call('GET', `/portal/withdraw/link/${token}`)).json();
-    expect(after.obj.state).toBe('used');
-    expect(after.obj.contracts[0]).toMatchObject({ state: 'withdrawn' });
-    expect((await withdrawalsOf(order.id))[0]).toMatchObject({ via: 'email_link', timeZone: null });
+    // The link has ended: it says when the withdrawal was completed, nothing of the order or the number located.
+    const [record] = await withdrawalsOf(order.id);
+    expect(record).toMatchObject({ via: 'email_link', timeZone: null });
+    const after = await call('GET', `/portal/withdraw/link/${token}`);
+    const text = await after.text();
+    expect(JSON.parse(text).obj).toEqual({
+      state: 'used',
+      contracts: [],
+      completedAt: record.withdrawnAt.toISOString(),
+    });
+    for (const secret of [order.code, order.reference, order.phoneE164, order.phoneE164.slice(1), email]) {
+      expect(text).not.toContain(secret);
+    }
     const bogus = await (await call('GET', `/portal/withdraw/link/${'x'.repeat(43)}`)).json();
-    expect(bogus.obj).toEqual({ state: 'unknown', contracts: [] });
+    expect(bogus.obj).toEqual({ state: 'unknown', contracts: [], completedAt: null });
+  });
+
+  it('a used link still shows only the completion date 39 days later, in the service as in the route', async () => {
+    const { email, order } = await buy('wd-link-later');
+    await call('POST', '/portal/withdraw/request', { body: { email } });
+    const [mail] = await emailsTo(email, 'withdraw-link');
+    const token = /\/withdraw\/\?token=([\w-]+)/.exec(mail.body)![1];
+    const done = await call('POST', '/portal/withdraw/confirm', { body: { token, code: order.code } });
+    expect(done.status).toBe(200);
+    // Right after confirming, the answer is the acknowledgement the page keeps on screen.
+    expect((await done.json()).obj).toMatchObject({ reference: order.reference, repeated: false });
+    const [record] = await withdrawalsOf(order.id);
+    const later = await withdrawLinkState(await getDb(), token, 'en', new Date(Date.now() + 39 * DAY));
+    expect(later).toEqual({ state: 'used', contracts: [], completedAt: record.withdrawnAt.toISOString() });
+    const again = await call('POST', '/portal/withdraw/confirm', { body: { token, code: order.code } });
+    expect(again.status).toBe(410);
   });
 
   it('a refused withdrawal leaves the link usable; another buyer’s order is 404', async () => {

@@ -34,7 +34,9 @@ function browserZone(): string | undefined {
  * date, prices, number, subscription), the withdrawal period, and what happens (the refund by the rule, requests in
  * progress end); "Confirm withdrawal" (`POST …/withdraw/confirm` with the browser's zone) shows the acknowledgement
  * with the date and time in UTC and in the reader's zone, which is also e-mailed. After the 14 days the contract says
- * the period has ended and offers cancellation instead. Texts: messages/*.json `Withdraw`.
+ * the period has ended and offers cancellation instead. A link ends when used: opened again, it says only when the
+ * withdrawal was completed (`completedAt`), no number and no order (services/withdrawals.ts `withdrawLinkState`).
+ * Texts: messages/*.json `Withdraw`.
  */
 export function WithdrawFlow() {
   const t = useTranslations('Withdraw');
@@ -43,6 +45,8 @@ export function WithdrawFlow() {
   const token = useSearchParams().get('token');
   const [source, setSource] = useState<Source | null>(null);
   const [linkState, setLinkState] = useState<LinkState | null>(null);
+  /** When the withdrawal made with a used link was completed (ISO): all a used link shows. */
+  const [completedAt, setCompletedAt] = useState<string | null>(null);
   const [contracts, setContracts] = useState<ContractView[] | null>(null);
   const [done, setDone] = useState<Acknowledgement | null>(null);
   const [busy, setBusy] = useState(false);
@@ -56,7 +60,8 @@ export function WithdrawFlow() {
         (v) => {
           setLinkState(v.state);
           setContracts(v.contracts);
-          if (v.state === 'usable' || v.state === 'used') setSource({ kind: 'link', token });
+          setCompletedAt(v.completedAt);
+          if (v.state === 'usable') setSource({ kind: 'link', token });
         },
         (e: Error) => setMessage({ text: e.message, role: 'alert' }),
       );
@@ -115,7 +120,11 @@ export function WithdrawFlow() {
         <p className="text-slate-700">{t('lead')}</p>
       )}
       {!done && token && linkState === null && !message && <p aria-busy="true">{t('checking')}</p>}
-      {!done && token && linkState === 'used' && <p className="font-semibold">{t('used')}</p>}
+      {!done && token && linkState === 'used' && (
+        <p className="font-semibold" data-testid="withdraw-used">
+          {completedAt ? t('usedOn', { date: date(completedAt) }) : t('used')}
+        </p>
+      )}
       {!done && token && (linkState === 'expired' || linkState === 'unknown') && <p role="alert">{t(linkState)}</p>}
       {!done && source && contracts && contracts.length === 0 && <p>{t('none')}</p>}
       {!done &&

@@ -57,10 +57,17 @@ export const contractSchema = z.object({
 });
 export type ContractView = z.infer<typeof contractSchema>;
 
-/** `GET /portal/withdraw/link/{token}`: the link's state and the contracts it can withdraw from. */
+/**
+ * `GET /portal/withdraw/link/{token}`: the link's state and the contracts it can withdraw from (only while `usable`).
+ * A link ends when used: then only when its withdrawal was made, nothing of the order or the number.
+ */
 export const withdrawLinkSchema = z.object({
   state: z.enum(['usable', 'used', 'expired', 'unknown']),
-  contracts: z.array(contractSchema),
+  contracts: z.array(contractSchema).meta({ description: 'the contracts, while the link is usable; else empty' }),
+  completedAt: z
+    .string()
+    .nullable()
+    .meta({ description: 'when the withdrawal made with this link was confirmed, ISO 8601; null unless used' }),
 });
 export type WithdrawLink = z.infer<typeof withdrawLinkSchema>;
 

@@ -165,20 +165,25 @@ export async function requestWithdrawLink(db: Db, email: string, locale: string,
 }
 
 /**
- * What an e-mailed withdrawal link can do: `usable` (with the account's contracts for the confirmation step), `used`
- * (with the contracts, which then show the withdrawal made), `expired` or `unknown` (no contracts). The token is 256
- * random bits, so the answer tells a guesser nothing.
+ * What an e-mailed withdrawal link can do: `usable` (with the account's contracts for the confirmation step), `used`,
+ * `expired` or `unknown`. The link ends when used: a used link answers only `completedAt`, when its withdrawal was
+ * confirmed (the claim's time, ISO 8601), and no contracts, so a forwarded or leaked e-mail shows neither the number
+ * located nor the order (data minimisation, GDPR Art. 5(1)(c); the acknowledgement itself went to the account's
+ * address, Directive 2011/83/EU Art. 11a(3)). The page shows the acknowledgement from the confirmation's answer right
+ * after confirming. The token is 256 random bits, so the answer tells a guesser nothing.
  */
 export async function withdrawLinkState(db: Db, token: string, lang: string, now = new Date()): Promise<WithdrawLink> {
   const [row] = await db
     .select()
     .from(withdrawalTokens)
     .where(eq(withdrawalTokens.tokenHash, sha256(token)));
-  if (!row) return { state: 'unknown' as const, contracts: [] };
-  if (!row.usedAt && row.expiresAt <= now) return { state: 'expired' as const, contracts: [] };
+  if (!row) return { state: 'unknown' as const, contracts: [], completedAt: null };
+  if (row.usedAt) return { state: 'used' as const, contracts: [], completedAt: row.usedAt.toISOString() };
+  if (row.expiresAt <= now) return { state: 'expired' as const, contracts: [], completedAt: null };
   return {
-    state: row.usedAt ? ('used' as const) : ('usable' as const),
+    state: 'usable' as const,
     contracts: await withdrawalContracts(db, row.userId, lang, now),
+    completedAt: null,
   };
 }
 

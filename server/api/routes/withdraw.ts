@@ -41,7 +41,7 @@ const linkRoute = createRoute({
   method: 'get',
   path: '/portal/withdraw/link/{token}',
   summary:
-    "State of an e-mailed withdrawal link (usable, used, expired, unknown) and, when usable or used, the account's contracts as the confirmation step names them (product, order reference, payment date, price, subscription, refund).",
+    "State of an e-mailed withdrawal link (usable, used, expired, unknown) and, while usable, the account's contracts as the confirmation step names them (product, order reference, payment date, price, subscription, refund). A used link has ended: it answers only when its withdrawal was completed (completedAt), nothing of the order or the number.",
   request: { params: withdrawTokenParams },
   responses: { 200: jsonResponse(envelope(withdrawLinkSchema), 'Link state'), ...fails(BAD_INPUT) },
 });
