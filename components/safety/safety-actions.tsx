@@ -121,20 +121,24 @@ function Confirmed({
 }
 
 /**
- * The number-wide actions: Stop everything now, and Block everyone or its undo (the opt-out list; `optedOut`, with
- * `undoable` false when an operator put the number there; `canUndo` false when the session was opened with a consent
- * link, which the requester may hold too: the undo then needs a code sent by SMS). Needs the `Safety` messages;
- * `product` names the service.
+ * The number-wide actions: Stop everything now (in a consent-link session, of that link's requester only), and Block
+ * everyone or its undo (the opt-out list; `optedOut`, with `undoable` false when an operator put the number there).
+ * `canUndo` and `canBlockEveryone` are false when the session was opened with a consent link, which the requester may
+ * hold too: the undo and Block everyone then need a code sent by SMS, and the page says so instead of offering them
+ * (server/services/safety.ts `canUndoBlocks`, `canBlockEveryone`). Needs the `Safety` messages; `product` names the
+ * service.
  */
 export function NumberActions({
   optedOut,
   undoable,
   canUndo,
+  canBlockEveryone,
   product,
 }: {
   optedOut: boolean;
   undoable: boolean;
   canUndo: boolean;
+  canBlockEveryone: boolean;
   product: string;
 }) {
   const t = useTranslations('Safety');
@@ -171,6 +175,10 @@ export function NumberActions({
               </div>
             )}
           </>
+        ) : !canBlockEveryone ? (
+          <p className="text-sm text-slate-700" data-testid="block-all-needs-code">
+            {t('blockAllNeedsCode')}
+          </p>
         ) : (
           <>
             <Confirmed

@@ -3,6 +3,7 @@ import { REQUEST_STATES } from '../request-machine';
 import { SAFETY_ACTIONS } from '../safety';
 import { reportReason } from './consent';
 import { localeBody } from './fields';
+import { phoneCountry, phoneInput } from './phone';
 
 /**
  * The phone owner's safety centre's contract (`/safety*`): each request body and answer once, as zod schemas. The
@@ -14,19 +15,33 @@ import { localeBody } from './fields';
 /** `POST /safety/session/consent`: open the centre with a consent code (from the SMS link). */
 export const consentEntryBody = z.object({ code: z.string().min(16).max(64) });
 
-/** The owner's number as the centre's forms send it (the route parses it with `country` into E.164). */
-const phoneFields = { phone: z.string().trim().min(3).max(40), country: z.string().length(2).optional() };
+/**
+ * The owner's number as the centre's forms send it, with the page's `locale`: the route parses it into E.164, a
+ * national number in `country` (ISO 3166-1 alpha-2), else in the locale's country (lib/phone-country.ts
+ * `LOCALE_COUNTRY`: es → ES, id → ID, en-PH → PH), as the home page's locate box reads it. Refusals answer the
+ * `Validation.phone*` messages.
+ */
+const phoneFields = {
+  phone: phoneInput,
+  country: phoneCountry,
+  locale: localeBody.unwrap().optional().meta({ description: "the page's locale; its country reads national numbers" }),
+};
 
-/** `POST /safety/code`: send a one-time code by SMS to this number, in this language. */
-export const safetyCodeBody = z.object({ ...phoneFields, locale: localeBody });
+/**
+ * `POST /safety/code`: send a one-time code by SMS to this number, in `locale`'s language (else the
+ * Accept-Language's).
+ */
+export const safetyCodeBody = z.object(phoneFields);
 
-/** `POST /safety/session`: open the centre with the one-time code. */
+/** `POST /safety/session`: open the centre with the one-time code (6 digits; `Validation.code*` when not). */
 export const codeEntryBody = z.object({
   ...phoneFields,
   code: z
-    .string()
+    .string('Validation.codeRequired')
     .trim()
-    .regex(/^\d{6}$/, 'Api.safetyCodeInvalid'),
+    .min(1, 'Validation.codeRequired')
+    .regex(/^\d+$/, 'Validation.codeNumeric')
+    .length(6, 'Validation.codeLength'),
 });
 
 /** A safety-centre session just opened: when it ends. */
@@ -66,6 +81,9 @@ export const safetyOverviewSchema = z.object({
   consentRetentionDays: z.number().int(),
   canUndoBlocks: z.boolean().meta({
     description: 'false when the session was opened with a consent link: undoing a block needs an SMS code',
+  }),
+  canBlockEveryone: z.boolean().meta({
+    description: 'false when the session was opened with a consent link: Block everyone needs an SMS code',
   }),
 });
 export type SafetyOverview = z.infer<typeof safetyOverviewSchema>;

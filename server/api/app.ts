@@ -31,7 +31,7 @@ import { opsApi } from './routes/ops';
 import { validationHook } from './validation';
 import { inputHygiene } from './input-hygiene';
 import { AccountError } from '../services/accounts';
-import { RateLimitedError } from '../services/rate-limit';
+import { RateLimitedError, waitParams } from '../services/rate-limit';
 
 /** Status and message of each account failure; login failures are one answer whatever the cause. */
 function accountError(error: AccountError): ApiError {
@@ -126,10 +126,7 @@ export function createApp() {
     if (error instanceof ApiError) apiError = error;
     else if (error instanceof RateLimitedError) {
       c.header('Retry-After', String(error.retryAfterSeconds));
-      apiError = new ApiError(429, ErrorCode.rateLimited, error.messageKey, {
-        seconds: error.retryAfterSeconds,
-        minutes: Math.ceil(error.retryAfterSeconds / 60),
-      });
+      apiError = new ApiError(429, ErrorCode.rateLimited, error.messageKey, waitParams(error.retryAfterSeconds));
     } else if (error instanceof AccountError) apiError = accountError(error);
     else if (error instanceof HTTPException && error.status === 415)
       apiError = new ApiError(415, ErrorCode.unsupportedMedia, 'Api.unsupportedMedia');

@@ -42,8 +42,18 @@ export const LIMITS = {
   positionsPerRequest: { points: 90, duration: 60 },
   /** Push subscriptions and unsubscriptions per account (a browser makes one per visit at most). */
   pushChangesPerAccount: { points: 30, duration: 3600 },
-  /** Safety-centre one-time codes sent by SMS per phone number (services/safety.ts). */
-  safetyCodesPerNumber: { points: 3, duration: 3600 },
+  /**
+   * Safety-centre code asks per phone number and client address (subject `number|clientKey`), known numbers or not:
+   * what one address may spend of the number's ceiling below, so that no address alone can shut the owner out
+   * (docs/decisions/0016-safety-code-limits.md).
+   */
+  safetyCodesPerNumberAddress: { points: 3, duration: 24 * 3600 },
+  /**
+   * Safety-centre code asks per phone number from everywhere, known numbers or not: the ceiling against SMS floods,
+   * spent only by asks that passed `safetyCodesPerNumberAddress` (it takes four addresses to reach it). Separate from
+   * the consent-SMS caps (services/sms-guards.ts), which requesters can fill.
+   */
+  safetyCodesPerNumber: { points: 10, duration: 24 * 3600 },
   /** Safety-centre one-time code requests per client IP, known numbers or not. */
   safetyCodesPerIp: { points: 10, duration: 3600 },
   /** Safety-centre one-time code checks per client IP (each code also takes at most 5 tries from all clients). */
@@ -136,6 +146,19 @@ function limiters() {
   return store[key];
 }
 
+/**
+ * The parameters a refusal's message may use for a wait of `seconds` (an `Api.*` message, server/api/app.ts): the
+ * `seconds` themselves, whole `minutes` rounded up, and `hours` rounded to the nearest (0 under 50 minutes), so that a
+ * message can say the wait in words ("in about an hour", "in about 5 hours", "in about 20 minutes") with ICU plurals.
+ */
+export function waitParams(seconds: number): { seconds: number; minutes: number; hours: number } {
+  return {
+    seconds,
+    minutes: Math.ceil(seconds / 60),
+    hours: seconds < 50 * 60 ? 0 : Math.max(1, Math.round(seconds / 3600)),
+  };
+}
+
 /** A wait of `ms` milliseconds as the whole seconds of a Retry-After header, at least 1. */
 function waitSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
@@ -166,14 +189,14 @@ function keyOf(name: LimitName, subject: string): string {
 }
 
 /**
- * Spends one point of `name` for `subject` (an IP or an account id). Throws RateLimitedError when none is left;
- * other failures (the database) propagate.
+ * Spends one point of `name` for `subject` (an IP or an account id). Throws RateLimitedError (with `messageKey`,
+ * default `Api.tooMany`) when none is left; other failures (the database) propagate.
  */
-export async function consume(name: LimitName, subject: string): Promise<void> {
+export async function consume(name: LimitName, subject: string, messageKey?: string): Promise<void> {
   try {
     await (await limiters())[name].consume(keyOf(name, subject));
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw new RateLimitedError(waitSeconds(error.msBeforeNext));
+    if (error instanceof RateLimiterRes) throw new RateLimitedError(waitSeconds(error.msBeforeNext), messageKey);
     throw error;
   }
 }

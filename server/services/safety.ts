@@ -23,7 +23,9 @@ import { env } from '../env';
 import { CROCKFORD_ALPHABET } from './order-reference';
 import { applyEvent, applyEventWhere, settleByClock } from './request-transitions';
 import { alertBuyer, alertFor, type BuyerAlert } from './buyer-alerts';
-import { optOut, smsRefusal } from './sms-guards';
+import { optOut } from './sms-guards';
+import { translate } from '../i18n';
+import { languageOf } from '../../i18n/routing';
 import { maskEmail, randomToken, sha256 } from './tokens';
 
 // The phone owner's safety centre: every request made to one number, who asked, and one tap to stop it all (Apple's
@@ -104,72 +106,111 @@ export async function sessionOf(
  */
 export const canUndoBlocks = (via: SessionVia): boolean => via === 'sms';
 
+/**
+ * Whether a session opened `via` may put the whole number on the opt-out list (Block everyone): only one opened with a
+ * one-time code sent by SMS to the number. A consent link is also in its requester's hands, and a requester must never
+ * be able to shut every other requester out of the number (docs/rules.md#consent); a link session blocks, declines and
+ * reports its own requester's requests only.
+ */
+export const canBlockEveryone = (via: SessionVia): boolean => via === 'sms';
+
 /** Ends session `token` (the quick exit and "leave"). Idempotent. */
 export async function closeSession(db: Db, token: string | undefined | null): Promise<void> {
   if (token) await db.delete(safetySessions).where(eq(safetySessions.tokenHash, sha256(token)));
 }
 
-/** The one-time code's SMS text in `locale` (en, es, id; English otherwise); `{code}` is the 6 digits. */
-const CODE_SMS: Record<string, string> = {
-  en: '{product}: your code to see the location requests made to this number is {code}. It works for 10 minutes. If you did not ask for it, ignore this message.',
-  es: '{product}: tu código para ver las solicitudes de ubicación hechas a este número es {code}. Vale 10 minutos. Si no lo pediste, ignora este mensaje.',
-  id: '{product}: kode Anda untuk melihat permintaan lokasi ke nomor ini adalah {code}. Berlaku 10 menit. Jika Anda tidak memintanya, abaikan pesan ini.',
-};
+/** A new one-time code: 6 random digits (crypto `randomInt`). */
+const newCode = (): string => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 /**
- * Sends a one-time code (6 digits, SAFETY_CODE_MS, SAFETY_CODE_TRIES) by SMS to `e164`, only when we already sent a
- * consent SMS to that number and the SMS caps allow it (services/sms-guards.ts; the opt-out list does not apply: the
- * owner asks for this message themselves). A new code replaces the previous one. Returns the outbox id to enqueue,
- * or null when nothing was sent — the caller answers the same either way, so the answer does not tell whether the
- * number is known. Rate limits per number and per client are the caller's.
+ * Sends the one-time code of `e164`'s safety centre by SMS, in `language` (the text is `Sms.safetyCode` of
+ * messages/{en,es,id}.json). The code is 6 digits, works SAFETY_CODE_MS from its last sending and takes
+ * SAFETY_CODE_TRIES wrong tries from all clients together. Asking again while the code still works sends **the same
+ * code** again (its tries are not given back; its time starts again), so that a second ask, the owner's or anyone's,
+ * never makes the code the owner is typing useless; a new code is drawn only once the last one has ended or used its
+ * tries. The SMS goes only to a number we already sent a consent SMS to, not to a number on the opt-out list unless
+ * `ownerLink` (the ask comes from a safety-centre session opened with one of this number's consent links), and within
+ * the service's global daily SMS cap (SMS_GLOBAL_DAILY_CAP). The consent-SMS cap per number does not apply: requesters
+ * fill it; the code's own ceilings are the caller's rate limits (docs/decisions/0016-safety-code-limits.md).
+ *
+ * Every ask does the same work whether or not anything is sent, so that neither the answer nor its time tells whether
+ * the number has requests: the same statements in the same order, each writing (a number we never texted gets a
+ * decoy row whose code is null and never opens anything; see `verifySafetyCode`), all under the SMS queue's lock.
+ * Returns the outbox id to enqueue, or null when nothing was sent.
  */
-export async function sendSafetyCode(db: Db, e164: E164, locale: string): Promise<string | null> {
-  const [known] = await db
-    .select({ id: outboundMessages.id })
-    .from(outboundMessages)
-    .where(
-      and(
-        eq(outboundMessages.channel, 'sms'),
-        eq(outboundMessages.recipient, e164),
-        isNotNull(outboundMessages.locationRequestId),
-      ),
-    )
-    .limit(1);
-  if (!known) return null;
+export async function sendSafetyCode(
+  db: Db,
+  e164: E164,
+  language: string,
+  { ownerLink = false }: { ownerLink?: boolean } = {},
+): Promise<string | null> {
+  const now = new Date();
+  const dayAgo = new Date(now.getTime() - 24 * 3600_000);
   return db.transaction(async (tx) => {
-    // The same lock as every consent SMS (services/requests.ts), so the caps hold across processes.
+    // The same lock as every consent SMS (services/requests.ts), so the global cap and this number's code hold.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
-    if (await smsRefusal(tx, e164, undefined, { ignoreOptOut: true })) return null;
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const values = {
-      codeHash: sha256(`${e164}:${code}`),
-      expiresAt: new Date(Date.now() + SAFETY_CODE_MS),
-      attempts: 0,
-    };
+    const [facts] = (
+      await tx.execute<{
+        known: boolean;
+        opted_out: boolean;
+        sent_today: number;
+        code: string | null;
+        expires_at: Date | string | null;
+        attempts: number | null;
+      }>(sql`select
+        exists (select 1 from ${outboundMessages} m where m.channel = 'sms' and m.recipient = ${e164}
+          and m.location_request_id is not null) as known,
+        exists (select 1 from ${optOuts} o where o.phone_e164 = ${e164}) as opted_out,
+        (select count(*)::int from ${outboundMessages} m where m.channel = 'sms' and m.created_at > ${dayAgo}) as sent_today,
+        c.code, c.expires_at, c.attempts
+        from (select 1) one left join ${safetyCodes} c on c.phone_e164 = ${e164}`)
+    ).rows;
+    const send = facts.known && (!facts.opted_out || ownerLink) && facts.sent_today < env().SMS_GLOBAL_DAILY_CAP;
+    const live =
+      facts.code !== null &&
+      facts.expires_at !== null &&
+      new Date(facts.expires_at) > now &&
+      (facts.attempts ?? 0) < SAFETY_CODE_TRIES;
+    const code = live ? facts.code! : newCode();
+    const expiresAt = new Date(now.getTime() + SAFETY_CODE_MS);
+    // One statement either way: sent, the code (the same one while it lives) with its time started again; not sent,
+    // the row as it was, or a decoy where there was none.
     await tx
       .insert(safetyCodes)
-      .values({ phoneE164: e164, ...values })
-      .onConflictDoUpdate({ target: safetyCodes.phoneE164, set: { ...values, createdAt: new Date() } });
-    const text = (CODE_SMS[locale] ?? CODE_SMS.en).replace('{product}', env().NEXT_PUBLIC_PRODUCT_NAME);
-    const [row] = await tx
-      .insert(outboundMessages)
       .values({
-        channel: 'sms',
-        recipient: e164,
-        locale,
-        template: 'safety_code',
-        body: text.replace('{code}', code),
-        redacted: { body: text.replace('{code}', '[code]'), html: null },
+        phoneE164: e164,
+        codeHash: send ? sha256(`${e164}:${code}`) : sha256(randomToken(32)),
+        code: send ? code : null,
+        expiresAt,
+        attempts: 0,
       })
-      .returning({ id: outboundMessages.id });
-    return row.id;
+      .onConflictDoUpdate({
+        target: safetyCodes.phoneE164,
+        set: {
+          codeHash: sql`case when ${send} then ${sha256(`${e164}:${code}`)} else ${safetyCodes.codeHash} end`,
+          code: sql`case when ${send} then ${code} else ${safetyCodes.code} end`,
+          expiresAt: sql`case when ${send} then ${expiresAt} else ${safetyCodes.expiresAt} end`,
+          attempts: sql`case when ${send} and not ${live} then 0 else ${safetyCodes.attempts} end`,
+          createdAt: sql`case when ${send} and not ${live} then now() else ${safetyCodes.createdAt} end`,
+        },
+      });
+    const lang = languageOf(language);
+    const text = (shown: string) =>
+      translate(lang, 'Sms.safetyCode', { product: env().NEXT_PUBLIC_PRODUCT_NAME, code: shown });
+    const redacted = JSON.stringify({ body: text('[code]'), html: null });
+    const { rows } = await tx.execute<{ id: string }>(sql`insert into ${outboundMessages}
+        (channel, recipient, locale, template, body, redacted)
+      select 'sms', ${e164}, ${lang}, 'safety_code', ${text(code)}, ${redacted}::jsonb
+      where ${send} returning id`);
+    return rows[0]?.id ?? null;
   });
 }
 
 /**
  * Checks a one-time `code` for `e164`: every try first spends one of the code's SAFETY_CODE_TRIES in one conditional
  * UPDATE, so guesses from any number of clients at once get SAFETY_CODE_TRIES comparisons in all. A right code is
- * used up (deleted) and opens a session. Null for a wrong, used, ended or absent code.
+ * used up (deleted) and opens a session. Null for a wrong, used, ended or absent code, and always for a decoy row
+ * (`code` null: nothing was sent, see `sendSafetyCode`).
  */
 export async function verifySafetyCode(
   db: Db,
@@ -183,6 +224,7 @@ export async function verifySafetyCode(
       .where(
         and(
           eq(safetyCodes.phoneE164, e164),
+          isNotNull(safetyCodes.code),
           gt(safetyCodes.expiresAt, new Date()),
           lt(safetyCodes.attempts, SAFETY_CODE_TRIES),
         ),

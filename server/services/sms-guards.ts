@@ -74,7 +74,7 @@ export async function ownerRefusal(
  * Checks the abuse guards for a consent SMS to `e164` (settings SMS_*): the opt-out list (skipped with
  * `ignoreOptOut`, for the one-time code the owner asks for themselves), the owner's block of the buyer and the
  * cool-down after a decline (`ownerRefusal`, when `buyerId` is given), the number type
- * (`canReceiveSms`), the country allowlist, the per-target and global daily caps, and, when `buyerId` is given, the
+ * (`canReceiveSms`), the country allowlist, the per-target (the safety centre's codes not counted) and global daily caps, and, when `buyerId` is given, the
  * per-buyer daily cap. Counts the SMS written in the last 24 hours. Returns the first refusal, or null when the SMS
  * may go.
  */
@@ -104,7 +104,15 @@ export async function smsRefusal(
     db
       .select({ n: count() })
       .from(outboundMessages)
-      .where(and(recent, eq(outboundMessages.recipient, e164))),
+      // The safety centre's codes are the owner's own, with their own ceiling (services/rate-limit.ts
+      // `safetyCodesPerNumber`): a stranger asking codes must not use up the number's consent SMS, nor the other way.
+      .where(
+        and(
+          recent,
+          eq(outboundMessages.recipient, e164),
+          sql`${outboundMessages.template} is distinct from 'safety_code'`,
+        ),
+      ),
     db.select({ n: count() }).from(outboundMessages).where(recent),
   ]);
   if (toTarget.n >= e.SMS_MAX_PER_TARGET_PER_DAY) return 'target_daily';

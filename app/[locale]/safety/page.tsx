@@ -12,7 +12,7 @@ import type { SafetyRequest } from '@/lib/contracts/safety';
 import { safetyCookieName } from '@/lib/session-cookie-names';
 import { site } from '@/lib/site';
 import { getDb } from '@/server/db/client';
-import { canUndoBlocks, safetyOverview, sessionOf } from '@/server/services/safety';
+import { canBlockEveryone, canUndoBlocks, safetyOverview, sessionOf } from '@/server/services/safety';
 
 /** Read per visit: the list is the session's number's, never cached or prerendered. */
 export const dynamic = 'force-dynamic';
@@ -21,8 +21,10 @@ export const dynamic = 'force-dynamic';
  * `/safety/`: the phone owner's safety centre (server/services/safety.ts). With a live safety-centre session (its
  * HttpOnly cookie, lib/session-cookie-names.ts) the server renders every request made to that number, newest first,
  * so the list reads without JavaScript; the actions are client islands with a confirmation and a receipt. Without a
- * session it offers the way in (`?c=` from a consent page, or the number and a code by SMS). A single-purpose page in
- * the consent page's frame (components/share/owner-shell.tsx), with a quick exit at the top.
+ * session it offers the way in (`?c=` from a consent page, or the number and a code by SMS). A session opened from a
+ * consent link shows that link's requester's requests only, says so, and offers a code sent by SMS to the number right
+ * there to see every request (docs/rules.md#consent). A single-purpose page in the consent page's frame
+ * (components/share/owner-shell.tsx), with a quick exit in an opaque strip at the top that stays in reach.
  */
 export default async function SafetyPage({
   params,
@@ -39,13 +41,17 @@ export default async function SafetyPage({
   const session = await sessionOf(db, token);
   const code = (await searchParams).c;
   const overview = session ? await safetyOverview(db, session.e164, new Date(), session.requesterId) : null;
-  // A session opened with a consent link cannot undo a block: the requester may hold that link too.
+  // A session opened with a consent link cannot undo a block nor block everyone: the requester may hold that link too.
   const canUndo = session ? canUndoBlocks(session.via) : false;
+  const canBlockAll = session ? canBlockEveryone(session.via) : false;
   return (
     <ClientMessages namespaces={['Safety', 'Consent']}>
       <div className="mx-auto max-w-lg" data-testid="safety-centre">
-        {/* Kept in reach while the list scrolls. */}
-        <div className="sticky top-2 z-10 flex justify-end">
+        {/* Kept in reach while the list scrolls: an opaque strip of its own, so the button never floats over text. */}
+        <div
+          className="sticky top-0 z-10 -mx-4 flex justify-end border-b border-slate-200 bg-slate-50 px-4 py-2"
+          data-testid="quick-exit-bar"
+        >
           <QuickExit label={t('quickExit')} help={t('quickExitHelp')} />
         </div>
         <h1 className="mt-3 text-2xl font-bold">{t('title')}</h1>
@@ -53,19 +59,24 @@ export default async function SafetyPage({
           <SafetyEntry code={typeof code === 'string' ? code : null} product={site.product} />
         ) : (
           <>
-            <p className="mt-2 text-slate-800">
-              {t('intro', { product: site.product, phone: formatPhone(overview.phone) })}
+            <p className="mt-2 text-slate-800" data-testid="safety-intro">
+              {t(session?.requesterId ? 'introLink' : 'intro', {
+                product: site.product,
+                phone: formatPhone(overview.phone),
+              })}
             </p>
             <p className="mt-1 text-sm text-slate-600">{t('sessionNote')}</p>
             {session?.requesterId && (
-              <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="link-scope">
-                {t('linkScope')}
-              </p>
+              <section className="mt-3 rounded-lg bg-amber-50 p-3 text-amber-950" data-testid="link-scope">
+                <p className="text-sm">{t('linkScope')}</p>
+                <SafetyEntry code={null} product={site.product} number={overview.phone} />
+              </section>
             )}
             <NumberActions
               optedOut={overview.optedOut}
               undoable={overview.undoable}
               canUndo={canUndo}
+              canBlockEveryone={canBlockAll}
               product={site.product}
             />
             <h2 className="mt-8 text-xl font-semibold">{t('requests')}</h2>

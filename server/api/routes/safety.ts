@@ -6,6 +6,7 @@ import { enqueueAfterCommit } from '../../jobs/boss';
 import { assertNotLimited, consume } from '../../services/rate-limit';
 import {
   SAFETY_SESSION_MS,
+  canBlockEveryone,
   blockEveryone,
   blockRequester,
   closeSession,
@@ -38,7 +39,10 @@ import {
   safetySessionSchema,
   type SafetyOverview,
 } from '../../../lib/contracts/safety';
-import { languageOf } from '../../../i18n/routing';
+import type { Locale } from '../../../i18n/routing';
+import { LOCALE_COUNTRY } from '../../../lib/phone-country';
+import type { E164 } from '../../../lib/contracts/phone';
+import { clientKey } from '../../services/client-ip';
 
 // The phone owner's safety centre (services/safety.ts): every call but the three entries needs the safety-centre
 // session cookie, which opens one number's centre for 30 minutes and nothing else (never a buyer session).
@@ -60,7 +64,7 @@ const codeRoute = createRoute({
   method: 'post',
   path: '/safety/code',
   summary:
-    'Sends a 6-digit one-time code (10 minutes, 5 tries) by SMS to a number we already sent a consent SMS to, within the SMS caps. The answer is the same whether or not the number is known. Rate limited per number and per IP (429).',
+    "Sends the number's 6-digit one-time code (10 minutes from its last sending, 5 tries for all clients) by SMS, in the page's language, to a number we already sent a consent SMS to; asked again while it works, the same code is sent again. A number on the opt-out list gets it only when asked from a safety-centre session of that number (its consent link). The answer, and the work behind it, is the same whether or not the number is known. Limited per client address (10 an hour), per number and address (3 a day) and per number (10 a day); 429 says the wait in words (docs/decisions/0016-safety-code-limits.md).",
   request: { body: bodyOf(safetyCodeBody) },
   responses: {
     200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Accepted'),
@@ -73,7 +77,7 @@ const codeEntryRoute = createRoute({
   method: 'post',
   path: '/safety/session',
   summary:
-    'Opens the safety centre with the one-time code sent by SMS (sets the HttpOnly safety-centre cookie, 30 minutes). A wrong, used or ended code answers 422; 5 wrong tries end the code for every client. Rate limited per IP.',
+    'Opens the safety centre with the one-time code sent by SMS (sets the HttpOnly safety-centre cookie, 30 minutes). A code that is not 6 digits answers 422 with the Validation.code* message; a wrong, used or ended code 422 `Api.safetyCodeInvalid`; 5 wrong tries end the code for every client. Rate limited per IP.',
   request: {
     body: bodyOf(codeEntryBody),
   },
@@ -105,7 +109,7 @@ const actionRoute = createRoute({
   method: 'post',
   path: '/safety/actions',
   summary:
-    "The owner's actions on the session's number: stop_all (every share ends as stopped by the owner, every pending request is declined, each recorded as on the consent page), block / unblock (one requester: new requests and links refused before any SMS), block_all / unblock_all (the opt-out list; unblock and unblock_all need a session opened with an SMS code, 403 otherwise: the requester may hold the consent link too), erase (a request's positions deleted; its consent records stay), report (as the consent page's report; answers the request's reference). A request of another number answers 404; no session 401.",
+    "The owner's actions on the session's number: stop_all (every share ends as stopped by the owner, every pending request is declined, each recorded as on the consent page), block / unblock (one requester: new requests and links refused before any SMS), block_all / unblock_all (the opt-out list; unblock, block_all and unblock_all need a session opened with an SMS code, 403 otherwise: the requester may hold the consent link too, and must neither lift a block nor shut the number to every other requester), erase (a request's positions deleted; its consent records stay), report (as the consent page's report; answers the request's reference). A request of another number answers 404; no session 401.",
   request: { body: bodyOf(safetyActionBody) },
   responses: {
     200: jsonResponse(envelope(safetyActionResultSchema), 'Done'),
@@ -118,6 +122,18 @@ async function sessionFrom(c: Context<AppEnv>) {
   const session = await sessionOf(await c.var.db(), readSafetyCookie(c));
   if (!session) throw new ApiError(401, ErrorCode.notLoggedIn, 'Api.safetySessionEnded');
   return session;
+}
+
+/** The message of a refused code ask: the wait in words ("in about an hour"), messages/{en,es,id}.json. */
+const CODE_WAIT = 'Api.safetyCodesWait';
+
+/**
+ * The E.164 number of a code form's `phone`: a national number is read in `country`, else in the country of the
+ * page's `locale` (lib/phone-country.ts `LOCALE_COUNTRY`), as the home page's locate box does. 400 with the
+ * `Validation.phone*` message when it is refused (server/api/phone.ts).
+ */
+function phoneOf(body: { phone: string; country?: string; locale?: Locale }): E164 {
+  return e164Of(body.phone, body.country ?? (body.locale ? LOCALE_COUNTRY[body.locale] : undefined));
 }
 
 /** Sets the cookie of a session just opened and answers its end. */
@@ -140,16 +156,24 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(codeRoute, async (c) => {
     const body = readBody(c, safetyCodeBody);
-    const e164 = e164Of(body.phone, body.country);
-    await consume('safetyCodesPerIp', c.get('clientIp') ?? 'unknown');
-    await consume('safetyCodesPerNumber', e164);
-    const id = await sendSafetyCode(await c.var.db(), e164, languageOf(body.locale));
-    if (id) await enqueueAfterCommit([id]);
+    const e164 = phoneOf(body);
+    const ip = c.get('clientIp') ?? 'unknown';
+    // Per address first, so that an address past its share spends nothing of the number's ceiling
+    // (docs/decisions/0016-safety-code-limits.md).
+    await consume('safetyCodesPerIp', ip, CODE_WAIT);
+    await consume('safetyCodesPerNumberAddress', `${e164}|${clientKey(ip)}`, CODE_WAIT);
+    await consume('safetyCodesPerNumber', e164, CODE_WAIT);
+    const db = await c.var.db();
+    // Asked from a session of this number (its consent link, or a code): an opted-out number may get the code.
+    const session = await sessionOf(db, readSafetyCookie(c));
+    const id = await sendSafetyCode(db, e164, body.locale ?? c.get('lang'), { ownerLink: session?.e164 === e164 });
+    // Not awaited: the answer must not wait on what only a known number does (enqueueAfterCommit never throws).
+    void enqueueAfterCommit(id ? [id] : []);
     return ok(c, { sent: true as const });
   })
   .openapi(codeEntryRoute, async (c) => {
     const body = readBody(c, codeEntryBody);
-    const e164 = e164Of(body.phone, body.country);
+    const e164 = phoneOf(body);
     await consume('safetyChecksPerIp', c.get('clientIp') ?? 'unknown');
     const session = await verifySafetyCode(await c.var.db(), e164, body.code);
     if (!session) throw new ApiError(422, ErrorCode.validation, 'Api.safetyCodeInvalid', {}, { field: 'code' });
@@ -165,6 +189,7 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     return ok(c, {
       ...(await safetyOverview(await c.var.db(), e164, new Date(), requesterId)),
       canUndoBlocks: canUndoBlocks(via),
+      canBlockEveryone: canBlockEveryone(via),
     } satisfies SafetyOverview);
   })
   .openapi(actionRoute, async (c) => {
@@ -172,6 +197,8 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     const { e164, via, requesterId } = await sessionFrom(c);
     if ((body.action === 'unblock' || body.action === 'unblock_all') && !canUndoBlocks(via))
       throw new ApiError(403, ErrorCode.forbidden, 'Api.safetyUndoNeedsCode');
+    if (body.action === 'block_all' && !canBlockEveryone(via))
+      throw new ApiError(403, ErrorCode.forbidden, 'Api.safetyBlockAllNeedsCode');
     const db = await c.var.db();
     const lang = c.get('lang');
     // The consent records keep a hash of what the owner confirmed, in the page's language, as on the consent page.
