@@ -41,6 +41,9 @@ export const UNCAPPED = {
   SMS_MAX_PER_BUYER_PER_DAY: '100000',
   SMS_GLOBAL_DAILY_CAP: '10000000',
   ORDERS_PER_IP_PER_HOUR: '10000000',
+  LIVE_STREAMS_PER_SESSION: '1000000',
+  LIVE_STREAMS_PER_ACCOUNT: '1000000',
+  LIVE_STREAMS_PER_ADDRESS: '1000000',
 } as const;
 
 /** The machine's load averages over 1, 5 and 15 minutes, as a report prints them ("0.4, 0.7, 0.9"). */

@@ -121,6 +121,13 @@ const providersSettings = {
    * Private, link-local and other non-public addresses stay blocked either way.
    */
   USERNAME_LOOKUP_ALLOW_LOOPBACK: bool.default(false),
+  /**
+   * Tests only: let a Web Push endpoint be on this machine (http or https on `localhost`, 127.0.0.0/8, `[::1]`), where
+   * the tests' push service (web-push-testing) listens (services/web-push.ts `pushEndpointAllowed`). Private,
+   * link-local and other non-public addresses stay refused either way. Refused at start in live mode and with
+   * NODE_ENV=production, so a deployment cannot turn it on by accident.
+   */
+  PUSH_TEST_ALLOW_LOOPBACK: bool.default(false),
   /** Have I Been Pwned API v3 key; unset: the data-leak check says it is not configured here. */
   HIBP_API_KEY: z.string().min(16, 'at least 16 characters').optional(),
   /** Base URL of the HIBP API v3; another host for tests. */
@@ -137,6 +144,9 @@ const providersSettings = {
   SMS_MAX_PER_BUYER_PER_DAY: z.coerce.number().int().min(0).default(10),
   SMS_MAX_PER_TARGET_PER_DAY: z.coerce.number().int().min(0).default(3),
   SMS_GLOBAL_DAILY_CAP: z.coerce.number().int().min(0).default(1000),
+  LIVE_STREAMS_PER_SESSION: z.coerce.number().int().min(1).default(4),
+  LIVE_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).default(8),
+  LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(24),
   SMS_COUNTRY_ALLOWLIST: z
     .string()
     .default('')
@@ -172,9 +182,17 @@ const serverSettings = { ...databaseSettings, ...siteSettings, ...providersSetti
 type Shape = typeof serverSettings & typeof browserSettings;
 
 /** All settings with the rules that tie them together (the live-mode identity, each provider's credentials). */
-const finalSchema = (shape: Shape) =>
+const finalSchema = (shape: Shape, nodeEnv: string | undefined) =>
   z.object(shape).superRefine((e, ctx) => {
     browserRules(e, ctx);
+    // The push sender's loopback allowance is for the test suite only: never where real alerts go out.
+    if (e.PUSH_TEST_ALLOW_LOOPBACK && (!isDemoMode(e) || nodeEnv === 'production')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUSH_TEST_ALLOW_LOOPBACK'],
+        message: 'tests only: must not be on in live mode or with NODE_ENV=production',
+      });
+    }
     if (e.EMAIL_PROVIDER === 'smtp' && !e.SMTP_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when EMAIL_PROVIDER=smtp' });
     }
@@ -213,7 +231,7 @@ export type Env = z.infer<ReturnType<typeof finalSchema>>;
 
 /**
  * Parses `source` into typed settings; throws an Error naming every bad setting, one per line
- * (`  NAME: message`). Empty values count as unset. `APP_ORIGIN` defaults to `http://localhost:${PORT}` (3000 when
+ * (`  NAME: message`). Empty values count as unset; `NODE_ENV` is read only to refuse a test-only setting. `APP_ORIGIN` defaults to `http://localhost:${PORT}` (3000 when
  * PORT is unset), so a server started on another port sends working links.
  */
 export function parseEnv(source: Record<string, string | undefined>): Env {
@@ -226,7 +244,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     isServer: true,
     runtimeEnv: runtimeEnv as Record<keyof Shape, string | undefined>,
     emptyStringAsUndefined: true,
-    createFinalSchema: (shape) => finalSchema(shape as Shape),
+    createFinalSchema: (shape) => finalSchema(shape as Shape, source.NODE_ENV),
     onValidationError: (issues) => {
       throw new Error(`Invalid settings (see .env.example):\n${issueLines(issues).join('\n')}`);
     },

@@ -1,10 +1,21 @@
-import { createServer, get, type IncomingMessage, type Server } from 'node:http';
+import { createServer, get, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveLiveStream } from '@/server/api/live-node';
+import { eq } from 'drizzle-orm';
+import { canonicalPath, serveLiveStream } from '@/server/api/live-node';
+import { getDb } from '@/server/db/client';
+import { sessions } from '@/server/db/schema';
 import { liveHub } from '@/server/services/live-hub';
-import { SESSION_CHECK_MS, STREAM_LIFETIME_MS, streams } from '@/server/services/live-streams';
+import {
+  SESSION_CHECK_MS,
+  streamCaps,
+  STREAM_LIFETIME_MS,
+  STREAM_RETRY_S,
+  streams,
+} from '@/server/services/live-streams';
+import { createSession } from '@/server/services/sessions';
+import { sha256 } from '@/server/services/tokens';
 import { clientHeaders } from './support/api';
 import { app } from './support/api';
 import { call, uniqueEmail } from './support/accounts';
@@ -21,6 +32,8 @@ let servedByNode = 0;
 beforeAll(async () => {
   const api = getRequestListener(app.fetch);
   server = createServer((req, res) => {
+    // The peer's address for the API, as scripts/start.mjs gives it to Next (Hono's Node adapter reads rawHeaders).
+    req.rawHeaders.push('x-peer-ip', req.socket.remoteAddress ?? '');
     void serveLiveStream(req, res).then((served) => {
       if (served) servedByNode += 1;
       else void api(req, res);
@@ -39,10 +52,15 @@ afterAll(async () => {
 
 type Opened = { res: IncomingMessage; events: { event: string; id?: string; data: string }[]; ended: Promise<void> };
 
-/** GET the live path over HTTP with `headers`; collects the events as they arrive. */
+/** GET the live path of request `id` over HTTP with `headers`; collects the events as they arrive. */
 function open(id: string, headers: Record<string, string>): Promise<Opened> {
+  return openPath(`/api_f/v1/gpsTrace/phoneLocation/${id}/live`, headers);
+}
+
+/** GET `path` (sent as written) over HTTP with `headers`; collects the events as they arrive. */
+function openPath(path: string, headers: Record<string, string>): Promise<Opened> {
   return new Promise((resolve, reject) => {
-    const req = get(`${origin}/api_f/v1/gpsTrace/phoneLocation/${id}/live`, { headers }, (res) => {
+    const req = get(`${origin}${path}`, { headers }, (res) => {
       const events: Opened['events'] = [];
       let buffer = '';
       res.setEncoding('utf8');
@@ -136,18 +154,104 @@ describe('the live stream on the Node server', () => {
     expect(servedByNode).toBe(before);
   });
 
-  it('frees the listeners of 30 streams closed by their clients at once', async () => {
-    const { id, cookie } = await requestOfOwn('node-leak');
+  it('caps streams per session, per account and per address, and frees the slots of closed streams', async () => {
+    const { id, cookie, order } = await requestOfOwn('node-caps');
     const before = { hub: liveHub().size, open: streams().size };
-    const opened = await Promise.all(Array.from({ length: 30 }, () => open(id, { cookie })));
-    await eventually(() => opened.every((s) => s.events.length > 0));
-    expect(streams().size).toBe(before.open + 30);
-    expect(liveHub().size).toBe(before.hub + 30);
-    opened.forEach((s) => s.res.destroy());
+    // One session: 30 at once, streamCaps().session open; the rest answer 429 from the API route.
+    const opened = await Promise.all(Array.from({ length: 30 }, () => open(id, { cookie, ...clientHeaders })));
+    expect(opened.filter((s) => s.res.statusCode === 200)).toHaveLength(streamCaps().session);
+    expect(opened.filter((s) => s.res.statusCode === 429)).toHaveLength(30 - streamCaps().session);
+    // The account: other sessions of the same buyer add up to streamCaps().account.
+    const db = await getDb();
+    const more = await Promise.all(
+      [1, 2].map(async () => `token=${(await createSession(db, order.userId!, { ip: null, userAgent: null })).token}`),
+    );
+    const second = await Promise.all(Array.from({ length: 6 }, () => open(id, { cookie: more[0], ...clientHeaders })));
+    expect(second.filter((s) => s.res.statusCode === 200)).toHaveLength(streamCaps().account - streamCaps().session);
+    expect((await open(id, { cookie: more[1], ...clientHeaders })).res.statusCode).toBe(429);
+    const live = [...opened, ...second].filter((s) => s.res.statusCode === 200);
+    expect(streams().size).toBe(before.open + streamCaps().account);
+    // Closed by their clients: listeners and slots come back, and the map opens again.
+    live.forEach((s) => s.res.destroy());
     expect(await eventually(() => liveHub().size === before.hub && streams().size === before.open)).toBe(true);
+    const again = await open(id, { cookie: more[1] });
+    expect(again.res.statusCode).toBe(200);
+    again.res.destroy();
+    // The address: other buyers from the same address add up to streamCaps().address.
+    await eventually(() => streams().size === before.open);
+    const buyers = await Promise.all(
+      Array.from({ length: streamCaps().address / streamCaps().session + 1 }, (_, i) => requestOfOwn(`node-addr-${i}`)),
+    );
+    const fromOneAddress = [];
+    for (const b of buyers.slice(0, -1))
+      for (let i = 0; i < streamCaps().session; i++) fromOneAddress.push(await open(b.id, { cookie: b.cookie }));
+    expect(fromOneAddress.every((s) => s.res.statusCode === 200)).toBe(true);
+    const last = buyers.at(-1)!;
+    const refused = await open(last.id, { cookie: last.cookie, ...clientHeaders, 'accept-language': 'id' });
+    expect(refused.res.statusCode).toBe(429);
+    expect(refused.res.headers['retry-after']).toBe(String(STREAM_RETRY_S));
+    fromOneAddress.forEach((s) => s.res.destroy());
+    expect(await eventually(() => streams().size === before.open)).toBe(true);
   });
 
-  it('ends the streams of a session signed out, at the next session check, and keeps the others', async () => {
+  it('serves every spelling of the path itself, with the same caps: x/../ and %6cive', async () => {
+    const { id, cookie } = await requestOfOwn('node-spelling');
+    const before = servedByNode;
+    const spellings = [
+      `/api_f/v1/gpsTrace/phoneLocation/x/../${id}/live`,
+      `/api_f/v1/gpsTrace/phoneLocation/${id}/%6cive`,
+      `/api_f/v1/gpsTrace/phoneLocation/${id}/%6C%69ve/`,
+      `/api_f/v1/gpsTrace/phoneLocation/${id}/live`,
+    ];
+    const opened = await Promise.all(spellings.map((path) => openPath(path, { cookie })));
+    expect(opened.map((s) => s.res.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(servedByNode).toBe(before + 4);
+    const fifth = await openPath(`/api_f/v1/gpsTrace/phoneLocation/x/../${id}/%6cive`, { cookie, ...clientHeaders });
+    expect(fifth.res.statusCode).toBe(429);
+    opened.forEach((s) => s.res.destroy());
+    expect(canonicalPath('/a/b/../%63/%2e%2e/d?x=%6c')).toBe('/a/d');
+  });
+
+  it('hands HEAD to the API, which opens no stream (50 at once)', async () => {
+    const { id, cookie } = await requestOfOwn('node-head');
+    const before = { hub: liveHub().size, open: streams().size };
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 50 },
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const req = request(
+              `${origin}/api_f/v1/gpsTrace/phoneLocation/${id}/live`,
+              { method: 'HEAD', headers: { cookie, ...clientHeaders } },
+              (res) => {
+                res.resume();
+                resolve(res.statusCode ?? 0);
+              },
+            );
+            req.on('error', reject);
+            req.end();
+          }),
+      ),
+    );
+    expect(statuses).toEqual(Array(50).fill(200));
+    await new Promise((r) => setTimeout(r, 100));
+    expect({ hub: liveHub().size, open: streams().size }).toEqual(before);
+  });
+
+  it('still ends the streams of a session gone some other way at the next session check', async () => {
+    const { id, cookie } = await requestOfOwn('node-revoked');
+    const stream = await open(id, { cookie });
+    await eventually(() => stream.events.length > 0);
+    const db = await getDb();
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.tokenHash, sha256(cookie.slice(6))));
+    await streams().tick(Date.now() + SESSION_CHECK_MS);
+    await stream.ended;
+    expect(stream.res.complete).toBe(true);
+  });
+  it('ends the streams of a session at once when it signs out, and keeps the others', async () => {
     const signedOut = await requestOfOwn('node-signout');
     const staying = await requestOfOwn('node-stays');
     const gone = await open(signedOut.id, { cookie: signedOut.cookie });
@@ -155,14 +259,26 @@ describe('the live stream on the Node server', () => {
     await eventually(() => gone.events.length > 0 && kept.events.length > 0);
     const out = await call('DELETE', '/admin/userSession', { headers: { cookie: signedOut.cookie } });
     expect(out.status).toBe(200);
-    await streams().tick(Date.now() + SESSION_CHECK_MS);
-    await gone.ended;
-    expect(gone.res.complete).toBe(true);
+    // No session check has run: the sign-out's announcement ended it.
+    expect(await eventually(() => gone.res.complete, 3_000)).toBe(true);
     expect(kept.res.destroyed).toBe(false);
     // A stream past its lifetime ends; the browser's EventSource reconnects by itself.
     await streams().tick(Date.now() + STREAM_LIFETIME_MS);
     await kept.ended;
     expect(kept.res.complete).toBe(true);
+  });
+
+  it('ends a stream when its session reaches its absolute expiry', async () => {
+    const { id, order } = await requestOfOwn('node-expiry');
+    const db = await getDb();
+    const { token } = await createSession(db, order.userId!, { ip: null, userAgent: null });
+    await db
+      .update(sessions)
+      .set({ absoluteExpiresAt: new Date(Date.now() + 1_500) })
+      .where(eq(sessions.tokenHash, sha256(token)));
+    const stream = await open(id, { cookie: `token=${token}` });
+    expect(stream.res.statusCode).toBe(200);
+    expect(await eventually(() => stream.res.complete, 4_000)).toBe(true);
   });
 });
 

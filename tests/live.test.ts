@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { liveHub } from '@/server/services/live-hub';
+import { streamCaps, STREAM_RETRY_S, streams } from '@/server/services/live-streams';
 import { LIVE_OFFLINE_AFTER_MS, liveness, type LiveInput } from '@/lib/live-state';
 import { API, app, clientHeaders } from './support/api';
 import { call, uniqueEmail } from './support/accounts';
@@ -142,15 +143,60 @@ describe("the buyer's live stream", () => {
     expect(res.status).toBe(401);
   });
 
-  it('frees the listener of a closed stream, for 30 streams opened and closed at once', async () => {
-    const { id, cookie } = await requestOf('live-leak');
+  it('caps one session at streamCaps().session streams: 30 at once open 4, the rest 429 in the caller’s language', async () => {
+    const { id, cookie } = await requestOf('live-cap');
     const before = liveHub().size;
-    const streams = await Promise.all(Array.from({ length: 30 }, () => openStream(id, cookie)));
-    await Promise.all(streams.map((s) => until(s, 'trace')));
-    expect(liveHub().size).toBe(before + 30);
-    streams.forEach((s) => s.close());
+    const opened = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        app.request(`${API}/gpsTrace/phoneLocation/${id}/live`, {
+          headers: { ...clientHeaders, 'accept-language': i % 2 ? 'es' : 'en', cookie },
+        }),
+      ),
+    );
+    const ok = opened.filter((r) => r.status === 200);
+    const refused = opened.filter((r) => r.status === 429);
+    expect(ok).toHaveLength(streamCaps().session);
+    expect(refused).toHaveLength(30 - streamCaps().session);
+    expect(refused.every((r) => r.headers.get('retry-after') === String(STREAM_RETRY_S))).toBe(true);
+    const messages = new Set(await Promise.all(refused.map(async (r) => (await r.json()).msg as string)));
+    expect([...messages].sort()).toEqual([
+      'Este mapa ya está abierto en demasiadas pestañas o dispositivos. Cierra una y se volverá a conectar solo',
+      'This map is already open in too many tabs or devices. Close one and it will reconnect by itself',
+    ]);
+    expect(liveHub().size).toBe(before + streamCaps().session);
+    // Closed tabs free their listeners and their slots at once: the map opens again.
+    await Promise.all(ok.map((r) => r.body!.cancel()));
     for (let i = 0; i < 50 && liveHub().size > before; i++) await new Promise((r) => setTimeout(r, 20));
     expect(liveHub().size).toBe(before);
+    const again = await openStream(id, cookie);
+    expect(again.status).toBe(200);
+    again.close();
+  });
+
+  it('answers HEAD with the stream’s header fields and opens nothing (50 at once)', async () => {
+    const { id, cookie } = await requestOf('live-head');
+    const before = { hub: liveHub().size, open: streams().size };
+    const heads = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        app.request(`${API}/gpsTrace/phoneLocation/${id}/live`, {
+          method: 'HEAD',
+          headers: { ...clientHeaders, cookie },
+        }),
+      ),
+    );
+    expect(heads.map((r) => r.status)).toEqual(Array(50).fill(200));
+    expect(heads[0].headers.get('content-type')).toBe('text/event-stream');
+    expect({ hub: liveHub().size, open: streams().size }).toEqual(before);
+    const other = await subscribe(uniqueEmail('live-head-other'));
+    const foreign = await app.request(`${API}/gpsTrace/phoneLocation/${id}/live`, {
+      method: 'HEAD',
+      headers: { ...clientHeaders, cookie: other.cookie },
+    });
+    expect(foreign.status).toBe(404);
+    // The stream still opens after them: HEADs took no slot.
+    const stream = await openStream(id, cookie);
+    expect(stream.status).toBe(200);
+    stream.close();
   });
 
   it('refuses a presence signal without a share, and counts an unknown code as a guess', async () => {

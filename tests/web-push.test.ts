@@ -17,7 +17,11 @@ import { trialRequest } from './support/billing';
 
 // Web Push alerts to the buyer (shared, declined, stopped, no update for 5 minutes), delivered through the outbox to
 // a real push protocol endpoint: web-push-testing, run in this process, decrypts what it receives (RFC 8291) and
-// checks the VAPID signature (RFC 8292) against the key the subscription was made with.
+// checks the VAPID signature (RFC 8292) against the key the subscription was made with. It listens on localhost,
+// which the endpoint rule allows only under the tests' setting PUSH_TEST_ALLOW_LOOPBACK (server/env.ts; refused at
+// start in live mode), turned on for this file before the settings are first read. tests/push-endpoints.test.ts
+// checks the rule without it.
+process.env.PUSH_TEST_ALLOW_LOOPBACK = 'true';
 
 const require = createRequire(import.meta.url);
 type PushModel = { new (): unknown };
@@ -260,14 +264,11 @@ describe('web push alerts', () => {
   });
 
   it('subscribes only to browser vendors’ push services, for the signed-in caller, within the device cap', async () => {
-    expect(pushEndpointAllowed('https://fcm.googleapis.com/fcm/send/abc', 'https://example.com')).toBe(true);
-    expect(pushEndpointAllowed('https://web.push.apple.com/QGx', 'https://example.com')).toBe(true);
-    expect(pushEndpointAllowed('https://wns2-par02p.notify.windows.com/w/?token=x', 'https://example.com')).toBe(true);
-    expect(pushEndpointAllowed('https://fcm.googleapis.com.evil.test/x', 'https://example.com')).toBe(false);
-    expect(pushEndpointAllowed('http://fcm.googleapis.com/fcm/send/abc', 'https://example.com')).toBe(false);
-    expect(pushEndpointAllowed('http://localhost:8090/notify/x', 'https://example.com')).toBe(false);
-    expect(pushEndpointAllowed('http://localhost:8090/notify/x', 'http://localhost:3000')).toBe(true);
-    expect(pushEndpointAllowed('http://169.254.169.254/latest/meta-data', 'http://localhost:3000')).toBe(false);
+    expect(pushEndpointAllowed('https://fcm.googleapis.com/fcm/send/abc', false)).toBe(true);
+    expect(pushEndpointAllowed('https://fcm.googleapis.com.evil.test/x', false)).toBe(false);
+    expect(pushEndpointAllowed('http://localhost:8090/notify/x', false)).toBe(false);
+    expect(pushEndpointAllowed('http://localhost:8090/notify/x')).toBe(true);
+    expect(pushEndpointAllowed('http://169.254.169.254/latest/meta-data')).toBe(false);
 
     const { cookie } = await requestOf('push-rules');
     const device = await browserSubscription();
@@ -293,6 +294,65 @@ describe('web push alerts', () => {
     // The owner can.
     const mine = await unregister(cookie, device.endpoint);
     expect((await mine.json()).obj).toEqual({ subscribed: false, devices: 0 });
+  });
+
+  it('does not move a known endpoint to another account on its URL alone; the browser holding it moves it', async () => {
+    const owner = await requestOf('push-owner');
+    const device = await browserSubscription();
+    expect((await register(owner.cookie, device)).status).toBe(200);
+    const db = await getDb();
+    const holder = async () =>
+      (await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, device.endpoint)))[0];
+    const stored = await holder();
+    expect(stored.userId).toBe(owner.order.userId);
+
+    // Someone who learnt the endpoint URL, with keys of their own: refused, and nothing of the owner's row changes.
+    const attacker = await requestOf('push-attacker');
+    const otherKeys = (await browserSubscription()).keys;
+    for (const [lang, msg] of [
+      [
+        'en',
+        'These notifications are turned on for another account. Turn notifications off in this browser, then on again, to get them on this account.',
+      ],
+      [
+        'es',
+        'Estas notificaciones están activadas para otra cuenta. Desactiva las notificaciones en este navegador y vuelve a activarlas para recibirlas en esta cuenta.',
+      ],
+      [
+        'id',
+        'Notifikasi ini aktif untuk akun lain. Matikan notifikasi di browser ini, lalu nyalakan lagi, untuk menerimanya di akun ini.',
+      ],
+    ]) {
+      const stolen = await call('POST', '/push/subscriptions', {
+        headers: { cookie: attacker.cookie, 'accept-language': lang },
+        body: { endpoint: device.endpoint, ...otherKeys },
+      });
+      expect(stolen.status).toBe(409);
+      expect((await stolen.json()).msg).toBe(msg);
+    }
+    // Only one of the two keys right is not enough either.
+    const half = await register(attacker.cookie, {
+      endpoint: device.endpoint,
+      keys: { p256dh: device.keys.p256dh, auth: otherKeys.auth },
+    });
+    expect(half.status).toBe(409);
+    expect(await holder()).toEqual(stored);
+    // The owner still gets the alerts.
+    expect((await share(owner.code)).status).toBe(200);
+    const [alert] = await alertsOf(owner.id);
+    expect(await deliverOutboxMessage(db, alert.id)).toBe('sent');
+    expect((await received(device.clientHash)).at(-1)!.title).toMatch(/is sharing its location$/);
+
+    // Another account signed in on the browser that holds the subscription (same keys): it follows that account.
+    const switched = await requestOf('push-switched');
+    const moved = await register(switched.cookie, device);
+    expect(moved.status).toBe(200);
+    expect((await moved.json()).obj).toEqual({ subscribed: true, devices: 1 });
+    expect((await holder()).userId).toBe(switched.order.userId);
+    const state = await app.request(`${API}/push/subscriptions?endpoint=${encodeURIComponent(device.endpoint)}`, {
+      headers: { ...clientHeaders, cookie: owner.cookie },
+    });
+    expect((await state.json()).obj).toEqual({ subscribed: false, devices: 0 });
   });
 
   it('keeps at most MAX_PUSH_DEVICES devices when 25 browsers subscribe at once', async () => {

@@ -6,7 +6,10 @@ import { getDb } from '../db/client';
 import { describeError } from '../observability/describe-error';
 import { log } from '../observability/log';
 import { metrics } from '../observability/metrics';
+import { env } from '../env';
+import { resolveClientIp } from '../services/client-ip';
 import { openLiveStream } from '../services/live-streams';
+import { RateLimitedError } from '../services/rate-limit';
 import { sessionUserOf } from '../services/sessions';
 import { TOKEN_HEADER } from './middleware';
 import { sessionCookie } from './session-cookies';
@@ -14,6 +17,24 @@ import { sessionCookie } from './session-cookies';
 /** The live route's path (routes/live.ts `liveRoute`), with or without the trailing slash; group 1 is the request id. */
 const LIVE_PATH =
   /^\/api_f\/v1\/gpsTrace\/phoneLocation\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\/live\/?$/;
+
+/**
+ * The path of `url` as the router compares it: percent-encoded unreserved characters decoded (RFC 3986, section 2.3:
+ * `%6c` and `l` are the same), then dot segments removed by the WHATWG URL parser (`/x/../` and `%2e%2e`). So every
+ * spelling of the live route that Next would route to the API's live route is served here, with the same caps and
+ * the slow-reader end, and none goes around them. A URL that does not parse is returned as it came.
+ */
+export function canonicalPath(url: string): string {
+  const decoded = url.split('?')[0].replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9\-._~]/.test(char) ? char : encoded;
+  });
+  try {
+    return new URL(decoded, 'http://localhost').pathname;
+  } catch {
+    return decoded;
+  }
+}
 
 /** A request id a client or proxy may give in `X-Request-Id` (hono/request-id's check, with the API's 64 characters). */
 const REQUEST_ID = /^[\w=-]{1,64}$/;
@@ -26,7 +47,7 @@ const ROUTE = '/api_f/v1/gpsTrace/phoneLocation/:id/live';
  * `GET /api_f/v1/gpsTrace/phoneLocation/{id}/live` answered on the Node request and response themselves, without
  * a Next.js route-handler request kept open for the stream's whole life (bench/live-report.md: memory per open stream).
  *
- * Only a stream that can open is answered here: a GET of that path whose session tokens (the session cookie and/or
+ * Only a stream that can open is answered here: a GET of that path (any spelling of it: `canonicalPath`) whose session tokens (the session cookie and/or
  * the `_chamspy_token` header) name one unrestricted user, for a request of that user. Then the answer is 200
  * `text/event-stream` with the same events as the API route (services/live-streams.ts), and `true` is returned once
  * the headers are out. Anything else returns `false` before a byte is written, and the caller hands the request to
@@ -36,7 +57,7 @@ const ROUTE = '/api_f/v1/gpsTrace/phoneLocation/:id/live';
  */
 export async function serveLiveStream(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   if (req.method !== 'GET') return false;
-  const match = LIVE_PATH.exec((req.url ?? '').split('?')[0]);
+  const match = LIVE_PATH.exec(canonicalPath(req.url ?? ''));
   if (!match) return false;
   const started = performance.now();
   let live: Awaited<ReturnType<typeof openLiveStream>> = null;
@@ -55,6 +76,7 @@ export async function serveLiveStream(req: IncomingMessage, res: ServerResponse)
       tokens,
       requestId: match[1].toLowerCase(),
       lastEventId: typeof lastEventId === 'string' ? lastEventId : null,
+      clientIp: resolveClientIp(req.socket.remoteAddress, header0(req, 'x-forwarded-for'), env().TRUSTED_PROXIES),
     });
     if (!live) return false;
     const stream = live;
@@ -74,11 +96,14 @@ export async function serveLiveStream(req: IncomingMessage, res: ServerResponse)
     res.flushHeaders();
     req.socket.setNoDelay(true);
     res.on('close', () => stream.close());
-    stream.start({
-      write: (chunk) => void res.write(chunk),
-      end: () => res.end(),
-      buffered: () => res.writableLength,
-    });
+    stream.start(
+      {
+        write: (chunk) => void res.write(chunk),
+        end: () => res.end(),
+        buffered: () => res.writableLength,
+      },
+      user.endsBy,
+    );
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const m = metrics();
     m.httpRequests.inc({ method: 'GET', route: ROUTE, status: '200' });
@@ -88,12 +113,20 @@ export async function serveLiveStream(req: IncomingMessage, res: ServerResponse)
   } catch (error) {
     if (res.headersSent) return true;
     live?.close();
+    // A cap reached: the API route answers the 429 in the caller's language (its own check refuses as this one did).
+    if (error instanceof RateLimitedError) return false;
     log().warn(
       { route: ROUTE, err: describeError(error) },
       'live stream not opened on the Node server; handed to Next',
     );
     return false;
   }
+}
+
+/** The first value of header `name` (Node joins repeated ones, except a few, with commas). */
+function header0(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /**

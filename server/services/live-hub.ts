@@ -1,7 +1,8 @@
 import 'server-only';
+import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 import type { Position } from '../../lib/contracts/locations';
-import { getDbState } from '../db/client';
+import { getDbState, type Db, type Tx } from '../db/client';
 import { log } from '../observability/log';
 import { describeError } from '../observability/describe-error';
 
@@ -27,6 +28,24 @@ export type LiveEvent = LivePosition | LiveChange | { k: 'resync'; r: string };
 
 type Listener = (event: LiveEvent) => void;
 
+/** Session tokens that ended (signed out or revoked), by their SHA-256, as announced on LIVE_CHANNEL. */
+type SessionsEnded = { k: 'x'; h: string[] };
+
+/** At most this many token hashes in one notification (64 hex characters each; PostgreSQL's payload is < 8,000 B). */
+const HASHES_PER_NOTICE = 100;
+
+/**
+ * Announces to every process's hub that the sessions whose token hashes are `tokenHashes` ended, so that their open
+ * live streams end at once rather than at the next session check (services/live-streams.ts `closeSessions`). Inside
+ * a transaction the notice goes at its commit (PostgreSQL docs, "NOTIFY"), so a rolled-back sign-out ends nothing.
+ */
+export async function announceSessionsEnded(db: Db | Tx, tokenHashes: readonly string[]): Promise<void> {
+  for (let i = 0; i < tokenHashes.length; i += HASHES_PER_NOTICE) {
+    const notice: SessionsEnded = { k: 'x', h: tokenHashes.slice(i, i + HASHES_PER_NOTICE) };
+    await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(notice)})`);
+  }
+}
+
 /**
  * One process's listener for live location: a single dedicated PostgreSQL connection LISTENs on `request_live`
  * (PostgreSQL docs, "NOTIFY": delivered at commit, in commit order, to every listening session), and fans each
@@ -39,6 +58,7 @@ type Listener = (event: LiveEvent) => void;
  */
 class LiveHub {
   private listeners = new Map<string, Set<Listener>>();
+  private sessionsEnded: ((tokenHashes: string[]) => void) | null = null;
   private client: Client | null = null;
   private connecting: Promise<void> | null = null;
   private retryMs = 500;
@@ -55,6 +75,11 @@ class LiveHub {
       current?.delete(listener);
       if (current && current.size === 0) this.listeners.delete(id);
     };
+  }
+
+  /** Calls `handler` with the token hashes of every announced end of sessions (`announceSessionsEnded`). */
+  onSessionsEnded(handler: (tokenHashes: string[]) => void): void {
+    this.sessionsEnded = handler;
   }
 
   /** Open listeners in this process (for metrics and the leak test). */
@@ -75,13 +100,14 @@ class LiveHub {
     const client = new Client({ connectionString: url, application_name: 'live-hub' });
     client.on('notification', (msg) => {
       if (msg.channel !== LIVE_CHANNEL || !msg.payload) return;
-      let event: LivePosition | LiveChange;
+      let event: LivePosition | LiveChange | SessionsEnded;
       try {
-        event = JSON.parse(msg.payload) as LivePosition | LiveChange;
+        event = JSON.parse(msg.payload) as LivePosition | LiveChange | SessionsEnded;
       } catch {
         return;
       }
-      this.emit(event.r, event);
+      if (event.k === 'x') this.sessionsEnded?.(event.h);
+      else this.emit(event.r, event);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));

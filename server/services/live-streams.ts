@@ -1,12 +1,16 @@
 import 'server-only';
 import { getDb, type Db } from '../db/client';
+import { env } from '../env';
 import { buyerState, type RequestState } from '../../lib/request-machine';
 import type { LocationTrace, Position } from '../../lib/contracts/locations';
 import { describeError } from '../observability/describe-error';
 import { log } from '../observability/log';
+import { clientKey } from './client-ip';
 import { liveHub, type LiveEvent } from './live-hub';
 import { requestWithPositions } from './locate';
+import { RateLimitedError } from './rate-limit';
 import { liveSessionOwners } from './sessions';
+import { sha256 } from './tokens';
 
 // The buyer's live map: one request's positions and state changes as Server-Sent Events (WHATWG HTML, "Server-sent
 // events"), whatever carries the bytes: the API's route (server/api/routes/live.ts, Hono's streamSSE) or the Node
@@ -29,6 +33,25 @@ export const STREAM_LIFETIME_MS = 10 * 60_000;
  */
 export const MAX_BUFFERED_BYTES = 256 * 1024;
 
+/**
+ * How many streams one process holds open at once for one session token, one account and one client address (its
+ * `clientKey`: an IPv6 client's /64): the settings LIVE_STREAMS_PER_SESSION (4), LIVE_STREAMS_PER_ACCOUNT (8) and
+ * LIVE_STREAMS_PER_ADDRESS (24). A map needs one stream, two while a tab reloads; a buyer with a few tabs or devices
+ * stays well within. Past a cap the open is refused with 429 `Api.tooManyStreams` and Retry-After STREAM_RETRY_S,
+ * before anything is subscribed or read (docs/decisions/0017-live-stream-ceilings.md). The address cap is higher for
+ * carrier-grade NAT, where many phones share one address.
+ */
+export function streamCaps(): { session: number; account: number; address: number } {
+  const e = env();
+  return {
+    session: e.LIVE_STREAMS_PER_SESSION,
+    account: e.LIVE_STREAMS_PER_ACCOUNT,
+    address: e.LIVE_STREAMS_PER_ADDRESS,
+  };
+}
+/** The Retry-After of a refused open (s): an EventSource retries by itself; a closed tab frees its slot at once. */
+export const STREAM_RETRY_S = 30;
+
 /** Where a stream's bytes go: the Node response or Hono's stream. */
 export type LiveSink = {
   /** Queues `chunk` (UTF-8 text of whole events) for the client. */
@@ -49,7 +72,59 @@ export type LiveStreamOpening = {
   requestId: string;
   /** The `Last-Event-ID` header (a position id) of a reconnect, or null. */
   lastEventId: string | null;
+  /** The client's address (services/client-ip.ts `resolveClientIp`), for the per-address cap; null when unknown. */
+  clientIp: string | null;
 };
+
+/**
+ * The slots of the open (and opening) streams of this process, counted per session token, account and client address
+ * (`streamCaps`). Taking a slot checks and counts in one synchronous step, so concurrent opens in one process cannot
+ * pass a cap together; each process counts its own, as each holds its own sockets and listeners.
+ */
+class StreamSlots {
+  private counts = new Map<string, number>();
+
+  /** The keys one opening counts under (no address key when the address is unknown: it would pool every such client). */
+  static keysOf(opening: Pick<LiveStreamOpening, 'userId' | 'tokens' | 'clientIp'>): string[] {
+    return [
+      ...[...new Set(opening.tokens)].map((t) => `s:${sha256(t)}`),
+      `u:${opening.userId}`,
+      ...(opening.clientIp ? [`a:${clientKey(opening.clientIp)}`] : []),
+    ];
+  }
+
+  /** Takes one slot under each key, or throws RateLimitedError (429) naming none of them when a cap is reached. */
+  take(keys: readonly string[]): void {
+    const caps = streamCaps();
+    for (const key of keys) {
+      const cap = key[0] === 's' ? caps.session : key[0] === 'u' ? caps.account : caps.address;
+      if ((this.counts.get(key) ?? 0) >= cap) throw new RateLimitedError(STREAM_RETRY_S, 'Api.tooManyStreams');
+    }
+    for (const key of keys) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  /** Gives back the slots `take` took. */
+  give(keys: readonly string[]): void {
+    for (const key of keys) {
+      const left = (this.counts.get(key) ?? 0) - 1;
+      if (left > 0) this.counts.set(key, left);
+      else this.counts.delete(key);
+    }
+  }
+
+  /** Slots taken under `key` (tests). */
+  count(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+}
+
+const SLOTS_KEY = Symbol.for('app.liveStreamSlots');
+
+/** This process's stream slots (one per process, shared by every module instance, as the hub). */
+export function streamSlots(): StreamSlots {
+  const g = globalThis as unknown as Record<symbol, StreamSlots | undefined>;
+  return (g[SLOTS_KEY] ??= new StreamSlots());
+}
 
 /** One `event:` block of an event stream (`id` optional; `data` on one line: JSON has no raw newline). */
 export function sseEvent(event: string, data: unknown, id?: string): string {
@@ -80,7 +155,10 @@ export class LiveStream {
   private done!: () => void;
   private unsubscribe: () => void = () => {};
   private lastId: number;
+  private expiry: NodeJS.Timeout | null = null;
   readonly startedAt = Date.now();
+  /** The SHA-256 of each session token, as sessions are stored and announced when they end. */
+  readonly tokenHashes: readonly string[];
   /** Resolves when the stream has ended, whichever side ended it. */
   readonly closed = new Promise<void>((resolve) => (this.done = resolve));
 
@@ -90,8 +168,10 @@ export class LiveStream {
     readonly tokens: readonly string[],
     readonly requestId: string,
     resumeAfter: number,
+    private readonly slots: readonly string[],
   ) {
     this.lastId = resumeAfter;
+    this.tokenHashes = [...new Set(tokens)].map(sha256);
   }
 
   /** Subscribes to the hub before the view is read, so that nothing committed in between is missed. */
@@ -108,9 +188,13 @@ export class LiveStream {
    * Starts writing to `sink`: the view read when the stream was asked for (only the positions after `Last-Event-ID`
    * and the state on a reconnect), then what was committed since, then the events as they come.
    */
-  start(sink: LiveSink): void {
+  start(sink: LiveSink, sessionExpiresAt?: Date): void {
+    if (this.ended) return sink.end();
     this.sink = sink;
     streams().add(this);
+    // A session that expires before the stream's lifetime ends it then, not at the next session check.
+    const left = (sessionExpiresAt?.getTime() ?? Infinity) - Date.now();
+    if (left < STREAM_LIFETIME_MS) this.expiry = setTimeout(() => this.close(), Math.max(0, left)).unref();
     const view = this.view!;
     this.view = null; // the stream does not keep the view for its whole life
     this.send(() => this.writeTrace(this.lastId > 0, view));
@@ -123,7 +207,9 @@ export class LiveStream {
   close(): void {
     if (this.ended) return;
     this.ended = true;
+    if (this.expiry) clearTimeout(this.expiry);
     this.unsubscribe();
+    streamSlots().give(this.slots);
     streams().delete(this);
     try {
       this.sink?.end();
@@ -189,20 +275,25 @@ export class LiveStream {
 }
 
 /**
- * Opens a stream of request `requestId` for `userId`: subscribes, then reads the view. Null when the request is not
- * the caller's (or does not exist): the caller answers 404. The returned stream is not started yet (`start`).
+ * Opens a stream of request `requestId` for `userId`: takes its slots (`streamCaps`), subscribes, then reads the view.
+ * Null when the request is not the caller's (or does not exist): the caller answers 404. Throws RateLimitedError
+ * (429 `Api.tooManyStreams`) when a cap is reached, before anything is subscribed. The returned stream is not started
+ * yet (`start`); a stream that is never started must be closed, which gives its slots back.
  */
 export async function openLiveStream(db: Db, opening: LiveStreamOpening): Promise<LiveStream | null> {
   const resume = Number(opening.lastEventId ?? '');
+  const slots = StreamSlots.keysOf(opening);
+  streamSlots().take(slots);
   const stream = new LiveStream(
     db,
     opening.userId,
     opening.tokens,
     opening.requestId,
     Number.isSafeInteger(resume) && resume > 0 ? resume : 0,
+    slots,
   );
-  await stream.listen();
   try {
+    await stream.listen();
     const view = await requestWithPositions(db, opening.userId, opening.requestId);
     if (view) {
       stream.setView(view);
@@ -214,6 +305,14 @@ export async function openLiveStream(db: Db, opening: LiveStreamOpening): Promis
   }
   stream.close();
   return null;
+}
+
+/**
+ * Whether `userId` may watch request `requestId` (its own): what a `HEAD` of the stream's URL answers, without
+ * opening a stream, a listener or a slot (RFC 9110, section 9.3.2: HEAD gives the GET's header fields, no content).
+ */
+export async function canWatch(db: Db, userId: string, requestId: string): Promise<boolean> {
+  return (await requestWithPositions(db, userId, requestId)) !== null;
 }
 
 /**
@@ -263,6 +362,22 @@ class OpenStreams {
     }
   }
 
+  /**
+   * Ends at once the streams opened with any of the session tokens whose SHA-256 is in `tokenHashes` (a sign-out or
+   * a revocation, announced by the hub to every process: services/sessions.ts). Returns how many ended.
+   */
+  closeSessions(tokenHashes: readonly string[]): number {
+    const ended = new Set(tokenHashes);
+    let n = 0;
+    for (const stream of [...this.open]) {
+      if (stream.tokenHashes.some((h) => ended.has(h))) {
+        stream.close();
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Ends every stream (shutdown, tests). */
   closeAll(): void {
     for (const stream of [...this.open]) stream.close();
@@ -274,5 +389,8 @@ const KEY = Symbol.for('app.liveStreams');
 /** This process's open streams (one registry per process, shared by every module instance, as the hub). */
 export function streams(): OpenStreams {
   const g = globalThis as unknown as Record<symbol, OpenStreams | undefined>;
-  return (g[KEY] ??= new OpenStreams());
+  return (g[KEY] ??= ((open) => {
+    liveHub().onSessionsEnded((hashes) => open.closeSessions(hashes));
+    return open;
+  })(new OpenStreams()));
 }

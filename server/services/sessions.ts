@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { sessions, users } from '../db/schema';
+import { announceSessionsEnded } from './live-hub';
 import { randomToken, sha256 } from './tokens';
 
 /** Idle lifetime of a session (ms): 30 days, slid forward on use. */
@@ -9,8 +10,18 @@ export const SESSION_IDLE_MS = 30 * 24 * 3600 * 1000;
 /** Absolute lifetime of a session (ms): 90 days, the `userInfo` cookie's 90 days (docs/rules.md#entities). */
 export const SESSION_ABSOLUTE_MS = 90 * 24 * 3600 * 1000;
 
-/** The user behind a live session, as the API sees it. */
-export type SessionUser = { id: string; email: string; paymentCount: number; sessionId: string; restricted: boolean };
+/**
+ * The user behind a live session, as the API sees it; `endsBy` is the session's absolute expiry (its idle expiry slides
+ * with use), the moment by which anything it opened must end (services/live-streams.ts).
+ */
+export type SessionUser = {
+  id: string;
+  email: string;
+  paymentCount: number;
+  sessionId: string;
+  restricted: boolean;
+  endsBy: Date;
+};
 
 /**
  * Opens a session for `userId` inside `tx`: a 256-bit random token whose SHA-256 hash is stored. `restricted` marks a
@@ -46,7 +57,9 @@ export async function sessionUserOf(db: Db, tokens: readonly string[]): Promise<
   const unique = [...new Set(tokens)];
   if (unique.length === 0) return null;
   const found = await Promise.all(unique.map((t) => findSessionUser(db, t)));
-  return found.every((u) => u && u.id === found[0]!.id) ? found[0] : null;
+  if (!found.every((u) => u && u.id === found[0]!.id)) return null;
+  const endsBy = Math.min(...found.map((u) => u!.endsBy.getTime()));
+  return { ...found[0]!, endsBy: new Date(endsBy) };
 }
 
 /**
@@ -109,17 +122,31 @@ export async function findSessionUser(db: Db, token: string): Promise<SessionUse
     await db.update(sessions).set({ lastSeenAt: new Date(), expiresAt }).where(eq(sessions.id, row.sessionId));
   }
   const { sessionId, id, email, paymentCount, restricted } = row;
-  return { sessionId, id, email, paymentCount, restricted };
+  return { sessionId, id, email, paymentCount, restricted, endsBy: row.absoluteExpiresAt };
 }
 
-/** Revokes one session (sign-out). */
+/**
+ * Revokes one session (sign-out). Its open live streams end at once, in every process (`announceSessionsEnded`,
+ * services/live-streams.ts).
+ */
 export async function revokeSession(db: Db | Tx, sessionId: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+  const ended = await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(eq(sessions.id, sessionId))
+    .returning({ tokenHash: sessions.tokenHash });
+  await announceSessionsEnded(
+    db,
+    ended.map((s) => s.tokenHash),
+  );
 }
 
-/** Revokes every live session of `userId` except `keepSessionId` (after a password change or reset). */
+/**
+ * Revokes every live session of `userId` except `keepSessionId` (after a password change or reset); their open live
+ * streams end at once, as at sign-out.
+ */
 export async function revokeOtherSessions(tx: Db | Tx, userId: string, keepSessionId?: string): Promise<void> {
-  await tx
+  const ended = await tx
     .update(sessions)
     .set({ revokedAt: new Date() })
     .where(
@@ -128,5 +155,10 @@ export async function revokeOtherSessions(tx: Db | Tx, userId: string, keepSessi
         isNull(sessions.revokedAt),
         keepSessionId ? ne(sessions.id, keepSessionId) : undefined,
       ),
-    );
+    )
+    .returning({ tokenHash: sessions.tokenHash });
+  await announceSessionsEnded(
+    tx,
+    ended.map((s) => s.tokenHash),
+  );
 }

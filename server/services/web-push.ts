@@ -1,9 +1,12 @@
 import 'server-only';
-import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
+import { isIP } from 'node:net';
+import { and, asc, eq, notInArray, or, sql } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
 import type { Db, Tx } from '../db/client';
 import { pushSubscriptions, users, webPushKeys } from '../db/schema';
 import { env } from '../env';
 import { newVapidKeys, sendPush, type PushTarget, type Vapid } from '../providers/push';
+import { isPublicHost, systemResolve, type Resolve } from './public-address';
 
 /** Devices (push subscriptions) kept per account; subscribing an eleventh drops the oldest. */
 export const MAX_PUSH_DEVICES = 10;
@@ -11,8 +14,8 @@ export const MAX_PUSH_DEVICES = 10;
 /**
  * Push services a subscription's endpoint may point at (the browsers' own: Chrome and Android's FCM, Firefox's
  * Autopush, Apple's for Safari and iOS 16.4+ home-screen apps, Windows' WNS for Edge). The server POSTs to the endpoint,
- * so any other host would let a signed-in user make it call an address of their choosing (OWASP SSRF prevention:
- * allow-list the destinations).
+ * so any other host would let a signed-in user make it call an address of their choosing (OWASP SSRF Prevention Cheat
+ * Sheet: allow-list the destinations, and refuse internal addresses whatever the name).
  */
 const PUSH_SERVICE_HOSTS = [
   'fcm.googleapis.com',
@@ -23,15 +26,34 @@ const PUSH_SERVICE_HOSTS = [
   'notify.windows.com',
 ];
 
-/** Thrown for an endpoint that is not a known push service's (the route answers 422 with `Api.pushEndpoint`). */
+/** Thrown for an endpoint the server may not send to (the route answers 422 with `Api.pushEndpoint`). */
 export class PushEndpointError extends Error {}
 
 /**
- * Whether the server may send to `endpoint`: an https URL on a known push service (PUSH_SERVICE_HOSTS or a subdomain).
- * When the site itself is served over plain http (a developer's machine or the test suite, `APP_ORIGIN` http), a
- * push service on this machine (`localhost`, 127.0.0.1) is allowed too: that is where the tests' push service runs.
+ * Thrown when the endpoint belongs to another account and the caller did not show its keys (the route answers 409
+ * with `Api.pushEndpointTaken`): see `subscribePush`.
  */
-export function pushEndpointAllowed(endpoint: string, appOrigin = env().APP_ORIGIN): boolean {
+export class PushEndpointTakenError extends Error {}
+
+/** Loopback host names and literals the tests' push service is reached by, under PUSH_TEST_ALLOW_LOOPBACK only. */
+function isLoopbackHost(host: string): boolean {
+  const literal = host.replace(/^\[|\]$/g, '');
+  if (literal === 'localhost') return true;
+  return isIP(literal) !== 0 && ipaddr.parse(literal).range() === 'loopback';
+}
+
+/**
+ * Whether the server may send to `endpoint`, by its form (no network): an https URL on the default port, without
+ * credentials, on a known push service (PUSH_SERVICE_HOSTS or a subdomain; never an IP literal). With `allowLoopback`
+ * (the setting PUSH_TEST_ALLOW_LOOPBACK, tests only: refused at start in live mode, server/env.ts) an http or https URL
+ * on `localhost`, 127.0.0.0/8 or `[::1]`, any port, is allowed too: that is where the tests' push service runs.
+ * Nothing else on this machine or a private network is ever allowed, whatever the site's origin. Where the name
+ * resolves is checked by `checkPushEndpoint` (subscribe) and by the sender's connection (../providers/push.ts).
+ */
+export function pushEndpointAllowed(
+  endpoint: string,
+  allowLoopback: boolean = env().PUSH_TEST_ALLOW_LOOPBACK,
+): boolean {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -40,8 +62,26 @@ export function pushEndpointAllowed(endpoint: string, appOrigin = env().APP_ORIG
   }
   if (url.username || url.password) return false;
   const host = url.hostname.toLowerCase();
-  if (url.protocol === 'https:' && PUSH_SERVICE_HOSTS.some((h) => host === h || host.endsWith(`.${h}`))) return true;
-  return new URL(appOrigin).protocol === 'http:' && (host === 'localhost' || host === '127.0.0.1');
+  if (allowLoopback && (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(host)) return true;
+  if (url.protocol !== 'https:' || url.port !== '' || isIP(host.replace(/^\[|\]$/g, ''))) return false;
+  return PUSH_SERVICE_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
+}
+
+/**
+ * Refuses (PushEndpointError) an endpoint the server may not send to: its form (`pushEndpointAllowed`), then where its
+ * name resolves now: every address must be public (server/services/public-address.ts: no loopback, private,
+ * link-local, unique-local, carrier-grade NAT, multicast or reserved address, nor an IPv6 form of one; loopback only
+ * with `allowLoopback`). A name that cannot be resolved rejects with the resolver's error (the route answers 503: try
+ * again later). `resolve`: the system resolver, or a test's. The sender checks again at each connection, since a
+ * DNS answer can change after subscribing.
+ */
+export async function checkPushEndpoint(
+  endpoint: string,
+  allowLoopback: boolean = env().PUSH_TEST_ALLOW_LOOPBACK,
+  resolve: Resolve = systemResolve,
+): Promise<void> {
+  if (!pushEndpointAllowed(endpoint, allowLoopback)) throw new PushEndpointError(endpoint);
+  if (!(await isPublicHost(new URL(endpoint).hostname, allowLoopback, resolve))) throw new PushEndpointError(endpoint);
 }
 
 let cached: Promise<Vapid> | undefined;
@@ -72,19 +112,27 @@ export function vapidKeys(db: Db): Promise<Vapid> {
 
 /**
  * Registers this browser's subscription for `userId` (W3C Push API `PushSubscription.toJSON()`: endpoint and keys,
- * already validated by the route's schema, lib/contracts/push.ts). The endpoint must pass pushEndpointAllowed (else
- * PushEndpointError). An endpoint already known moves to this account with its new keys (a browser has one
- * subscription per key; whoever subscribed last on it gets its alerts). Past MAX_PUSH_DEVICES the oldest of the
- * account's devices are dropped. The account's row is locked for the change, so concurrent subscriptions of one
- * account keep the cap.
+ * already validated by the route's schema, lib/contracts/push.ts). The endpoint must pass `checkPushEndpoint` (else
+ * PushEndpointError, or the resolver's error), checked before the transaction (docs/decisions/0009: no network call
+ * inside a transaction).
+ *
+ * An endpoint already known stays with its account unless the caller shows it holds the subscription: the same
+ * `p256dh` and `auth` as stored, which only the browser that made the subscription has (RFC 8291 §3: the keys are the
+ * browser's own). Then it moves to the caller: one browser, one subscription, and it follows whoever signs in on that
+ * browser and turns alerts on (someone who switches accounts on their browser expects that). Knowing the endpoint URL
+ * alone moves nothing: PushEndpointTakenError (409). The caller's own endpoint takes new keys.
+ *
+ * Past MAX_PUSH_DEVICES the oldest of the account's devices are dropped. The account's row is locked for the change,
+ * so concurrent subscriptions of one account keep the cap.
  */
 export async function subscribePush(
   db: Db,
   userId: string,
   subscription: PushTarget,
   userAgent: string | undefined,
+  resolve: Resolve = systemResolve,
 ): Promise<void> {
-  if (!pushEndpointAllowed(subscription.endpoint)) throw new PushEndpointError(subscription.endpoint);
+  await checkPushEndpoint(subscription.endpoint, env().PUSH_TEST_ALLOW_LOOPBACK, resolve);
   await db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     const values = {
@@ -94,13 +142,19 @@ export async function subscribePush(
       auth: subscription.keys.auth,
       userAgent: userAgent?.slice(0, 200) ?? null,
     };
-    await tx
+    const [saved] = await tx
       .insert(pushSubscriptions)
       .values(values)
       .onConflictDoUpdate({
         target: pushSubscriptions.endpoint,
         set: { ...values, createdAt: sql`now()`, failures: 0 },
-      });
+        setWhere: or(
+          eq(pushSubscriptions.userId, userId),
+          and(eq(pushSubscriptions.p256dh, values.p256dh), eq(pushSubscriptions.auth, values.auth)),
+        ),
+      })
+      .returning({ id: pushSubscriptions.id });
+    if (!saved) throw new PushEndpointTakenError(subscription.endpoint);
     const keep = tx
       .select({ id: pushSubscriptions.id })
       .from(pushSubscriptions)
@@ -145,9 +199,12 @@ export type PushFanOut = { sent: number; gone: number; failed: number; lastError
 
 /**
  * Sends `payload` (the JSON the service worker shows, public/sw.js) to every device of `userId`, in parallel, outside
- * any transaction. A device whose push service says it is gone is deleted; a device that took it has `lastSentAt`
- * set and its failure count reset; one that failed (network, 429, 5xx) has it counted. `topic` lets a push service
- * replace an undelivered alert about the same request (RFC 8030 §5.4).
+ * any transaction. A device whose endpoint the rule no longer allows (`pushEndpointAllowed`: one stored before it, or
+ * on this machine without the tests' allowance) is deleted without a request. The sender connects only to public
+ * addresses, checked at each connection (../providers/push.ts), so an endpoint whose name now resolves to a private
+ * address fails without reaching it. A device whose push service says it is gone is deleted; a device that took it
+ * has `lastSentAt` set and its failure count reset; one that failed (network, refused address, 429, 5xx) has it
+ * counted. `topic` lets a push service replace an undelivered alert about the same request (RFC 8030 §5.4).
  */
 export async function pushToUser(db: Db, userId: string, payload: string, topic?: string): Promise<PushFanOut> {
   const devices = await db
@@ -157,9 +214,15 @@ export async function pushToUser(db: Db, userId: string, payload: string, topic?
     .orderBy(asc(pushSubscriptions.createdAt));
   if (!devices.length) return { sent: 0, gone: 0, failed: 0 };
   const vapid = await vapidKeys(db);
+  const allowLoopback = env().PUSH_TEST_ALLOW_LOOPBACK;
   const outcomes = await Promise.allSettled(
-    devices.map((d) =>
-      sendPush({ endpoint: d.endpoint, keys: { p256dh: d.p256dh, auth: d.auth } }, payload, vapid, { topic }),
+    devices.map(async (d) =>
+      pushEndpointAllowed(d.endpoint, allowLoopback)
+        ? sendPush({ endpoint: d.endpoint, keys: { p256dh: d.p256dh, auth: d.auth } }, payload, vapid, {
+            topic,
+            allowLoopback,
+          })
+        : ('gone' as const),
     ),
   );
   const result: PushFanOut = { sent: 0, gone: 0, failed: 0 };

@@ -1,7 +1,7 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { openLiveStream } from '../../services/live-streams';
+import { canWatch, openLiveStream } from '../../services/live-streams';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser, sessionTokens } from '../middleware';
@@ -34,7 +34,7 @@ const liveRoute = createRoute({
   request: { params: z.object({ id: z.uuid() }) },
   responses: {
     200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: z.string() } } },
-    ...fails({ 404: 'No such request of the caller', ...BAD_INPUT }),
+    ...fails({ 404: 'No such request of the caller', 429: 'Too many open streams', ...BAD_INPUT }),
   },
 });
 
@@ -45,7 +45,10 @@ const liveRoute = createRoute({
  * open streams' sessions are checked again together every SESSION_CHECK_MS, and a stream ends with its session, after
  * STREAM_LIFETIME_MS, or when the tab closes (its listener is removed): services/live-streams.ts. With `Last-Event-ID`
  * (a position id) only the positions after it are sent, then the current state, so a reconnect neither loses nor
- * doubles a point. Polling the GET route stays the fallback where SSE fails.
+ * doubles a point. Polling the GET route stays the fallback where SSE fails. One process holds at most
+ * `streamCaps()` streams per session token, account and client address: past one, 429 `Api.tooManyStreams` with
+ * Retry-After. A sign-out or revocation ends the session's streams at once, its absolute expiry too. `HEAD` answers
+ * the header fields (200, or 401/404 as the GET) and opens no stream.
  *
  * Under `npm start` the Node server answers a stream it can open itself, without this route (server/api/live-node.ts,
  * docs/decisions/0014-live-streams-on-the-node-server.md); this route answers the others (errors included) and every
@@ -65,23 +68,36 @@ export const liveApi = new OpenAPIHono<AppEnv>()
     return ok(c, { status: result.status === 'paused' ? ('paused' as const) : ('sharing' as const) });
   })
   .openapi(liveRoute, async (c) => {
-    const live = await openLiveStream(await c.var.db(), {
-      userId: c.get('user')!.id,
-      tokens: sessionTokens(c),
-      requestId: c.req.valid('param').id,
-      lastEventId: c.req.header('last-event-id') ?? null,
-    });
-    if (!live) throw notFound();
+    const user = c.get('user')!;
+    const requestId = c.req.valid('param').id;
+    const db = await c.var.db();
     // No proxy or compression may hold the events back (compression skips `no-transform`, as nginx's X-Accel-Buffering).
     c.header('Cache-Control', 'no-cache, no-transform');
     c.header('X-Accel-Buffering', 'no');
+    // HEAD (which Hono routes to this GET handler) answers the stream's header fields and opens nothing: a stream
+    // opened for a HEAD would have its body dropped and never be closed (RFC 9110, section 9.3.2).
+    if (c.req.method === 'HEAD') {
+      if (!(await canWatch(db, user.id, requestId))) throw notFound();
+      return c.body(null, 200, { 'Content-Type': 'text/event-stream' });
+    }
+    const live = await openLiveStream(db, {
+      userId: user.id,
+      tokens: sessionTokens(c),
+      requestId,
+      lastEventId: c.req.header('last-event-id') ?? null,
+      clientIp: c.get('clientIp') ?? null,
+    });
+    if (!live) throw notFound();
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => live.close());
-      live.start({
-        write: (chunk) => void stream.write(chunk).catch(() => live.close()),
-        end: () => void stream.close().catch(() => {}),
-        buffered: () => 0,
-      });
+      live.start(
+        {
+          write: (chunk) => void stream.write(chunk).catch(() => live.close()),
+          end: () => void stream.close().catch(() => {}),
+          buffered: () => 0,
+        },
+        user.endsBy,
+      );
       await live.closed;
     });
   });

@@ -4,6 +4,7 @@ import { pushEndpointQuery, pushKeyView, pushStateView, pushSubscriptionBody } f
 import { consume } from '../../services/rate-limit';
 import {
   PushEndpointError,
+  PushEndpointTakenError,
   hasPushEndpoint,
   pushDeviceCount,
   subscribePush,
@@ -47,8 +48,10 @@ const subscribeRoute = createRoute({
     ...fails({
       ...SIGNED_OUT,
       ...BAD_INPUT,
-      422: 'Not a subscription, or not a push service we send to',
+      409: 'The endpoint belongs to another account and the keys shown are not its own: it is not moved',
+      422: 'Not a subscription, or not a push service we send to (https, a browser vendor’s, public addresses only)',
       429: 'Too many changes',
+      503: 'The endpoint’s name could not be resolved now; try again later',
     }),
   },
 });
@@ -70,8 +73,11 @@ const unsubscribeRoute = createRoute({
  * - `GET /push/key`: the VAPID public key (services/web-push.ts `vapidKeys`), public and cacheable for an hour;
  * - `GET /push/subscriptions?endpoint=`: `{ subscribed, devices }` for the signed-in caller;
  * - `POST /push/subscriptions` (`endpoint`, `p256dh`, `auth` of `PushSubscription.toJSON()`, lib/contracts/push.ts):
- *   adds this browser; 422 `Api.pushEndpoint` when the endpoint is not a browser vendor's push service (the server
- *   would POST there);
+ *   adds this browser; 422 `Api.pushEndpoint` when the endpoint is not https on a browser vendor's push service or its
+ *   name resolves to a non-public address (the server would POST there; services/web-push.ts `checkPushEndpoint`);
+ *   409 `Api.pushEndpointTaken` when the endpoint is another account's and the keys sent are not the stored ones (only
+ *   the browser holding the subscription moves it, `subscribePush`); 503 `Api.unavailable` when its name cannot be
+ *   resolved now;
  * - `DELETE /push/subscriptions?endpoint=`: removes it; only the caller's own device is touched.
  * Subscribe and unsubscribe count against `pushChangesPerAccount` (429). 401 without a session.
  */
@@ -104,6 +110,10 @@ export const pushApi = new OpenAPIHono<AppEnv>()
       );
     } catch (error) {
       if (error instanceof PushEndpointError) throw new ApiError(422, ErrorCode.validation, 'Api.pushEndpoint');
+      if (error instanceof PushEndpointTakenError) throw new ApiError(409, ErrorCode.conflict, 'Api.pushEndpointTaken');
+      // The endpoint's name could not be resolved now: nothing is refused for good, the browser may try again.
+      if ((error as NodeJS.ErrnoException)?.syscall === 'getaddrinfo')
+        throw new ApiError(503, ErrorCode.unavailable, 'Api.unavailable');
       throw error;
     }
     return ok(c, { subscribed: true, devices: await pushDeviceCount(db, userId) });
