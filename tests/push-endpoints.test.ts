@@ -7,7 +7,7 @@ import { getDb } from '@/server/db/client';
 import { pushSubscriptions } from '@/server/db/schema';
 import { env, parseEnv } from '@/server/env';
 import { sendPush } from '@/server/providers/push';
-import { BlockedRequestError } from '@/server/services/public-address';
+import { BlockedRequestError } from '@/server/net/public-address';
 import {
   checkPushEndpoint,
   loadVapidKeys,

@@ -2,7 +2,7 @@ import 'server-only';
 import { isIP } from 'node:net';
 import { fetch } from 'undici';
 import webpush from 'web-push';
-import { BlockedRequestError, isBlockedAddress, publicOnlyAgent } from '../services/public-address';
+import { BlockedRequestError, isBlockedAddress, publicOnlyAgent } from '../net/public-address';
 
 /** Where one browser receives pushes (W3C Push API `PushSubscription`): its push service URL and encryption keys. */
 export type PushTarget = { endpoint: string; keys: { p256dh: string; auth: string } };
@@ -22,7 +22,7 @@ const TIMEOUT_MS = 10_000;
  * Sends one encrypted message (RFC 8291, aes128gcm) through the subscription's push service (RFC 8030), signed with
  * the VAPID key (RFC 8292). `topic` (≤ 32 URL-safe characters) lets the push service replace an undelivered message
  * of the same topic with this one, so a phone that was off gets the latest state, not every step.
- * The request goes only to a public address, checked when the connection is made (server/services/public-address.ts
+ * The request goes only to a public address, checked when the connection is made (server/net/public-address.ts
  * `publicOnlyAgent`: the name is resolved and every address must be public unicast; an IP literal is checked as
  * such), since the endpoint's DNS answer may have changed since it was subscribed: anything else rejects with
  * BlockedRequestError before a byte is sent. `allowLoopback` (PUSH_TEST_ALLOW_LOOPBACK, tests only) lets loopback

@@ -1,16 +1,16 @@
 import 'server-only';
 import { isIP } from 'node:net';
 import { fetch } from 'undici';
-import { BlockedRequestError, isBlockedAddress, publicOnlyAgent } from './public-address';
+import { BlockedRequestError, isBlockedAddress, publicOnlyAgent } from '../net/public-address';
 
-// The address rule lives in ./public-address (the push sender uses it too); the lookup's tests import it from here.
+// The address rule lives in server/net/public-address.ts (the push sender uses it too); the lookup's tests import it from here.
 export { BlockedRequestError, isBlockedAddress };
 
 /**
  * Outbound requests of the reverse username lookup, made so that a site list entry or a redirect cannot
  * turn the server against its own network (SSRF): every host is resolved first and refused when any of its addresses
  * is not public unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved…;
- * IPv6 addresses carrying an IPv4 address judged by it; ./public-address `isBlockedAddress`); the connection is made to the
+ * IPv6 addresses carrying an IPv4 address judged by it; server/net/public-address.ts `isBlockedAddress`); the connection is made to the
  * address so checked (no second DNS answer); a URL whose path the URL parser would change (dot segments) is not
  * requested at all; redirects are followed by hand, each hop checked the same way. No cookies are kept, bodies are read up to
  * `MAX_BODY_BYTES`.

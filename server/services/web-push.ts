@@ -6,7 +6,7 @@ import type { Db, Tx } from '../db/client';
 import { pushSubscriptions, users, webPushKeys } from '../db/schema';
 import { env } from '../env';
 import { newVapidKeys, sendPush, type PushTarget, type Vapid } from '../providers/push';
-import { isPublicHost, systemResolve, type Resolve } from './public-address';
+import { isPublicHost, systemResolve, type Resolve } from '../net/public-address';
 
 /** Devices (push subscriptions) kept per account; subscribing an eleventh drops the oldest. */
 export const MAX_PUSH_DEVICES = 10;
@@ -69,7 +69,7 @@ export function pushEndpointAllowed(
 
 /**
  * Refuses (PushEndpointError) an endpoint the server may not send to: its form (`pushEndpointAllowed`), then where its
- * name resolves now: every address must be public (server/services/public-address.ts: no loopback, private,
+ * name resolves now: every address must be public (server/net/public-address.ts: no loopback, private,
  * link-local, unique-local, carrier-grade NAT, multicast or reserved address, nor an IPv6 form of one; loopback only
  * with `allowLoopback`). A name that cannot be resolved rejects with the resolver's error (the route answers 503: try
  * again later). `resolve`: the system resolver, or a test's. The sender checks again at each connection, since a
