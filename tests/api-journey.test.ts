@@ -208,7 +208,7 @@ describe('the journey through the API', () => {
   });
 
   it('Decline stores no position and cannot be turned into a position later', async () => {
-    const { code, requestId } = await buy('decliner@example.com');
+    const { code, requestId } = await buy('decliner@example.com', '+14155552690');
     const res = await app.request(`${API}/spyContent/phoneLocation/${code}`, {
       method: 'PUT',
       headers: { ...formHeaders, 'x-peer-ip': '8.8.8.8' },

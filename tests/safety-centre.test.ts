@@ -36,8 +36,8 @@ async function codeOf(requestId: string): Promise<string> {
 }
 
 /** A buyer with a paid trial whose first request goes to `phone`: their session cookie, id and that request. */
-async function buyer(tag: string, phone: string) {
-  const { body } = await placeOrder({ email: uniqueEmail(tag), phone });
+async function buyer(tag: string, phone: string, requesterName = 'Anna (your sister)') {
+  const { body } = await placeOrder({ email: uniqueEmail(tag), phone, requesterName });
   const pay = await payCard(body.obj.code, '4242424242424242');
   expect(pay.status).toBe(200);
   const token = /(?:^|, )token=([^;]+)/.exec(pay.headers.get('set-cookie') ?? '')![1];
@@ -47,10 +47,13 @@ async function buyer(tag: string, phone: string) {
   return { cookie: `token=${token}`, requestId: request.id, userId: request.userId, code: await codeOf(request.id) };
 }
 
-/** The buyer asks `phone` again (a new request from the dashboard). */
-function askAgain(cookie: string, phone: string) {
+/** Another requester's name: a refusal follows the requester name too (services/requester-marks.ts). */
+const OTHER_NAME = 'Marta (your neighbour)';
+
+/** The buyer asks `phone` again (a new request from the dashboard), named `requesterName`. */
+function askAgain(cookie: string, phone: string, requesterName = 'Anna (your sister)') {
   return call('POST', '/spyContent/phoneLocation', {
-    body: { phone, requesterName: 'Anna (your sister)' },
+    body: { phone, requesterName },
     headers: { cookie },
   });
 }
@@ -244,7 +247,7 @@ describe('safety centre: block one requester', () => {
   it('refuses that buyer new requests and links before any SMS with the neutral answer; others still ask; unblock works', async () => {
     const phone = nextPhone();
     const blocked = await buyer('safety-block', phone);
-    const other = await buyer('safety-other', phone);
+    const other = await buyer('safety-other', phone, OTHER_NAME);
     expect((await answer(blocked.code, { action: 'share', minutes: 60, ...FIX })).status).toBe(200);
     const cookie = await enterBySms(phone);
     expect((await act(cookie, { action: 'block', requestId: blocked.requestId })).status).toBe(200);
@@ -259,7 +262,7 @@ describe('safety centre: block one requester', () => {
     const smsAfter = (await db.select().from(outboundMessages).where(eq(outboundMessages.recipient, phone))).length;
     expect(smsAfter).toBe(smsBefore);
     // The other requester is not affected.
-    expect((await askAgain(other.cookie, phone)).status).toBe(201);
+    expect((await askAgain(other.cookie, phone, OTHER_NAME)).status).toBe(201);
     const list = (await (await overview(cookie)).json()).obj.requests;
     expect(list.find((r: { id: string }) => r.id === blocked.requestId).blocked).toBe(true);
     // The requester holds consent links too: a session opened with one cannot lift the block; an SMS code can.
@@ -422,14 +425,14 @@ describe('cool-down after a decline', () => {
     );
     // Another number is not affected; nor is another buyer.
     expect((await askAgain(a.cookie, nextPhone())).status).toBe(201);
-    const other = await buyer('safety-cool-other', phone);
+    const other = await buyer('safety-cool-other', phone, OTHER_NAME);
     expect(other.requestId).not.toBe(a.requestId);
     // 31 days later the decline no longer holds the buyer back (the guard itself, on a clock 31 days ahead).
     const db = await getDb();
-    expect(await ownerRefusal(db, phone, a.userId)).toBe('cooling_down');
+    expect(await ownerRefusal(db, phone, { account: a.userId })).toBe('cooling_down');
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31 * 24 * 3600_000 });
     try {
-      expect(await ownerRefusal(db, phone, a.userId)).toBeNull();
+      expect(await ownerRefusal(db, phone, { account: a.userId })).toBeNull();
     } finally {
       vi.useRealTimers();
     }
@@ -691,7 +694,7 @@ describe('safety centre: what a consent-link session may do', () => {
   it('cannot block everyone (403, nothing on the list) but blocks its own requester; a code session can', async () => {
     const phone = nextPhone();
     const a = await buyer('safety-link-optout', phone);
-    const other = await buyer('safety-link-optout-other', phone);
+    const other = await buyer('safety-link-optout-other', phone, OTHER_NAME);
     const viaLink = await enter(a.code);
     const seen = (await (await overview(viaLink)).json()).obj;
     expect(seen).toMatchObject({ canBlockEveryone: false, canUndoBlocks: false });
@@ -702,7 +705,7 @@ describe('safety centre: what a consent-link session may do', () => {
     );
     const db = await getDb();
     expect(await db.select().from(optOuts).where(eq(optOuts.phoneE164, phone))).toEqual([]);
-    expect((await askAgain(other.cookie, phone)).status).toBe(201);
+    expect((await askAgain(other.cookie, phone, OTHER_NAME)).status).toBe(201);
     expect((await act(viaLink, { action: 'block', requestId: a.requestId })).status).toBe(200);
     const bySms = await enterBySms(phone);
     expect((await (await overview(bySms)).json()).obj.canBlockEveryone).toBe(true);

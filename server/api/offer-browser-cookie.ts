@@ -35,3 +35,13 @@ export function offerBrowserKey(c: Context): string {
   }
   return browserKeyOf(value);
 }
+
+/**
+ * The browser's key (`browserKeyOf` its `offer_browser` cookie) when it already has a well-formed cookie, else null;
+ * sets nothing (the owner's consent page and New request must not plant a cookie). What tells the requester's browser
+ * apart for the owner's protections (services/requester-marks.ts).
+ */
+export function readBrowserKey(c: Context): string | null {
+  const value = getCookie(c, OFFER_BROWSER_COOKIE);
+  return value && /^[A-Za-z0-9_-]{22}$/.test(value) ? browserKeyOf(value) : null;
+}

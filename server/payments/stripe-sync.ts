@@ -2,6 +2,7 @@ import 'server-only';
 import type Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
+import { payerKeyOfCard } from '../services/requester-marks';
 import { orders, priceSetups, subscriptions } from '../db/schema';
 import { cancelAtOf, periodEndOf, statusFromStripe, stripeClient } from '../providers/stripe';
 import { lockOrder } from '../services/billing-locks';
@@ -68,6 +69,9 @@ export async function applyPaidCheckout(tx: Tx, paid: PaidCheckout, meta: Client
     providerPaymentId: paid.paymentIntentId,
     cardLast4: method?.card?.last4,
     cardBrand: method?.card?.brand ?? null,
+    // Stripe's card fingerprint is the same for the same card number on any customer (Stripe API, PaymentMethod
+    // `card.fingerprint`), wallets included: the owner's protections follow the card (services/requester-marks.ts).
+    payerKey: method?.card?.fingerprint ? payerKeyOfCard(method.card.fingerprint) : null,
   });
 }
 

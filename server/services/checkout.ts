@@ -34,6 +34,11 @@ export type Fulfilment = {
   cardLast4?: string;
   /** The card's scheme, Stripe's `card.brand` code (`visa`, …); never more of the number than the last four. */
   cardBrand?: string | null;
+  /**
+   * The paying card's key (services/requester-marks.ts `payerKeyOfCard`, from Stripe's card fingerprint). None in the
+   * sandbox: its cards are Stripe's published test cards, the same for every visitor, so they tell no one apart.
+   */
+  payerKey?: string | null;
   providerSubscription?: { id: string; status: 'trialing' | 'active'; currentPeriodEnd: Date };
   providerPaymentId?: string;
   /** The payer is on our own page and can receive the new account's session cookie (the sandbox routes). */
@@ -203,6 +208,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
       sandboxRenewal: how.sandboxRenewal ?? null,
       cardLast4: how.cardLast4 ?? order.cardLast4,
       cardBrand: how.cardBrand ?? order.cardBrand,
+      payerKey: how.payerKey ?? order.payerKey,
       providerPaymentId: how.providerPaymentId ?? null,
     })
     .where(eq(orders.id, order.id));
@@ -242,6 +248,8 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
     note: order.note,
     orderId: order.id,
     onRefusal: 'record',
+    // Who paid, from which browser and address: the owner's block and cool-down follow them to a new e-mail.
+    marks: { payer: how.payerKey ?? order.payerKey, device: order.browserKey, address: order.clientKey },
   });
   const emailId = await queueEmail(tx, {
     to: order.email,

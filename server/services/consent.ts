@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, count, countDistinct, desc, eq } from 'drizzle-orm';
+import { answeredByRequester } from './requester-marks';
 import type { Db, Tx } from '../db/client';
 import { FUNNEL } from '../../lib/tracking/funnel';
 import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
@@ -114,6 +115,13 @@ export async function consentView(db: Db, code: string): Promise<Omit<ConsentVie
 export type ConsentMeta = {
   ip: string | null;
   userAgent: string | null;
+  /**
+   * The account the answering browser is signed in as, and its browser key (its `offer_browser` cookie), when any:
+   * an answer from the request's buyer, their browser or their address is recorded `from_requester`
+   * (services/requester-marks.ts `answeredByRequester`).
+   */
+  sessionUserId?: string | null;
+  browserKey?: string | null;
   shownText: (requester: { name: string | null; email: string; note: string | null }) => string;
 };
 
@@ -140,7 +148,8 @@ export type ConsentAction =
  *   request keeps its status and is marked so the buyer sees "location not allowed";
  * - `decline`: records the refusal and alerts the buyer; nothing about the phone's position is stored;
  * - `stop`: ends sharing (recorded) and alerts the buyer; the owner may share again;
- * - `report`: puts the number on the opt-out list (no more SMS to it) and ends the request (recorded, with the
+ * - `report`: puts the number on the opt-out list (no more SMS to it; not when sent signed in as the request's buyer or
+ *   from the browser the request was made from, who holds the same link) and ends the request (recorded, with the
  *   owner's optional `reason`, already checked and normalized by the route: plain text, at most 140 characters). Taken
  *   in every state, after a Decline or once the link expired too: an owner may report a request they already refused.
  * Returns the new status and outbox ids to enqueue, or the reason it was refused.
@@ -165,14 +174,28 @@ export async function answerConsent(
     const textHash = sha256(
       meta.shownText({ name: request.requesterName, email: maskEmail(found.buyerEmail), note: request.note }),
     );
-    const base = { requestId: id, targetE164: request.targetE164, ip: meta.ip, userAgent: meta.userAgent, textHash };
+    const requesterSide = await answeredByRequester(tx, request, {
+      sessionUserId: meta.sessionUserId ?? null,
+      browserKey: meta.browserKey ?? null,
+      ip: meta.ip,
+    });
+    const base = {
+      requestId: id,
+      targetE164: request.targetE164,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      textHash,
+      fromRequester: requesterSide !== null,
+    };
     const record = (
       decision: (typeof consents.$inferInsert)['decision'],
       extra: { durationMinutes?: number; reason?: string | null } = {},
     ) => tx.insert(consents).values({ ...base, decision, ...extra });
 
     if (action.action === 'report') {
-      await optOut(tx, request.targetE164, 'report', id);
+      // The requester holds the same link: a "report" from their session or browser is recorded, but only the owner's
+      // puts the number on the opt-out list for every requester (an address alone may be the family's shared one).
+      if (requesterSide !== 'session' && requesterSide !== 'device') await optOut(tx, request.targetE164, 'report', id);
       await record('reported', { reason: action.reason ?? null });
       const reported = await applyEvent(tx, id, 'reported', { sharingUntil: null });
       // The buyer reads a report as a decline, or a stop when it ended a share (never as a report).

@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { clientKey } from './client-ip';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { orders, priceOffers, priceSetups, type Attribution, type Order } from '../db/schema';
@@ -82,8 +83,14 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
   }
   const ownerId = await accountIdOf(db, email);
   if (ownerId && ownerId !== input.buyer?.id) throw emailRegistered();
-  // Refuse before payment what could not be sent after it: opted-out numbers, countries, daily caps.
-  const refusal = await smsRefusal(db, e164);
+  // Refuse before payment what could not be sent after it: opted-out numbers, countries, daily caps, and the owner's
+  // block or cool-down of this requester under any e-mail (same browser, address or requester name).
+  const refusal = await smsRefusal(db, e164, {
+    account: ownerId ?? input.buyer?.id ?? null,
+    device: input.browser ?? null,
+    address: input.client?.ip ?? null,
+    name: input.requesterName ?? null,
+  });
   if (refusal) throw refusalError(refusal);
   const price = await priceSetup(db, input.plan, preferredCurrency(input.locale));
   // Drawn first: the first-order discount is claimed for this id before the row is written.
@@ -123,6 +130,8 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
     offerId: input.offer ?? null,
     idempotencyKey: input.idempotencyKey ?? null,
     startNow: input.startNow ?? false,
+    browserKey: input.browser ?? null,
+    clientKey: input.client?.ip ? clientKey(input.client.ip) : null,
     attribution: input.attribution ?? {},
     userId: ownerId,
     status: 'pending' as const,

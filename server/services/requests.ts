@@ -11,15 +11,16 @@ import { DEFAULT_SMS_TEXT, consentLink, consentSmsText, localeForCountry, type S
 import { e164Country } from '../../lib/contracts/e164';
 import type { E164 } from '../../lib/contracts/phone';
 import { REQUEST_COOLDOWN_DAYS, ownerRefusal, reviewReason, smsRefusal, type SmsRefusal } from './sms-guards';
+import { payerKeyOf, recordMarks, storedMarks, type RequesterMarks } from './requester-marks';
 import { randomToken, sha256 } from './tokens';
 
 /**
  * The SMS guards' refusal for `e164`, checked under an advisory lock held until `tx` commits, so the check and the SMS
  * row it allows are one step across every process: requests at once cannot pass a cap together.
  */
-async function lockedSmsRefusal(tx: Tx, e164: E164, userId: string): Promise<SmsRefusal | null> {
+async function lockedSmsRefusal(tx: Tx, e164: E164, marks: RequesterMarks): Promise<SmsRefusal | null> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
-  return smsRefusal(tx, e164, userId);
+  return smsRefusal(tx, e164, marks);
 }
 
 /**
@@ -89,12 +90,18 @@ export async function createLocationRequest(
     locale?: string;
     text?: SmsTextId;
     onRefusal?: 'throw' | 'record';
+    /**
+     * Who asks beyond the account (services/requester-marks.ts): the card, the browser and the address the request
+     * was made with. Recorded with the request; the owner's block, cool-down and the review signals follow them.
+     */
+    marks?: Omit<RequesterMarks, 'account' | 'name'>;
   },
 ): Promise<{ requestId: string; smsId: string | null; link: string; refusal: SmsRefusal | null }> {
   const e = env();
-  const refusal = await lockedSmsRefusal(tx, input.e164, input.userId);
+  const marks: RequesterMarks = { ...input.marks, account: input.userId, name: input.requesterName };
+  const refusal = await lockedSmsRefusal(tx, input.e164, marks);
   if (refusal && input.onRefusal !== 'record') throw refusalError(refusal);
-  const held = refusal ? null : await reviewReason(tx, input.userId, input.e164);
+  const held = refusal ? null : await reviewReason(tx, marks, input.e164);
   const consentCode = randomToken(16);
   const locale = input.locale ?? localeForCountry(e164Country(input.e164));
   const link = consentLink(e.APP_ORIGIN, locale, consentCode);
@@ -113,6 +120,7 @@ export async function createLocationRequest(
       expiresAt: new Date(Date.now() + e.CONSENT_LINK_TTL_HOURS * 3600_000),
     })
     .returning({ id: locationRequests.id });
+  await recordMarks(tx, request.id, marks);
   const smsId = await queueConsentSms(tx, {
     requestId: request.id,
     to: input.e164,
@@ -153,9 +161,12 @@ export async function renewConsentLink(
       throw new ApiError(409, ErrorCode.conflict, 'Api.linkUnavailable');
     }
     // A link the buyer copies reaches the owner too: the owner's block and cool-down refuse it before any SMS.
+    const marks = { account: userId, rows: await storedMarks(tx, id) };
     const refusal = send
-      ? await lockedSmsRefusal(tx, request.targetE164, userId)
-      : await ownerRefusal(tx, request.targetE164, userId);
+      ? await lockedSmsRefusal(tx, request.targetE164, { account: userId }).then(
+          async (capped) => (await ownerRefusal(tx, request.targetE164, marks)) ?? capped,
+        )
+      : await ownerRefusal(tx, request.targetE164, marks);
     if (refusal) throw refusalError(refusal);
     const consentCode = randomToken(16);
     const link = consentLink(e.APP_ORIGIN, request.locale, consentCode);
@@ -303,6 +314,8 @@ export async function requestLocation(
     note?: string | null;
     text?: SmsTextId;
     locale?: string;
+    /** The caller's browser key and address (services/requester-marks.ts); the card is the subscription's. */
+    marks?: { device?: string | null; address?: string | null };
   },
 ): Promise<{ requestId: string; smsId: string; link: string }> {
   const e164 = input.e164;
@@ -320,6 +333,7 @@ export async function requestLocation(
       note: input.note ?? null,
       text: input.text,
       locale: input.locale,
+      marks: { ...input.marks, payer: await payerKeyOf(tx, userId) },
     });
     return { requestId: created.requestId, smsId: created.smsId!, link: created.link };
   });

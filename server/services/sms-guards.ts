@@ -1,10 +1,11 @@
 import 'server-only';
 import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { consents, locationRequests, optOuts, outboundMessages, requesterBlocks } from '../db/schema';
+import { locationRequests, optOuts, outboundMessages, type MarkKind } from '../db/schema';
 import { env } from '../env';
 import { e164Country, phoneNumberOf } from '../../lib/contracts/e164';
 import type { E164 } from '../../lib/contracts/phone';
+import { ownerRefusalOf, requesterSignals, type RequesterMarks } from './requester-marks';
 
 /** Why a consent SMS may not be sent (docs/rules.md#security); each maps to 403 or 429 without a provider call. */
 export type SmsRefusal =
@@ -38,59 +39,41 @@ export function canReceiveSms(e164: E164): boolean {
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * What the owner of `e164` decided about buyer `buyerId` in the safety centre or on a consent page: `blocked` when they
- * blocked that requester, `cooling_down` when they declined one of that buyer's requests less than
- * REQUEST_COOLDOWN_DAYS ago; null otherwise.
+ * What the owner of `e164` decided about this requester in the safety centre or on a consent page: `blocked` when they
+ * blocked the requester of an earlier request to this number by the same person, `cooling_down` when they declined
+ * one less than REQUEST_COOLDOWN_DAYS ago; null otherwise. The same person is the same account or any shared mark
+ * (card, browser, address, requester name: services/requester-marks.ts), so a new e-mail does not shed a refusal.
  */
 export async function ownerRefusal(
   db: Db | Tx,
   e164: E164,
-  buyerId: string,
+  marks: RequesterMarks | { account: string; rows: { kind: MarkKind; value: string }[] },
 ): Promise<'blocked' | 'cooling_down' | null> {
-  const [blocked] = await db
-    .select({ at: requesterBlocks.createdAt })
-    .from(requesterBlocks)
-    .where(and(eq(requesterBlocks.phoneE164, e164), eq(requesterBlocks.userId, buyerId)))
-    .limit(1);
-  if (blocked) return 'blocked';
-  const since = new Date(Date.now() - REQUEST_COOLDOWN_DAYS * DAY_MS);
-  const [declined] = await db
-    .select({ at: consents.createdAt })
-    .from(consents)
-    .innerJoin(locationRequests, eq(locationRequests.id, consents.requestId))
-    .where(
-      and(
-        eq(locationRequests.targetE164, e164),
-        eq(locationRequests.userId, buyerId),
-        eq(consents.decision, 'declined'),
-        gt(consents.createdAt, since),
-      ),
-    )
-    .limit(1);
-  return declined ? 'cooling_down' : null;
+  return ownerRefusalOf(db, e164, marks, REQUEST_COOLDOWN_DAYS);
 }
 
 /**
  * Checks the abuse guards for a consent SMS to `e164` (settings SMS_*): the opt-out list (skipped with
- * `ignoreOptOut`, for the one-time code the owner asks for themselves), the owner's block of the buyer and the
- * cool-down after a decline (`ownerRefusal`, when `buyerId` is given), the number type
- * (`canReceiveSms`), the country allowlist, the per-target (the safety centre's codes not counted) and global daily caps, and, when `buyerId` is given, the
+ * `ignoreOptOut`, for the one-time code the owner asks for themselves), the owner's block of the requester and the
+ * cool-down after a decline (`ownerRefusal`, when `marks` are given: the requester's account and marks), the number type
+ * (`canReceiveSms`), the country allowlist, the per-target (the safety centre's codes not counted) and global daily caps, and, when `marks.account` is given, the
  * per-buyer daily cap. Counts the SMS written in the last 24 hours. Returns the first refusal, or null when the SMS
  * may go.
  */
 export async function smsRefusal(
   db: Db | Tx,
   e164: E164,
-  buyerId?: string,
+  marks?: RequesterMarks,
   options: { ignoreOptOut?: boolean } = {},
 ): Promise<SmsRefusal | null> {
   const e = env();
+  const buyerId = marks?.account ?? null;
   if (!options.ignoreOptOut) {
     const [optedOut] = await db.select().from(optOuts).where(eq(optOuts.phoneE164, e164)).limit(1);
     if (optedOut) return 'opted_out';
   }
-  if (buyerId) {
-    const owner = await ownerRefusal(db, e164, buyerId);
+  if (marks) {
+    const owner = await ownerRefusal(db, e164, marks);
     if (owner) return owner;
   }
   if (!canReceiveSms(e164)) return 'not_mobile';
@@ -139,32 +122,20 @@ export const REVIEW_REFUSED_MIN = 3;
 export const REVIEW_NUMBERS_PER_DAY = 5;
 
 /**
- * Why a new consent SMS of buyer `buyerId` to `e164` is held for an operator's review in the console instead of being
+ * Why a new consent SMS of this requester to `e164` is held for an operator's review in the console instead of being
  * sent (signals of unwanted tracking, IETF DULT threat model: a requester many owners refuse, or one who tries many
  * numbers): `mostly_refused` when at least REVIEW_REFUSED_MIN of their requests answered in the last 30 days were
  * declined or reported and those are more than half of the answered ones; `many_numbers` when this SMS would make
- * REVIEW_NUMBERS_PER_DAY different numbers asked in 24 hours. Null when nothing stands out.
+ * REVIEW_NUMBERS_PER_DAY different numbers asked in 24 hours. Null when nothing stands out. "Their requests" are those
+ * of the account or of the same card or browser under any e-mail, and answers the requester gave from their own
+ * session, browser or address never count (services/requester-marks.ts `requesterSignals`).
  */
 export async function reviewReason(
   db: Db | Tx,
-  buyerId: string,
+  marks: RequesterMarks,
   e164: E164,
 ): Promise<'mostly_refused' | 'many_numbers' | null> {
-  const since = new Date(Date.now() - 30 * DAY_MS);
-  const [answers] = await db
-    .select({
-      answered: sql<number>`count(distinct ${consents.requestId})::int`,
-      refused: sql<number>`count(distinct ${consents.requestId}) filter (where ${consents.decision} in ('declined', 'reported'))::int`,
-    })
-    .from(consents)
-    .innerJoin(locationRequests, eq(locationRequests.id, consents.requestId))
-    .where(and(eq(locationRequests.userId, buyerId), gt(consents.createdAt, since)));
-  if (answers.refused >= REVIEW_REFUSED_MIN && answers.refused * 2 > answers.answered) return 'mostly_refused';
-  const [asked] = await db
-    .select({
-      numbers: sql<number>`count(distinct ${locationRequests.targetE164}) filter (where ${locationRequests.targetE164} <> ${e164})::int`,
-    })
-    .from(locationRequests)
-    .where(and(eq(locationRequests.userId, buyerId), gt(locationRequests.createdAt, new Date(Date.now() - DAY_MS))));
-  return asked.numbers + 1 >= REVIEW_NUMBERS_PER_DAY ? 'many_numbers' : null;
+  const signals = await requesterSignals(db, marks, e164, 30, 24);
+  if (signals.refused >= REVIEW_REFUSED_MIN && signals.refused * 2 > signals.answered) return 'mostly_refused';
+  return signals.numbers + 1 >= REVIEW_NUMBERS_PER_DAY ? 'many_numbers' : null;
 }

@@ -6,6 +6,7 @@ import { enqueueAfterCommit } from '../../jobs/boss';
 import { answerConsent, consentView, type AnswerResult } from '../../services/consent';
 import { savePosition } from '../../services/owner-signals';
 import type { AppEnv } from '../context';
+import { readBrowserKey } from '../offer-browser-cookie';
 import { guessMissed, guessingGuard } from '../consent-guard';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { BAD_INPUT, SMALL_ANSWER, envelope, fails, jsonResponse, ok } from '../respond';
@@ -90,6 +91,8 @@ export const consentApi = new OpenAPIHono<AppEnv>()
     const meta = {
       ip,
       userAgent: c.req.header('user-agent') ?? null,
+      sessionUserId: c.get('user')?.id ?? null,
+      browserKey: readBrowserKey(c),
       shownText: ({ name, email, note }: { name: string | null; email: string; note: string | null }) =>
         [
           name

@@ -7,6 +7,7 @@ import { clearPositions, listRequests, requestWithPositions } from '../../servic
 import { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '../../services/notifications';
 import { quotaOf, renewConsentLink, requestLocation } from '../../services/requests';
 import type { AppEnv } from '../context';
+import { readBrowserKey } from '../offer-browser-cookie';
 import { notFound } from '../errors';
 import { e164Of } from '../phone';
 import { requireUser } from '../middleware';
@@ -159,7 +160,12 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
   .openapi(createRoute_, async (c) => {
     const { phone, country, ...body } = readBody(c, newRequestBody);
     const e164 = e164Of(phone, country);
-    const { requestId, smsId, link } = await requestLocation(await c.var.db(), c.get('user')!.id, { ...body, e164 });
+    const { requestId, smsId, link } = await requestLocation(await c.var.db(), c.get('user')!.id, {
+      ...body,
+      e164,
+      // Who asks, beyond the account: this browser and address (the owner's protections follow them).
+      marks: { device: readBrowserKey(c), address: c.get('clientIp') ?? null },
+    });
     await enqueueAfterCommit([smsId]);
     return created(c, { id: requestId, link });
   })

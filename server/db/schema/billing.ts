@@ -115,6 +115,15 @@ export const orders = pgTable(
      * above Pay: Directive 2011/83/EU Art. 7(3), 14(3)); a withdrawal after a location was shared then refunds pro rata.
      */
     startNow: boolean('start_now').notNull().default(false),
+    /**
+     * The paying instrument, hashed (SHA-256 of `card:` + Stripe's card fingerprint): the same card on a new e-mail is
+     * the same payer (services/requester-marks.ts). Null in the sandbox, whose test cards every visitor shares.
+     */
+    payerKey: text('payer_key'),
+    /** SHA-256 of the ordering browser's `offer_browser` cookie (server/api/offer-browser-cookie.ts); null without one. */
+    browserKey: text('browser_key'),
+    /** The address the order was placed from, as its `clientKey` (an IPv6 client's /64); null when unknown. */
+    clientKey: text('client_key'),
     /** Where the buyer came from: keyword, channel, click ids and the browser's event token. */
     attribution: jsonb('attribution').$type<Attribution>().notNull().default({}),
     ...timestamps(),

@@ -1,4 +1,16 @@
-import { bigint, doublePrecision, index, integer, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { at, createdAt, id, timestamps } from './columns';
 import { accountId } from './accounts';
 import { orders } from './billing';
@@ -91,9 +103,36 @@ export const consents = pgTable(
      * rules (lib/validation/requester-name.ts `ownerNoteProblem`); null when none was given.
      */
     reason: text('reason'),
+    /**
+     * The answer came from the requester's side: a browser signed in as the request's buyer, or the address or browser
+     * the request was made from (services/requester-marks.ts `answeredByRequester`). Such answers are kept as records
+     * but never count in the signals about the requester (`reviewReason`).
+     */
+    fromRequester: boolean('from_requester').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('consents_request_id_idx').on(t.requestId)],
+);
+
+/** What identifies who made a request, beyond the account (services/requester-marks.ts). */
+export const MARK_KINDS = ['account', 'payer', 'device', 'address', 'name'] as const;
+export type MarkKind = (typeof MARK_KINDS)[number];
+
+/**
+ * The marks of the requester of a request, each a SHA-256 of its kind and value: the account, the paying instrument,
+ * the browser, the address and the requester name's folded form. The owner's protections (block, cool-down, review)
+ * follow a person through any one of them, so a new e-mail does not shed them. Deleted with the request.
+ */
+export const requesterMarks = pgTable(
+  'requester_marks',
+  {
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => locationRequests.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: MARK_KINDS }).notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.requestId, t.kind] }), index('requester_marks_kind_value_idx').on(t.kind, t.value)],
 );
 
 /** A position: from the browser's GPS (`gps`) or from the request IP (`ip`); accuracy in metres. */

@@ -1,0 +1,195 @@
+import 'server-only';
+import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { orders, requesterMarks, type MarkKind } from '../db/schema';
+import { prototypeOf } from '../../lib/validation/skeleton';
+import type { E164 } from '../../lib/contracts/phone';
+import { clientKey } from './client-ip';
+import { sha256 } from './tokens';
+
+// The owner's protections hold for the person, not the account (docs/rules.md#consent; docs/decisions/
+// 0018-owner-protections-follow-the-requester.md). A request carries its requester's marks: the account, the paying
+// instrument, the browser, the address and the requester name's folded form. A block or a decline of one request
+// reaches every later request to the same number that shares any one mark with it; the review signals count the
+// answers of every request that shares a strong mark (account, payer, browser), and never an answer the requester gave.
+
+/** What is known of who makes a request; each may be missing (a wallet has no card, a client may keep no cookie). */
+export type RequesterMarks = {
+  /** The buyer's account id, when known (null before payment for a visitor). */
+  account?: string | null;
+  /** The paying instrument's key (orders.payer_key). */
+  payer?: string | null;
+  /** The browser's key (SHA-256 of its `offer_browser` cookie). */
+  device?: string | null;
+  /** The client's address, or its `clientKey` (an IPv6 client's /64) as orders.client_key keeps it. */
+  address?: string | null;
+  /** The requester name as given (folded here with `foldName`). */
+  name?: string | null;
+};
+
+/** Marks a buyer cannot change at will: the review signals follow these only (an address or a name is shared). */
+const STRONG: readonly MarkKind[] = ['account', 'payer', 'device'];
+
+/**
+ * The requester name's folded form: look-alikes replaced by their prototype (Unicode UTS #39 confusables, as the name
+ * checks do), accents and case dropped, and everything but letters and digits removed, so "Ánna (your sister)",
+ * "anna your sister" and "Аnna" (Cyrillic А) are the same name.
+ */
+export function foldName(name: string): string {
+  let out = '';
+  for (const char of name.normalize('NFKC')) out += prototypeOf(char);
+  return out
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** The key of a paying card: SHA-256 of `card:` and the provider's card fingerprint (Stripe's `card.fingerprint`). */
+export function payerKeyOfCard(fingerprintOrNumber: string): string {
+  return sha256(`card:${fingerprintOrNumber.replace(/\s+/g, '')}`);
+}
+
+/** The stored form of each known mark: `{ kind, value }` with value = SHA-256 of kind and raw value. */
+export function markRows(marks: RequesterMarks): { kind: MarkKind; value: string }[] {
+  const raw: [MarkKind, string | null | undefined][] = [
+    ['account', marks.account],
+    ['payer', marks.payer],
+    ['device', marks.device],
+    ['address', marks.address ? (marks.address.endsWith('/64') ? marks.address : clientKey(marks.address)) : null],
+    ['name', marks.name ? foldName(marks.name) || null : null],
+  ];
+  return raw
+    .filter((entry): entry is [MarkKind, string] => !!entry[1] && entry[1] !== 'unknown')
+    .map(([kind, value]) => ({ kind, value: sha256(`${kind}:${value}`) }));
+}
+
+/** Records the marks of request `requestId` (once, with the request). */
+export async function recordMarks(tx: Tx | Db, requestId: string, marks: RequesterMarks): Promise<void> {
+  const rows = markRows(marks);
+  if (rows.length) await tx.insert(requesterMarks).values(rows.map((r) => ({ requestId, ...r })));
+}
+
+/** The marks a request was made with, as `RequesterMarks`-shaped stored rows (for a link renewed later). */
+export async function storedMarks(db: Db | Tx, requestId: string): Promise<{ kind: MarkKind; value: string }[]> {
+  return db
+    .select({ kind: requesterMarks.kind, value: requesterMarks.value })
+    .from(requesterMarks)
+    .where(eq(requesterMarks.requestId, requestId));
+}
+
+/** The payer key of `userId`'s newest paid order that has one (the card behind a subscription's New request). */
+export async function payerKeyOf(db: Db | Tx, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ payerKey: orders.payerKey })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), isNotNull(orders.payerKey)))
+    .orderBy(sql`${orders.paidAt} desc nulls last`)
+    .limit(1);
+  return row?.payerKey ?? null;
+}
+
+/** `(kind, value) in (…)` over `rows`, or false when there are none. */
+function matchesAny(rows: { kind: MarkKind; value: string }[]): SQL {
+  if (rows.length === 0) return sql`false`;
+  return sql`(m.kind, m.value) in (${sql.join(
+    rows.map((r) => sql`(${r.kind}, ${r.value})`),
+    sql`, `,
+  )})`;
+}
+
+/**
+ * The earlier requests to `e164` by the same person: those of the account, or sharing any mark with `rows`. A SQL
+ * fragment selecting `id` and `user_id`.
+ */
+function sameRequester(e164: E164, account: string | null, rows: { kind: MarkKind; value: string }[]): SQL {
+  return sql`select r.id, r.user_id from location_requests r
+    where r.target_e164 = ${e164}
+      and (${account ? sql`r.user_id = ${account}` : sql`false`}
+        or exists (select 1 from requester_marks m where m.request_id = r.id and ${matchesAny(rows)}))`;
+}
+
+/**
+ * What the owner of `e164` decided about this requester (docs/rules.md#consent): `blocked` when they blocked the
+ * requester of any earlier request to this number made by the same person (its account, or any shared mark),
+ * `cooling_down` when they declined one such request less than `cooldownDays` ago; null otherwise. `marks` are the new
+ * request's (`RequesterMarks`), or the stored rows of a request whose link is renewed.
+ */
+export async function ownerRefusalOf(
+  db: Db | Tx,
+  e164: E164,
+  marks: RequesterMarks | { account: string; rows: { kind: MarkKind; value: string }[] },
+  cooldownDays: number,
+): Promise<'blocked' | 'cooling_down' | null> {
+  const account = marks.account ?? null;
+  const rows = 'rows' in marks ? marks.rows : markRows(marks);
+  const since = new Date(Date.now() - cooldownDays * 86_400_000);
+  const { rows: found } = await db.execute<{ blocked: boolean; declined: boolean }>(sql`
+    with prior as (${sameRequester(e164, account, rows)})
+    select
+      exists (
+        select 1 from requester_blocks b
+        where b.phone_e164 = ${e164}
+          and (b.user_id in (select user_id from prior) ${account ? sql`or b.user_id = ${account}` : sql``})
+      ) as blocked,
+      exists (
+        select 1 from consents c join prior on prior.id = c.request_id
+        where c.decision = 'declined' and c.created_at > ${since}
+      ) as declined`);
+  if (found[0]?.blocked) return 'blocked';
+  return found[0]?.declined ? 'cooling_down' : null;
+}
+
+/**
+ * The answers to the requests of this requester in the last `days` days (every number), counted once per request:
+ * the requests of the account or sharing a strong mark (account, payer, browser) with `marks`. Answers the requester
+ * gave (`consents.from_requester`) are not counted. `answered`: requests with any answer; `refused`: declined or
+ * reported. `numbers`: different numbers other than `e164` the requester asked in the last `numbersHours` hours.
+ */
+export async function requesterSignals(
+  db: Db | Tx,
+  marks: RequesterMarks,
+  e164: E164,
+  days: number,
+  numbersHours: number,
+): Promise<{ answered: number; refused: number; numbers: number }> {
+  const account = marks.account ?? null;
+  const strong = markRows(marks).filter((r) => STRONG.includes(r.kind));
+  const since = new Date(Date.now() - days * 86_400_000);
+  const recent = new Date(Date.now() - numbersHours * 3_600_000);
+  const { rows } = await db.execute<{ answered: number; refused: number; numbers: number }>(sql`
+    with mine as (
+      select r.id, r.target_e164, r.created_at from location_requests r
+      where ${account ? sql`r.user_id = ${account}` : sql`false`}
+        or exists (select 1 from requester_marks m where m.request_id = r.id and ${matchesAny(strong)})
+    )
+    select
+      (select count(distinct c.request_id) from consents c join mine on mine.id = c.request_id
+        where c.created_at > ${since} and not c.from_requester)::int as answered,
+      (select count(distinct c.request_id) from consents c join mine on mine.id = c.request_id
+        where c.created_at > ${since} and not c.from_requester and c.decision in ('declined', 'reported'))::int as refused,
+      (select count(distinct mine.target_e164) from mine
+        where mine.created_at > ${recent} and mine.target_e164 <> ${e164})::int as numbers`);
+  return rows[0] ?? { answered: 0, refused: 0, numbers: 0 };
+}
+
+/**
+ * How an answer to request `request` is tied to its requester, strongest first: `session` (the answering browser is
+ * signed in as the request's buyer), `device` (it is the browser the request was made from), `address` (it comes from
+ * the address the request was made from); null when none. The buyer holds every link they pay for: such an answer
+ * must not count as an owner's. An address alone is weak (a family shares one): the caller decides what it may do.
+ */
+export async function answeredByRequester(
+  tx: Db | Tx,
+  request: { id: string; userId: string },
+  who: { sessionUserId: string | null; browserKey: string | null; ip: string | null },
+): Promise<'session' | 'device' | 'address' | null> {
+  if (who.sessionUserId && who.sessionUserId === request.userId) return 'session';
+  const rows = markRows({ device: who.browserKey, address: who.ip });
+  if (rows.length === 0) return null;
+  const { rows: found } = await tx.execute<{ kind: MarkKind }>(
+    sql`select m.kind from requester_marks m where m.request_id = ${request.id} and ${matchesAny(rows)}`,
+  );
+  const kinds = new Set(found.map((f) => f.kind));
+  return kinds.has('device') ? 'device' : kinds.has('address') ? 'address' : null;
+}
