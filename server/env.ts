@@ -20,6 +20,12 @@ const databaseSettings = {
    * queue's tables and the app role's grants are done with it; unset, DATABASE_URL's role does them itself.
    */
   MIGRATION_DATABASE_URL: z.url().optional(),
+  /**
+   * A direct (session) connection to the same database for what a transaction pooler cannot carry: the live hub's
+   * `LISTEN` (PgBouncer's transaction mode delivers no notification, docs/deploy.md "Behind a pooler"). Unset:
+   * DATABASE_URL, which must then be a direct connection.
+   */
+  DATABASE_SESSION_URL: z.url().optional(),
   EMBEDDED_PG_DIR: z.string().min(1).default('.data/pg'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
 };

@@ -12,6 +12,7 @@ describe('API envelope, errors and validation', () => {
         status: 'ok',
         database: 'ok',
         queue: { depth: expect.any(Number), oldestJobAgeSeconds: expect.any(Number), active: expect.any(Number) },
+        live: expect.stringMatching(/^(idle|checking|hearing|deaf)$/),
       },
     });
   });

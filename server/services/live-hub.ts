@@ -2,7 +2,9 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 import type { Position } from '../../lib/contracts/locations';
+import { randomUUID } from 'node:crypto';
 import { getDbState, type Db, type Tx } from '../db/client';
+import { env } from '../env';
 import { log } from '../observability/log';
 import { describeError } from '../observability/describe-error';
 
@@ -23,8 +25,27 @@ export type LiveChange = {
   sharingUntil: string | null;
 };
 
-/** What a listener receives: a position, a change, or `resync` after the hub's connection was lost and restored. */
-export type LiveEvent = LivePosition | LiveChange | { k: 'resync'; r: string };
+/**
+ * What a listener receives: a position, a change, `resync` after the hub's connection was lost and restored (read the
+ * whole view again), or `poll` while the hub hears no notification (read what came after the last position).
+ */
+export type LiveEvent = LivePosition | LiveChange | { k: 'resync'; r: string } | { k: 'poll'; r: string };
+
+/** The hub's own test notice, sent through the app's pool after each LISTEN: it must come back (`hearing`). */
+type Probe = { k: 'probe'; n: string };
+
+/** How long a probe may take to come back before the hub counts itself deaf (ms). */
+export const PROBE_TIMEOUT_MS = 3_000;
+/** While deaf: every stream reads what it missed this often (ms), and the hub probes again every PROBE_AGAIN_MS. */
+export const DEAF_POLL_MS = 2_000;
+export const PROBE_AGAIN_MS = 30_000;
+
+/**
+ * Whether this process's hub hears the database's notifications: `idle` (no stream open, nothing to hear), `hearing`
+ * (its probe came back), `deaf` (it did not: a transaction pooler between the hub and PostgreSQL, or a standby;
+ * streams then read every DEAF_POLL_MS instead), `checking` (a probe is on its way).
+ */
+export type HubHearing = 'idle' | 'checking' | 'hearing' | 'deaf';
 
 type Listener = (event: LiveEvent) => void;
 
@@ -59,6 +80,16 @@ export async function announceSessionsEnded(db: Db | Tx, tokenHashes: readonly s
 class LiveHub {
   private listeners = new Map<string, Set<Listener>>();
   private sessionsEnded: ((tokenHashes: string[]) => void) | null = null;
+  private probes = new Map<string, () => void>();
+  private state: HubHearing = 'idle';
+  private deafTimer: NodeJS.Timeout | null = null;
+  private lastProbe = 0;
+
+  /**
+   * `listenUrl`: the connection to LISTEN on; by default DATABASE_SESSION_URL, else the app's DATABASE_URL (tests give
+   * one to listen through a pooler).
+   */
+  constructor(private readonly listenUrl?: string) {}
   private client: Client | null = null;
   private connecting: Promise<void> | null = null;
   private retryMs = 500;
@@ -95,18 +126,25 @@ class LiveHub {
     return this.connecting;
   }
 
+  /** Whether the hub hears notifications (`HubHearing`), for the health check. */
+  get hearing(): HubHearing {
+    return this.client || this.state === 'deaf' ? this.state : 'idle';
+  }
+
   private async open(): Promise<void> {
-    const { url } = await getDbState();
+    // LISTEN needs a session of its own: DATABASE_SESSION_URL when DATABASE_URL goes through a transaction pooler.
+    const url = this.listenUrl ?? env().DATABASE_SESSION_URL ?? (await getDbState()).url;
     const client = new Client({ connectionString: url, application_name: 'live-hub' });
     client.on('notification', (msg) => {
       if (msg.channel !== LIVE_CHANNEL || !msg.payload) return;
-      let event: LivePosition | LiveChange | SessionsEnded;
+      let event: LivePosition | LiveChange | SessionsEnded | Probe;
       try {
-        event = JSON.parse(msg.payload) as LivePosition | LiveChange | SessionsEnded;
+        event = JSON.parse(msg.payload) as LivePosition | LiveChange | SessionsEnded | Probe;
       } catch {
         return;
       }
       if (event.k === 'x') this.sessionsEnded?.(event.h);
+      else if (event.k === 'probe') this.probes.get(event.n)?.();
       else this.emit(event.r, event);
     });
     client.on('error', (error) => this.lost(client, error));
@@ -115,6 +153,62 @@ class LiveHub {
     await client.query(`LISTEN ${LIVE_CHANNEL}`);
     this.client = client;
     this.retryMs = 500;
+    void this.probe();
+  }
+
+  /**
+   * Sends a probe through the app's pool, as a fix's notice travels, and waits PROBE_TIMEOUT_MS for it on the LISTEN
+   * connection. Not heard: the hub is `deaf` (logged as an error naming the cure), and every stream reads what it
+   * missed every DEAF_POLL_MS, so no position is lost silently; probed again every PROBE_AGAIN_MS until heard.
+   */
+  async probe(): Promise<HubHearing> {
+    if (this.closed || !this.client) return this.hearing;
+    const nonce = randomUUID();
+    const previous = this.state;
+    if (previous !== 'deaf') this.state = 'checking';
+    this.lastProbe = Date.now();
+    const heard = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
+      timer.unref();
+      this.probes.set(nonce, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    try {
+      const { db } = await getDbState();
+      await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify({ k: 'probe', n: nonce })})`);
+    } catch (error) {
+      this.probes.delete(nonce);
+      log().warn({ component: 'live-hub', err: describeError(error) }, 'live probe not sent');
+      if (previous !== 'deaf') this.state = previous === 'checking' ? 'hearing' : previous;
+      return this.state;
+    }
+    const ok = await heard;
+    this.probes.delete(nonce);
+    if (ok) {
+      if (this.state === 'deaf') log().info({ component: 'live-hub' }, 'live notifications heard again');
+      this.state = 'hearing';
+      if (this.deafTimer) clearInterval(this.deafTimer);
+      this.deafTimer = null;
+    } else {
+      if (this.state !== 'deaf')
+        log().error(
+          { component: 'live-hub' },
+          'live notifications do not arrive: DATABASE_URL goes through a transaction pooler or a standby? ' +
+            'Set DATABASE_SESSION_URL to a direct connection (docs/deploy.md). Streams poll meanwhile.',
+        );
+      this.state = 'deaf';
+      this.deafTimer ??= setInterval(() => this.pollDeaf(), DEAF_POLL_MS).unref();
+    }
+    return this.state;
+  }
+
+  /** While deaf: every subscribed request's streams read what came after their last position. */
+  private pollDeaf(): void {
+    if (this.state !== 'deaf') return;
+    for (const id of this.listeners.keys()) this.emit(id, { k: 'poll', r: id });
+    if (Date.now() - this.lastProbe >= PROBE_AGAIN_MS) void this.probe();
   }
 
   private emit(id: string, event: LiveEvent) {
@@ -151,6 +245,8 @@ class LiveHub {
   /** Closes the connection (tests, shutdown). */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.deafTimer) clearInterval(this.deafTimer);
+    this.deafTimer = null;
     const client = this.client;
     this.client = null;
     this.listeners.clear();
@@ -160,6 +256,8 @@ class LiveHub {
     }
   }
 }
+
+export { LiveHub };
 
 const KEY = Symbol.for('app.liveHub');
 

@@ -267,6 +267,9 @@ export class LiveStream {
         // A new state may carry texts (how it ended, the nearest place): the whole view is sent again.
         if (status === 'stopped' || status === 'declined' || status === 'expired') return this.writeTrace();
         this.write(stateEvent({ ...event, status }));
+      } else if (event.k === 'poll') {
+        // The hub hears no notification: what came after the last position, then the state.
+        await this.writeTrace(true);
       } else {
         await this.writeTrace();
       }

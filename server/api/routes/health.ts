@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { env } from '../../env';
 import { metrics, metricsAuth } from '../../observability/metrics';
 import { pingDatabase, queueState, type QueueState } from '../../services/health';
+import { liveHub } from '../../services/live-hub';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
 import { envelope, fails, jsonResponse, ok } from '../respond';
@@ -22,10 +23,17 @@ const route = createRoute({
   method: 'get',
   path: '/health',
   summary:
-    'Health: 200 when the database answers, with the job queue depth, the age of its oldest due job (s) and the running jobs; 503 otherwise',
+    "Health: 200 when the database answers, with the job queue depth, the age of its oldest due job (s) and the running jobs, and whether this process's live hub hears the database's notifications (`deaf`: a transaction pooler in the way; streams poll meanwhile); 503 otherwise",
   responses: {
     200: jsonResponse(
-      envelope(z.object({ status: z.literal('ok'), database: z.literal('ok'), queue: queueSchema })),
+      envelope(
+        z.object({
+          status: z.literal('ok'),
+          database: z.literal('ok'),
+          queue: queueSchema,
+          live: z.enum(['idle', 'checking', 'hearing', 'deaf']),
+        }),
+      ),
       'Healthy',
     ),
     ...fails({ 503: 'Database unreachable' }),
@@ -41,7 +49,7 @@ export const health = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
   } catch {
     throw new ApiError(503, ErrorCode.unavailable, 'Api.unavailable');
   }
-  return ok(c, { status: 'ok' as const, database: 'ok' as const, queue });
+  return ok(c, { status: 'ok' as const, database: 'ok' as const, queue, live: liveHub().hearing });
 });
 
 /**
