@@ -86,6 +86,42 @@ describe('/withdraw?token= (an e-mailed link)', () => {
     expect(answers.posts).toBe(1);
   });
 
+  it('on a phone, brings the acknowledgement with its date and time into view after Confirm, and focuses it', async () => {
+    answers.link = { state: 'usable', contracts: [contract], completedAt: null };
+    answers.ack = {
+      reference: contract.reference,
+      product: 'Chamspy',
+      at: '2026-11-03T10:00:00Z',
+      atUtc: '3 November 2026 at 10:00:00 UTC',
+      atLocal: '3 November 2026 at 11:00:00 CET (Europe/Madrid)',
+      timeZone: 'Europe/Madrid',
+      rule: 'full',
+      refund: '€0.99',
+      refundMinor: 99,
+      method: 'card',
+      repeated: false,
+    };
+    // Confirm sits below the contract; what replaces it starts higher up. Where the page is scrolled to is recorded.
+    const scrolled: Element[] = [];
+    const scroll = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    try {
+      await show();
+      await userEvent.click(await screen.findByRole('button', { name: 'Confirm withdrawal' }));
+      const done = await screen.findByTestId('withdraw-done');
+      await vi.waitFor(() => expect(scrolled.length).toBeGreaterThan(0));
+      const target = scrolled.at(-1)!;
+      // The element scrolled to starts the acknowledgement: its title, then the date and time.
+      expect(target.contains(done)).toBe(true);
+      expect(target.querySelector('h1')?.textContent).toBe('Withdrawal received');
+      expect(done.textContent).toContain('Date and time: 3 November 2026 at 10:00:00 UTC');
+      expect(document.activeElement).toBe(done);
+    } finally {
+      scroll.mockRestore();
+    }
+  });
+
   it('opened again once used, says only when the withdrawal was completed: no number, no order', async () => {
     answers.link = { state: 'used', contracts: [], completedAt: '2026-11-03T10:00:00Z' };
     const { container } = await show();

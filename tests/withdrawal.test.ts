@@ -6,6 +6,8 @@ import { runBillingCycle } from '@/server/services/billing-cycle';
 import { transition } from '@/server/services/subscription-machine';
 import { withdrawalQuote, WITHDRAWAL_DAYS } from '@/server/services/withdrawal-rule';
 import { withdraw, withdrawalContracts, withdrawKey, withdrawLinkState } from '@/server/services/withdrawals';
+import { refundCheck, refusalMessage } from '@/server/services/refunds';
+import { emailDateTime } from '@/server/services/templates';
 import { call, tokenOf, uniqueEmail } from './support/accounts';
 import { emailsTo, payCard, placeOrder, subscriptionById } from './support/billing';
 
@@ -322,5 +324,90 @@ describe('/withdraw without signing in: the e-mailed single-use link', () => {
     const { email } = await buy('wd-order-mail');
     const [mail] = await emailsTo(email, 'order-credentials');
     expect(mail.body).toMatch(/Withdraw from contract here: http:\/\/[^\s]+\/withdraw\//);
+  });
+});
+
+describe('Billing: a refused refund and the withdrawal say the same (services/contract-quote.ts)', () => {
+  const detail = async (code: string, cookie: string) =>
+    (await (await call('POST', '/admin/order/refundDetail', { body: { code }, headers: { cookie } })).json()).obj;
+  const billing = async (cookie: string) =>
+    (await (await call('GET', '/admin/order/status', { headers: { cookie } })).json()).obj;
+
+  it('shared after asking to start at once: the refusal names the pro-rata refund a withdrawal gives, and its date', async () => {
+    const { order, cookie } = await buy('wd-refusal-prorata', true);
+    await share(order.id);
+    const db = await getDb();
+    // One clock for both: the refusal's amount is the withdrawal's quote, to the minor unit.
+    const now = new Date(order.paidAt!.getTime() + 6 * HOUR);
+    const [contract] = await withdrawalContracts(db, order.userId!, 'en', now);
+    expect(contract).toMatchObject({ state: 'open', rule: 'pro_rata' });
+    const check = await refundCheck(db, order, now);
+    expect(check).toMatchObject({ reason: 'service_performed', withdrawal: { rule: 'pro_rata' } });
+    expect(check.withdrawal!.refundMinor).toBe(contract.refundMinor);
+    const text = refusalMessage('en', check);
+    expect(text).toMatch(/^A location was already shared for this subscription/);
+    expect(text).toContain(
+      `You can still withdraw from the contract until ${emailDateTime(new Date(contract.deadline), 'en')}`,
+    );
+    expect(text).toContain(`you get back ${contract.refund} of the ${contract.paid} you paid`);
+    // Through the API (the real clock): the page shows that message; the refund call refuses with the same words.
+    const info = await detail(order.code, cookie);
+    expect(info).toMatchObject({ eligible: false, reason: 'service_performed' });
+    expect(info.message).toMatch(
+      /You can still withdraw from the contract until .+: it ends at once and you get back US\$0\.\d\d of the US\$0\.99 you paid/,
+    );
+    const refused = await call('POST', '/admin/order/refund', { body: { code: order.code }, headers: { cookie } });
+    expect(refused.status).toBe(409);
+    const body = await refused.json();
+    expect(body.reason).toBe('service_performed');
+    expect(body.msg).toMatch(/You can still withdraw from the contract until/);
+  });
+
+  it('an older order (no request to start at once): the refusal offers everything back, as the withdrawal does', async () => {
+    const { order, cookie } = await buy('wd-refusal-full');
+    await share(order.id);
+    const info = await detail(order.code, cookie);
+    expect(info).toMatchObject({ eligible: false, reason: 'service_performed' });
+    expect(info.message).toContain('you get back everything you paid, US$0.99');
+    const [contract] = await withdrawalContracts(await getDb(), order.userId!, 'en', new Date());
+    expect(contract).toMatchObject({ rule: 'full', refund: 'US$0.99' });
+  });
+
+  it('after a withdrawal Billing says "Withdrawn — refunded …" and no longer offers to withdraw', async () => {
+    const { order, cookie } = await buy('wd-billing', true);
+    await share(order.id);
+    const before = (await billing(cookie)).orders.find((o: { code: string }) => o.code === order.code);
+    expect(before).toMatchObject({ withdrawable: true, withdrawn: null });
+    const done = await call('POST', '/admin/withdraw/confirm', { body: { code: order.code }, headers: { cookie } });
+    expect(done.status).toBe(200);
+    const ack = (await done.json()).obj;
+    const after = (await billing(cookie)).orders.find((o: { code: string }) => o.code === order.code);
+    expect(after).toMatchObject({
+      status: 'refunded',
+      refundReason: 'withdrawal',
+      withdrawable: false,
+      withdrawn: { refund: ack.refund, refundMinor: ack.refundMinor },
+    });
+    expect(ack).toMatchObject({ rule: 'pro_rata' });
+    expect(ack.refundMinor).toBeGreaterThan(0);
+  });
+
+  it('a withdrawal that refunded nothing: the refund is refused as withdrawn, not offered again', async () => {
+    const { order } = await buy('wd-nothing-left', true);
+    await share(order.id);
+    const db = await getDb();
+    // The trial's day has passed (not renewed here): a pro-rata withdrawal refunds nothing and the order stays paid.
+    const now = new Date(order.paidAt!.getTime() + 25 * HOUR);
+    const result = await withdraw(db, { userId: order.userId!, code: order.code, now, ...meta });
+    expect(result.withdrawal).toMatchObject({ rule: 'pro_rata', refundMinor: 0 });
+    const [paid] = await db.select().from(orders).where(eq(orders.id, order.id));
+    expect(paid.status).toBe('paid');
+    const check = await refundCheck(db, paid, now);
+    expect(check.reason).toBe('withdrawn');
+    expect(refusalMessage('en', check)).toBe(
+      'You withdrew from this contract: the withdrawal made its refund, so there is nothing more to refund.',
+    );
+    const [contract] = await withdrawalContracts(db, order.userId!, 'en', now);
+    expect(contract).toMatchObject({ state: 'withdrawn', withdrawal: { refundMinor: 0 } });
   });
 });

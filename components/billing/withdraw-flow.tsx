@@ -1,7 +1,7 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Acknowledgement, Contracts, ContractView, WithdrawLink } from '@/lib/contracts/withdraw';
 import { formatDateTime } from '@/lib/intl-format';
 import { formatPhone } from '@/lib/phone-format';
@@ -33,7 +33,8 @@ function browserZone(): string | undefined {
  * (`GET /portal/withdraw/link/{token}`). The confirmation step names the contract (product, order reference, payment
  * date, prices, number, subscription), the withdrawal period, and what happens (the refund by the rule, requests in
  * progress end); "Confirm withdrawal" (`POST …/withdraw/confirm` with the browser's zone) shows the acknowledgement
- * with the date and time in UTC and in the reader's zone, which is also e-mailed. After the 14 days the contract says
+ * with the date and time in UTC and in the reader's zone, which is also e-mailed; it is scrolled into view and
+ * focused, so on a 360 px phone it is on screen right after Confirm (not above it). After the 14 days the contract says
  * the period has ended and offers cancellation instead. A link ends when used: opened again, it says only when the
  * withdrawal was completed (`completedAt`), no number and no order (services/withdrawals.ts `withdrawLinkState`).
  * Texts: messages/*.json `Withdraw`.
@@ -53,6 +54,16 @@ export function WithdrawFlow() {
   /** Without a token: whether the sign-in check has answered (the e-mail form waits for it). */
   const [checked, setChecked] = useState(false);
   const [message, setMessage] = useState<LinkFormMessage | null>(null);
+  const top = useRef<HTMLElement>(null);
+  const ack = useRef<HTMLDivElement>(null);
+
+  // Confirm sits below the contract: on a phone the acknowledgement that replaces it would start above the screen.
+  // Brought into view (title, date and time first) and focused, so it is seen and read at once.
+  useEffect(() => {
+    if (!done) return;
+    top.current?.scrollIntoView({ block: 'start' });
+    ack.current?.focus({ preventScroll: true });
+  }, [done]);
 
   useEffect(() => {
     if (token) {
@@ -105,10 +116,13 @@ export function WithdrawFlow() {
   const showForm = !done && !source && (token ? linkState === 'expired' || linkState === 'unknown' : checked);
 
   return (
-    <section className="mx-auto max-w-lg space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200">
+    <section
+      ref={top}
+      className="mx-auto max-w-lg scroll-mt-4 space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200"
+    >
       <h1 className="text-2xl font-bold">{done ? t('doneTitle') : t('title')}</h1>
       {done ? (
-        <div role="status" className="space-y-2" data-testid="withdraw-done">
+        <div role="status" ref={ack} tabIndex={-1} className="space-y-2 outline-none" data-testid="withdraw-done">
           <p className="font-semibold">{t('done', { product: done.product, reference: done.reference })}</p>
           <p>{t('doneAt', { utc: done.atUtc })}</p>
           {done.atLocal && <p>{t('doneAtLocal', { local: done.atLocal })}</p>}

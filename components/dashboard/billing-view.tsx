@@ -21,10 +21,12 @@ type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; am
 /**
  * `/dashboard/billing` (docs/rules.md#routes "My subscriptions" → Billing): each subscription's plan, status, next billing date or
  * end date, the withdrawal function ("Withdraw from contract here" → `/withdraw`, which shows the confirmation step at
- * once when signed in), and Cancel (confirm dialog → `PUT /admin/user/cancelSubscribe`, effective at the next billing date); the
+ * once when signed in; offered only while an order's contract can be withdrawn from, `withdrawable`), and Cancel (confirm dialog → `PUT /admin/user/cancelSubscribe`, effective at the next billing date); the
  * orders with their payment method, and a refund request for each paid one (`POST /admin/order/refundDetail`, then
  * `POST /admin/order/refund` after confirming). Refusals and results show the server's localized message; a refused
- * refund says why (outside the window, a location was shared, already refunded) and links to the contact page. Each
+ * refund says why (outside the window, a location was shared — then what a withdrawal still refunds, from the same
+ * quote, services/refunds.ts `refusalOf` — already refunded) and links to the contact page, and the order's refund
+ * button goes. A withdrawn order reads "Withdrawn — refunded US$0.50" (its `withdrawn` record) and offers no refund. Each
  * order is named by its short reference; a refunded one says why (refunded automatically because nothing was shared
  * in the trial, a withdrawal, or a refund asked for) and what that ended. When every subscription has ended, "Buy
  * again" leads to the home page's locate box.
@@ -37,6 +39,9 @@ export function BillingView() {
   const [error, setError] = useState<{ message: string; signedOut: boolean } | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [ask, setAsk] = useState<Ask>(null);
+  /** Orders whose refund was refused: their refund button goes (the refusal says what is left to do). */
+  const [refused, setRefused] = useState<ReadonlySet<string>>(() => new Set());
+  const refuse = (code: string) => setRefused((before) => new Set(before).add(code));
 
   const load = useCallback(
     () =>
@@ -58,7 +63,10 @@ export function BillingView() {
     try {
       const info = await api.post<RefundInfo>('/admin/order/refundDetail', { code });
       if (info.eligible) setAsk({ kind: 'refund', code, amount: info.amount, wallet: info.method === 'wallet' });
-      else setNotice({ text: info.message, refused: true });
+      else {
+        setNotice({ text: info.message, refused: true });
+        refuse(code);
+      }
     } catch (e) {
       setNotice({ text: (e as Error).message });
     }
@@ -78,7 +86,9 @@ export function BillingView() {
       }
     } catch (e) {
       const err = e as ApiClientError;
-      setNotice({ text: err.message, refused: current.kind === 'refund' && typeof err.detail?.reason === 'string' });
+      const refusal = current.kind === 'refund' && typeof err.detail?.reason === 'string';
+      setNotice({ text: err.message, refused: refusal });
+      if (refusal && current.kind === 'refund') refuse(current.code);
     }
     await load();
   };
@@ -162,7 +172,7 @@ export function BillingView() {
                 </Link>
               </div>
             )}
-            {data.orders.some((o) => o.status === 'paid' || o.status === 'refunded') && (
+            {data.orders.some((o) => o.withdrawable) && (
               <div className="mt-4 space-y-1" data-testid="withdraw">
                 <Link
                   href={localePath(locale, '/withdraw/')}
@@ -201,8 +211,14 @@ export function BillingView() {
                           : t('card', { last4: o.card })
                         : ''}
                   </span>
-                  <span className="font-semibold">{t(`orderStatus.${o.status}` as 'orderStatus.paid')}</span>
-                  {o.status === 'paid' && (
+                  <span className="font-semibold" data-testid="order-status">
+                    {o.withdrawn
+                      ? o.withdrawn.refundMinor > 0
+                        ? t('withdrawn', { refund: o.withdrawn.refund })
+                        : t('withdrawnNone')
+                      : t(`orderStatus.${o.status}` as 'orderStatus.paid')}
+                  </span>
+                  {o.status === 'paid' && !o.withdrawn && !refused.has(o.code) && (
                     <button type="button" onClick={() => askRefund(o.code)} className="min-h-11 text-brand underline">
                       {t('refund')}
                     </button>

@@ -29,6 +29,18 @@ export const billingOrderSchema = z.object({
     description:
       'why a refunded order was refunded: automatically (nothing was shared in the trial), a withdrawal from the contract, or a refund asked for; null when not refunded',
   }),
+  withdrawable: z.boolean().meta({
+    description:
+      "a withdrawal from this order's contract can be made now: paid, within the 14-day period, neither withdrawn from nor refunded (server/services/withdrawals.ts)",
+  }),
+  withdrawn: z
+    .object({
+      at: z.string().meta({ description: 'when the withdrawal was made, ISO 8601' }),
+      refund: z.string().meta({ description: 'what it refunded, formatted in the request language' }),
+      refundMinor: z.number().int().meta({ description: 'minor units' }),
+    })
+    .nullable()
+    .meta({ description: 'the withdrawal from this contract already made; null when none' }),
 });
 export type BillingOrder = z.infer<typeof billingOrderSchema>;
 
@@ -54,7 +66,7 @@ export type BillingView = z.infer<typeof billingViewSchema>;
 /** `POST /admin/order/refundDetail`: may this order be refunded, and how much. */
 export const refundInfoSchema = z.object({
   eligible: z.boolean(),
-  reason: z.enum(['eligible', 'already_refunded', 'not_paid', 'window_passed', 'service_performed']),
+  reason: z.enum(['eligible', 'already_refunded', 'not_paid', 'window_passed', 'service_performed', 'withdrawn']),
   amount: z.string(),
   amountMinor: z.number().int().meta({ description: 'minor units' }),
   deadline: z.string().nullable(),
@@ -62,7 +74,10 @@ export const refundInfoSchema = z.object({
   method: z
     .enum(['card', 'wallet'])
     .meta({ description: 'how the order was paid: a wallet refund goes to the wallet' }),
-  message: z.string().meta({ description: 'why it is refused, localized; empty when eligible' }),
+  message: z.string().meta({
+    description:
+      'why it is refused, localized; after a share, also what a withdrawal from the contract would still refund and until when; empty when eligible',
+  }),
 });
 export type RefundInfo = z.infer<typeof refundInfoSchema>;
 

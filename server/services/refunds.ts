@@ -1,51 +1,93 @@
 import 'server-only';
-import { and, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { domainEvents, locationRequests, orders, refunds, withdrawals, type Order } from '../db/schema';
+import { domainEvents, orders, refunds, withdrawals, type Order } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { paymentProvider } from '../providers/payments';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
 import { lockOrder, lockSubscriptionsOf } from './billing-locks';
-import { applySubscriptionEvent } from './subscriptions';
+import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
+import { quoteOfOrder, subscriptionOfOrder } from './contract-quote';
+import { emailDateTime } from './templates';
+import type { WithdrawalQuote } from './withdrawal-rule';
+import { pickLanguage, translate } from '../i18n';
 
-export type RefundReason = 'eligible' | 'already_refunded' | 'not_paid' | 'window_passed' | 'service_performed';
+export type RefundReason =
+  'eligible' | 'already_refunded' | 'not_paid' | 'window_passed' | 'service_performed' | 'withdrawn';
 
 /**
  * Whether `order` can be refunded at `now` (docs/rules.md#limits, terms of use): asked within REFUND_WINDOW_DAYS (14) of the
- * transaction, and the service was not performed — no location was shared in any request the buyer made since.
- * One refund per order. Returns the reason, the amount (minor units) and the last moment to ask.
+ * transaction, the contract not withdrawn from (a withdrawal made its own refund, services/withdrawals.ts), and the
+ * service was not performed — no location was shared with the buyer since the payment (services/subscriptions.ts
+ * `locationSharedSince`, the same test the withdrawal rule uses). One refund per order. Returns the reason, the amount
+ * (minor units), the last moment to ask and, when refused because the service was performed, what a withdrawal from
+ * the contract would do now (`withdrawal`: services/contract-quote.ts, the quote the withdrawal itself uses; null
+ * otherwise), so the refusal names it and never disagrees with it.
  */
 export async function refundCheck(db: Db | Tx, order: Order, now: Date) {
   const deadline = order.paidAt ? new Date(order.paidAt.getTime() + env().REFUND_WINDOW_DAYS * 86_400_000) : null;
   let reason: RefundReason = 'eligible';
+  let withdrawal: WithdrawalQuote | null = null;
   if (order.status === 'refunded') reason = 'already_refunded';
   else if (order.status !== 'paid' || !order.paidAt || !deadline) reason = 'not_paid';
+  else if ((await db.select({ id: withdrawals.id }).from(withdrawals).where(eq(withdrawals.orderId, order.id))).length)
+    reason = 'withdrawn';
   else if (now > deadline) reason = 'window_passed';
-  else {
-    const [shared] = await db
-      .select({ id: locationRequests.id })
-      .from(locationRequests)
-      .where(
-        and(
-          eq(locationRequests.userId, order.userId!),
-          isNotNull(locationRequests.firstSharedAt),
-          gte(locationRequests.firstSharedAt, order.paidAt),
-        ),
-      )
-      .limit(1);
-    if (shared) reason = 'service_performed';
+  else if (await locationSharedSince(db, order.userId!, order.paidAt)) {
+    reason = 'service_performed';
+    withdrawal = await quoteOfOrder(db, order, await subscriptionOfOrder(db, order.id), now);
   }
-  return { reason, amountMinor: order.amountMinor, currency: order.currency, deadline };
+  return { reason, amountMinor: order.amountMinor, currency: order.currency, deadline, withdrawal };
 }
 
-/** The message of each refusal reason (messages/*.json `Api`). */
-export const REFUSAL: Record<Exclude<RefundReason, 'eligible' | 'already_refunded'>, string> = {
-  not_paid: 'Api.refundNotPaid',
-  window_passed: 'Api.refundWindowPassed',
-  service_performed: 'Api.refundServicePerformed',
-};
+/** What `refundCheck` answers. */
+export type RefundCheck = Awaited<ReturnType<typeof refundCheck>>;
+
+/**
+ * The message of a refused refund (messages/*.json `Api.refund*`) as a catalogue key and its values, money and dates
+ * written in `lang`. A refusal because the service was performed says what the buyer can still do, from the same
+ * quote the withdrawal uses (`check.withdrawal`): withdraw from the contract until its deadline (Directive 2011/83/EU
+ * Art. 9) and get back the quoted amount — everything paid (`full`), the unused part of the current period
+ * (`pro_rata`, Art. 14(3)), or nothing when that part is used up; past the withdrawal period, only the refusal.
+ * Null for `eligible`.
+ */
+export function refusalOf(
+  lang: string,
+  check: RefundCheck,
+): { key: string; values: Record<string, string | number> } | null {
+  const money = (minor: number) => formatMoney(minor, check.currency, lang);
+  switch (check.reason) {
+    case 'eligible':
+      return null;
+    case 'already_refunded':
+      return { key: 'PayStatus.refundedTitle', values: {} };
+    case 'not_paid':
+      return { key: 'Api.refundNotPaid', values: {} };
+    case 'window_passed':
+      return { key: 'Api.refundWindowPassed', values: { days: env().REFUND_WINDOW_DAYS } };
+    case 'withdrawn':
+      return { key: 'Api.refundWithdrawn', values: {} };
+    case 'service_performed': {
+      const q = check.withdrawal;
+      if (!q?.withinPeriod) return { key: 'Api.refundServicePerformed', values: {} };
+      const date = emailDateTime(q.deadline, lang);
+      if (q.refundMinor === 0)
+        return { key: 'Api.refundServicePerformedWithdrawNone', values: { date, paid: money(q.paidMinor) } };
+      return {
+        key: 'Api.refundServicePerformedWithdraw',
+        values: { date, rule: q.rule, refund: money(q.refundMinor), paid: money(q.paidMinor) },
+      };
+    }
+  }
+}
+
+/** `refusalOf` written in `lang` (the answer of `POST /admin/order/refundDetail`); empty for `eligible`. */
+export function refusalMessage(lang: string, check: RefundCheck): string {
+  const refusal = refusalOf(lang, check);
+  return refusal ? translate(pickLanguage(lang), refusal.key, refusal.values) : '';
+}
 
 /**
  * Sends a refund of `amountMinor` (minor units, > 0) of `order` to its provider with `idempotencyKey` (Stripe:
@@ -66,7 +108,8 @@ export async function recordRefund(tx: Tx, order: Order, amountMinor: number, id
 
 /**
  * Refunds order `code` of `userId` (docs/rules.md#api `POST /admin/order/refund`): refused with 409 unless `refundCheck` allows
- * it — the localized message says why, `detail.reason` names it (`not_paid`, `window_passed`, `service_performed`);
+ * it — the localized message says why (`refusalMessage`: after a share, what a withdrawal would still give back),
+ * `detail.reason` names it (`not_paid`, `window_passed`, `service_performed`, `withdrawn`);
  * a second refund of the same order is a no-op answering the first. The provider is called
  * with the key `refund-<order code>`, so a retry never refunds twice. The order becomes `refunded`, its subscription
  * ends at once, and the buyer gets an e-mail. Foreign or unknown orders: 404.
@@ -81,13 +124,8 @@ export async function refundOrder(db: Db, userId: string, code: string, lang: st
     // In the transaction (not another pooled connection): the order's lock holder never waits for the pool.
     const check = await refundCheck(tx, order, now);
     if (check.reason !== 'eligible' && check.reason !== 'already_refunded') {
-      throw new ApiError(
-        409,
-        ErrorCode.conflict,
-        REFUSAL[check.reason],
-        { days: env().REFUND_WINDOW_DAYS },
-        { reason: check.reason },
-      );
+      const refusal = refusalOf(lang, check)!;
+      throw new ApiError(409, ErrorCode.conflict, refusal.key, refusal.values, { reason: check.reason });
     }
     const providerRef = await paymentProvider(order.provider).refund(order, order.amountMinor, `refund-${order.code}`);
     const [refund] = await tx

@@ -4,14 +4,12 @@ import type { Db, Tx } from '../db/client';
 import {
   domainEvents,
   orders,
-  payments,
   priceSetups,
   subscriptions,
   users,
   withdrawals,
   withdrawalTokens,
   type Order,
-  type Subscription,
   type Withdrawal,
 } from '../db/schema';
 import { env } from '../env';
@@ -23,16 +21,16 @@ import { lockOrder } from './billing-locks';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
 import { recordRefund } from './refunds';
-import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
+import { applySubscriptionEvent } from './subscriptions';
 import { emailDateTime } from './templates';
 import { randomToken, sha256 } from './tokens';
-import { withdrawalQuote } from './withdrawal-rule';
+import { quoteOfOrder, subscriptionOfOrder } from './contract-quote';
 
 /**
  * The withdrawal function (Directive 2011/83/EU Art. 11a, inserted by Directive (EU) 2023/2673, in force 19 June 2026):
  * "Withdraw from contract here" → a confirmation step naming the contract and what happens → "Confirm withdrawal" → an
  * acknowledgement on the page and by e-mail (a durable medium) with the date and time. Reachable without signing in by
- * a single-use e-mailed link (as `/cancel`), or from Billing when signed in. Refund amounts: services/withdrawal-rule.ts.
+ * a single-use e-mailed link (as `/cancel`), or from Billing when signed in. Refund amounts: services/withdrawal-rule.ts, quoted by services/contract-quote.ts.
  */
 
 /** How long an e-mailed withdrawal link works: 24 hours. */
@@ -61,25 +59,6 @@ export function zonedDateTime(date: Date, locale: string, zone: string): string 
   return `${written} (${zone})`;
 }
 
-/** The quote of `order` (paid) with its subscription at `now`: its successful charges and whether a location was shared. */
-async function quoteOf(db: Db | Tx, order: Order, sub: Subscription | undefined, now: Date) {
-  const charges = await db
-    .select({ amountMinor: payments.amountMinor, at: payments.createdAt })
-    .from(payments)
-    .where(and(eq(payments.orderId, order.id), eq(payments.status, 'succeeded')));
-  // A charge recorded without a row (an order paid before `payments` existed) counts as the order's own amount.
-  if (!charges.length) charges.push({ amountMinor: order.amountMinor, at: order.paidAt! });
-  return withdrawalQuote({
-    paidAt: order.paidAt!,
-    now,
-    startNow: order.startNow,
-    shared: order.startNow && !!order.userId && (await locationSharedSince(db, order.userId, order.paidAt!)),
-    charges,
-    currentPeriodEnd: sub?.currentPeriodEnd ?? null,
-    ended: !sub || sub.status === 'canceled',
-  });
-}
-
 /**
  * The contracts of account `userId` that a withdrawal can name: its paid and refunded orders (newest first, at most
  * 10), each with its subscription, state, period end, and the refund a withdrawal at `now` would make. Money in `lang`.
@@ -95,14 +74,9 @@ export async function withdrawalContracts(db: Db, userId: string, lang: string, 
   const views: ContractView[] = [];
   for (const { order, price } of rows) {
     if (!order.paidAt) continue;
-    const [sub] = await db
-      .select()
-      .from(subscriptions)
-      .where(eq(subscriptions.orderId, order.id))
-      .orderBy(desc(subscriptions.createdAt))
-      .limit(1);
+    const sub = await subscriptionOfOrder(db, order.id);
     const [done] = await db.select().from(withdrawals).where(eq(withdrawals.orderId, order.id));
-    const quote = await quoteOf(db, order, sub, now);
+    const quote = await quoteOfOrder(db, order, sub, now);
     const state: ContractState = done
       ? 'withdrawn'
       : order.status === 'refunded'
@@ -252,7 +226,7 @@ export async function withdraw(db: Db, input: WithdrawInput) {
       .orderBy(desc(subscriptions.createdAt))
       .limit(1)
       .for('update');
-    const quote = await quoteOf(tx, order, sub, now);
+    const quote = await quoteOfOrder(tx, order, sub, now);
     if (!quote.withinPeriod) {
       throw new ApiError(
         409,

@@ -13,12 +13,12 @@ import {
   type UserProperty,
 } from '../../../lib/contracts/billing';
 import { translate } from '../../i18n';
-import { env } from '../../env';
 import { enqueueAfterCommit } from '../../jobs/boss';
 import { paymentProvider } from '../../providers/payments';
 import { formatMoney } from '../../services/money';
 import { ownedOrder } from '../../services/orders';
-import { REFUSAL, refundCauses, refundCheck, refundOrder } from '../../services/refunds';
+import { refundCauses, refundCheck, refundOrder, refusalMessage } from '../../services/refunds';
+import { withdrawalContracts } from '../../services/withdrawals';
 import { cancelSubscriptions } from '../../services/subscriptions';
 import { consentRecordView, subscriptionConsentsOf } from '../../services/subscription-consents';
 import { billingFacts, billingOverview } from '../../services/billing-overview';
@@ -44,7 +44,8 @@ const statusRoute = createRoute({
 const refundDetailRoute = createRoute({
   method: 'post',
   path: '/admin/order/refundDetail',
-  summary: "Refund details of one of the caller's orders: eligible within 14 days if no location was shared",
+  summary:
+    "Refund details of one of the caller's orders: eligible within 14 days if no location was shared; a refusal after a share names what a withdrawal from the contract would still refund (services/refunds.ts refusalOf)",
   middleware: [requireUser] as const,
   request: { body: bodyOf(orderCodeBody) },
   responses: { 200: jsonResponse(envelope(refundInfoSchema), 'Details'), ...fails({ ...authErrors, ...BAD_INPUT }) },
@@ -114,6 +115,10 @@ export const billingApi = new OpenAPIHono<AppEnv>()
       db,
       orderRows.filter((o) => o.status === 'refunded').map((o) => o.id),
     );
+    // Where each contract stands for a withdrawal (services/withdrawals.ts, the page /withdraw reads the same).
+    const contracts = new Map(
+      (await withdrawalContracts(db, userId, lang, new Date())).map((contract) => [contract.code, contract]),
+    );
     return ok(c, {
       orders: orderRows.map((o) => ({
         code: o.code,
@@ -129,6 +134,8 @@ export const billingApi = new OpenAPIHono<AppEnv>()
         createdAt: o.createdAt.toISOString(),
         paidAt: o.paidAt?.toISOString() ?? null,
         refundReason: causes.get(o.id) ?? null,
+        withdrawable: contracts.get(o.code)?.state === 'open',
+        withdrawn: contracts.get(o.code)?.withdrawal ?? null,
       })),
       subscriptions: subscriptionRows.map(({ sub, price, code }) => ({
         status: sub.status,
@@ -158,12 +165,7 @@ export const billingApi = new OpenAPIHono<AppEnv>()
       deadline: check.deadline?.toISOString() ?? null,
       businessDays: '7-10',
       method: order.paymentMethod,
-      message:
-        check.reason === 'eligible'
-          ? ''
-          : check.reason === 'already_refunded'
-            ? translate(c.get('lang'), 'PayStatus.refundedTitle')
-            : translate(c.get('lang'), REFUSAL[check.reason], { days: env().REFUND_WINDOW_DAYS }),
+      message: refusalMessage(c.get('lang'), check),
     } satisfies RefundInfo);
   })
   .openapi(refundRoute, async (c) => {
