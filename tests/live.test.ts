@@ -143,6 +143,26 @@ describe("the buyer's live stream", () => {
     expect(res.status).toBe(401);
   });
 
+  it('names the place nearest to the newest GPS fix as it changes, without a reload', async () => {
+    const { id, code, cookie } = await requestOf('live-place');
+    const stream = await openStream(id, cookie);
+    const trace = JSON.parse((await until(stream, 'trace'))!.data);
+    expect(trace.place).toBeNull();
+    // Holborn, London.
+    const london = { latitude: 51.5176, longitude: -0.12, accuracy: 15 };
+    expect((await answer(code, { action: 'share', minutes: 60, ...london })).status).toBe(200);
+    const first = JSON.parse((await until(stream, 'place'))!.data);
+    expect(first.place).toMatchObject({ country: 'GB', name: expect.any(String) });
+    // A fix in the same place names nothing again; one in Madrid names Madrid's.
+    expect((await answer(code, { action: 'position', ...london, latitude: 51.5177 })).status).toBe(200);
+    expect(
+      (await answer(code, { action: 'position', latitude: 40.4168, longitude: -3.7038, accuracy: 15 })).status,
+    ).toBe(200);
+    const next = JSON.parse((await until(stream, 'place'))!.data);
+    expect(next.place).toMatchObject({ country: 'ES' });
+    stream.close();
+  });
+
   it('caps one session at streamCaps().session streams: 30 at once open 4, the rest 429 in the caller’s language', async () => {
     const { id, cookie } = await requestOf('live-cap');
     const before = liveHub().size;

@@ -12,7 +12,8 @@ const STREAM_FAILURES_BEFORE_POLLING = 3;
 /**
  * One request's trace kept current for the buyer's map. It opens the Server-Sent Events stream
  * `GET /api_f/v1/gpsTrace/phoneLocation/{id}/live` (server/api/routes/live.ts): `trace` replaces the view, `position`
- * adds a point (deduplicated by its id, newest first), `state` updates the status and what the owner's page said. The
+ * adds a point (deduplicated by its id, newest first), `state` updates the status and what the owner's page said,
+ * `place` names the place nearest to the newest GPS fix as it changes. The
  * browser's EventSource reconnects by itself with Last-Event-ID (WHATWG HTML, "Server-sent events"). Where
  * EventSource is missing or fails STREAM_FAILURES_BEFORE_POLLING times without an event (some proxies and old in-app
  * browsers), `poll` (the GET route, every 3 s) takes over. `poll` gets `active()` like usePolling's step and returns
@@ -43,6 +44,11 @@ export function useLiveTrace(
       heard();
       const p = JSON.parse((e as MessageEvent<string>).data) as Position;
       setTrace((t) => (t && !t.positions.some((q) => q.id === p.id) ? { ...t, positions: [p, ...t.positions] } : t));
+    });
+    source.addEventListener('place', (e) => {
+      heard();
+      const { place } = JSON.parse((e as MessageEvent<string>).data) as Pick<LocationTrace, 'place'>;
+      setTrace((t) => (t ? { ...t, place } : t));
     });
     source.addEventListener('state', (e) => {
       heard();

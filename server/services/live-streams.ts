@@ -8,6 +8,7 @@ import { log } from '../observability/log';
 import { clientKey } from './client-ip';
 import { liveHub, type LiveEvent } from './live-hub';
 import { requestWithPositions } from './locate';
+import { nearestPlace } from './places';
 import { RateLimitedError } from './rate-limit';
 import { liveSessionOwners } from './sessions';
 import { sha256 } from './tokens';
@@ -156,6 +157,8 @@ export class LiveStream {
   private unsubscribe: () => void = () => {};
   private lastId: number;
   private expiry: NodeJS.Timeout | null = null;
+  /** The place last named to this stream (`name|region|country`), so a `place` event goes only when it changes. */
+  private placeKey: string | null = null;
   readonly startedAt = Date.now();
   /** The SHA-256 of each session token, as sessions are stored and announced when they end. */
   readonly tokenHashes: readonly string[];
@@ -242,9 +245,12 @@ export class LiveStream {
     const trace = known ?? (await requestWithPositions(this.db, this.userId, this.requestId));
     if (!trace) return this.close();
     const newest = trace.positions[0]?.id ?? 0;
+    const place = trace.place;
+    this.placeKey = place ? `${place.name}|${place.region}|${place.country}` : '';
     if (resume) {
       for (const p of trace.positions.filter((p) => p.id > this.lastId).reverse()) this.write(positionEvent(p));
       this.write(stateEvent(trace));
+      this.write(sseEvent('place', { place }));
     } else {
       this.write(sseEvent('trace', trace, String(newest || '')));
     }
@@ -262,6 +268,15 @@ export class LiveStream {
         this.lastId = event.id;
         const { k: _k, r: _r, ...position } = event;
         this.write(positionEvent(position));
+        // The place nearest to the newest GPS fix, as the trace names it, whenever it changes (no reload needed).
+        if (position.source === 'gps') {
+          const place = await nearestPlace(position.latitude, position.longitude);
+          const key = place ? `${place.name}|${place.region}|${place.country}` : '';
+          if (key !== this.placeKey) {
+            this.placeKey = key;
+            this.write(sseEvent('place', { place }));
+          }
+        }
       } else if (event.k === 's') {
         const status = buyerState(event.status as RequestState, event.shared);
         // A new state may carry texts (how it ended, the nearest place): the whole view is sent again.

@@ -29,7 +29,7 @@ const liveRoute = createRoute({
   method: 'get',
   path: '/gpsTrace/phoneLocation/{id}/live',
   summary:
-    "Server-Sent Events of one of the caller's requests: `trace` (the whole view, as GET /gpsTrace/phoneLocation/{id}) on open and after any gap, `position` for each new position (event id = position id), `state` when the request's state or its owner's page signal changes. Reconnect with Last-Event-ID to resume after a position; another user's id answers 404",
+    "Server-Sent Events of one of the caller's requests: `trace` (the whole view, as GET /gpsTrace/phoneLocation/{id}) on open and after any gap, `position` for each new position (event id = position id), `state` when the request's state or its owner's page signal changes, `place` (`{ place }`, as the trace's) when the named place nearest to the newest GPS fix changes. Reconnect with Last-Event-ID to resume after a position; another user's id answers 404",
   middleware: [requireUser] as const,
   request: { params: z.object({ id: z.uuid() }) },
   responses: {
