@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { consents, locationRequests, outboundMessages, positions } from '@/server/db/schema';
 import { runLocateMaintenance } from '@/server/services/locate';
+import { eraseShared } from '@/server/services/safety';
+import type { E164 } from '@/lib/contracts/phone';
 import { buyAccount, call, latestEmail, nextIp } from './support/accounts';
 
 afterEach(() => vi.useRealTimers());
@@ -163,6 +165,30 @@ describe('location requests by subscribers', () => {
     expect((await cleared.json()).obj).toEqual({ deleted: 2 });
     const db = await getDb();
     expect(await db.select().from(positions).where(eq(positions.requestId, obj.id))).toHaveLength(0);
+  });
+
+  it('after the owner deletes what they shared, the buyer reads that the owner did it, not "not found"', async () => {
+    const buyer = await buyAccount(`erased.${Date.now()}@example.com`);
+    const cookie = { cookie: `token=${buyer.token}` };
+    const phone = freshPhone();
+    const { obj } = await (await newRequest(buyer.token, phone)).json();
+    const code = await codeOf(obj.id);
+    await call('PUT', `/spyContent/phoneLocation/${code}`, {
+      body: { action: 'share', minutes: 15, latitude: 48.8584, longitude: 2.2945, accuracy: 12 },
+    });
+    const trace = async () =>
+      (await (await call('GET', `/gpsTrace/phoneLocation/${obj.id}`, { headers: cookie })).json()).obj;
+    const row = async () =>
+      (await (await call('GET', '/spyContent', { headers: cookie })).json()).page.list.find(
+        (r: { id: string }) => r.id === obj.id,
+      );
+    expect(await trace()).toMatchObject({ status: 'sharing', erased: false });
+    expect(await row()).toMatchObject({ erased: false });
+    // The safety centre's "Delete what was shared" (services/safety.ts): the share stops, the positions go.
+    const meta = { ip: '203.0.113.7', userAgent: 'vitest', shownText: 'Safety.eraseConfirm' };
+    expect(await eraseShared(await getDb(), phone as E164, obj.id, meta)).toMatchObject({ deleted: 1 });
+    expect(await trace()).toMatchObject({ status: 'stopped', erased: true, positions: [] });
+    expect(await row()).toMatchObject({ status: 'stopped', erased: true, positions: 0, lastPositionAt: null });
   });
 
   it('counts the requests that changed or received positions until the subscriber has seen them', async () => {

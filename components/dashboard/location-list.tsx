@@ -53,7 +53,8 @@ const BADGE: Record<Badge, string> = {
  * for its owner reads as a state, not an alert: "SMS sent 2 min ago · waiting for the owner · the link is valid until
  * 14:05" (relative times by `Intl.RelativeTimeFormat`, the expiry in the reader's time zone); only news — the owner
  * answered, a position came, the request ended, the SMS failed — is counted and marked, in the brand colour. Without a
- * live subscription (refunded, ended) "New request" becomes "Buy again", to the home page's locate box. An invalid
+ * live subscription (refunded, ended) "New request" becomes "Buy again", to the home page's locate box. A request whose
+ * owner deleted what they had shared (`erased`) says so where its last position would be. An invalid
  * session shows a sign-in notice and link, never a redirect (no loop with the home page's redirect); a session
  * opened with a temporary password links to the account page to choose a password.
  */
@@ -188,7 +189,9 @@ export function LocationList() {
                       )}
                       {r.lastPositionAt
                         ? t('lastPosition', { ago: formatAgo(r.lastPositionAt, locale, now, { seconds: true }) })
-                        : t('noPosition')}
+                        : r.erased
+                          ? t('erased')
+                          : t('noPosition')}
                     </span>
                   )}
                 </div>

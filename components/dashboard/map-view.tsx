@@ -38,7 +38,8 @@ const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
  * `GET /gpsTrace/phoneLocation/{id}` every 3 s where the stream fails), it shows the newest GPS position with its
  * accuracy circle and the trail of this share (or, before any, the IP area), and always how fresh it is: the last
  * position's age, ticking every second, and how live the share is (lib/live-state.ts: live, paused, permission lost,
- * offline, stopped by the owner, time ran out, declined). Another user's id answers 404 and shows 'not found'.
+ * offline, stopped by the owner, time ran out, declined). When the owner deleted what they had shared (safety centre,
+ * `erased`), the empty map says so instead of "not found". Another user's id answers 404 and shows 'not found'.
  */
 export function MapView() {
   const t = useTranslations('Map');
@@ -115,15 +116,17 @@ export function MapView() {
       </p>
       {!latest && (
         <p role="status" className="rounded-lg bg-slate-100 p-4">
-          {trace.status === 'declined'
-            ? t('declined')
-            : trace.withdrawn
-              ? t('withdrawn')
-              : trace.status === 'expired' || trace.status === 'stopped'
-                ? t('noPosition')
-                : trace.locationDenied
-                  ? t('locationDenied')
-                  : t('waiting')}
+          {trace.erased
+            ? t('erased')
+            : trace.status === 'declined'
+              ? t('declined')
+              : trace.withdrawn
+                ? t('withdrawn')
+                : trace.status === 'expired' || trace.status === 'stopped'
+                  ? t('noPosition')
+                  : trace.locationDenied
+                    ? t('locationDenied')
+                    : t('waiting')}
         </p>
       )}
       {(latest || ip) && (

@@ -62,6 +62,10 @@ const requestFields = {
   status: buyerStatusSchema,
   locationDenied: z.boolean().meta({ description: 'the owner tapped Share but the browser refused the location' }),
   withdrawn: z.boolean().meta({ description: 'ended with the subscription' }),
+  erased: z.boolean().meta({
+    description:
+      "the phone's owner deleted what they had shared, in the safety centre (server/services/safety.ts `eraseShared`): its positions are gone, the consent records kept",
+  }),
   createdAt: z.string(),
   ...liveFields,
 };

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { LocationTrace, RequestPage } from '../../lib/contracts/locations';
 import type { Db } from '../db/client';
-import { consents, locationRequests, positions } from '../db/schema';
+import { consents, locationRequests, positions, requestErasures } from '../db/schema';
 import {
   ENDED_STATES,
   LIVE_STATES,
@@ -22,8 +22,10 @@ import { recordMapView } from './safety';
 /**
  * A request of `userId` with its newest positions (max 100, newest first; each with its increasing `id`, the live
  * stream's event id), what the owner's page last said (`ownerSeenAt`, `liveSignal`, for lib/live-state.ts), how a
- * stopped share ended, and the named place nearest to the newest GPS fix (offline gazetteer, services/places.ts; null
- * when none within 100 km or no fix); null when the request is absent or someone else's.
+ * stopped share ended, whether the owner deleted what they had shared (`erased`, the safety centre's "Delete what was
+ * shared": positions gone, consent records kept), and the named place nearest to the newest GPS fix (offline
+ * gazetteer, services/places.ts; null when none within 100 km or no fix); null when the request is absent or someone
+ * else's.
  */
 export async function requestWithPositions(db: Db, userId: string, id: string): Promise<LocationTrace | null> {
   const [request] = await db
@@ -42,6 +44,10 @@ export async function requestWithPositions(db: Db, userId: string, id: string): 
     .where(eq(positions.requestId, id))
     .orderBy(desc(positions.recordedAt), desc(positions.id))
     .limit(100);
+  const [erasure] = await db
+    .select({ at: requestErasures.erasedAt })
+    .from(requestErasures)
+    .where(eq(requestErasures.requestId, id));
   const newestGps = list.find((p) => p.source === 'gps');
   const place = newestGps ? await nearestPlace(newestGps.latitude, newestGps.longitude) : null;
   const [last] =
@@ -61,6 +67,8 @@ export async function requestWithPositions(db: Db, userId: string, id: string): 
     locationDenied: request.locationDeniedAt !== null && status !== 'sharing',
     /** Ended because the subscription ended. */
     withdrawn: request.withdrawnAt !== null,
+    /** The owner deleted what they had shared (safety centre): an empty map is theirs, not a failure of ours. */
+    erased: !!erasure,
     createdAt: request.createdAt.toISOString(),
     sharingUntil: request.sharingUntil?.toISOString() ?? null,
     /** When the owner's page last spoke during a share (heartbeat or fix), for "offline" (lib/live-state.ts). */
@@ -84,8 +92,8 @@ export async function requestWithPositions(db: Db, userId: string, id: string): 
 
 /**
  * One page of `userId`'s requests, newest first, with each one's position count, the time of its newest position (for
- * "last position 52 min ago"), its SMS's status, and whether it changed since `since` (when the subscriber
- * last looked: `notificationsSeenAt`).
+ * "last position 52 min ago"), its SMS's status, whether the owner deleted what they had shared (`erased`), and whether
+ * it changed since `since` (when the subscriber last looked: `notificationsSeenAt`).
  */
 export async function listRequests(
   db: Db,
@@ -104,6 +112,8 @@ export async function listRequests(
       everShared: sql<boolean>`(${locationRequests.firstSharedAt} is not null)`,
       locationDenied: sql<boolean>`(${locationRequests.locationDeniedAt} is not null)`,
       withdrawn: sql<boolean>`(${locationRequests.withdrawnAt} is not null)`,
+      // The owner deleted what they had shared in the safety centre (services/safety.ts `eraseShared`).
+      erased: sql<boolean>`exists (select 1 from ${requestErasures} e where e.request_id = ${locationRequests.id})`,
       createdAt: locationRequests.createdAt,
       positions: count(positions.id),
       lastPositionAt: sql<Date | null>`max(${positions.recordedAt})`,
