@@ -150,6 +150,11 @@ const providersSettings = {
   SMS_MAX_PER_BUYER_PER_DAY: z.coerce.number().int().min(0).default(10),
   SMS_MAX_PER_TARGET_PER_DAY: z.coerce.number().int().min(0).default(3),
   SMS_GLOBAL_DAILY_CAP: z.coerce.number().int().min(0).default(1000),
+  /**
+   * On SIGTERM the web process fails readiness and keeps serving this long before it ends its live streams (ms), so
+   * that the balancer stops sending it requests first (docs/deploy.md). 0 in tests; SIGINT (Ctrl-C) never waits.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   LIVE_STREAMS_PER_SESSION: z.coerce.number().int().min(1).default(4),
   LIVE_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).default(8),
   LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(24),

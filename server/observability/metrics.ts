@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The process's Prometheus metrics (prom-client), on globalThis so every bundle of the process shares them. */
 type Metrics = {
@@ -18,6 +18,11 @@ type Metrics = {
   deliveries: Counter<'channel' | 'outcome'>;
   /** Time from an outbox row's creation to its hand-over to the provider, seconds, by channel. */
   deliveryLatency: Histogram<'channel'>;
+  /**
+   * Live streams this process holds open now (`liveStreamsOpen.set` by services/live-streams.ts as they open and
+   * end): what an autoscaler counts per pod (deploy/k8s).
+   */
+  liveStreamsOpen: Gauge;
 };
 
 const key = Symbol.for('app.metrics');
@@ -68,6 +73,11 @@ export function metrics(): Metrics {
       help: 'Time from an outbox row being written to its hand-over to the provider',
       labelNames: ['channel'],
       buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800, 7200, 86400],
+      registers: [registry],
+    }),
+    liveStreamsOpen: new Gauge({
+      name: 'live_streams_open',
+      help: "Buyers' live streams this process holds open",
       registers: [registry],
     }),
   };

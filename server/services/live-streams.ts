@@ -5,6 +5,7 @@ import { buyerState, type RequestState } from '../../lib/request-machine';
 import type { LocationTrace, Position } from '../../lib/contracts/locations';
 import { describeError } from '../observability/describe-error';
 import { log } from '../observability/log';
+import { metrics } from '../observability/metrics';
 import { clientKey } from './client-ip';
 import { liveHub, type LiveEvent } from './live-hub';
 import { requestWithPositions } from './locate';
@@ -52,6 +53,16 @@ export function streamCaps(): { session: number; account: number; address: numbe
 }
 /** The Retry-After of a refused open (s): an EventSource retries by itself; a closed tab frees its slot at once. */
 export const STREAM_RETRY_S = 30;
+
+/** While a process shuts down its streams end this many at a time (`OpenStreams.drain`)… */
+export const DRAIN_BATCH = 250;
+/** …with this pause between batches (ms), so the others are not all asked to take them back at once. */
+export const DRAIN_PAUSE_MS = 100;
+/**
+ * The reconnection time a stream ended by a shutdown tells its browser (the `retry:` field, WHATWG HTML "Server-sent
+ * events"): between RESUME_RETRY_MS and twice it, spread so the reconnects do not all arrive at once (ms).
+ */
+export const RESUME_RETRY_MS = 1_000;
 
 /** Where a stream's bytes go: the Node response or Hono's stream. */
 export type LiveSink = {
@@ -222,6 +233,15 @@ export class LiveStream {
     this.done();
   }
 
+  /**
+   * Ends the stream for a shutdown: first the `retry:` field with a reconnection time of RESUME_RETRY_MS to twice it,
+   * so the browser's EventSource comes back in a moment (to another instance) and resumes from Last-Event-ID.
+   */
+  closeForRestart(): void {
+    this.write(`retry: ${RESUME_RETRY_MS + Math.floor(Math.random() * RESUME_RETRY_MS)}\n\n`);
+    this.close();
+  }
+
   /** A keep-alive comment, or the end of a stream too old or whose client stopped reading. */
   upkeep(now: number): void {
     if (now - this.startedAt >= STREAM_LIFETIME_MS || (this.sink?.buffered() ?? 0) > MAX_BUFFERED_BYTES) this.close();
@@ -350,11 +370,13 @@ class OpenStreams {
 
   add(stream: LiveStream): void {
     this.open.add(stream);
+    metrics().liveStreamsOpen.set(this.open.size);
     this.timer ??= setInterval(() => void this.tick(), KEEPALIVE_MS).unref();
   }
 
   delete(stream: LiveStream): void {
     this.open.delete(stream);
+    metrics().liveStreamsOpen.set(this.open.size);
     if (this.open.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = null;
@@ -396,7 +418,23 @@ class OpenStreams {
     return n;
   }
 
-  /** Ends every stream (shutdown, tests). */
+  /**
+   * Ends every stream for a shutdown, `batch` at a time with `pauseMs` between batches, each told to reconnect in a
+   * moment (`closeForRestart`); streams opened meanwhile end too. Resolves with how many ended.
+   */
+  async drain(batch = DRAIN_BATCH, pauseMs = DRAIN_PAUSE_MS): Promise<number> {
+    let ended = 0;
+    while (this.open.size > 0) {
+      for (const stream of [...this.open].slice(0, batch)) {
+        stream.closeForRestart();
+        ended++;
+      }
+      if (this.open.size > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+    return ended;
+  }
+
+  /** Ends every stream (tests). */
   closeAll(): void {
     for (const stream of [...this.open]) stream.close();
   }

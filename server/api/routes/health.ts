@@ -5,6 +5,7 @@ import { env } from '../../env';
 import { metrics, metricsAuth } from '../../observability/metrics';
 import { pingDatabase, queueState, type QueueState } from '../../services/health';
 import { liveHub } from '../../services/live-hub';
+import { isDraining } from '../../lifecycle';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
 import { envelope, fails, jsonResponse, ok } from '../respond';
@@ -40,17 +41,56 @@ const route = createRoute({
   },
 });
 
-export const health = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {
-  let queue: QueueState;
-  try {
-    const db = await c.var.db();
-    await pingDatabase(db);
-    queue = await queueState(db);
-  } catch {
-    throw new ApiError(503, ErrorCode.unavailable, 'Api.unavailable');
-  }
-  return ok(c, { status: 'ok' as const, database: 'ok' as const, queue, live: liveHub().hearing });
+const liveRoute = createRoute({
+  method: 'get',
+  path: '/health/live',
+  summary:
+    'Liveness: 200 while the process runs and answers, whatever the database (Kubernetes docs, "Configure Liveness, Readiness and Startup Probes": a liveness failure restarts the container, so it must not depend on anything else)',
+  responses: { 200: jsonResponse(envelope(z.object({ status: z.literal('ok') })), 'Alive') },
 });
+
+const readyRoute = createRoute({
+  method: 'get',
+  path: '/health/ready',
+  summary:
+    'Readiness: 200 when this process takes new requests (the database answers); 503 while it shuts down (after SIGTERM, server/lifecycle.ts) or when the database does not answer, so a balancer sends nothing new here',
+  responses: {
+    200: jsonResponse(envelope(z.object({ status: z.literal('ready') })), 'Ready'),
+    ...fails({ 503: 'Shutting down, or the database does not answer' }),
+  },
+});
+
+/**
+ * `GET /api_f/v1/health` (the database, the job queue and the live hub), `GET /api_f/v1/health/live` (liveness: the
+ * process answers) and `GET /api_f/v1/health/ready` (readiness: 503 while draining after SIGTERM or without the
+ * database). Errors: 503 `Api.unavailable` in the envelope.
+ */
+export const health = new OpenAPIHono<AppEnv>()
+  .openapi(liveRoute, (c) => {
+    c.header('Cache-Control', 'no-store');
+    return ok(c, { status: 'ok' as const });
+  })
+  .openapi(readyRoute, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    if (isDraining()) throw new ApiError(503, ErrorCode.unavailable, 'Api.unavailable');
+    try {
+      await pingDatabase(await c.var.db());
+    } catch {
+      throw new ApiError(503, ErrorCode.unavailable, 'Api.unavailable');
+    }
+    return ok(c, { status: 'ready' as const });
+  })
+  .openapi(route, async (c) => {
+    let queue: QueueState;
+    try {
+      const db = await c.var.db();
+      await pingDatabase(db);
+      queue = await queueState(db);
+    } catch {
+      throw new ApiError(503, ErrorCode.unavailable, 'Api.unavailable');
+    }
+    return ok(c, { status: 'ok' as const, database: 'ok' as const, queue, live: liveHub().hearing });
+  });
 
 /**
  * `GET /api_f/v1/metrics`: this process's Prometheus metrics (text exposition format) for a caller
