@@ -212,7 +212,7 @@ describe('requester name through the API', () => {
     [
       'es',
       '\u2465\u2464\u24EA',
-      'Tu nombre debe contener al menos dos letras, para que el propietario pueda leer quién lo pide',
+      'Tu nombre debe contener al menos dos letras, para que el titular pueda leer quién lo pide',
     ],
     ['en', 'evil\u3002com', 'Your name cannot contain a link, a web address or an e-mail address'],
     ['id', 'Anna evil.c\u043Em', 'Nama Anda tidak boleh berisi tautan, alamat web, atau alamat email'],

@@ -58,7 +58,7 @@ describe('a new request naming a withdrawn text', () => {
     ],
     [
       'es',
-      'Este texto de SMS ya no se ofrece: decía que eres uno de los contactos del propietario, algo que no podemos saber. Elige otro texto.',
+      'Este texto de SMS ya no se ofrece: decía que eres uno de los contactos del titular, algo que no podemos saber. Elige otro texto.',
     ],
     [
       'id',

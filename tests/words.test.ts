@@ -44,6 +44,45 @@ describe('the words of the catalogues', () => {
   });
 });
 
+describe('one word for one thing, and only what is true (docs/rules.md#honest-copy)', () => {
+  const strings = (catalogue: object) => entries(catalogue).map(([, v]) => v);
+
+  it('es calls the phone\'s owner "titular" (the holder of the number), never "dueño" or "propietario"', () => {
+    const others = entries(es).filter(([, v]) => /\b(dueñ[oa]s?|propietari[oa]s?)\b/iu.test(v));
+    expect(others).toEqual([]);
+    expect(strings(es).filter((v) => /\btitular\b/u.test(v)).length).toBeGreaterThan(20);
+  });
+
+  it('id says "Temukan lokasi", not "Lacak" (track), where en says Locate; and "Aktif" for a live share', () => {
+    const enTexts = new Map(entries(en));
+    const tracked = entries(id).filter(
+      ([k, v]) => /\blocat(e|es|ing)\b/i.test(enTexts.get(k) ?? '') && /lacak/i.test(v),
+    );
+    expect(tracked).toEqual([]);
+    expect(id.Map.live.live).toBe('Aktif');
+  });
+
+  it("no catalogue promises an update rhythm the owner's page does not keep (it sends as the phone moves)", () => {
+    for (const catalogue of [en, es, id]) {
+      expect(
+        strings(catalogue)
+          .filter((v) => /\b\d+ (seconds|segundos|detik)\b/i.test(v) && !/\{seconds\}/.test(v))
+          .filter((v) => /(position|posici|posisi)/i.test(v)),
+      ).toEqual([]);
+    }
+    expect(en.Home.feature2Description).toMatch(/as it moves/);
+    expect(en.Landing.gpsLocator.point3).toMatch(/as the phone moves, while the owner's page is open/);
+  });
+
+  it('"as the law requires" names the law', () => {
+    const vague = /as the law requires|como exige la ley|sesuai hukum/i;
+    for (const catalogue of [en, es, id]) expect(strings(catalogue).filter((v) => vague.test(v))).toEqual([]);
+    expect(en.Safety.eraseConfirm).toContain('GDPR (Art. 7(1))');
+    expect(es.Safety.eraseConfirm).toContain('RGPD (art. 7.1)');
+    expect(id.Safety.eraseConfirm).toContain('GDPR (Pasal 7 ayat 1)');
+  });
+});
+
 describe('a wallet refund speaks of the wallet, not the card', () => {
   it('the confirmation, the answer and the e-mail', async () => {
     const email = unique('wallet-refund');
