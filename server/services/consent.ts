@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, count, countDistinct, desc, eq } from 'drizzle-orm';
 import { answeredByRequester } from './requester-marks';
+import { liveBroker } from './live-broker';
 import type { Db, Tx } from '../db/client';
 import { FUNNEL } from '../../lib/tracking/funnel';
 import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
@@ -164,7 +165,8 @@ export async function answerConsent(
   if (!found) return { error: 'not_found' };
   await settleByClock(db, found.request.id);
   const ipLocation = action.action === 'share' && meta.ip ? await lookupIp(meta.ip) : null;
-  return db.transaction(async (tx) => {
+  const announced: { requestId: string; positionId: number }[] = [];
+  const result = await db.transaction(async (tx): Promise<AnswerResult & { outboxIds?: string[] }> => {
     const [request] = await tx
       .select()
       .from(locationRequests)
@@ -248,10 +250,17 @@ export async function answerConsent(
         label: [ipLocation.city, ipLocation.region, ipLocation.countryCode].filter(Boolean).join(', '),
       });
     }
-    await tx.insert(positions).values({ requestId: id, source: 'gps', ...gpsColumns(action.fix) });
+    const [fix] = await tx
+      .insert(positions)
+      .values({ requestId: id, source: 'gps', ...gpsColumns(action.fix) })
+      .returning({ id: positions.id });
+    announced.push({ requestId: id, positionId: fix.id });
     if (!request.firstSharedAt) await recordRequestEvent(tx, FUNNEL.shared, id);
     return { status: 'sharing', outboxIds: [await alertBuyer(tx, request, 'shared')] };
   });
+  // Committed: the live broker tells the buyers' open maps of the share's positions (services/live-broker.ts).
+  for (const a of announced) liveBroker().announce(a.requestId, a.positionId);
+  return result;
 }
 
 const gpsColumns = (fix: Fix) => ({ latitude: fix.latitude, longitude: fix.longitude, accuracyM: fix.accuracy });

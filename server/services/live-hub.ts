@@ -26,10 +26,15 @@ export type LiveChange = {
 };
 
 /**
- * What a listener receives: a position, a change, `resync` after the hub's connection was lost and restored (read the
+ * What a listener receives: a position (from a trigger), `n` (the request has positions up to `id`: read them), a
+ * change, `resync` after the hub's connection was lost and restored (read the
  * whole view again), or `poll` while the hub hears no notification (read what came after the last position).
  */
-export type LiveEvent = LivePosition | LiveChange | { k: 'resync'; r: string } | { k: 'poll'; r: string };
+export type LiveEvent =
+  LivePosition | LiveChange | { k: 'n'; r: string; id: number } | { k: 'resync'; r: string } | { k: 'poll'; r: string };
+
+/** New positions committed, as the live broker announces them (services/live-broker.ts): `[request, newest id]`. */
+type PositionsNotice = { k: 'b'; p: [string, number][] };
 
 /** The hub's own test notice, sent through the app's pool after each LISTEN: it must come back (`hearing`). */
 type Probe = { k: 'probe'; n: string };
@@ -137,15 +142,18 @@ class LiveHub {
     const client = new Client({ connectionString: url, application_name: 'live-hub' });
     client.on('notification', (msg) => {
       if (msg.channel !== LIVE_CHANNEL || !msg.payload) return;
-      let event: LivePosition | LiveChange | SessionsEnded | Probe;
+      let event: LivePosition | LiveChange | SessionsEnded | Probe | PositionsNotice;
       try {
-        event = JSON.parse(msg.payload) as LivePosition | LiveChange | SessionsEnded | Probe;
+        event = JSON.parse(msg.payload) as LivePosition | LiveChange | SessionsEnded | Probe | PositionsNotice;
       } catch {
         return;
       }
       if (event.k === 'x') this.sessionsEnded?.(event.h);
       else if (event.k === 'probe') this.probes.get(event.n)?.();
-      else this.emit(event.r, event);
+      else if (event.k === 'b') {
+        for (const [r, id] of event.p)
+          if (typeof r === 'string' && Number.isSafeInteger(id)) this.emit(r, { k: 'n', r, id });
+      } else this.emit(event.r, event);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));

@@ -8,7 +8,7 @@ import { log } from '../observability/log';
 import { metrics } from '../observability/metrics';
 import { clientKey } from './client-ip';
 import { liveHub, type LiveEvent } from './live-hub';
-import { requestWithPositions } from './locate';
+import { positionsAfter, requestWithPositions } from './locate';
 import { nearestPlace } from './places';
 import { RateLimitedError } from './rate-limit';
 import { liveSessionOwners } from './sessions';
@@ -260,6 +260,15 @@ export class LiveStream {
     });
   }
 
+  /** The place nearest to the newest GPS fix, as the trace names it, sent whenever it changes (no reload needed). */
+  private async namePlace(fix: Pick<Position, 'latitude' | 'longitude'>): Promise<void> {
+    const place = await nearestPlace(fix.latitude, fix.longitude);
+    const key = place ? `${place.name}|${place.region}|${place.country}` : '';
+    if (key === this.placeKey) return;
+    this.placeKey = key;
+    this.write(sseEvent('place', { place }));
+  }
+
   /** `resume`: only the positions after `lastId`, then the state (a reconnect); else the whole view. */
   private async writeTrace(resume = false, known?: LocationTrace): Promise<void> {
     const trace = known ?? (await requestWithPositions(this.db, this.userId, this.requestId));
@@ -288,20 +297,23 @@ export class LiveStream {
         this.lastId = event.id;
         const { k: _k, r: _r, ...position } = event;
         this.write(positionEvent(position));
-        // The place nearest to the newest GPS fix, as the trace names it, whenever it changes (no reload needed).
-        if (position.source === 'gps') {
-          const place = await nearestPlace(position.latitude, position.longitude);
-          const key = place ? `${place.name}|${place.region}|${place.country}` : '';
-          if (key !== this.placeKey) {
-            this.placeKey = key;
-            this.write(sseEvent('place', { place }));
-          }
-        }
+        if (position.source === 'gps') await this.namePlace(position);
       } else if (event.k === 's') {
         const status = buyerState(event.status as RequestState, event.shared);
         // A new state may carry texts (how it ended, the nearest place): the whole view is sent again.
         if (status === 'stopped' || status === 'declined' || status === 'expired') return this.writeTrace();
         this.write(stateEvent({ ...event, status }));
+      } else if (event.k === 'n') {
+        // The broker says the request has positions up to `id`: read those after the last one sent.
+        if (event.id <= this.lastId) return;
+        const after = await positionsAfter(this.db, this.requestId, this.lastId);
+        for (const position of after) {
+          if (position.id <= this.lastId) continue;
+          this.lastId = position.id;
+          this.write(positionEvent(position));
+        }
+        const gps = after.filter((p) => p.source === 'gps').at(-1);
+        if (gps) await this.namePlace(gps);
       } else if (event.k === 'poll') {
         // The hub hears no notification: what came after the last position, then the state.
         await this.writeTrace(true);

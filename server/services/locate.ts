@@ -1,6 +1,6 @@
 import 'server-only';
-import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { LocationTrace, RequestPage } from '../../lib/contracts/locations';
+import { and, asc, count, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import type { LocationTrace, Position, RequestPage } from '../../lib/contracts/locations';
 import type { Db } from '../db/client';
 import { consents, locationRequests, positions, requestErasures } from '../db/schema';
 import {
@@ -77,16 +77,36 @@ export async function requestWithPositions(db: Db, userId: string, id: string): 
     liveSignal: request.liveSignal,
     /** For a stopped request: stopped by the owner, or the chosen duration ran out. */
     ended: (status === 'stopped' ? (last?.decision === 'stopped' ? 'owner' : 'time') : null) as 'owner' | 'time' | null,
-    positions: list.map((p) => ({
-      id: p.id,
-      source: p.source,
-      latitude: p.latitude,
-      longitude: p.longitude,
-      accuracy: p.accuracyM,
-      label: p.label,
-      recordedAt: p.recordedAt.toISOString(),
-    })),
+    positions: list.map(positionOf),
     place,
+  };
+}
+
+/**
+ * The positions of request `requestId` after position `afterId`, oldest first, at most `limit` (the live stream's read
+ * when the broker announces new ones: services/live-streams.ts). The caller has checked that the request is the
+ * buyer's when the stream opened.
+ */
+export async function positionsAfter(db: Db, requestId: string, afterId: number, limit = 100): Promise<Position[]> {
+  const rows = await db
+    .select()
+    .from(positions)
+    .where(and(eq(positions.requestId, requestId), gt(positions.id, afterId)))
+    .orderBy(asc(positions.id))
+    .limit(limit);
+  return rows.map(positionOf);
+}
+
+/** A stored position as the API gives it (lib/contracts/locations.ts `positionSchema`; ISO 8601 UTC time). */
+function positionOf(p: typeof positions.$inferSelect): Position {
+  return {
+    id: p.id,
+    source: p.source,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    accuracy: p.accuracyM,
+    label: p.label,
+    recordedAt: p.recordedAt.toISOString(),
   };
 }
 

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { locationRequests, positions } from '../db/schema';
+import { liveBroker } from './live-broker';
 import { LIVE_STATES, isLive, type RequestState } from '../../lib/request-machine';
 import { byConsentCode, type AnswerResult, type Fix } from './consent';
 import {
@@ -38,7 +39,8 @@ import { sha256 } from './tokens';
  * - counts a stored fix of a `sharing` request as the owner's heartbeat (`ownerSeenAt`, written at most every
  *   HEARTBEAT_WRITE_MS: the buyer's "offline" needs a minute of silence). It does not resume a paused share: a fix
  *   sent just before the page was hidden may arrive after the page said so; only the page's own `visible` resumes.
- * The positions and the heartbeat reach the buyer's open map by the tables' NOTIFY triggers (services/live-hub.ts).
+ * A stored position reaches the buyer's open map through the live broker after the statement commits, batched with
+ * others (services/live-broker.ts); the heartbeat by the request table's NOTIFY trigger (services/live-hub.ts).
  *
  * Returns `{ status: 'sharing' }` when stored; otherwise `not_found` (unknown code: the caller counts the guess),
  * `not_sharing` (the request is not live, or its window ended: the clock's transition is then applied,
@@ -77,14 +79,18 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
     )
     select guard.guessed_out, request.id, request.status, request.expires_at, request.sharing_until,
       (select points from counted) as points, (select expire from counted) as expire,
-      exists (select 1 from stored) as stored, ${access} as access
+      exists (select 1 from stored) as stored, (select id from stored) as position_id, ${access} as access
     from guard left join request on true`);
   const [row] = rows;
   if (row.guessed_out) {
     throw new RateLimitedError(await retryAfterOf('consentMissPerIp', ip ?? 'unknown'));
   }
   if (row.id === null) return { error: 'not_found' };
-  if (row.stored) return { status: 'sharing' };
+  if (row.stored) {
+    // Committed (the statement ran on its own): the broker tells the buyers' open maps, batched.
+    liveBroker().announce(row.id, Number(row.position_id));
+    return { status: 'sharing' };
+  }
   // Not stored: why, in the order the owner's page needs to know it (a share that ended, before a limit).
   const status = await settleByClock(db, row.id, now, {
     status: row.status!,
@@ -118,6 +124,7 @@ type SavedRow = {
   points: number | string | null;
   expire: number | string | null;
   stored: boolean;
+  position_id: number | string | null;
   access: boolean | null;
 };
 
