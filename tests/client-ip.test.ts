@@ -16,6 +16,15 @@ describe('client IP', () => {
     expect(resolveClientIp('10.0.0.1', undefined, ['10.0.0.1'])).toBe('10.0.0.1');
   });
 
+  it('trusts whole networks in CIDR notation (an ingress controller in a pod network), and ignores bad ones', () => {
+    const trusted = ['10.0.0.0/8', 'fd00::/8', 'not-a-net/99', '300.0.0.0/8'];
+    expect(resolveClientIp('10.42.3.7', '203.0.113.9', trusted)).toBe('203.0.113.9');
+    expect(resolveClientIp('fd00::1:2', '2001:db8::5, 10.1.1.1', trusted)).toBe('2001:db8::5');
+    // A peer outside the networks is the client, whatever it forwards.
+    expect(resolveClientIp('198.51.100.4', '203.0.113.9', trusted)).toBe('198.51.100.4');
+    expect(resolveClientIp('11.0.0.1', '203.0.113.9', trusted)).toBe('11.0.0.1');
+  });
+
   it('unwraps IPv4-mapped IPv6 and rejects garbage', () => {
     expect(normalizeIp('::ffff:8.8.8.8')).toBe('8.8.8.8');
     expect(normalizeIp('not-an-ip')).toBeNull();

@@ -9,11 +9,15 @@ type Trust = ReturnType<typeof proxyaddr.compile>;
 /** proxy-addr's trust function for each list of trusted proxies (the settings' list is one array per process). */
 const compiled = new WeakMap<readonly string[], Trust>();
 
-/** The trust function of `trustedProxies`: exact addresses, entries that are not an IP address left out. */
+/**
+ * The trust function of `trustedProxies`: exact addresses and networks in CIDR notation (`10.0.0.0/8`, `fd00::/8`: a
+ * Kubernetes ingress controller's pods have no fixed address, only the pod network's), entries that are neither left
+ * out.
+ */
 function trustOf(trustedProxies: readonly string[]): Trust {
   let trust = compiled.get(trustedProxies);
   if (!trust) {
-    trust = proxyaddr.compile(trustedProxies.map((p) => normalizeIp(p)).filter((p): p is string => Boolean(p)));
+    trust = proxyaddr.compile(trustedProxies.map(trustedEntry).filter((p): p is string => Boolean(p)));
     compiled.set(trustedProxies, trust);
   }
   return trust;
@@ -42,6 +46,18 @@ export function resolveClientIp(
   const request = { socket: { remoteAddress: direct }, headers: { 'x-forwarded-for': chain.join(', ') } };
   const client = proxyaddr(request as unknown as IncomingMessage, trust);
   return trust(client, 0) ? direct : client;
+}
+
+/** One entry of TRUSTED_PROXIES as proxy-addr takes it: an address (`normalizeIp`) or a valid CIDR network; else null. */
+function trustedEntry(entry: string): string | null {
+  const value = entry.trim();
+  if (!value.includes('/')) return normalizeIp(value);
+  try {
+    const [address, bits] = ipaddr.parseCIDR(value);
+    return `${address.toString()}/${bits}`;
+  } catch {
+    return null;
+  }
 }
 
 /** Trims, unwraps IPv4-mapped IPv6 and validates an address; null when it is not an IP. */
