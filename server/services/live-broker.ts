@@ -10,7 +10,7 @@ import { LIVE_CHANNEL } from './live-hub';
  * notifying transactions one at a time under one database-wide lock (PostgreSQL docs, "NOTIFY"; bench/notify-report.md):
  * one notice per process every BATCH_MS at most, whatever the fix rate, instead of one per fix.
  */
-export const BATCH_MS = 5;
+export const BATCH_MS = 20;
 
 /** At most this many `[request, position]` pairs in one notice (about 55 bytes each; NOTIFY's payload is < 8,000 B). */
 const PAIRS_PER_NOTICE = 120;
