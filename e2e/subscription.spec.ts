@@ -3,7 +3,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { query } from './db';
 import { checkNumber, uniqueEmail } from './helpers';
 
-// The honest subscription in every locale (README "Payments and subscriptions"): pay by card and by wallet, the trial
+// The honest subscription in every locale (docs/features.md "Payments and subscriptions"): pay by card and by wallet, the trial
 // on Billing, cancel in one step, withdraw from the contract, a trial converting to a paid month with its receipt, and
 // the automatic refund when nobody consented, each as the buyer sees it. Texts come from the catalogues
 // (messages/*.json; en-PH uses the English one under /ph). The billing job runs once a minute in the server; the

@@ -44,7 +44,7 @@ export type Verdict = {
 };
 
 /**
- * Words a username lookup's result honestly (the README's "Reverse username lookup"): a name is reported absent only
+ * Words a username lookup's result honestly (docs/features.md, "Reverse username lookup"): a name is reported absent only
  * when nearly every site said so clearly; when most sites did not answer, or some were never asked, the result is
  * unknown, not negative. Takes the API's view of the lookup (GET /usernameLookup/{id}: `status`, `total`, `checked`,
  * `unknown`, `notChecked`, `found`) and returns the `Verdict` whose `kind` names the headline (the `UsernameLookup.verdict`

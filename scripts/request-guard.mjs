@@ -3,7 +3,7 @@
 // 500), and it builds a WHATWG `Request` for the API and the pages, which refuses TRACE, TRACK and CONNECT (Fetch
 // standard, "forbidden method"; another 500). Both are answered here instead, in the API's envelope for API paths
 // (`{success:0,code,msg}`, docs/rules.md#api) and as a small HTML page for the others, with a localized message from
-// messages/, and logged as a warning without the path, query or address (README: logs hold no personal data).
+// messages/, and logged as a warning without the path, query or address (docs/deploy.md "Logs": no personal data).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -75,7 +75,7 @@ const providersSettings = {
   TRIAL_REMINDER_HOURS: z.coerce.number().min(0).max(23).default(4),
   /**
    * Whether a trial in which no location was ever shared is refunded and ends instead of converting
-   * (services/unconsented-trials.ts; README "Payments and subscriptions"). On unless an operator must turn it off.
+   * (services/unconsented-trials.ts; docs/features.md "Payments and subscriptions"). On unless an operator must turn it off.
    */
   REFUND_UNCONSENTED_TRIALS: bool.default(true),
   /** Days before each yearly anniversary of a subscription that the annual reminder e-mail goes out. */
@@ -83,7 +83,7 @@ const providersSettings = {
   /** Orders one client IP may create per hour. */
   ORDERS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
   /**
-   * Failed sign-ins per buyer address from every client per hour (README "Rate limits live in PostgreSQL"); each
+   * Failed sign-ins per buyer address from every client per hour (docs/security.md "Rate limits"); each
    * account is also locked after 100 failures in a row whatever this says (NIST SP 800-63B §5.2.2).
    */
   LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(100),

@@ -7,7 +7,7 @@ import { createOperator } from '@/server/services/ops';
 import { API, app, clientHeaders } from './support/api';
 import { nextIp, uniqueEmail } from './support/accounts';
 
-// Input that used to answer 500 through the API (README "Bad input never answers 500"): a JSON body nested thousands
+// Input that used to answer 500 through the API (docs/security.md "Bad input never answers 500"): a JSON body nested thousands
 // deep, a NUL in a multipart field, a NUL in a console body sent as text/plain, and paths whose %-encoding is not
 // UTF-8. Each now answers 400 in the envelope, localized, and is logged as a warning without the text itself.
 // (The same paths through Next, and TRACE, are covered by tests/request-guard.test.ts and e2e/site.spec.ts.)

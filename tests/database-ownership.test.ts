@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { isConnectionError, retryOnConnectionLoss, getDbState, migrateOnce, type Db } from '@/server/db/client';
 import { startEmbeddedPostgres } from '@/server/db/embedded';
 
-// The app never uses a database it does not own, and instances starting at once migrate once (README, Run it).
+// The app never uses a database it does not own, and instances starting at once migrate once (docs/running.md, "Locally").
 
 /** A free TCP port on loopback. */
 function freePort(): Promise<number> {

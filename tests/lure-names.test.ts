@@ -7,7 +7,7 @@ import { expectNewRequestRefused, expectOrderRefused } from './support/billing';
 
 // The names scam texts sign with: a delivery firm, a shop, an app, a phone carrier, a charity, a hospital, an
 // employer's HR. The owner reads the requester name in an SMS from a stranger: none of them may ask
-// (lib/validation/authority-names.ts LURE_WORDS, README "Locating with consent (decisions)", "Who asks").
+// (lib/validation/authority-names.ts LURE_WORDS, docs/features.md "Locating with consent", "No lure").
 
 const LURE = 'Validation.requesterNameLure';
 

@@ -22,7 +22,7 @@ import { trialRequest } from './support/billing';
 // vendor's push service whose name resolves to public addresses only, checked when subscribing and again at each
 // connection (DNS can change). This file runs as a deployment does: without the tests' loopback allowance
 // (PUSH_TEST_ALLOW_LOOPBACK, off by default), on the suite's plain-http origin (http://localhost:3000), the case in
-// which loopback endpoints used to be let through (README "Security", docs/rules.md#security).
+// which loopback endpoints used to be let through (docs/rules.md#security).
 
 /** Keys as a browser makes them (RFC 8291: a P-256 public point and a 16-byte secret), base64url. */
 function browserKeys() {

@@ -8,7 +8,7 @@ import { purgeSubscriptionConsents } from '@/server/services/subscription-consen
 import { call } from './support/accounts';
 import { payCard, placeOrder } from './support/billing';
 
-// Proof of consent to the subscription (README "Payments and subscriptions"): the terms shown at Pay, kept append-only.
+// Proof of consent to the subscription (docs/features.md "Payments and subscriptions"): the terms shown at Pay, kept append-only.
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 

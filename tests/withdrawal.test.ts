@@ -11,7 +11,7 @@ import { emailDateTime } from '@/server/services/templates';
 import { call, tokenOf, uniqueEmail } from './support/accounts';
 import { emailsTo, payCard, placeOrder, subscriptionById } from './support/billing';
 
-// The withdrawal function (Directive 2011/83/EU Art. 11a): README "Payments and subscriptions (decisions)".
+// The withdrawal function (Directive 2011/83/EU Art. 11a): docs/features.md "Payments and subscriptions".
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

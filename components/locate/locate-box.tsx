@@ -42,7 +42,7 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
  * Submitting shows the numbering-plan facts from `GET /other/location/info/{phone}` (the real lookup, labelled as
  * such) and, at the same time, asks `GET /portal/user/checkEmail/{email}` whether the e-mail already has an account:
  * then the e-mail field says so with the sign-in link that returns to New request with this number (an order for it
- * would be refused, README "Accounts and security"), unless this browser is signed in as that address. Then 'Number
+ * would be refused, docs/security.md "Accounts"), unless this browser is signed in as that address. Then 'Number
  * identified' and the pay step (first-order discount, price terms, card or wallet). Server errors appear under the
  * field they concern. The form (react-hook-form, ./locate-box-form.tsx) loads on the visitor's first touch of the box
  * (focus, pointer or a submit), not with the page: the fields keep what is typed before, and a submit made before

@@ -18,7 +18,7 @@ export const DEFAULT_SMS_TEXT: (typeof SMS_TEXTS)[number] = 'standard';
 /**
  * Texts once offered and since withdrawn: `contact` ("'Budi', one of your contacts, wants to see where this phone
  * is"; unnamed: "a contact wants…") claimed what we cannot know, who is in the owner's contacts, and a stranger's SMS
- * that says so is a lure (README "Locating with consent (decisions)", "Who asks"). A new request naming one is refused
+ * that says so is a lure (docs/rules.md#validation, "Consent SMS texts"). A new request naming one is refused
  * (422 `Validation.smsTextRemoved`); a stored request written with one is sent again in DEFAULT_SMS_TEXT
  * (server/services/requests.ts `renewConsentLink`).
  */

@@ -79,7 +79,7 @@ export function isLandingPath(rest: string): boolean {
 
 /**
  * The query of a deliberate "Buy again" (My locations, Billing and the status page of a refunded order, when no
- * subscription is left; README "Payments and subscriptions"): with it the home page's locate box is served to a
+ * subscription is left; docs/rules.md#routes): with it the home page's locate box is served to a
  * signed-in buyer too, whose order is then attached to the account.
  */
 export const BUY_AGAIN_QUERY = 'buy=again';

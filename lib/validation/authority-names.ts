@@ -3,7 +3,7 @@ import { site } from '../site';
 /**
  * Requester names that claim an authority or the service itself: a buyer who names themselves "Policía Nacional",
  * "Banco Santander" or "Chamspy Support" borrows a trust the owner gives to institutions, and the consent SMS and
- * page would carry that claim under our name (README, "Locating with consent (decisions)", "Who asks"). The words are
+ * page would carry that claim under our name (docs/features.md, "No claimed authority"). The words are
  * the police, courts and prosecutors, banks, the government and its ministries, tax offices and customs, the armed
  * forces, embassies, support and customer service, security teams, the service's administrators and the product's own
  * name (`NEXT_PUBLIC_PRODUCT_NAME`), in English, Spanish, Indonesian and Filipino (the en-PH visitors' Tagalog).
@@ -62,7 +62,7 @@ const WORDS: readonly string[] = [
  * shops and marketplaces, messaging apps and the big platforms, phone carriers, charities, hospitals and clinics, and
  * an employer's HR or payroll, in English, Spanish, Indonesian and Filipino, compared on the same folded form and in
  * the same way as the authorities above (`*` also inside a word). Refused as the authorities are, with a message of
- * their own (`Validation.requesterNameLure`, README "Locating with consent (decisions)", "Who asks").
+ * their own (`Validation.requesterNameLure`, docs/features.md "No lure").
  *
  * Left out on purpose: given names that are also a brand or a word of the list ("Charity", "Caridad", "Amal", "Dana",
  * "Maya", "Tri", "Dito", "Meta", "Line", "Tiki", "Toko", "Hermes", "Sky", "Apple", "Smart"), words that are surnames

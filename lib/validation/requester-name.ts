@@ -3,8 +3,8 @@ import { borrowedTrust } from './authority-names';
 /**
  * The rule for user text that reaches the phone's owner: the requester name (shown on the consent page and in the
  * consent SMS: "Anna (your sister) asks for this phone's location via Chamspy") and the note to the owner (consent page
- * only). Both are held to the rules of any text that reaches a stranger with our name on it (README, "Locating with
- * consent (decisions)", "Who asks"): a person must be able to read who asks, and the text cannot carry a link, an
+ * only). Both are held to the rules of any text that reaches a stranger with our name on it (docs/features.md,
+ * "Locating with consent", "Who asks"): a person must be able to read who asks, and the text cannot carry a link, an
  * e-mail address or a call-back number, however it is spelled.
  *
  * - Nothing invisible: no control, format (`\p{Cf}`: soft hyphen, Arabic letter mark, zero-width and bidirectional

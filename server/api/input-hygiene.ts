@@ -108,7 +108,7 @@ async function bodyProblem(c: Context): Promise<Refusal | null> {
  *   22P05), which would otherwise surface as a 500;
  * - 400 `Api.tooDeep`: a JSON body nested deeper than {@link MAX_JSON_DEPTH}.
  * Each refusal is logged as a warning with the request id, the method and the kind of problem, never the text
- * (README: logs hold no personal data). A URL without `%` is clean as it is: a serialized URL (WHATWG) holds no raw
+ * (docs/deploy.md "Logs": no personal data). A URL without `%` is clean as it is: a serialized URL (WHATWG) holds no raw
  * NUL or surrogate, only their %-escapes, so most requests skip the parsing. GET, HEAD and OPTIONS bodies are not
  * read.
  */

@@ -65,7 +65,7 @@ export const emailKey = (email: string) => sha256(`email:${normalize(email)}`);
 
 /**
  * Signs in. Unknown e-mail and wrong password fail alike (same error, same timing, same limits). Throttled without
- * locking the owner out (README "Rate limits live in PostgreSQL"): attempts per IP; failures per address and client
+ * locking the owner out (docs/security.md "Rate limits"): attempts per IP; failures per address and client
  * (an IPv6 client by its /64; an attacker elsewhere does not use up the owner's tries); and a higher ceiling of failures per address from everywhere
  * (LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR). Limits are keyed by the address's hash, so a 429 says nothing about whether it
  * is registered.

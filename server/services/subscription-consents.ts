@@ -10,7 +10,7 @@ import { formatMoney } from './money';
 
 /**
  * Proof of the buyer's consent to the subscription (table `subscription_consents`; California's automatic-renewal law
- * as amended by AB 2863 asks the business to keep it; README "Payments and subscriptions"). Written in the transaction
+ * as amended by AB 2863 asks the business to keep it; docs/features.md "Payments and subscriptions"). Written in the transaction
  * that creates the order, when the buyer presses Pay on the pay step, with the exact terms that step showed rendered
  * again on the server from the same catalogue texts and prices, so the record does not depend on what a client sends.
  */

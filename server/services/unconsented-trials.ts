@@ -16,7 +16,7 @@ import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
 export const autoRefundKey = (code: string) => `auto-refund-${code}`;
 
 /**
- * Money back when nobody consented (README "Payments and subscriptions"): every trial whose end is at most
+ * Money back when nobody consented (docs/features.md "Payments and subscriptions"): every trial whose end is at most
  * TRIAL_DECISION_LEAD_MS (10 minutes) away, or past, and in which no location was shared since its order was paid
  * (`locationSharedSince`: the owner declined, never opened the link, or the SMS failed), is refunded in full and ends
  * instead of converting. Runs in the once-a-minute billing job, for sandbox and Stripe subscriptions alike: a Stripe

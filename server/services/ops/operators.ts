@@ -67,7 +67,7 @@ export type OpsSignInFailure = 'unknown_address' | 'disabled' | 'wrong_password'
  * (401 `Api.loginFailed`) for any wrong part. A code is accepted once: its step must be later than the last accepted
  * one, checked and stored under the operator's row lock, so a code seen over a shoulder cannot be replayed.
  *
- * Limits (429, README "Operator console"), shaped as the buyers' sign-in so that a stranger cannot keep an operator
+ * Limits (429, docs/running.md "The operator console"), shaped as the buyers' sign-in so that a stranger cannot keep an operator
  * out: `opsLoginPerIp` attempts per client (an IPv6 client by its /64); `opsLoginFailuresPerEmailIp` failures per
  * address hash and client (5 per 15 min); `opsLoginFailuresPerEmail` failures per address hash from everywhere (100
  * per hour). All are spent before the password is checked (atomic in PostgreSQL, so a burst of guesses cannot pass
