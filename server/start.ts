@@ -7,6 +7,7 @@ import { siteList } from './services/username-sites';
 import { onShutdown, startupSummary } from './lifecycle';
 import { LIVE_STREAM_SERVER, serveLiveStream } from './api/live-node';
 import { streams } from './services/live-streams';
+import { liveBroker } from './services/live-broker';
 
 /**
  * Start-up of the web process: validates settings, opens the database, starts in-process workers, and on SIGINT or
@@ -34,6 +35,7 @@ export async function startServer(): Promise<void> {
     // On SIGTERM: readiness fails at once, requests are served for SHUTDOWN_GRACE_MS, then the live streams end in
     // batches, each told to come back in a moment, so they resume on the other instances from Last-Event-ID.
     onShutdown(async () => {
+      await liveBroker().flush();
       await streams().drain();
       if (settings.JOBS_IN_PROCESS) await (await getBoss()).stop({ graceful: false, wait: true, close: true });
     }, settings.SHUTDOWN_GRACE_MS);

@@ -163,6 +163,20 @@ describe("the buyer's live stream", () => {
     stream.close();
   });
 
+  it('tells the map of each heartbeat while sharing, announced by the broker (no trigger on the time alone)', async () => {
+    const { id, code, cookie } = await requestOf('live-heartbeat');
+    expect((await answer(code, { action: 'share', minutes: 60, ...fixAt(0) })).status).toBe(200);
+    const stream = await openStream(id, cookie);
+    const trace = JSON.parse((await until(stream, 'trace'))!.data);
+    const before = Date.parse(trace.ownerSeenAt);
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await beacon(code, 'visible')).status).toBe(200);
+    const seen = JSON.parse((await until(stream, 'state'))!.data);
+    expect(seen).toMatchObject({ status: 'sharing', liveSignal: null });
+    expect(Date.parse(seen.ownerSeenAt)).toBeGreaterThan(before);
+    stream.close();
+  });
+
   it('caps one session at streamCaps().session streams: 30 at once open 4, the rest 429 in the caller’s language', async () => {
     const { id, cookie } = await requestOf('live-cap');
     const before = liveHub().size;

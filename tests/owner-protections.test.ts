@@ -149,13 +149,15 @@ describe('the review signal counts the person, and never the requester’s own a
       expect((await answer(r.code, { action: 'share', minutes: 15, ...FIX }, ways[i])).status).toBe(200);
     }
     const db = await getDb();
+    const sides = [];
     for (const r of own) {
       const [record] = await db.select().from(consents).where(eq(consents.requestId, r.id));
-      expect(record.fromRequester).toBe(true);
+      sides.push(record.requesterSide);
     }
+    expect(sides).toEqual(['session', 'device', 'address', 'session']);
     // An owner's own answer from elsewhere is not the requester's.
     const [declined] = await db.select().from(consents).where(eq(consents.requestId, first.requestId));
-    expect(declined.fromRequester).toBe(false);
+    expect(declined.requesterSide).toBeNull();
     const last = await buy(nextPhone(), { ip: nextIp(), browser: me.browser });
     expect(last.sms.lastError).toBe('held for review: mostly_refused');
   });
@@ -171,7 +173,7 @@ describe('a report from the requester’s side does not opt the number out for e
       const as = side === 'session' ? { cookie: bought.cookie } : { cookie: me.browser };
       expect((await answer(bought.code, { action: 'report' }, as)).status).toBe(200);
       const [record] = await db.select().from(consents).where(eq(consents.requestId, bought.requestId));
-      expect(record).toMatchObject({ decision: 'reported', fromRequester: true });
+      expect(record).toMatchObject({ decision: 'reported', requesterSide: side === 'session' ? 'session' : 'device' });
       expect(await db.select().from(optOuts).where(eq(optOuts.phoneE164, phone))).toHaveLength(0);
       // Another requester may still ask the number.
       const other = await order(phone, { ip: nextIp(), browser: newBrowser(), name: 'Marta (your neighbour)' });
@@ -183,6 +185,37 @@ describe('a report from the requester’s side does not opt the number out for e
     const bought = await buy(phone, me);
     expect((await answer(bought.code, { action: 'report' }, { ip: me.ip })).status).toBe(200);
     expect(await db.select().from(optOuts).where(eq(optOuts.phoneE164, phone))).toHaveLength(1);
+  });
+});
+
+describe('the requester’s own answers weigh only against the requester', () => {
+  it('a decline the requester sends from their own session or browser holds back no one else', async () => {
+    for (const side of ['session', 'browser'] as const) {
+      const phone = nextPhone();
+      const me: Who = { ip: nextIp(), browser: newBrowser(), name: 'Mom' };
+      const bought = await buy(phone, me);
+      const as = side === 'session' ? { cookie: bought.cookie } : { cookie: me.browser };
+      expect((await answer(bought.code, { action: 'decline' }, as)).status).toBe(200);
+      // Another requester with the same name, from elsewhere, is not put in a cool-down by it.
+      expect((await order(phone, { ip: nextIp(), browser: newBrowser(), name: 'Mom' })).status).toBe(201);
+    }
+  });
+
+  it('declines an owner sends from the requester’s own network still count (a shared home Wi-Fi)', async () => {
+    const me: Who = { ip: nextIp(), browser: newBrowser() };
+    const first = await buy(nextPhone(), me);
+    expect((await answer(first.code, { action: 'decline' }, { ip: me.ip })).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const next = await ask(first.cookie, nextPhone(), me);
+      expect((await answer(next.code, { action: 'decline' }, { ip: me.ip })).status).toBe(200);
+    }
+    const again = await ask(first.cookie, nextPhone(), me);
+    const db = await getDb();
+    const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, again.id));
+    expect(sms.lastError).toBe('held for review: mostly_refused');
+    // And the owner's decline from that network starts the cool-down for the same number.
+    const [declined] = await db.select().from(consents).where(eq(consents.requestId, first.requestId));
+    expect(declined.requesterSide).toBe('address');
   });
 });
 

@@ -7,6 +7,7 @@ import { describeError } from '../observability/describe-error';
 import { log } from '../observability/log';
 import { metrics } from '../observability/metrics';
 import { env } from '../env';
+import { isDraining } from '../lifecycle';
 import { resolveClientIp } from '../services/client-ip';
 import { openLiveStream } from '../services/live-streams';
 import { RateLimitedError } from '../services/rate-limit';
@@ -99,8 +100,10 @@ export async function serveLiveStream(req: IncomingMessage, res: ServerResponse)
     stream.start(
       {
         write: (chunk) => void res.write(chunk),
-        end: () => res.end(),
+        // Ended for a shutdown: the connection closes too, so the browser's reconnect opens a new one elsewhere.
+        end: () => res.end(() => (isDraining() ? req.socket.end() : undefined)),
         buffered: () => res.writableLength,
+        abort: () => res.destroy(),
       },
       user.endsBy,
     );

@@ -118,7 +118,7 @@ export type ConsentMeta = {
   userAgent: string | null;
   /**
    * The account the answering browser is signed in as, and its browser key (its `offer_browser` cookie), when any:
-   * an answer from the request's buyer, their browser or their address is recorded `from_requester`
+   * an answer from the request's buyer, their browser or their address is recorded with `requester_side`
    * (services/requester-marks.ts `answeredByRequester`).
    */
   sessionUserId?: string | null;
@@ -187,7 +187,7 @@ export async function answerConsent(
       ip: meta.ip,
       userAgent: meta.userAgent,
       textHash,
-      fromRequester: requesterSide !== null,
+      requesterSide,
     };
     const record = (
       decision: (typeof consents.$inferInsert)['decision'],

@@ -11,7 +11,10 @@ import { describeError } from '../observability/describe-error';
 /** The PostgreSQL channel the `notify_request_live` trigger announces on (drizzle/0023_live_location.sql). */
 export const LIVE_CHANNEL = 'request_live';
 
-/** A new position of a request, as the trigger announces it (degrees, `accuracy` in metres). */
+/**
+ * A new position of a request with its data, as the positions trigger of releases before decision 0019 announced it
+ * (degrees, `accuracy` in metres); still taken, for a rolling update. Today's positions come as `n` (ids only).
+ */
 export type LivePosition = Position & { k: 'p'; r: string };
 
 /** A change of a request's state or of what its owner's page said (ISO 8601 times). */
@@ -26,23 +29,30 @@ export type LiveChange = {
 };
 
 /**
- * What a listener receives: a position (from a trigger), `n` (the request has positions up to `id`: read them), a
- * change, `resync` after the hub's connection was lost and restored (read the
- * whole view again), or `poll` while the hub hears no notification (read what came after the last position).
+ * What a listener receives: a position (as the trigger of releases before decision 0019 announced one), `n` (the request
+ * has positions up to `id`: read them), `seen` (the owner's page was heard from: read the state), a change, `resync`
+ * after the hub's connection was lost and restored (read the whole view again), or `poll` while the hub hears no
+ * notification (read what came after the last position, and the state).
  */
 export type LiveEvent =
-  LivePosition | LiveChange | { k: 'n'; r: string; id: number } | { k: 'resync'; r: string } | { k: 'poll'; r: string };
+  | LivePosition
+  | LiveChange
+  | { k: 'n'; r: string; id: number }
+  | { k: 'seen'; r: string }
+  | { k: 'resync'; r: string }
+  | { k: 'poll'; r: string };
 
 /** New positions committed, as the live broker announces them (services/live-broker.ts): `[request, newest id]`. */
-type PositionsNotice = { k: 'b'; p: [string, number][] };
+type PositionsNotice = { k: 'b'; p: [string, number][]; s?: string[] };
 
 /** The hub's own test notice, sent through the app's pool after each LISTEN: it must come back (`hearing`). */
 type Probe = { k: 'probe'; n: string };
 
 /** How long a probe may take to come back before the hub counts itself deaf (ms). */
 export const PROBE_TIMEOUT_MS = 3_000;
-/** While deaf: every stream reads what it missed this often (ms), and the hub probes again every PROBE_AGAIN_MS. */
+/** While deaf: every stream reads what it missed this often (ms). */
 export const DEAF_POLL_MS = 2_000;
+/** While deaf: the hub probes again this often (ms), and hears again as soon as a probe comes back. */
 export const PROBE_AGAIN_MS = 30_000;
 
 /**
@@ -99,18 +109,28 @@ class LiveHub {
   private connecting: Promise<void> | null = null;
   private retryMs = 500;
   private closed = false;
+  private reconnecting = false;
 
-  /** Calls `listener` for every event of request `id` until the returned function is called. */
+  /**
+   * Calls `listener` for every event of request `id` until the returned function is called. Rejects (and keeps no
+   * listener) when the listening connection cannot be opened.
+   */
   async subscribe(id: string, listener: Listener): Promise<() => void> {
     let set = this.listeners.get(id);
     if (!set) this.listeners.set(id, (set = new Set()));
     set.add(listener);
-    await this.connect();
-    return () => {
+    const remove = () => {
       const current = this.listeners.get(id);
       current?.delete(listener);
       if (current && current.size === 0) this.listeners.delete(id);
     };
+    try {
+      await this.connect();
+    } catch (error) {
+      remove();
+      throw error;
+    }
+    return remove;
   }
 
   /** Calls `handler` with the token hashes of every announced end of sessions (`announceSessionsEnded`). */
@@ -148,12 +168,15 @@ class LiveHub {
       } catch {
         return;
       }
-      if (event.k === 'x') this.sessionsEnded?.(event.h);
+      if (!event || typeof event !== 'object') return;
+      if (event.k === 'x') this.sessionsEnded?.(Array.isArray(event.h) ? event.h : []);
       else if (event.k === 'probe') this.probes.get(event.n)?.();
       else if (event.k === 'b') {
-        for (const [r, id] of event.p)
+        for (const [r, id] of Array.isArray(event.p) ? event.p : [])
           if (typeof r === 'string' && Number.isSafeInteger(id)) this.emit(r, { k: 'n', r, id });
-      } else this.emit(event.r, event);
+        for (const r of Array.isArray(event.s) ? event.s : [])
+          if (typeof r === 'string') this.emit(r, { k: 'seen', r });
+      } else if (typeof event.r === 'string') this.emit(event.r, event);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));
@@ -187,9 +210,11 @@ class LiveHub {
       const { db } = await getDbState();
       await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify({ k: 'probe', n: nonce })})`);
     } catch (error) {
+      // Not sent (the pool failed): nothing learnt; the state stays and the next probe is due at once.
       this.probes.delete(nonce);
+      this.lastProbe = 0;
+      this.state = previous;
       log().warn({ component: 'live-hub', err: describeError(error) }, 'live probe not sent');
-      if (previous !== 'deaf') this.state = previous === 'checking' ? 'hearing' : previous;
       return this.state;
     }
     const ok = await heard;
@@ -236,12 +261,15 @@ class LiveHub {
     this.client = null;
     client.removeAllListeners();
     void client.end().catch(() => {});
-    if (this.closed) return;
+    // One reconnection at a time: a failed connect reports both its rejection and its client's `end`.
+    if (this.closed || this.reconnecting) return;
+    this.reconnecting = true;
     log().warn({ component: 'live-hub', err: describeError(error) }, 'live listener lost; reconnecting');
     const wait = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, 10_000);
     setTimeout(() => {
-      if (this.listeners.size === 0) return;
+      this.reconnecting = false;
+      if (this.listeners.size === 0 || this.closed) return;
       this.connect()
         .then(() => {
           for (const id of this.listeners.keys()) this.emit(id, { k: 'resync', r: id });

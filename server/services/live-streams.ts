@@ -6,9 +6,10 @@ import type { LocationTrace, Position } from '../../lib/contracts/locations';
 import { describeError } from '../observability/describe-error';
 import { log } from '../observability/log';
 import { metrics } from '../observability/metrics';
+import { isDraining } from '../lifecycle';
 import { clientKey } from './client-ip';
 import { liveHub, type LiveEvent } from './live-hub';
-import { positionsAfter, requestWithPositions } from './locate';
+import { liveStateOf, positionsAfter, requestWithPositions } from './locate';
 import { nearestPlace } from './places';
 import { RateLimitedError } from './rate-limit';
 import { liveSessionOwners } from './sessions';
@@ -72,6 +73,8 @@ export type LiveSink = {
   end(): void;
   /** Bytes queued and not yet taken by the client. */
   buffered(): number;
+  /** Drops the connection at once, with what is queued on it (a client too slow to follow); optional. */
+  abort?(): void;
 };
 
 /** Who opens a stream of which request, and where it resumes. */
@@ -162,6 +165,8 @@ export class LiveStream {
   private sink: LiveSink | null = null;
   private chain: Promise<void> = Promise.resolve();
   private early: LiveEvent[] | null = [];
+  /** A deaf hub's poll is waiting in this stream's queue. */
+  private polling = false;
   private view: LocationTrace | null = null;
   private ended = false;
   private done!: () => void;
@@ -215,12 +220,15 @@ export class LiveStream {
     const early = this.early ?? [];
     this.early = null;
     for (const event of early) this.onEvent(event);
+    // Opened on a process that is shutting down (a balancer not yet told): the view, then back in a moment elsewhere.
+    if (isDraining()) this.send(async () => this.closeForRestart());
   }
 
   /** Ends the stream (idempotent): frees its listener and ends the response. */
   close(): void {
     if (this.ended) return;
     this.ended = true;
+    this.early = null;
     if (this.expiry) clearTimeout(this.expiry);
     this.unsubscribe();
     streamSlots().give(this.slots);
@@ -244,7 +252,11 @@ export class LiveStream {
 
   /** A keep-alive comment, or the end of a stream too old or whose client stopped reading. */
   upkeep(now: number): void {
-    if (now - this.startedAt >= STREAM_LIFETIME_MS || (this.sink?.buffered() ?? 0) > MAX_BUFFERED_BYTES) this.close();
+    if ((this.sink?.buffered() ?? 0) > MAX_BUFFERED_BYTES) {
+      // A client that does not read: drop the connection and what is queued on it, not end it politely.
+      this.sink?.abort?.();
+      this.close();
+    } else if (now - this.startedAt >= STREAM_LIFETIME_MS) this.close();
     else this.send(async () => this.write(': keep-alive\n\n'));
   }
 
@@ -260,6 +272,25 @@ export class LiveStream {
     });
   }
 
+  /**
+   * Sends every position after the last one sent, oldest first (read 100 at a time until none is left), then names the
+   * place if a GPS fix came.
+   */
+  private async writeNewPositions(): Promise<void> {
+    let gps: Position | undefined;
+    for (;;) {
+      const after = await positionsAfter(this.db, this.requestId, this.lastId);
+      for (const position of after) {
+        if (position.id <= this.lastId) continue;
+        this.lastId = position.id;
+        this.write(positionEvent(position));
+        if (position.source === 'gps') gps = position;
+      }
+      if (after.length < 100 || this.ended) break;
+    }
+    if (gps) await this.namePlace(gps);
+  }
+
   /** The place nearest to the newest GPS fix, as the trace names it, sent whenever it changes (no reload needed). */
   private async namePlace(fix: Pick<Position, 'latitude' | 'longitude'>): Promise<void> {
     const place = await nearestPlace(fix.latitude, fix.longitude);
@@ -273,7 +304,8 @@ export class LiveStream {
   private async writeTrace(resume = false, known?: LocationTrace): Promise<void> {
     const trace = known ?? (await requestWithPositions(this.db, this.userId, this.requestId));
     if (!trace) return this.close();
-    const newest = trace.positions[0]?.id ?? 0;
+    // Positions come newest first by recording time; the event id to resume after is the largest.
+    const newest = trace.positions.reduce((max, p) => Math.max(max, p.id), 0);
     const place = trace.place;
     this.placeKey = place ? `${place.name}|${place.region}|${place.country}` : '';
     if (resume) {
@@ -287,9 +319,14 @@ export class LiveStream {
   }
 
   private onEvent(event: LiveEvent): void {
+    if (this.ended) return;
     if (this.early) {
       this.early.push(event);
       return;
+    }
+    if (event.k === 'poll') {
+      if (this.polling) return;
+      this.polling = true;
     }
     this.send(async () => {
       if (event.k === 'p') {
@@ -305,18 +342,21 @@ export class LiveStream {
         this.write(stateEvent({ ...event, status }));
       } else if (event.k === 'n') {
         // The broker says the request has positions up to `id`: read those after the last one sent.
-        if (event.id <= this.lastId) return;
-        const after = await positionsAfter(this.db, this.requestId, this.lastId);
-        for (const position of after) {
-          if (position.id <= this.lastId) continue;
-          this.lastId = position.id;
-          this.write(positionEvent(position));
-        }
-        const gps = after.filter((p) => p.source === 'gps').at(-1);
-        if (gps) await this.namePlace(gps);
+        if (event.id > this.lastId) await this.writeNewPositions();
+      } else if (event.k === 'seen') {
+        // A heartbeat: the request's state as it is now (what the owner's page last said, and when).
+        const now = await liveStateOf(this.db, this.requestId);
+        if (now) this.write(stateEvent(now));
       } else if (event.k === 'poll') {
-        // The hub hears no notification: what came after the last position, then the state.
-        await this.writeTrace(true);
+        // The hub hears no notification: what came after the last position, then the state (light reads; a poll
+        // still waiting in this stream's queue makes another one needless).
+        try {
+          await this.writeNewPositions();
+          const now = await liveStateOf(this.db, this.requestId);
+          if (now) this.write(stateEvent(now));
+        } finally {
+          this.polling = false;
+        }
       } else {
         await this.writeTrace();
       }
@@ -432,11 +472,17 @@ class OpenStreams {
 
   /**
    * Ends every stream for a shutdown, `batch` at a time with `pauseMs` between batches, each told to reconnect in a
-   * moment (`closeForRestart`); streams opened meanwhile end too. Resolves with how many ended.
+   * moment (`closeForRestart`); streams opened meanwhile end too (they end after their view: `start`), and all that
+   * are left at `deadlineMs` (20 s) at once. Resolves with how many ended in batches.
    */
-  async drain(batch = DRAIN_BATCH, pauseMs = DRAIN_PAUSE_MS): Promise<number> {
+  async drain(batch = DRAIN_BATCH, pauseMs = DRAIN_PAUSE_MS, deadlineMs = 20_000): Promise<number> {
     let ended = 0;
+    const deadline = Date.now() + deadlineMs;
     while (this.open.size > 0) {
+      if (Date.now() > deadline) {
+        for (const stream of [...this.open]) stream.closeForRestart();
+        break;
+      }
       for (const stream of [...this.open].slice(0, batch)) {
         stream.closeForRestart();
         ended++;

@@ -97,6 +97,35 @@ export async function positionsAfter(db: Db, requestId: string, afterId: number,
   return rows.map(positionOf);
 }
 
+/**
+ * The live state of request `requestId` as the buyer's stream sends it (`state` event): the buyer's status, when the
+ * owner's page was last heard from, what it said, and the end of the share (ISO 8601 UTC); null when the request is
+ * gone. One read by primary key, without the clock's settling (the stream's own upkeep and the trigger's changes do).
+ */
+export async function liveStateOf(
+  db: Db,
+  requestId: string,
+): Promise<Pick<LocationTrace, 'status' | 'ownerSeenAt' | 'liveSignal' | 'sharingUntil'> | null> {
+  const [row] = await db
+    .select({
+      status: locationRequests.status,
+      firstSharedAt: locationRequests.firstSharedAt,
+      ownerSeenAt: locationRequests.ownerSeenAt,
+      liveSignal: locationRequests.liveSignal,
+      sharingUntil: locationRequests.sharingUntil,
+    })
+    .from(locationRequests)
+    .where(eq(locationRequests.id, requestId))
+    .limit(1);
+  if (!row) return null;
+  return {
+    status: buyerState(row.status, row.firstSharedAt !== null),
+    ownerSeenAt: row.ownerSeenAt?.toISOString() ?? null,
+    liveSignal: row.liveSignal,
+    sharingUntil: row.sharingUntil?.toISOString() ?? null,
+  };
+}
+
 /** A stored position as the API gives it (lib/contracts/locations.ts `positionSchema`; ISO 8601 UTC time). */
 function positionOf(p: typeof positions.$inferSelect): Position {
   return {

@@ -39,8 +39,8 @@ import { sha256 } from './tokens';
  * - counts a stored fix of a `sharing` request as the owner's heartbeat (`ownerSeenAt`, written at most every
  *   HEARTBEAT_WRITE_MS: the buyer's "offline" needs a minute of silence). It does not resume a paused share: a fix
  *   sent just before the page was hidden may arrive after the page said so; only the page's own `visible` resumes.
- * A stored position reaches the buyer's open map through the live broker after the statement commits, batched with
- * others (services/live-broker.ts); the heartbeat by the request table's NOTIFY trigger (services/live-hub.ts).
+ * A stored position and a heartbeat written reach the buyer's open map through the live broker after the statement
+ * commits, batched with others (services/live-broker.ts).
  *
  * Returns `{ status: 'sharing' }` when stored; otherwise `not_found` (unknown code: the caller counts the guess),
  * `not_sharing` (the request is not live, or its window ended: the clock's transition is then applied,
@@ -76,10 +76,12 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
       update ${locationRequests} set owner_seen_at = ${now} from accepted
       where ${locationRequests.id} = accepted.id and ${locationRequests.status} = 'sharing'
         and (${locationRequests.ownerSeenAt} is null or ${locationRequests.ownerSeenAt} <= ${heartbeatDue})
+      returning 1
     )
     select guard.guessed_out, request.id, request.status, request.expires_at, request.sharing_until,
       (select points from counted) as points, (select expire from counted) as expire,
-      exists (select 1 from stored) as stored, (select id from stored) as position_id, ${access} as access
+      exists (select 1 from stored) as stored, (select id from stored) as position_id,
+      exists (select 1 from seen) as heartbeat, ${access} as access
     from guard left join request on true`);
   const [row] = rows;
   if (row.guessed_out) {
@@ -89,6 +91,7 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
   if (row.stored) {
     // Committed (the statement ran on its own): the broker tells the buyers' open maps, batched.
     liveBroker().announce(row.id, Number(row.position_id));
+    if (row.heartbeat) liveBroker().heartbeat(row.id);
     return { status: 'sharing' };
   }
   // Not stored: why, in the order the owner's page needs to know it (a share that ended, before a limit).
@@ -125,6 +128,7 @@ type SavedRow = {
   expire: number | string | null;
   stored: boolean;
   position_id: number | string | null;
+  heartbeat: boolean;
   access: boolean | null;
 };
 
@@ -141,7 +145,10 @@ export type Presence = (typeof PRESENCE_SIGNALS)[number];
  */
 async function heartbeat(db: Db, id: string): Promise<void> {
   const seen = { ownerSeenAt: new Date(), liveSignal: null };
-  if (!(await applyEvent(db, id, 'page_visible', seen))) await markSeen(db, id, 'sharing', seen);
+  if (await applyEvent(db, id, 'page_visible', seen)) return; // a change of state: the table's trigger announces it
+  await markSeen(db, id, 'sharing', seen);
+  // Only the time changed: the live broker tells the buyers' open maps (services/live-broker.ts).
+  liveBroker().heartbeat(id);
 }
 
 /**

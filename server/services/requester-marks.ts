@@ -99,20 +99,22 @@ function matchesAny(rows: { kind: MarkKind; value: string }[]): SQL {
 }
 
 /**
- * The earlier requests to `e164` by the same person: those of the account, or sharing any mark with `rows`. A SQL
- * fragment selecting `id` and `user_id`.
+ * The earlier requests to `e164` by the same person: those of the account, and those sharing any mark with `rows`
+ * (from the marks' index, then each request by its key). A SQL fragment selecting `id` and `user_id`.
  */
 function sameRequester(e164: E164, account: string | null, rows: { kind: MarkKind; value: string }[]): SQL {
   return sql`select r.id, r.user_id from location_requests r
-    where r.target_e164 = ${e164}
-      and (${account ? sql`r.user_id = ${account}` : sql`false`}
-        or exists (select 1 from requester_marks m where m.request_id = r.id and ${matchesAny(rows)}))`;
+      where r.target_e164 = ${e164} and ${account ? sql`r.user_id = ${account}` : sql`false`}
+    union
+    select r.id, r.user_id from requester_marks m join location_requests r on r.id = m.request_id
+      where ${matchesAny(rows)} and r.target_e164 = ${e164}`;
 }
 
 /**
  * What the owner of `e164` decided about this requester (docs/rules.md#consent): `blocked` when they blocked the
  * requester of any earlier request to this number made by the same person (its account, or any shared mark),
- * `cooling_down` when they declined one such request less than `cooldownDays` ago; null otherwise. `marks` are the new
+ * `cooling_down` when they declined one such request less than `cooldownDays` ago (a decline sent signed in as the
+ * buyer or from the request's browser is the requester's own, and holds back no one); null otherwise. `marks` are the new
  * request's (`RequesterMarks`), or the stored rows of a request whose link is renewed.
  */
 export async function ownerRefusalOf(
@@ -135,6 +137,7 @@ export async function ownerRefusalOf(
       exists (
         select 1 from consents c join prior on prior.id = c.request_id
         where c.decision = 'declined' and c.created_at > ${since}
+          and c.requester_side is distinct from 'session' and c.requester_side is distinct from 'device'
       ) as declined`);
   if (found[0]?.blocked) return 'blocked';
   return found[0]?.declined ? 'cooling_down' : null;
@@ -142,9 +145,11 @@ export async function ownerRefusalOf(
 
 /**
  * The answers to the requests of this requester in the last `days` days (every number), counted once per request:
- * the requests of the account or sharing a strong mark (account, payer, browser) with `marks`. Answers the requester
- * gave (`consents.from_requester`) are not counted. `answered`: requests with any answer; `refused`: declined or
- * reported. `numbers`: different numbers other than `e164` the requester asked in the last `numbersHours` hours.
+ * the requests of the account or sharing a strong mark (account, payer, browser) with `marks`. `refused`: requests
+ * declined or reported, whoever answered (a refusal from the requester's side only weighs against the requester; one
+ * from their address may be the owner's on a shared network). `answered`: those, and requests given another answer
+ * not from the requester's side (`consents.requester_side` null), so the requester's own shares never outweigh the
+ * owners' refusals. `numbers`: different numbers other than `e164` asked in the last `numbersHours` hours.
  */
 export async function requesterSignals(
   db: Db | Tx,
@@ -160,14 +165,18 @@ export async function requesterSignals(
   const { rows } = await db.execute<{ answered: number; refused: number; numbers: number }>(sql`
     with mine as (
       select r.id, r.target_e164, r.created_at from location_requests r
-      where ${account ? sql`r.user_id = ${account}` : sql`false`}
-        or exists (select 1 from requester_marks m where m.request_id = r.id and ${matchesAny(strong)})
+        where ${account ? sql`r.user_id = ${account}` : sql`false`}
+      union
+      select r.id, r.target_e164, r.created_at from requester_marks m join location_requests r on r.id = m.request_id
+        where ${matchesAny(strong)}
+    ), answers as (
+      select c.request_id, c.decision in ('declined', 'reported') as refusal, c.requester_side
+      from consents c join mine on mine.id = c.request_id
+      where c.created_at > ${since}
     )
     select
-      (select count(distinct c.request_id) from consents c join mine on mine.id = c.request_id
-        where c.created_at > ${since} and not c.from_requester)::int as answered,
-      (select count(distinct c.request_id) from consents c join mine on mine.id = c.request_id
-        where c.created_at > ${since} and not c.from_requester and c.decision in ('declined', 'reported'))::int as refused,
+      (select count(distinct request_id) from answers where refusal or requester_side is null)::int as answered,
+      (select count(distinct request_id) from answers where refusal)::int as refused,
       (select count(distinct mine.target_e164) from mine
         where mine.created_at > ${recent} and mine.target_e164 <> ${e164})::int as numbers`);
   return rows[0] ?? { answered: 0, refused: 0, numbers: 0 };

@@ -88,6 +88,11 @@ export const liveApi = new OpenAPIHono<AppEnv>()
       clientIp: c.get('clientIp') ?? null,
     });
     if (!live) throw notFound();
+    // A client gone while the stream opened would otherwise hold its slots until the stream's lifetime ends.
+    if (c.req.raw.signal.aborted) {
+      live.close();
+      return c.body(null, 204);
+    }
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => live.close());
       live.start(
@@ -95,6 +100,7 @@ export const liveApi = new OpenAPIHono<AppEnv>()
           write: (chunk) => void stream.write(chunk).catch(() => live.close()),
           end: () => void stream.close().catch(() => {}),
           buffered: () => 0,
+          abort: () => stream.abort(),
         },
         user.endsBy,
       );

@@ -104,11 +104,12 @@ export const consents = pgTable(
      */
     reason: text('reason'),
     /**
-     * The answer came from the requester's side: a browser signed in as the request's buyer, or the address or browser
-     * the request was made from (services/requester-marks.ts `answeredByRequester`). Such answers are kept as records
-     * but never count in the signals about the requester (`reviewReason`).
+     * Whether the answer came from the requester's side, and how it is known (services/requester-marks.ts
+     * `answeredByRequester`): `session` (signed in as the request's buyer), `device` (the browser the request was made
+     * from), `address` (its address only: a family may share one); null when from none of them. The record is kept
+     * either way; the signals about the requester weigh it (`requesterSignals`, `ownerRefusalOf`).
      */
-    fromRequester: boolean('from_requester').notNull().default(false),
+    requesterSide: text('requester_side', { enum: ['session', 'device', 'address'] }),
     createdAt: createdAt(),
   },
   (t) => [index('consents_request_id_idx').on(t.requestId)],
