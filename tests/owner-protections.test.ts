@@ -219,6 +219,47 @@ describe('the requester’s own answers weigh only against the requester', () =>
   });
 });
 
+describe('a safety code to an opted-out number', () => {
+  it('is sent when the owner asks from their link, never when the requester asks from the same link', async () => {
+    const phone = nextPhone();
+    const me: Who = { ip: nextIp(), browser: newBrowser() };
+    const bought = await buy(phone, me);
+    // The owner reports (from elsewhere): the number is on the opt-out list.
+    expect((await answer(bought.code, { action: 'report' })).status).toBe(200);
+    const db = await getDb();
+    const codes = async () =>
+      (await db.select().from(outboundMessages).where(eq(outboundMessages.recipient, phone))).filter(
+        (m) => m.template === 'safety_code',
+      ).length;
+    /** Opens the safety centre with the link as `as`, then asks a code from that session. */
+    const askCode = async (as: { ip: string; cookie?: string }) => {
+      const entered = await call('POST', '/safety/session/consent', {
+        body: { code: bought.code },
+        ip: as.ip,
+        headers: as.cookie ? { cookie: as.cookie } : {},
+      });
+      expect(entered.status).toBe(200);
+      const safety = /safety_token=[^;]+/.exec(entered.headers.get('set-cookie') ?? '')![0];
+      const res = await call('POST', '/safety/code', {
+        body: { phone },
+        ip: as.ip,
+        headers: { cookie: as.cookie ? `${as.cookie}; ${safety}` : safety },
+      });
+      expect(res.status).toBe(200);
+    };
+    // The requester, signed in, from their browser or their address: no code goes.
+    await askCode({ ip: nextIp(), cookie: bought.cookie });
+    await askCode({ ip: nextIp(), cookie: me.browser });
+    await askCode({ ip: me.ip });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await codes()).toBe(0);
+    // The owner, with the link on their own phone: the code goes.
+    await askCode({ ip: nextIp() });
+    for (let i = 0; i < 20 && (await codes()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await codes()).toBe(1);
+  });
+});
+
 describe('requester marks', () => {
   it('fold names by look-alikes, accents, case and punctuation, and keep only what is known', () => {
     expect(foldName('Ánna  (Your Sister)')).toBe(foldName('anna your sister'));

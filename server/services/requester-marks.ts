@@ -202,3 +202,25 @@ export async function answeredByRequester(
   const kinds = new Set(found.map((f) => f.kind));
   return kinds.has('device') ? 'device' : kinds.has('address') ? 'address' : null;
 }
+
+/**
+ * Whether a caller is on the side of requester `requesterId` of number `e164`: signed in as that buyer, or with the
+ * browser or from the address of one of their requests to the number. A consent link is in the requester's hands too:
+ * what only the owner may do with it (a safety code to an opted-out number) is refused on that side.
+ */
+export async function onRequesterSide(
+  db: Db | Tx,
+  requesterId: string,
+  e164: E164,
+  who: { sessionUserId: string | null; browserKey: string | null; ip: string | null },
+): Promise<boolean> {
+  if (who.sessionUserId && who.sessionUserId === requesterId) return true;
+  const rows = markRows({ device: who.browserKey, address: who.ip });
+  if (rows.length === 0) return false;
+  const { rows: found } = await db.execute<{ hit: boolean }>(sql`
+    select exists (
+      select 1 from location_requests r join requester_marks m on m.request_id = r.id
+      where r.user_id = ${requesterId} and r.target_e164 = ${e164} and ${matchesAny(rows)}
+    ) as hit`);
+  return !!found[0]?.hit;
+}

@@ -24,6 +24,8 @@ import {
   type SafetyMeta,
 } from '../../services/safety';
 import type { AppEnv } from '../context';
+import { readBrowserKey } from '../offer-browser-cookie';
+import { onRequesterSide } from '../../services/requester-marks';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { e164Of } from '../phone';
 import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
@@ -164,9 +166,20 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     await consume('safetyCodesPerNumberAddress', `${e164}|${clientKey(ip)}`, CODE_WAIT);
     await consume('safetyCodesPerNumber', e164, CODE_WAIT);
     const db = await c.var.db();
-    // Asked from a session of this number (its consent link, or a code): an opted-out number may get the code.
+    // Asked from a session of this number (its consent link, or a code): an opted-out number may get the code — but
+    // not asked from the requester's side of a link session (the requester holds the link too).
     const session = await sessionOf(db, readSafetyCookie(c));
-    const id = await sendSafetyCode(db, e164, body.locale ?? c.get('lang'), { ownerLink: session?.e164 === e164 });
+    const ownerLink =
+      session?.e164 === e164 &&
+      !(
+        session.requesterId &&
+        (await onRequesterSide(db, session.requesterId, e164, {
+          sessionUserId: c.get('user')?.id ?? null,
+          browserKey: readBrowserKey(c),
+          ip: c.get('clientIp') ?? null,
+        }))
+      );
+    const id = await sendSafetyCode(db, e164, body.locale ?? c.get('lang'), { ownerLink });
     // Not awaited: the answer must not wait on what only a known number does (enqueueAfterCommit never throws).
     void enqueueAfterCommit(id ? [id] : []);
     return ok(c, { sent: true as const });
