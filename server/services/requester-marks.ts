@@ -205,17 +205,18 @@ export async function answeredByRequester(
 
 /**
  * Whether a caller is on the side of requester `requesterId` of number `e164`: signed in as that buyer, or with the
- * browser or from the address of one of their requests to the number. A consent link is in the requester's hands too:
- * what only the owner may do with it (a safety code to an opted-out number) is refused on that side.
+ * browser of one of their requests to the number. A consent link is in the requester's hands too: what only the owner
+ * may do with it (a safety code to an opted-out number) is refused on that side. An address alone does not count: the
+ * owner may share the requester's home network, and must not lose their way in for it.
  */
 export async function onRequesterSide(
   db: Db | Tx,
   requesterId: string,
   e164: E164,
-  who: { sessionUserId: string | null; browserKey: string | null; ip: string | null },
+  who: { sessionUserId: string | null; browserKey: string | null },
 ): Promise<boolean> {
   if (who.sessionUserId && who.sessionUserId === requesterId) return true;
-  const rows = markRows({ device: who.browserKey, address: who.ip });
+  const rows = markRows({ device: who.browserKey });
   if (rows.length === 0) return false;
   const { rows: found } = await db.execute<{ hit: boolean }>(sql`
     select exists (

@@ -176,7 +176,6 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
         (await onRequesterSide(db, session.requesterId, e164, {
           sessionUserId: c.get('user')?.id ?? null,
           browserKey: readBrowserKey(c),
-          ip: c.get('clientIp') ?? null,
         }))
       );
     const id = await sendSafetyCode(db, e164, body.locale ?? c.get('lang'), { ownerLink });
