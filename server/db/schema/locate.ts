@@ -1,6 +1,5 @@
 import {
   bigint,
-  boolean,
   doublePrecision,
   index,
   integer,
