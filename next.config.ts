@@ -31,8 +31,10 @@ const nextConfig: NextConfig = {
       ? '1'
       : '0',
   },
-  // A self-contained server in .next/standalone for the container image (Dockerfile, docs/deploy.md).
-  output: 'standalone',
+  // A self-contained server in .next/standalone for the container image only (the Dockerfile's build sets
+  // NEXT_OUTPUT=standalone; docs/deploy.md). A local build keeps Next's usual output, so `npm start` (scripts/start.mjs,
+  // Next's request handler) runs it without Next's '"next start" does not work with "output: standalone"' warning.
+  ...(process.env.NEXT_OUTPUT === 'standalone' ? { output: 'standalone' as const } : {}),
   trailingSlash: true,
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,

@@ -31,6 +31,7 @@ async function serve(request: APIRequestContext, port: number, env: Record<strin
     .toBe(200);
   return {
     base,
+    output: run.output,
     stop: async () => {
       child.kill('SIGTERM');
       await run.exited;
@@ -62,6 +63,20 @@ test('`next start` alone serves every kind of response with the security headers
       expect(tls.headers()['strict-transport-security'], path).toBe('max-age=31536000; includeSubDomains');
       expect(tls.headers()['content-security-policy'], path).toContain("frame-ancestors 'none'");
     }
+    // A local build is Next's usual output (the container's is standalone): nothing to warn about.
+    expect(server.output()).not.toContain('does not work with "output: standalone"');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('`npm start` on a fresh build prints its start-up summary and no framework warning', async ({ request }) => {
+  test.setTimeout(150_000);
+  const server = await serve(request, 3298, {});
+  try {
+    expect((await request.get(`${server.base}/api_f/v1/health/ready`)).status()).toBe(200);
+    expect(server.output()).toContain('links use');
+    expect(server.output()).not.toContain('does not work with "output: standalone"');
   } finally {
     await server.stop();
   }
