@@ -12,7 +12,7 @@ import { acceptedLanguage } from './accept-language.mjs';
 /**
  * The methods passed on to Next: the API's (app/api_f/v1/[[...route]]/route.ts exports GET, HEAD, POST, PUT, PATCH,
  * DELETE and OPTIONS) and the pages' (GET, HEAD). Any other method answers 405 with this list in `Allow`
- * (RFC 9110 §15.5.6).
+ * (RFC 9110, section 15.5.6).
  */
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const ALLOW = ALLOWED_METHODS.join(', ');
@@ -70,7 +70,7 @@ function pathOf(target) {
 }
 
 /**
- * Whether every `/`-separated segment of `pathname` decodes as %-encoded UTF-8 (RFC 3986 §2.1, RFC 3629), as Next
+ * Whether every `/`-separated segment of `pathname` decodes as %-encoded UTF-8 (RFC 3986, section 2.1, RFC 3629), as Next
  * decodes route parameters: `%ZZ`, a truncated `%E0%A4%A` and a surrogate's encoding `%ED%A0%80` do not.
  */
 export function isDecodablePath(pathname) {
@@ -130,7 +130,7 @@ function refuse(req, res, pathname, status, problem) {
  * Checks a request before Next's handler and answers it when Next could not: 405 for a method outside
  * {@link ALLOWED_METHODS} (TRACE, PROPFIND, …; Node itself answers 400 to a method it does not know, such as TRACK),
  * 400 for a path that is not decodable ({@link isDecodablePath}) or a request-target that is neither a path nor an
- * absolute URL (`OPTIONS *` answers 204 with `Allow`, RFC 9110 §9.3.7). Returns true when it answered (the caller
+ * absolute URL (`OPTIONS *` answers 204 with `Allow`, RFC 9110, section 9.3.7). Returns true when it answered (the caller
  * then must not call Next).
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
@@ -156,7 +156,7 @@ export function guardRequest(req, res) {
 }
 
 /**
- * The server's `connect` listener: Node hands a CONNECT request (a proxy tunnel, RFC 9110 §9.3.6) to it rather than
+ * The server's `connect` listener: Node hands a CONNECT request (a proxy tunnel, RFC 9110, section 9.3.6) to it rather than
  * to the request handler, and without one drops the connection unanswered. This server is no proxy: 405.
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:stream').Duplex} socket

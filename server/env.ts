@@ -84,7 +84,7 @@ const providersSettings = {
   ORDERS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
   /**
    * Failed sign-ins per buyer address from every client per hour (docs/security.md "Rate limits"); each
-   * account is also locked after 100 failures in a row whatever this says (NIST SP 800-63B §5.2.2).
+   * account is also locked after 100 failures in a row whatever this says (NIST SP 800-63B, section 5.2.2).
    */
   LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(100),
   /** Days after the transaction within which a refund may be asked for (docs/rules.md#limits). */

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-/** `bytes` bytes in base64url (RFC 4648 §5), as `PushSubscription.toJSON()` gives the keys; padding tolerated. */
+/** `bytes` bytes in base64url (RFC 4648, section 5), as `PushSubscription.toJSON()` gives the keys; padding tolerated. */
 const base64url = (bytes: number) =>
   z
     .string()

@@ -12,14 +12,14 @@ import { borrowedTrust } from './authority-names';
  *   code point, no default-ignorable code point (Unicode UAX #44 `Default_Ignorable_Code_Point`: Hangul fillers
  *   U+115F/U+1160/U+3164/U+FFA0, combining grapheme joiner, variation selectors, Mongolian selectors, Khmer inherent
  *   vowels, musical formatting U+1D173–1D17A) and no braille blank U+2800. The one exception is an emoji sequence
- *   (Unicode UTS #51 §1.4.9, "possible emoji"): its zero-width joiners, variation selectors and the tag characters of
+ *   (Unicode UTS #51, section 1.4.9, "possible emoji"): its zero-width joiners, variation selectors and the tag characters of
  *   the England, Scotland and Wales flags are part of the picture.
  * - No combining mark without a base (at the start or after a space), no stack of more than 4 marks.
  * - A name has at least two visible letters (`\p{L}`, fillers excepted; marks, digits, symbols and emoji do not count).
  * - Links, e-mail addresses and phone numbers are looked for on a comparison form, so look-alikes do not slip
  *   through: NFKC (UAX #15: fullwidth "．" becomes ".", circled "⑥" and superscript "⁶" become "6"), the full stops
- *   IDNA treats as label separators (U+3002, U+FF0E, U+FF61; UTS #46 §4) become ".", then the confusable skeleton of
- *   UTS #39 §4 (NFD, each code point replaced by its prototype from confusables.txt: Cyrillic "о" → "o", "․" → ".").
+ *   IDNA treats as label separators (U+3002, U+FF0E, U+FF61; UTS #46, section 4) become ".", then the confusable skeleton of
+ *   UTS #39, section 4 (NFD, each code point replaced by its prototype from confusables.txt: Cyrillic "о" → "o", "․" → ".").
  * - A name does not claim to be an authority or the service ("Policía Nacional", "Bank BCA", "Chamspy Support"), nor
  *   a firm that scam texts pretend to be (a delivery firm, a shop, an app, a phone carrier, a charity, a hospital, an
  *   employer's HR: "Correos", "Shopee", "WhatsApp", "Telkomsel", "Cruz Roja"), in any spelling: ./authority-names.
@@ -110,7 +110,7 @@ const BLANK_LETTERS = /[\u115F\u1160\u3164\uFFA0]/gu;
 const STRAY_MARKS = /(?:^|\s)\p{M}|\p{M}{5}/u;
 
 /**
- * One element of an emoji sequence (UTS #51 §1.4.9 and ED-17): a flag (two regional indicators), the England,
+ * One element of an emoji sequence (UTS #51, section 1.4.9 and ED-17): a flag (two regional indicators), the England,
  * Scotland or Wales tag sequence, or an emoji with a skin-tone modifier, a variation selector and/or a keycap.
  */
 const EMOJI_ELEMENT = String.raw`(?:\p{RI}\p{RI}|\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}|\p{Emoji}(?:\p{EMod}|[\uFE0E\uFE0F]\u20E3?|\u20E3)?)`;
@@ -119,7 +119,7 @@ const EMOJI_SEQUENCE = new RegExp(`${EMOJI_ELEMENT}(?:\\u200D${EMOJI_ELEMENT})*`
 /** The invisible parts an emoji sequence may hold: joiner, variation selectors, tags. */
 const EMOJI_PARTS = /[\u200D\uFE0E\uFE0F\u{E0020}-\u{E007F}]/gu;
 
-/** Full stops that IDNA maps to "." between the labels of a domain name (UTS #46 §4, RFC 3490 §3.1). */
+/** Full stops that IDNA maps to "." between the labels of a domain name (UTS #46, section 4, RFC 3490, section 3.1). */
 const LABEL_DOTS = /[\u3002\uFF0E\uFF61]/gu;
 /** A URL scheme (`https://`, `hxxp://`), `www.`, or an at sign, on the skeleton. */
 const LINK_MARK = /[a-z][a-z0-9+.-]*:\/\/|\bwww\.|@/iu;

@@ -103,7 +103,7 @@ async function bodyProblem(c: Context): Promise<Refusal | null> {
 
 /**
  * Refuses, in the envelope, a request whose text cannot be stored or walked, before any route reads it:
- * - 400 `Api.badInput`: a path segment that is not valid %-encoded UTF-8 (RFC 3986 §2.1, RFC 3629), or a path,
+ * - 400 `Api.badInput`: a path segment that is not valid %-encoded UTF-8 (RFC 3986, section 2.1, RFC 3629), or a path,
  *   query or body holding a NUL byte or a lone surrogate. PostgreSQL's text and jsonb refuse both (SQLSTATE 22021,
  *   22P05), which would otherwise surface as a 500;
  * - 400 `Api.tooDeep`: a JSON body nested deeper than {@link MAX_JSON_DEPTH}.

@@ -20,8 +20,8 @@ export class BlockedRequestError extends Error {
 
 /**
  * The IPv4 address an IPv6 address stands for, by the standard that defines its prefix, or null: IPv4-mapped
- * `::ffff:0:0/96` (RFC 4291 §2.5.5.2), IPv4-translated `::ffff:0:0:0/96` (RFC 2765), the NAT64 well-known prefix
- * `64:ff9b::/96` (RFC 6052 §2.1) and 6to4 `2002::/16` (RFC 3056 §2: the IPv4 address is bits 16–47).
+ * `::ffff:0:0/96` (RFC 4291, section 2.5.5.2), IPv4-translated `::ffff:0:0:0/96` (RFC 2765), the NAT64 well-known prefix
+ * `64:ff9b::/96` (RFC 6052, section 2.1) and 6to4 `2002::/16` (RFC 3056, section 2: the IPv4 address is bits 16–47).
  */
 function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
   const p = address.parts;
@@ -40,7 +40,7 @@ function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
  * IPv4-translated, NAT64 `64:ff9b::/96`, 6to4) is judged by that IPv4 address, so `::ffff:127.0.0.1` or
  * `64:ff9b::a9fe:a9fe` cannot reach what `127.0.0.1` or `169.254.169.254` may not; on a DNS64 network, NAT64
  * addresses of public sites stay reachable. IPv4-compatible addresses (`::a.b.c.d` other than `::` and `::1`,
- * e.g. `::7f00:1`) are deprecated (RFC 4291 §2.5.5.1), no public site has one, and a host may still route them to
+ * e.g. `::7f00:1`) are deprecated (RFC 4291, section 2.5.5.1), no public site has one, and a host may still route them to
  * the IPv4 address: always blocked. Other special-purpose IPv6 ranges (Teredo, the NAT64 local-use prefix
  * `64:ff9b:1::/48`, documentation…) are blocked as before by ipaddr.js's range.
  */

@@ -29,7 +29,7 @@ const TIMEOUT_MS = 10_000;
  * addresses through for the tests' push service. Redirects are not followed: the endpoint was checked, where it points
  * to was not.
  * Resolves `gone` when the service says the subscription no longer exists or can never take a message of ours (404,
- * 410, or another 4xx but 429: RFC 8030 §7.3 and §5; a 403 means it was made for another key); rejects on anything
+ * 410, or another 4xx but 429: RFC 8030, sections 7.3 and 5; a 403 means it was made for another key); rejects on anything
  * that may pass (429, 5xx, network, a refused address, TIMEOUT_MS without an answer), for the outbox to try again.
  */
 export async function sendPush(

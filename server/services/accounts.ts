@@ -18,7 +18,7 @@ export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
 export const RESET_CODE_MAX_FAILURES = 5;
 /**
  * Failed sign-ins in a row after which an account's password stops signing in until it is reset with an e-mailed
- * code: NIST SP 800-63B §5.2.2 allows at most 100 consecutive failed attempts on one account.
+ * code: NIST SP 800-63B, section 5.2.2 allows at most 100 consecutive failed attempts on one account.
  */
 export const LOGIN_LOCK_AFTER_FAILURES = 100;
 
@@ -70,7 +70,7 @@ export const emailKey = (email: string) => sha256(`email:${normalize(email)}`);
  * (LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR). Limits are keyed by the address's hash, so a 429 says nothing about whether it
  * is registered.
  *
- * Failed sign-ins in a row (NIST SP 800-63B §5.2.2): every attempt on an account counts one in `users.failed_logins`
+ * Failed sign-ins in a row (NIST SP 800-63B, section 5.2.2): every attempt on an account counts one in `users.failed_logins`
  * before its password is checked (one atomic UPDATE, so guesses sent at once each take their own number); a right
  * password clears the count. An attempt numbered past LOGIN_LOCK_AFTER_FAILURES is refused even with the right
  * password, with the same `login_failed` answer (nothing tells a guesser that the account exists or is locked). The

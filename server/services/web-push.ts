@@ -117,7 +117,7 @@ export function vapidKeys(db: Db): Promise<Vapid> {
  * inside a transaction).
  *
  * An endpoint already known stays with its account unless the caller shows it holds the subscription: the same
- * `p256dh` and `auth` as stored, which only the browser that made the subscription has (RFC 8291 §3: the keys are the
+ * `p256dh` and `auth` as stored, which only the browser that made the subscription has (RFC 8291, section 3: the keys are the
  * browser's own). Then it moves to the caller: one browser, one subscription, and it follows whoever signs in on that
  * browser and turns alerts on (someone who switches accounts on their browser expects that). Knowing the endpoint URL
  * alone moves nothing: PushEndpointTakenError (409). The caller's own endpoint takes new keys.
@@ -204,7 +204,7 @@ export type PushFanOut = { sent: number; gone: number; failed: number; lastError
  * addresses, checked at each connection (../providers/push.ts), so an endpoint whose name now resolves to a private
  * address fails without reaching it. A device whose push service says it is gone is deleted; a device that took it
  * has `lastSentAt` set and its failure count reset; one that failed (network, refused address, 429, 5xx) has it
- * counted. `topic` lets a push service replace an undelivered alert about the same request (RFC 8030 §5.4).
+ * counted. `topic` lets a push service replace an undelivered alert about the same request (RFC 8030, section 5.4).
  */
 export async function pushToUser(db: Db, userId: string, payload: string, topic?: string): Promise<PushFanOut> {
   const devices = await db
