@@ -36,6 +36,9 @@ describe('client IP', () => {
     expect(clientKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
     expect(clientKey('2001:db8:1:2:ffff::1')).toBe('2001:db8:1:2::/64');
     expect(clientKey('2001:DB8:1:2::abcd')).toBe('2001:db8:1:2::/64');
+    // A key given again (as orders.client_key keeps it) is the same key.
+    expect(clientKey('2001:db8:1:2::/64')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('10.0.0.0/64')).toBe('unknown');
     expect(clientKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
     expect(clientKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
     expect(clientKey('::ffff:cb00:7109')).toBe('203.0.113.9');

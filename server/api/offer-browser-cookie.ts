@@ -15,6 +15,8 @@ import { randomToken } from '../services/tokens';
  */
 export const OFFER_BROWSER_COOKIE = 'offer_browser';
 const MAX_AGE_S = 365 * 24 * 3600;
+/** A well-formed cookie value: 128 random bits in base64url (`randomToken(16)`). */
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{22}$/;
 
 /**
  * The browser's key (`browserKeyOf` the cookie's value) for this request; a browser without a well-formed cookie gets
@@ -22,17 +24,16 @@ const MAX_AGE_S = 365 * 24 * 3600;
  * and the e-mail address alone then limits the discount).
  */
 export function offerBrowserKey(c: Context): string {
-  let value = getCookie(c, OFFER_BROWSER_COOKIE);
-  if (!value || !/^[A-Za-z0-9_-]{22}$/.test(value)) {
-    value = randomToken(16);
-    setCookie(c, OFFER_BROWSER_COOKIE, value, {
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: hostPrefixed(env().APP_ORIGIN),
-      path: '/api_f/',
-      maxAge: MAX_AGE_S,
-    });
-  }
+  const known = readBrowserKey(c);
+  if (known) return known;
+  const value = randomToken(16);
+  setCookie(c, OFFER_BROWSER_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: hostPrefixed(env().APP_ORIGIN),
+    path: '/api_f/',
+    maxAge: MAX_AGE_S,
+  });
   return browserKeyOf(value);
 }
 
@@ -43,5 +44,5 @@ export function offerBrowserKey(c: Context): string {
  */
 export function readBrowserKey(c: Context): string | null {
   const value = getCookie(c, OFFER_BROWSER_COOKIE);
-  return value && /^[A-Za-z0-9_-]{22}$/.test(value) ? browserKeyOf(value) : null;
+  return value && COOKIE_VALUE.test(value) ? browserKeyOf(value) : null;
 }

@@ -74,10 +74,12 @@ export function normalizeIp(value: string | null | undefined): string | null {
  * network, e.g. `2001:db8:1:2::/64`. A /64 is the smallest network an IPv6 end site or host is given (RFC 6177,
  * RFC 7421; SLAAC hosts pick their own interface id, RFC 4862 and RFC 8981), so one client can use every address of
  * its /64 and would get a fresh limit with each one. `null`, `'unknown'` and anything that is not an IP address are
- * returned as `'unknown'` (one shared subject, as before).
+ * returned as `'unknown'` (one shared subject, as before). A key given again (`2001:db8:1:2::/64`) is returned as it is.
  */
 export function clientKey(ip: string | null | undefined): string {
   const value = ip?.trim().replace(/^\[|\]$/g, '') ?? '';
+  // A key already (an IPv6 /64, as orders.client_key keeps it) is its own key.
+  if (value.endsWith('/64') && isIP(value.slice(0, -3)) === 6) return clientKey(value.slice(0, -3));
   if (!value || !ipaddr.isValid(value) || !isIP(value.split('%')[0])) return 'unknown';
   const address = ipaddr.process(value);
   if (address.kind() === 'ipv4') return address.toString();

@@ -100,9 +100,9 @@ class StreamSlots {
   private counts = new Map<string, number>();
 
   /** The keys one opening counts under (no address key when the address is unknown: it would pool every such client). */
-  static keysOf(opening: Pick<LiveStreamOpening, 'userId' | 'tokens' | 'clientIp'>): string[] {
+  static keysOf(opening: Pick<LiveStreamOpening, 'userId' | 'clientIp'>, tokenHashes: readonly string[]): string[] {
     return [
-      ...[...new Set(opening.tokens)].map((t) => `s:${sha256(t)}`),
+      ...tokenHashes.map((h) => `s:${h}`),
       `u:${opening.userId}`,
       ...(opening.clientIp ? [`a:${clientKey(opening.clientIp)}`] : []),
     ];
@@ -152,6 +152,11 @@ function stateEvent(s: Pick<LocationTrace, 'status' | 'ownerSeenAt' | 'liveSigna
   return sseEvent('state', { status, ownerSeenAt, liveSignal, sharingUntil });
 }
 
+/** What tells one named place from another (`''` for none), so a `place` event goes only when it changes. */
+function placeKeyOf(place: LocationTrace['place']): string {
+  return place ? `${place.name}|${place.region}|${place.country}` : '';
+}
+
 /** One `position` event, its id the position's id (the browser sends it back as Last-Event-ID). */
 function positionEvent(p: Position): string {
   return sseEvent('position', p, String(p.id));
@@ -176,8 +181,6 @@ export class LiveStream {
   /** The place last named to this stream (`name|region|country`), so a `place` event goes only when it changes. */
   private placeKey: string | null = null;
   readonly startedAt = Date.now();
-  /** The SHA-256 of each session token, as sessions are stored and announced when they end. */
-  readonly tokenHashes: readonly string[];
   /** Resolves when the stream has ended, whichever side ended it. */
   readonly closed = new Promise<void>((resolve) => (this.done = resolve));
 
@@ -187,10 +190,10 @@ export class LiveStream {
     readonly tokens: readonly string[],
     readonly requestId: string,
     resumeAfter: number,
+    readonly tokenHashes: readonly string[],
     private readonly slots: readonly string[],
   ) {
     this.lastId = resumeAfter;
-    this.tokenHashes = [...new Set(tokens)].map(sha256);
   }
 
   /** Subscribes to the hub before the view is read, so that nothing committed in between is missed. */
@@ -294,7 +297,7 @@ export class LiveStream {
   /** The place nearest to the newest GPS fix, as the trace names it, sent whenever it changes (no reload needed). */
   private async namePlace(fix: Pick<Position, 'latitude' | 'longitude'>): Promise<void> {
     const place = await nearestPlace(fix.latitude, fix.longitude);
-    const key = place ? `${place.name}|${place.region}|${place.country}` : '';
+    const key = placeKeyOf(place);
     if (key === this.placeKey) return;
     this.placeKey = key;
     this.write(sseEvent('place', { place }));
@@ -307,7 +310,7 @@ export class LiveStream {
     // Positions come newest first by recording time; the event id to resume after is the largest.
     const newest = trace.positions.reduce((max, p) => Math.max(max, p.id), 0);
     const place = trace.place;
-    this.placeKey = place ? `${place.name}|${place.region}|${place.country}` : '';
+    this.placeKey = placeKeyOf(place);
     if (resume) {
       for (const p of trace.positions.filter((p) => p.id > this.lastId).reverse()) this.write(positionEvent(p));
       this.write(stateEvent(trace));
@@ -372,7 +375,9 @@ export class LiveStream {
  */
 export async function openLiveStream(db: Db, opening: LiveStreamOpening): Promise<LiveStream | null> {
   const resume = Number(opening.lastEventId ?? '');
-  const slots = StreamSlots.keysOf(opening);
+  // Each token hashed once: its slot key and what a sign-out's announcement names (sessions store the same hash).
+  const tokenHashes = [...new Set(opening.tokens)].map(sha256);
+  const slots = StreamSlots.keysOf(opening, tokenHashes);
   streamSlots().take(slots);
   const stream = new LiveStream(
     db,
@@ -380,6 +385,7 @@ export async function openLiveStream(db: Db, opening: LiveStreamOpening): Promis
     opening.tokens,
     opening.requestId,
     Number.isSafeInteger(resume) && resume > 0 ? resume : 0,
+    tokenHashes,
     slots,
   );
   try {

@@ -56,7 +56,7 @@ export function markRows(marks: RequesterMarks): { kind: MarkKind; value: string
     ['account', marks.account],
     ['payer', marks.payer],
     ['device', marks.device],
-    ['address', marks.address ? (marks.address.endsWith('/64') ? marks.address : clientKey(marks.address)) : null],
+    ['address', marks.address ? clientKey(marks.address) : null],
     ['name', marks.name ? foldName(marks.name) || null : null],
   ];
   return raw
