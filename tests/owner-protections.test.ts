@@ -72,6 +72,20 @@ async function ask(cookie: string, phone: string, who: Who) {
   return { id: id as string, code: new URL(link).searchParams.get('c')! };
 }
 
+/**
+ * `me` buys a request and asks two more numbers; the owners of all three decline, answering `as` (from their own
+ * address unless said otherwise). Returns the first purchase.
+ */
+async function threeDeclined(me: Who, as: { ip?: string } = {}) {
+  const first = await buy(nextPhone(), me);
+  expect((await answer(first.code, { action: 'decline' }, as)).status).toBe(200);
+  for (let i = 0; i < 2; i++) {
+    const next = await ask(first.cookie, nextPhone(), me);
+    expect((await answer(next.code, { action: 'decline' }, as)).status).toBe(200);
+  }
+  return first;
+}
+
 describe('a refusal follows the requester to a new e-mail', () => {
   it('after a decline: the same address, browser or name is refused before payment, 20 at once; another person is not', async () => {
     const phone = nextPhone();
@@ -123,12 +137,7 @@ describe('a refusal follows the requester to a new e-mail', () => {
 describe('the review signal counts the person, and never the requester’s own answers', () => {
   it('three declines under one e-mail hold the SMS of a new e-mail from the same browser', async () => {
     const me: Who = { ip: nextIp(), browser: newBrowser() };
-    const first = await buy(nextPhone(), me);
-    expect((await answer(first.code, { action: 'decline' })).status).toBe(200);
-    for (let i = 0; i < 2; i++) {
-      const next = await ask(first.cookie, nextPhone(), me);
-      expect((await answer(next.code, { action: 'decline' })).status).toBe(200);
-    }
+    await threeDeclined(me);
     // A new e-mail, a new address: the same browser.
     const again = await buy(nextPhone(), { ip: nextIp(), browser: me.browser });
     expect(again.sms).toMatchObject({ status: 'queued', lastError: 'held for review: mostly_refused' });
@@ -136,12 +145,7 @@ describe('the review signal counts the person, and never the requester’s own a
 
   it('shares given from the buyer’s own session, browser or address do not outweigh the owners’ declines', async () => {
     const me: Who = { ip: nextIp(), browser: newBrowser() };
-    const first = await buy(nextPhone(), me);
-    expect((await answer(first.code, { action: 'decline' })).status).toBe(200);
-    for (let i = 0; i < 2; i++) {
-      const next = await ask(first.cookie, nextPhone(), me);
-      expect((await answer(next.code, { action: 'decline' })).status).toBe(200);
-    }
+    const first = await threeDeclined(me);
     // The buyer answers four of their own links: signed in, from their browser, from their address.
     const own = await Promise.all([0, 1, 2, 3].map(() => ask(first.cookie, nextPhone(), me)));
     const ways = [{ cookie: first.cookie }, { cookie: me.browser }, { ip: me.ip }, { cookie: first.cookie, ip: me.ip }];
@@ -203,12 +207,7 @@ describe('the requester’s own answers weigh only against the requester', () =>
 
   it('declines an owner sends from the requester’s own network still count (a shared home Wi-Fi)', async () => {
     const me: Who = { ip: nextIp(), browser: newBrowser() };
-    const first = await buy(nextPhone(), me);
-    expect((await answer(first.code, { action: 'decline' }, { ip: me.ip })).status).toBe(200);
-    for (let i = 0; i < 2; i++) {
-      const next = await ask(first.cookie, nextPhone(), me);
-      expect((await answer(next.code, { action: 'decline' }, { ip: me.ip })).status).toBe(200);
-    }
+    const first = await threeDeclined(me, { ip: me.ip });
     const again = await ask(first.cookie, nextPhone(), me);
     const db = await getDb();
     const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, again.id));
