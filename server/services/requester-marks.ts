@@ -193,14 +193,7 @@ export async function answeredByRequester(
   request: { id: string; userId: string },
   who: { sessionUserId: string | null; browserKey: string | null; ip: string | null },
 ): Promise<'session' | 'device' | 'address' | null> {
-  if (who.sessionUserId && who.sessionUserId === request.userId) return 'session';
-  const rows = markRows({ device: who.browserKey, address: who.ip });
-  if (rows.length === 0) return null;
-  const { rows: found } = await tx.execute<{ kind: MarkKind }>(
-    sql`select m.kind from requester_marks m where m.request_id = ${request.id} and ${matchesAny(rows)}`,
-  );
-  const kinds = new Set(found.map((f) => f.kind));
-  return kinds.has('device') ? 'device' : kinds.has('address') ? 'address' : null;
+  return requesterSideOf(tx, request.userId, sql`m.request_id = ${request.id}`, who);
 }
 
 /**
@@ -215,13 +208,29 @@ export async function onRequesterSide(
   e164: E164,
   who: { sessionUserId: string | null; browserKey: string | null },
 ): Promise<boolean> {
-  if (who.sessionUserId && who.sessionUserId === requesterId) return true;
-  const rows = markRows({ device: who.browserKey });
-  if (rows.length === 0) return false;
-  const { rows: found } = await db.execute<{ hit: boolean }>(sql`
-    select exists (
-      select 1 from location_requests r join requester_marks m on m.request_id = r.id
-      where r.user_id = ${requesterId} and r.target_e164 = ${e164} and ${matchesAny(rows)}
-    ) as hit`);
-  return !!found[0]?.hit;
+  const requests = sql`m.request_id in (select id from location_requests where user_id = ${requesterId}
+    and target_e164 = ${e164})`;
+  const side = await requesterSideOf(db, requesterId, requests, { ...who, ip: null });
+  return side !== null;
+}
+
+/**
+ * The strongest tie of a caller to requester `requesterId`: `session` (signed in as them), then `device` or `address`
+ * (the caller's browser or address is a mark of one of the requests `requests` selects, a condition on
+ * `requester_marks m`); null when none. One read at most.
+ */
+async function requesterSideOf(
+  db: Db | Tx,
+  requesterId: string,
+  requests: SQL,
+  who: { sessionUserId: string | null; browserKey: string | null; ip: string | null },
+): Promise<'session' | 'device' | 'address' | null> {
+  if (who.sessionUserId && who.sessionUserId === requesterId) return 'session';
+  const rows = markRows({ device: who.browserKey, address: who.ip });
+  if (rows.length === 0) return null;
+  const { rows: found } = await db.execute<{ kind: MarkKind }>(
+    sql`select distinct m.kind from requester_marks m where ${requests} and ${matchesAny(rows)}`,
+  );
+  const kinds = new Set(found.map((f) => f.kind));
+  return kinds.has('device') ? 'device' : kinds.has('address') ? 'address' : null;
 }
