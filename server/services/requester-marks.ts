@@ -27,6 +27,9 @@ export type RequesterMarks = {
   name?: string | null;
 };
 
+/** A request's marks as stored (`storedMarks`), with its buyer's account: what a renewed link is checked with. */
+export type StoredMarks = { account: string; rows: { kind: MarkKind; value: string }[] };
+
 /** Marks a buyer cannot change at will: the review signals follow these only (an address or a name is shared). */
 const STRONG: readonly MarkKind[] = ['account', 'payer', 'device'];
 
@@ -120,7 +123,7 @@ function sameRequester(e164: E164, account: string | null, rows: { kind: MarkKin
 export async function ownerRefusalOf(
   db: Db | Tx,
   e164: E164,
-  marks: RequesterMarks | { account: string; rows: { kind: MarkKind; value: string }[] },
+  marks: RequesterMarks | StoredMarks,
   cooldownDays: number,
 ): Promise<'blocked' | 'cooling_down' | null> {
   const account = marks.account ?? null;

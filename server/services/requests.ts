@@ -11,14 +11,14 @@ import { DEFAULT_SMS_TEXT, consentLink, consentSmsText, localeForCountry, type S
 import { e164Country } from '../../lib/contracts/e164';
 import type { E164 } from '../../lib/contracts/phone';
 import { REQUEST_COOLDOWN_DAYS, ownerRefusal, reviewReason, smsRefusal, type SmsRefusal } from './sms-guards';
-import { payerKeyOf, recordMarks, storedMarks, type RequesterMarks } from './requester-marks';
+import { payerKeyOf, recordMarks, storedMarks, type RequesterMarks, type StoredMarks } from './requester-marks';
 import { randomToken, sha256 } from './tokens';
 
 /**
  * The SMS guards' refusal for `e164`, checked under an advisory lock held until `tx` commits, so the check and the SMS
  * row it allows are one step across every process: requests at once cannot pass a cap together.
  */
-async function lockedSmsRefusal(tx: Tx, e164: E164, marks: RequesterMarks): Promise<SmsRefusal | null> {
+async function lockedSmsRefusal(tx: Tx, e164: E164, marks: RequesterMarks | StoredMarks): Promise<SmsRefusal | null> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
   return smsRefusal(tx, e164, marks);
 }
@@ -163,9 +163,7 @@ export async function renewConsentLink(
     // A link the buyer copies reaches the owner too: the owner's block and cool-down refuse it before any SMS.
     const marks = { account: userId, rows: await storedMarks(tx, id) };
     const refusal = send
-      ? await lockedSmsRefusal(tx, request.targetE164, { account: userId }).then(
-          async (capped) => (await ownerRefusal(tx, request.targetE164, marks)) ?? capped,
-        )
+      ? await lockedSmsRefusal(tx, request.targetE164, marks)
       : await ownerRefusal(tx, request.targetE164, marks);
     if (refusal) throw refusalError(refusal);
     const consentCode = randomToken(16);

@@ -1,11 +1,11 @@
 import 'server-only';
 import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { locationRequests, optOuts, outboundMessages, type MarkKind } from '../db/schema';
+import { locationRequests, optOuts, outboundMessages } from '../db/schema';
 import { env } from '../env';
 import { e164Country, phoneNumberOf } from '../../lib/contracts/e164';
 import type { E164 } from '../../lib/contracts/phone';
-import { ownerRefusalOf, requesterSignals, type RequesterMarks } from './requester-marks';
+import { ownerRefusalOf, requesterSignals, type RequesterMarks, type StoredMarks } from './requester-marks';
 
 /** Why a consent SMS may not be sent (docs/rules.md#security); each maps to 403 or 429 without a provider call. */
 export type SmsRefusal =
@@ -47,7 +47,7 @@ const DAY_MS = 24 * 3600 * 1000;
 export async function ownerRefusal(
   db: Db | Tx,
   e164: E164,
-  marks: RequesterMarks | { account: string; rows: { kind: MarkKind; value: string }[] },
+  marks: RequesterMarks | StoredMarks,
 ): Promise<'blocked' | 'cooling_down' | null> {
   return ownerRefusalOf(db, e164, marks, REQUEST_COOLDOWN_DAYS);
 }
@@ -63,7 +63,7 @@ export async function ownerRefusal(
 export async function smsRefusal(
   db: Db | Tx,
   e164: E164,
-  marks?: RequesterMarks,
+  marks?: RequesterMarks | StoredMarks,
   options: { ignoreOptOut?: boolean } = {},
 ): Promise<SmsRefusal | null> {
   const e = env();
