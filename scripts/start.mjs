@@ -41,11 +41,17 @@ createServer((req, res) => {
   if (guardRequest(req, res)) return;
   // The buyer's live streams are answered on this request and response when they can open (server/api/live-node.ts,
   // offered by server/start.ts at start-up; docs/decisions/0014-live-streams-on-the-node-server.md); the rest is Next's.
-  // Every GET is offered: the handler matches the path as the router would (`canonicalPath`: `%6cive`, `x/../`), so no
-  // spelling of the stream's URL reaches Next's route around the handler's caps. (The key is server/api/live-node.ts's
-  // LIVE_STREAM_SERVER.)
+  // Offered: every GET of the API, and every GET whose path the router would rewrite (percent-encoded or with a dot
+  // segment: `%6cive`, `x/../`); the handler matches it as the router would (`canonicalPath`), so no spelling of the
+  // stream's URL reaches Next's route around the handler's caps, and pages skip the check. (The key is
+  // server/api/live-node.ts's LIVE_STREAM_SERVER.)
   const serveLiveStream = globalThis[Symbol.for('app.liveStreamServer')];
-  if (serveLiveStream && req.method === 'GET') {
+  const url = req.url ?? '';
+  if (
+    serveLiveStream &&
+    req.method === 'GET' &&
+    (url.startsWith('/api_f/') || url.includes('%') || url.includes('/.'))
+  ) {
     void serveLiveStream(req, res)
       .catch(() => false)
       .then((served) => served || handle(req, res));
