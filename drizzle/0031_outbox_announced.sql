@@ -1,0 +1,15 @@
+-- The outbox announces its own messages: a message row written in a transaction is announced on the `outbox` channel
+-- when that transaction commits (PostgreSQL docs, "NOTIFY": delivered at commit, never for a rolled-back one), and
+-- the process that delivers messages hears it and enqueues it at once (server/jobs/outbox-listener.ts). No route or
+-- service has to hand the ids of what it wrote to the job queue, and a forgotten hand-over can no longer leave a
+-- message waiting for the minute sweep, which stays the safety net (docs/decisions/0005-outbox-with-pg-boss.md).
+-- One notice per row, its id as payload; a transaction that writes several messages still takes the commit's notify
+-- lock once.
+CREATE FUNCTION "notify_outbox"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('outbox', NEW.id::text);
+  RETURN NULL;
+END;
+$$;--> statement-breakpoint
+CREATE TRIGGER "outbound_messages_announced" AFTER INSERT ON "outbound_messages" FOR EACH ROW
+  EXECUTE FUNCTION "notify_outbox"();
