@@ -102,6 +102,16 @@ describe('pay step (components/locate/pay-step.tsx)', () => {
     expect(screen.getByRole('button', { name: es.Pay.pay.replace('{amount}', '€0.99') })).toBeTruthy();
   });
 
+  it('tells a wallet payer where the wallet shows the payment, not about a card statement (es)', async () => {
+    const user = userEvent.setup();
+    show('es', api(offer));
+    const line = await screen.findByTestId('descriptor');
+    expect(line.textContent).toBe(es.Pay.descriptor.replace('{descriptor}', 'CHAMSPY DEMO'));
+    await user.click(screen.getByRole('radio', { name: es.Pay.wallet }));
+    expect(line.textContent).toBe(es.Pay.descriptorWallet.replace('{descriptor}', 'CHAMSPY DEMO'));
+    expect(line.textContent).not.toMatch(/tarjeta/);
+  });
+
   it('shows why the offer could not be loaded', async () => {
     show('en', api(null, { offerError: new Error('Network problem, try again') }));
     expect((await screen.findByRole('alert')).textContent).toBe('Network problem, try again');

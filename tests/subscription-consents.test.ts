@@ -60,6 +60,16 @@ describe('proof of consent to the subscription', () => {
     );
   });
 
+  it('says where a wallet payer sees the payment, as the pay step showed it, not a card statement', async () => {
+    const card = await placeOrder({ email: `card-${randomUUID()}@example.com`, method: 'card' });
+    const wallet = await placeOrder({ email: `wallet-${randomUUID()}@example.com`, method: 'wallet' });
+    const cardText = (await recordsOf(card.body.obj.code)).records[0].termsText;
+    const walletText = (await recordsOf(wallet.body.obj.code)).records[0].termsText;
+    expect(cardText).toContain('Your card statement will show:');
+    expect(walletText).toContain("Your wallet's activity will show the payment as:");
+    expect(walletText).not.toContain('card statement');
+  });
+
   it('is one record per order when a double click sends the same idempotency key 20 times at once', async () => {
     const email = `double-${randomUUID()}@example.com`;
     const key = randomUUID();

@@ -23,7 +23,8 @@ function newKey(): string {
  * stated with its rule and no time limit — no countdown, which for an offer that does not really end would be a false
  * "limited time" claim (Directive 2005/29/EC, Annex I point 7); then, in the same type size as the price, the trial
  * price, its 24 hours, the monthly price it converts to, that it renews until cancelled and how to cancel; the
- * card-statement descriptor; card or wallet; the request to start at once and what a withdrawal then refunds
+ * statement descriptor, said of the card or, when the buyer chose the wallet, of the wallet's activity (what
+ * `renderTermsShown` in server/services/subscription-consents.ts records too); card or wallet; the request to start at once and what a withdrawal then refunds
  * (`Pay.startNow`, sent as `startNow`: Directive 2011/83/EU Art. 7(3), 14(3)); and Pay, which creates the order (`POST /portal/order` with an
  * idempotency key). The discounted price and the struck regular price stand side by side, large, above the terms
  * and Pay goes where the answer's `next` says. If the discount went to another order first (409,
@@ -192,7 +193,10 @@ export function PayStep({
           </label>
         ))}
       </fieldset>
-      <p className="text-sm text-slate-600">{t('descriptor', { descriptor: view.billingDescriptor })}</p>
+      {/* A wallet payer has no card statement to read: the line names where they will see the payment. */}
+      <p className="text-sm text-slate-600" data-testid="descriptor">
+        {t(method === 'wallet' ? 'descriptorWallet' : 'descriptor', { descriptor: view.billingDescriptor })}
+      </p>
       <p className="text-sm text-slate-600" data-testid="start-now">
         {t('startNow')}
       </p>

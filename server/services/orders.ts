@@ -157,6 +157,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
           currency: price.currency,
           geolocations: price.geolocationsPerPeriod,
           descriptor: env().BILLING_DESCRIPTOR,
+          method: input.method,
           startNow: values.startNow,
           ip: input.client?.ip ?? null,
           userAgent: input.client?.userAgent ?? null,

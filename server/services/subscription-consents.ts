@@ -23,12 +23,15 @@ export type TermsShown = {
   currency: string;
   geolocations: number;
   descriptor: string;
+  /** How the buyer chose to pay: the statement line speaks of the card, or of the wallet (`Pay.descriptorWallet`). */
+  method?: 'card' | 'wallet';
   startNow: boolean;
 };
 
 /**
  * The terms the pay step shows, as text, one statement a line, in the order's language (next-intl's ICU formatter
- * over messages/*.json: the box ticked in the locate box, `Pay.priceLine`, `Pay.includes`, `Pay.descriptor`,
+ * over messages/*.json: the box ticked in the locate box, `Pay.priceLine`, `Pay.includes`, `Pay.descriptor` (or
+ * `Pay.descriptorWallet` for a wallet payment, as the pay step shows it),
  * `Pay.startNow` when the buyer asked to start at once, and the button `Pay.pay`), and the version of the terms of
  * use they accept: `terms-of-use@` + the first 12 hex digits of the SHA-256 of that locale's terms-of-use text.
  */
@@ -44,7 +47,7 @@ export function renderTermsShown(shown: TermsShown): { text: string; version: st
     box,
     t('Pay.priceLine', { trial: money(shown.trialMinor), monthly: money(shown.monthlyMinor) }),
     t('Pay.includes', { count: shown.geolocations }),
-    t('Pay.descriptor', { descriptor: shown.descriptor }),
+    t(shown.method === 'wallet' ? 'Pay.descriptorWallet' : 'Pay.descriptor', { descriptor: shown.descriptor }),
     ...(shown.startNow ? [t('Pay.startNow')] : []),
     t('Pay.pay', { amount: money(shown.trialMinor) }),
   ];
