@@ -6,6 +6,7 @@ import { payerKeyOfCard } from '../services/requester-marks';
 import { orders, priceSetups, subscriptions } from '../db/schema';
 import { cancelAtOf, periodEndOf, statusFromStripe, stripeClient } from '../providers/stripe';
 import { lockOrder } from '../services/billing-locks';
+import { isPayable } from '../../lib/order-machine';
 import { fulfilOrder, type ClientMeta } from '../services/checkout';
 import { queueReceipt } from '../services/receipts';
 import { applySubscriptionEvent } from '../services/subscriptions';
@@ -60,7 +61,7 @@ export async function applyPaidCheckout(tx: Tx, paid: PaidCheckout, meta: Client
   const sub = paid.subscription;
   const method = typeof sub?.default_payment_method === 'object' ? sub.default_payment_method : null;
   const [order] = await tx.select().from(orders).where(eq(orders.code, paid.orderCode)).for('update');
-  if (!order || (order.status !== 'pending' && order.status !== 'failed')) return null;
+  if (!order || !isPayable(order.status)) return null;
   const status = sub ? statusFromStripe(sub.status) : 'trialing';
   return fulfilOrder(tx, order, meta, {
     providerSubscription: sub

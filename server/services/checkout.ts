@@ -4,6 +4,8 @@ import type { Db, Tx } from '../db/client';
 import { FUNNEL } from '../../lib/tracking/funnel';
 import { recordOrderEvent } from './events';
 import { domainEvents, orders, payments, priceSetups, subscriptions, users, type Order } from '../db/schema';
+import { isPayable } from '../../lib/order-machine';
+import { applyOrderEvent } from './order-transitions';
 import { env } from '../env';
 import { sandboxCardBrand, sandboxCharge } from '../providers/sandbox-payments';
 import { localeUrl } from '../../i18n/routing';
@@ -55,7 +57,7 @@ type Unpayable = { kind: 'not_found' } | { kind: 'not_payable' } | { kind: 'emai
 async function lockPayable(tx: Tx, code: string): Promise<Order | Unpayable> {
   const [order] = await tx.select().from(orders).where(eq(orders.code, code)).for('update').limit(1);
   if (!order) return { kind: 'not_found' };
-  if (order.status !== 'pending' && order.status !== 'failed') return { kind: 'not_payable' };
+  if (!isPayable(order.status)) return { kind: 'not_payable' };
   if (!order.userId && (await accountIdOf(tx, order.email))) return { kind: 'email_registered' };
   return order;
 }
@@ -75,16 +77,12 @@ export async function paySandboxCard(db: Db, code: string, cardNumber: string, m
     if (!('id' in order)) return order;
     if (charge.outcome === 'declined') return decline(tx, order, charge.reason);
     if (charge.outcome === 'requires_action') {
-      await tx
-        .update(orders)
-        .set({
-          pendingAction: '3ds',
-          cardLast4: last4,
-          cardBrand: brand,
-          sandboxRenewal: charge.renewals,
-          status: 'pending',
-        })
-        .where(eq(orders.id, order.id));
+      await applyOrderEvent(tx, order.id, 'action_required', {
+        pendingAction: '3ds',
+        cardLast4: last4,
+        cardBrand: brand,
+        sandboxRenewal: charge.renewals,
+      });
       return { kind: 'requires_action' } as const;
     }
     return fulfilOrder(tx, order, meta, {
@@ -124,19 +122,23 @@ export async function completeSandboxWallet(
     if (!('id' in order)) return order;
     if (order.paymentMethod !== 'wallet') return { kind: 'not_payable' } as const;
     if (!approve) {
-      await tx
-        .update(orders)
-        .set({ status: 'canceled', failureCode: 'wallet_canceled' })
-        .where(eq(orders.id, order.id));
+      await applyOrderEvent(tx, order.id, 'payment_canceled', { failureCode: 'wallet_canceled' });
       return { kind: 'declined', reason: 'wallet_canceled', status: 'canceled' } as const;
     }
     return fulfilOrder(tx, order, meta, { sandboxRenewal: 'succeeds', signIn: true });
   });
 }
 
+/**
+ * Records a declined payment of locked, payable `order`: `failed` (may be tried again) or, for insufficient funds,
+ * `canceled` (docs/order-states.md).
+ */
 async function decline(tx: Tx, order: Order, reason: string): Promise<PayResult> {
   const status = reason === 'insufficient_funds' ? 'canceled' : 'failed';
-  await tx.update(orders).set({ status, failureCode: reason, pendingAction: null }).where(eq(orders.id, order.id));
+  await applyOrderEvent(tx, order.id, status === 'canceled' ? 'payment_canceled' : 'declined', {
+    failureCode: reason,
+    pendingAction: null,
+  });
   await tx.insert(payments).values({
     orderId: order.id,
     kind: 'initial',
@@ -197,21 +199,19 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
   const now = new Date();
   const [price] = await tx.select().from(priceSetups).where(eq(priceSetups.id, order.priceSetupId));
   const user = await payingAccount(tx, order, now);
-  await tx
-    .update(orders)
-    .set({
-      status: 'paid',
-      paidAt: now,
-      userId: user.id,
-      pendingAction: null,
-      failureCode: null,
-      sandboxRenewal: how.sandboxRenewal ?? null,
-      cardLast4: how.cardLast4 ?? order.cardLast4,
-      cardBrand: how.cardBrand ?? order.cardBrand,
-      payerKey: how.payerKey ?? order.payerKey,
-      providerPaymentId: how.providerPaymentId ?? null,
-    })
-    .where(eq(orders.id, order.id));
+  const moved = await applyOrderEvent(tx, order.id, 'paid', {
+    paidAt: now,
+    userId: user.id,
+    pendingAction: null,
+    failureCode: null,
+    sandboxRenewal: how.sandboxRenewal ?? null,
+    cardLast4: how.cardLast4 ?? order.cardLast4,
+    cardBrand: how.cardBrand ?? order.cardBrand,
+    payerKey: how.payerKey ?? order.payerKey,
+    providerPaymentId: how.providerPaymentId ?? null,
+  });
+  // The caller holds the row lock and checked it payable, so this moves; anything else is a caller's bug.
+  if (!moved) throw new Error(`order ${order.code} is not payable`);
   const trialEnd = how.providerSubscription?.currentPeriodEnd ?? new Date(now.getTime() + price.trialHours * 3600_000);
   const [sub] = await tx
     .insert(subscriptions)

@@ -7,6 +7,8 @@ import { notFound } from '../errors';
 import { accountIdOf } from './accounts';
 import { currencyFormat, formatMoney, minorDigits } from './money';
 import { sha256 } from './tokens';
+import { applyOrderEvent } from './order-transitions';
+import { PAID_STATES } from '../../lib/order-machine';
 
 /**
  * The currency a page language's visitors pay in when a price setup exists in it (ISO 4217): Spanish pages (Spain) →
@@ -200,7 +202,7 @@ export function holding(
 ): Holding {
   const age = (t: Date) => now.getTime() - t.getTime();
   if (!holder.status || !holder.createdAt) return age(holder.claimedAt) > CLAIM_GRACE_MS ? 'free' : 'held';
-  if (holder.status === 'paid' || holder.status === 'refunded') return 'used';
+  if ((PAID_STATES as readonly string[]).includes(holder.status)) return 'used';
   if (holder.status === 'canceled') return 'free';
   if (holder.provider === 'stripe') return age(holder.createdAt) > STRIPE_SESSION_MS ? 'free' : 'held';
   return holder.browserKey === browserKey || age(holder.createdAt) > OTHER_BROWSER_HOLD_MS ? 'supersede' : 'held';
@@ -284,11 +286,10 @@ export async function claimFirstOrderDiscount(
         const verdict = row ? holding(row, claim.browserKey, now) : 'held';
         if (verdict === 'used' || verdict === 'held') throw new ClaimRefused();
         if (verdict === 'supersede') {
-          const [voided] = await tx
-            .update(orders)
-            .set({ status: 'canceled', failureCode: 'superseded', pendingAction: null })
-            .where(and(eq(orders.id, row.orderId), inArray(orders.status, ['created', 'pending', 'failed'])))
-            .returning({ id: orders.id });
+          const voided = await applyOrderEvent(tx, row.orderId, 'superseded', {
+            failureCode: 'superseded',
+            pendingAction: null,
+          });
           // Paid meanwhile (the payment held the row): the discount is spent.
           if (!voided) throw new ClaimRefused();
         }

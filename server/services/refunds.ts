@@ -6,6 +6,7 @@ import { env } from '../env';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { paymentProvider } from '../providers/payments';
 import { formatMoney } from './money';
+import { applyOrderEvent } from './order-transitions';
 import { queueEmail } from './outbox-queue';
 import { lockOrder, lockSubscriptionsOf } from './billing-locks';
 import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
@@ -102,7 +103,7 @@ export async function recordRefund(tx: Tx, order: Order, amountMinor: number, id
     .insert(refunds)
     .values({ orderId: order.id, amountMinor, currency: order.currency, providerRef })
     .returning();
-  await tx.update(orders).set({ status: 'refunded', refundedAt: now }).where(eq(orders.id, order.id));
+  await applyOrderEvent(tx, order.id, 'refunded', { refundedAt: now });
   return refund;
 }
 
@@ -132,7 +133,7 @@ export async function refundOrder(db: Db, userId: string, code: string, lang: st
       .insert(refunds)
       .values({ orderId: order.id, amountMinor: order.amountMinor, currency: order.currency, providerRef })
       .returning();
-    await tx.update(orders).set({ status: 'refunded', refundedAt: now }).where(eq(orders.id, order.id));
+    await applyOrderEvent(tx, order.id, 'refunded', { refundedAt: now });
     const subs = await lockSubscriptionsOf(tx, order.id);
     for (const sub of subs) {
       if (sub.status !== 'canceled') await paymentProvider(sub.provider).cancelNow(sub);

@@ -7,6 +7,7 @@ import { log } from '../observability/log';
 import { paymentProvider } from '../providers/payments';
 import { lockOrder, lockSubscription } from './billing-locks';
 import { formatMoney } from './money';
+import { applyOrderEvent } from './order-transitions';
 import { queueEmail } from './outbox-queue';
 import type { RefundCause } from './refunds';
 import { TRIAL_DECISION_LEAD_MS, trialDecisionDue } from './subscription-machine';
@@ -72,7 +73,7 @@ async function refundIfUnconsented(db: Db, due: { id: string; orderId: string },
     await tx
       .insert(refunds)
       .values({ orderId: order.id, amountMinor: order.amountMinor, currency: order.currency, providerRef });
-    await tx.update(orders).set({ status: 'refunded', refundedAt: now }).where(eq(orders.id, order.id));
+    await applyOrderEvent(tx, order.id, 'refunded', { refundedAt: now });
     await applySubscriptionEvent(tx, sub.id, { type: 'trial_unconsented', at: now });
     await tx.insert(domainEvents).values({
       type: 'order.refunded',

@@ -3,6 +3,7 @@ import { at, createdAt, id, timestamps } from './columns';
 import { accountId, emailedLinkTable, users } from './accounts';
 import type { Attribution } from './tracking';
 import type { E164 } from '../../../lib/contracts/phone';
+import { ORDER_STATES } from '../../../lib/order-machine';
 
 /** Prices per currency, in integer minor units (docs/rules.md#data); seeded by a migration, editable. */
 export const priceSetups = pgTable('price_setups', {
@@ -58,8 +59,8 @@ export const firstOrderDiscounts = pgTable('first_order_discounts', {
   claimedAt: at('claimed_at').notNull().defaultNow(),
 });
 
-/** docs/rules.md#data: `created -> pending -> paid | failed | canceled`; `paid -> refunded`. */
-export const orderStatus = pgEnum('order_status', ['created', 'pending', 'paid', 'failed', 'canceled', 'refunded']);
+/** The order's states, from its machine (lib/order-machine.ts, docs/order-states.md); written only by its events. */
+export const orderStatus = pgEnum('order_status', ORDER_STATES);
 
 export const orders = pgTable(
   'orders',

@@ -1,0 +1,73 @@
+/**
+ * The order state machine: the one table of an order's payment states and the events that move it. Pure (no database,
+ * no clock), in the idiom of the location request's machine (lib/request-machine.ts, docs/decisions/0007): the server
+ * applies each event as one conditional UPDATE (server/services/order-transitions.ts), so of two racing events the
+ * second sees the first's result. States and events are listed in docs/order-states.md.
+ *
+ * ```
+ *  pending ──paid──▶ paid ──refunded──▶ refunded
+ *   │  ▲ └─declined─▶ failed ──paid──▶ paid
+ *   │  └action_required┘ (3-D Secure)
+ *   └── payment_canceled / superseded ──▶ canceled
+ * ```
+ *
+ * Rules it encodes (docs/rules.md#states):
+ * - An order is paid only from `pending` or `failed` (a declined card may be tried again), never twice.
+ * - A refund ends an order for good: nothing leaves `refunded` or `canceled`.
+ * - An unpaid order loses its first-order discount to a newer one of the same buyer (`superseded`,
+ *   server/services/prices.ts `claimFirstOrderDiscount`) only while it is still unpaid.
+ */
+
+/** Every state an order can be in (the `order_status` enum, drizzle/0000_init.sql). */
+export const ORDER_STATES = ['created', 'pending', 'paid', 'failed', 'canceled', 'refunded'] as const;
+
+export type OrderState = (typeof ORDER_STATES)[number];
+
+/** The states in which an order can still be paid (a first attempt, or a retry after a decline). */
+export const PAYABLE_STATES = ['pending', 'failed'] as const satisfies readonly OrderState[];
+
+/** The states of an order that was paid: the buyer's contract exists (paid, or paid and since refunded). */
+export const PAID_STATES = ['paid', 'refunded'] as const satisfies readonly OrderState[];
+
+/** What can happen to an order. */
+export const ORDER_EVENTS = [
+  'action_required',
+  'paid',
+  'declined',
+  'payment_canceled',
+  'superseded',
+  'refunded',
+] as const;
+
+export type OrderEvent = (typeof ORDER_EVENTS)[number];
+
+/** One row of the table: the states an event may be taken in, and the state it leads to. */
+export type OrderTransition = { readonly from: readonly OrderState[]; readonly to: OrderState };
+
+/**
+ * The transition table. An event taken in a state not listed in its `from` changes nothing (the caller decides whether
+ * that is an error).
+ */
+export const ORDER_TRANSITIONS: Readonly<Record<OrderEvent, OrderTransition>> = {
+  /** The card asks for a 3-D Secure step before it pays (the sandbox's 4000 0027 6000 3184). */
+  action_required: { from: [...PAYABLE_STATES], to: 'pending' },
+  /** The provider took the payment (our sandbox checkout, or Stripe's Checkout Session completed). */
+  paid: { from: [...PAYABLE_STATES], to: 'paid' },
+  /** The card was declined; the buyer may try again. */
+  declined: { from: [...PAYABLE_STATES], to: 'failed' },
+  /** The payment was given up: the wallet cancelled, or insufficient funds at registration. */
+  payment_canceled: { from: [...PAYABLE_STATES], to: 'canceled' },
+  /** A newer order of the same buyer took the first-order discount while this one was unpaid. */
+  superseded: { from: ['created', ...PAYABLE_STATES], to: 'canceled' },
+  /** The money went back: the buyer's or an operator's refund, a withdrawal, an unconsented trial. */
+  refunded: { from: ['paid'], to: 'refunded' },
+};
+
+/** The state `event` leads to from `state`, or null when the table does not allow it there. */
+export function nextOrderState(state: OrderState, event: OrderEvent): OrderState | null {
+  const t = ORDER_TRANSITIONS[event];
+  return (t.from as readonly string[]).includes(state) ? t.to : null;
+}
+
+/** Whether an order in `state` can still be paid. */
+export const isPayable = (state: OrderState): boolean => (PAYABLE_STATES as readonly string[]).includes(state);
