@@ -322,7 +322,7 @@ describe('recovery after an SMTP outage', () => {
   async function startWorker() {
     if (!worker) {
       await queueSink.start();
-      worker = await startOutboxWorkers(await getBoss(), await getDb(), { email: providerOf(queueSink) });
+      worker = (await startOutboxWorkers(await getBoss(), await getDb(), { email: providerOf(queueSink) })).health;
     }
     return worker;
   }

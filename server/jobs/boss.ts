@@ -19,7 +19,14 @@ import { forwardAdEvent, unsentAdEventIds } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
 import { pruneSafety } from '../services/safety';
 import { purgeSubscriptionConsents } from '../services/subscription-consents';
-import { deliverOutboxMessage, dueOutboxIds, redactHandedOver, retryTimesOf } from '../services/outbox';
+import {
+  deliverOutboxMessage,
+  dueOutboxIds,
+  firstAttemptIds,
+  redactHandedOver,
+  retryTimesOf,
+} from '../services/outbox';
+import { OutboxListener } from './outbox-listener';
 import { PROBE_INTERVAL_MS, ProviderHealth, probeWaitingProviders, wakeWaiting } from '../services/outbox-recovery';
 import { emailProvider, type EmailProvider } from '../providers/email';
 import { pollSmsStatuses } from '../services/sms-status';
@@ -61,7 +68,11 @@ export function getBoss(): Promise<PgBoss> {
  */
 export async function enqueueOutbox(ids: string[]): Promise<void> {
   if (!ids.length) return;
-  const boss = await getBoss();
+  await sendOutboxJobs(await getBoss(), ids);
+}
+
+/** Sends one delivery job per id on `boss` (see enqueueOutbox). */
+async function sendOutboxJobs(boss: PgBoss, ids: string[]): Promise<void> {
   await Promise.all(ids.map((id) => boss.send(OUTBOX_QUEUE, { id }, { singletonKey: id, expireInSeconds: 60 })));
 }
 
@@ -104,24 +115,37 @@ export async function enqueueUsernameCheck(idHash: string): Promise<void> {
  */
 const TIMED_RETRY_MS = 5 * 60_000;
 
+/** How many outbox rows one fetch of the delivery worker takes, delivered side by side. */
+const OUTBOX_BATCH = 8;
+
 /**
- * Registers outbox delivery on `boss` and starts its provider probe, in this process. Delivery: up to 8 rows a fetch,
- * polled every 0.5 s (an SMS leaves within about a second); a failed attempt whose retry is due within TIMED_RETRY_MS
- * is enqueued again at that time by this process (a timer; if the process ends first, the minute sweep finds the
- * row). Probe (services/outbox-recovery.ts): every PROBE_INTERVAL_MS, a channel whose messages wait for a retry has
- * its provider probed; when a provider answers again (that probe, or a delivery that succeeds), every message waiting
- * for it is made due and enqueued at once. The next probe round starts PROBE_INTERVAL_MS after the previous one ends
- * (a slow probe never overlaps the next). Timers are unref'd and end with pg-boss; a failed round is logged and the
- * loop goes on. `providers` replaces the configured ones (EMAIL_PROVIDER, SMS_PROVIDER), for tests. Returns the
- * process's ProviderHealth.
+ * Registers outbox delivery on `boss` and starts its listener and provider probe, in this process.
+ *
+ * - Pick-up: every new message row is announced when its transaction commits (drizzle/0031); this process's
+ *   OutboxListener (server/jobs/outbox-listener.ts) hears it, sends its job and wakes the worker (pg-boss
+ *   `notifyWorker`), so a message leaves within milliseconds of its commit rather than at the next poll. Nothing
+ *   else needs to enqueue a new message; the minute sweep stays the safety net (docs/decisions/0005-outbox-with-pg-boss.md).
+ * - Delivery: up to OUTBOX_BATCH rows a fetch, delivered side by side, polled every 0.5 s when idle; a full fetch is
+ *   followed by the next at once, so a burst drains at delivery speed, not 8 per poll. A failed attempt whose retry is
+ *   due within TIMED_RETRY_MS is enqueued again at that time by this process (a timer; if the process ends first, the
+ *   minute sweep finds the row).
+ * - Probe (services/outbox-recovery.ts): every PROBE_INTERVAL_MS, a channel whose messages wait for a retry has its
+ *   provider probed; when a provider answers again (that probe, or a delivery that succeeds), every message waiting
+ *   for it is made due and enqueued at once. The next probe round starts PROBE_INTERVAL_MS after the previous one ends.
+ *
+ * Timers are unref'd and end with pg-boss, as does the listener; a failed round is logged and the loop goes on.
+ * `providers` replaces the configured ones (EMAIL_PROVIDER, SMS_PROVIDER), for tests; `listenUrl` the connection the
+ * listener uses (default DATABASE_SESSION_URL, else DATABASE_URL). Returns the process's ProviderHealth and listener.
  */
 export async function startOutboxWorkers(
   boss: PgBoss,
   db: Db,
   providers: { email?: EmailProvider; sms?: SmsProvider } = {},
-): Promise<ProviderHealth> {
+  listenUrl?: string,
+): Promise<{ health: ProviderHealth; listener: OutboxListener }> {
   // What this process knows of the providers; when one answers again, what waits for it is due and enqueued at once.
   const health = new ProviderHealth(async (channel) => enqueueOutbox(await wakeWaiting(db, channel)));
+  let workerId: string | null = null;
   let stopped = false;
   const timers = new Set<NodeJS.Timeout>();
   /** Runs `fn` in `ms` unless pg-boss stops first. */
@@ -139,17 +163,31 @@ export async function startOutboxWorkers(
   // Up to 8 rows a fetch, delivered side by side: below the pool's 10 connections, and a delivery holds none while
   // its provider call runs, so web requests always find one. A failed provider call is scheduled again by the row
   // itself (no rethrow); only a database error fails the job.
-  await boss.work<{ id: string }>(OUTBOX_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 8 }, (jobs) =>
-    timedJob(OUTBOX_QUEUE, async () => {
-      const results = await Promise.allSettled(
-        jobs.map((job) => deliverOutboxMessage(db, job.data.id, { ...providers, health })),
-      );
-      const waiting = jobs.filter((_job, i) => results[i].status === 'fulfilled' && results[i].value === 'queued');
-      await retrySoon(waiting.map((job) => job.data.id));
-      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failure) throw failure.reason;
-    }),
+  workerId = await boss.work<{ id: string }>(
+    OUTBOX_QUEUE,
+    { pollingIntervalSeconds: 0.5, batchSize: OUTBOX_BATCH },
+    (jobs) =>
+      timedJob(OUTBOX_QUEUE, async () => {
+        // A full fetch: more may wait; fetch again as soon as this one is done.
+        if (jobs.length === OUTBOX_BATCH && workerId) boss.notifyWorker(workerId);
+        const results = await Promise.allSettled(
+          jobs.map((job) => deliverOutboxMessage(db, job.data.id, { ...providers, health })),
+        );
+        const waiting = jobs.filter((_job, i) => results[i].status === 'fulfilled' && results[i].value === 'queued');
+        await retrySoon(waiting.map((job) => job.data.id));
+        const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failure) throw failure.reason;
+      }),
   );
+  const listener = new OutboxListener({
+    url: listenUrl ?? env().DATABASE_SESSION_URL ?? (await getDbState()).url,
+    db,
+    deliver: async (ids) => {
+      await sendOutboxJobs(boss, ids);
+      if (workerId) boss.notifyWorker(workerId);
+    },
+    waiting: () => firstAttemptIds(db),
+  });
   /** Enqueues each of `ids` (rows waiting for a retry) at its next attempt, when that is within TIMED_RETRY_MS. */
   async function retrySoon(ids: string[]): Promise<void> {
     try {
@@ -174,11 +212,13 @@ export async function startOutboxWorkers(
   };
   boss.on('stopped', () => {
     stopped = true;
+    void listener.close();
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
   });
   later(PROBE_INTERVAL_MS, round);
-  return health;
+  await listener.start();
+  return { health, listener };
 }
 
 /**

@@ -369,6 +369,21 @@ export async function dueOutboxIds(db: Db, now = new Date(), limit = 100): Promi
 }
 
 /**
+ * Ids of up to `limit` rows waiting for their first attempt (`queued`, no retry time), oldest first: what was written
+ * while no process heard the outbox's announcements (server/jobs/outbox-listener.ts reads them after reconnecting, and
+ * every second while it cannot hear).
+ */
+export async function firstAttemptIds(db: Db, limit = 100): Promise<string[]> {
+  const rows = await db
+    .select({ id: outboundMessages.id })
+    .from(outboundMessages)
+    .where(and(eq(outboundMessages.status, 'queued'), isNull(outboundMessages.nextAttemptAt)))
+    .orderBy(outboundMessages.createdAt)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/**
  * The next attempt times of the `queued` rows among `ids` that wait for a retry (`nextAttemptAt` set), for the job
  * worker to enqueue retries that come sooner than the minute sweep would notice them.
  */
