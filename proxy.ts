@@ -72,7 +72,7 @@ async function checkSession(request: NextRequest, token: string): Promise<'live'
  */
 export const config = {
   matcher: [
-    '/((?!api_|_next|ops(?:/|$)|.*\\..*|(?:es|id)/(?:|checkout/|checkout/wallet/|paystatus/|pay-success/|cancel/|cancel-subscription/|withdraw/|phone-finder/|gps-locator/|ip-tracker/|about-us/|privacy-policy/|terms-of-use/|pay-method/|intellectual/|contact-us/|faq/|cookie/|location/|safety/|map/|getLocation/|locate/|phone-locate/|reveal-location/|username-lookup/|dashboard/locations/|dashboard/account/|dashboard/billing/|dashboard/data-leaks/|login/|forget/|reset/|dev/outbox/)$).*)',
+    '/((?!api_|_next|ops(?:/|$)|.*\\..*|(?:es|id)/(?:|checkout/|checkout/wallet/|paystatus/|pay-success/|cancel/|cancel-subscription/|withdraw/|phone-finder/|gps-locator/|ip-tracker/|about-us/|privacy-policy/|terms-of-use/|pay-method/|intellectual/|contact-us/|faq/|cookie/|location/|safety/|map/|getLocation/|locate/|phone-locate/|reveal-location/|username-lookup/|dashboard/locations/|dashboard/account/|dashboard/billing/|dashboard/billing/consent/|dashboard/data-leaks/|login/|forget/|reset/|dev/outbox/)$).*)',
     { source: '/(es|id)/((?!.*\\..*).*)', has: [{ type: 'cookie', key: 'token' }] },
     { source: '/(es|id)/((?!.*\\..*).*)', has: [{ type: 'cookie', key: '__Host-token' }] },
   ],

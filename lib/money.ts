@@ -43,3 +43,16 @@ export function minorDigits(currency: string): number {
 export function formatMoney(minor: number, currency: string, locale: string): string {
   return currencyFormat(locale, currency).format(minor / 10 ** minorDigits(currency));
 }
+
+/**
+ * Integer minor units of `currency` as a decimal string in major units with the currency's own number of decimals
+ * (ISO 4217 exponent, `minorDigits`), without rounding through floating point: (50, 'USD') → '0.50', (1999, 'EUR') →
+ * '19.99', (15000, 'IDR') → '15000', (-5, 'USD') → '-0.05'. For files and APIs read by programs; people read
+ * `formatMoney`. Throws RangeError for an invalid currency code.
+ */
+export function decimalAmount(minor: number, currency: string): string {
+  const digits = minorDigits(currency);
+  const sign = minor < 0 ? '-' : '';
+  const units = String(Math.abs(Math.trunc(minor))).padStart(digits + 1, '0');
+  return digits ? `${sign}${units.slice(0, -digits)}.${units.slice(-digits)}` : `${sign}${units}`;
+}

@@ -152,7 +152,7 @@ export function BillingView() {
             {ended && (
               <div className="mt-3 space-y-2" data-testid="subscription-ended">
                 <p className="text-sm text-slate-700">{t('endedText')}</p>
-                <BuyAgainLink label={t('buyAgain')} />
+                <BuyAgainLink label={t('buyAgain')} phone={data.orders[0] ? formatPhone(data.orders[0].phone) : null} />
               </div>
             )}
             {live && (
@@ -234,8 +234,8 @@ export function BillingView() {
             {data.orders.length > 0 && (
               <p className="mt-3 text-sm text-slate-600" data-testid="consent-records">
                 {t('consentRecordsText')}{' '}
-                <Link href="/api_f/v1/admin/user/subscriptionConsents" download className="text-brand underline">
-                  {t('consentRecordsDownload')}
+                <Link href={localePath(locale, '/dashboard/billing/consent/')} className="text-brand underline">
+                  {t('consentRecordsOpen')}
                 </Link>
               </p>
             )}

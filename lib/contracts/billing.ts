@@ -3,9 +3,9 @@ import { emailBody, localeBody } from './fields';
 
 /**
  * The Billing tab's contract (`/admin/order/*`, `/admin/user/cancelSubscribe`, `/admin/user/subscriptionConsents`,
- * `/other/user/property`): each request body and answer once, as zod schemas. The routes validate and document with
- * them (server/api/routes/billing.ts) and build their answers to these types; the page reads the same types
- * (components/dashboard/billing-view.tsx). docs/decisions/0010-one-contract-per-payload.md.
+ * `/admin/user/consentReceipts`, `/other/user/property`): each request body and answer once, as zod schemas. The
+ * routes validate and document with them (server/api/routes/billing.ts) and build their answers to these types; the
+ * pages read the same types (components/dashboard/billing-view.tsx, components/dashboard/consent-receipts.tsx). docs/decisions/0010-one-contract-per-payload.md.
  */
 
 /** The body of the refund calls: one of the caller's orders by its code. */
@@ -100,7 +100,10 @@ export const userPropertySchema = z.object({
 });
 export type UserProperty = z.infer<typeof userPropertySchema>;
 
-/** One record of consent to a subscription (`GET /admin/user/subscriptionConsents`). */
+/**
+ * One record of consent to a subscription as stored (`GET /admin/user/subscriptionConsents`, deprecated for buyers in
+ * favour of `consentReceiptSchema`; the operators' console shows it).
+ */
 export const consentRecordSchema = z.object({
   orderId: z.string(),
   email: z.string(),
@@ -117,6 +120,43 @@ export const consentRecordSchema = z.object({
   agreedAt: z.string(),
 });
 export type ConsentRecord = z.infer<typeof consentRecordSchema>;
+
+/** An amount of money for programs: a decimal string in major units (`"0.50"`) and its ISO 4217 currency. */
+export const decimalMoneySchema = z.object({
+  amount: z.string().meta({ description: "major units as a decimal string, the currency's own decimals: '0.50'" }),
+  currency: z.string().meta({ description: 'ISO 4217' }),
+});
+
+/**
+ * The buyer's receipt of what they agreed to at Pay (`GET /admin/user/consentReceipts`, the page
+ * `/dashboard/billing/consent/` and its download `GET /admin/user/consentReceipts/file`): one record of
+ * `subscription_consents` named by its order's reference, never by an internal id, with prices as decimal money.
+ */
+export const consentReceiptSchema = z.object({
+  orderReference: z.string().meta({ description: 'the order reference people read, e.g. CH-7K4M-2Q' }),
+  email: z.string().meta({ description: "the account's e-mail when the buyer agreed" }),
+  agreedAt: z.string().meta({ description: 'when Pay was pressed, ISO 8601 in UTC' }),
+  locale: z
+    .string()
+    .meta({ description: 'the language of the pay step, in which the terms were shown (en, es, id, en-PH)' }),
+  terms: z.object({
+    version: z.string().meta({ description: 'terms-of-use@<12 hex of the SHA-256 of the terms of use shown>' }),
+    text: z.string().meta({ description: 'the terms the pay step showed, one statement a line, as shown' }),
+    sha256: z.string().meta({ description: 'SHA-256 of `text` (UTF-8), hex' }),
+  }),
+  trialPrice: decimalMoneySchema.meta({ description: 'the 24-hour trial' }),
+  monthlyPrice: decimalMoneySchema.meta({ description: 'each month after the trial' }),
+  startNow: z.boolean().meta({
+    description:
+      'the buyer asked for the service to start before the withdrawal period ended (Directive 2011/83/EU Art. 7(3))',
+  }),
+  ip: z.string().nullable().meta({ description: "the buyer's address as the API saw it; null when unknown" }),
+  userAgent: z.string().nullable(),
+});
+export type ConsentReceipt = z.infer<typeof consentReceiptSchema>;
+
+/** The caller's receipts, newest first: the page's answer and, without the API's envelope, the downloaded file. */
+export const consentReceiptsSchema = z.array(consentReceiptSchema);
 
 /**
  * `POST /portal/cancel/request` and `POST /portal/withdraw/request`: e-mail a single-use link to this address, in this

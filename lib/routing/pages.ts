@@ -44,6 +44,7 @@ export const PAGES = {
   '/dashboard/locations/': 'private',
   '/dashboard/account/': 'private',
   '/dashboard/billing/': 'private',
+  '/dashboard/billing/consent/': 'private',
   '/dashboard/data-leaks/': 'private',
   '/dev/outbox/': 'private',
   '/404/': 'unlisted',

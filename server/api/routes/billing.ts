@@ -3,6 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import {
   billingViewSchema,
   cancelResultSchema,
+  consentReceiptsSchema,
   consentRecordSchema,
   orderCodeBody,
   refundInfoSchema,
@@ -21,6 +22,7 @@ import { refundCauses, refundCheck, refundOrder, refusalMessage } from '../../se
 import { withdrawalContracts } from '../../services/withdrawals';
 import { cancelSubscriptions } from '../../services/subscriptions';
 import { consentRecordView, subscriptionConsentsOf } from '../../services/subscription-consents';
+import { consentReceiptsOf } from '../../services/consent-receipts';
 import { billingFacts, billingOverview } from '../../services/billing-overview';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
@@ -88,17 +90,48 @@ const propertyRoute = createRoute({
   responses: { 200: jsonResponse(envelope(userPropertySchema), 'Property'), ...fails(SIGNED_OUT) },
 });
 
+// GET /api_f/v1/admin/user/consentReceipts - what the caller agreed to at Pay, for the receipt page
+const receiptsRoute = createRoute({
+  method: 'get',
+  path: '/admin/user/consentReceipts',
+  summary:
+    "The caller's receipts of what they agreed to at Pay (/dashboard/billing/consent/): per order, its reference, the terms shown with their version and SHA-256, the prices as decimal money, the time, address and user agent; newest first",
+  middleware: [requireUser] as const,
+  responses: { 200: jsonResponse(envelope(consentReceiptsSchema), 'Receipts'), ...fails(SIGNED_OUT) },
+});
+
+// GET /api_f/v1/admin/user/consentReceipts/file - the same receipts as a file to keep
+const receiptsFileRoute = createRoute({
+  method: 'get',
+  path: '/admin/user/consentReceipts/file',
+  summary:
+    "The caller's receipts (as GET /admin/user/consentReceipts) as a download: the JSON array itself, without the API's envelope, a file to keep rather than an answer to read (Content-Disposition: attachment)",
+  middleware: [requireUser] as const,
+  responses: { 200: jsonResponse(consentReceiptsSchema, 'The file'), ...fails(SIGNED_OUT) },
+});
+
 // GET /api_f/v1/admin/user/subscriptionConsents - the caller's proof of consent to their subscriptions, as a file
 const consentsRoute = createRoute({
   method: 'get',
   path: '/admin/user/subscriptionConsents',
+  deprecated: true,
   summary:
-    "The caller's records of consent to the subscription (the terms shown at Pay, their SHA-256 and version, prices in minor units, time, address, user agent), newest first, sent as a download (Content-Disposition: attachment)",
+    "Deprecated for the consent receipts (GET /admin/user/consentReceipts), which name the order by its reference and give prices as money. The caller's records of consent to the subscription (the terms shown at Pay, their SHA-256 and version, prices in minor units, time, address, user agent), newest first, sent as a download (Content-Disposition: attachment)",
   middleware: [requireUser] as const,
   responses: { 200: jsonResponse(envelope(z.array(consentRecordSchema)), 'Records'), ...fails(SIGNED_OUT) },
 });
 
 export const billingApi = new OpenAPIHono<AppEnv>()
+  .openapi(receiptsRoute, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    return ok(c, await consentReceiptsOf(await c.var.db(), c.get('user')!.id));
+  })
+  .openapi(receiptsFileRoute, async (c) => {
+    const receipts = await consentReceiptsOf(await c.var.db(), c.get('user')!.id);
+    c.header('Content-Disposition', 'attachment; filename="consent-receipts.json"');
+    c.header('Cache-Control', 'no-store');
+    return c.json(receipts, 200);
+  })
   .openapi(consentsRoute, async (c) => {
     const records = await subscriptionConsentsOf(await c.var.db(), c.get('user')!.id);
     c.header('Content-Disposition', 'attachment; filename="subscription-consent-records.json"');
