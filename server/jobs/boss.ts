@@ -60,7 +60,8 @@ export function getBoss(): Promise<PgBoss> {
 }
 
 /**
- * Enqueues delivery of outbox rows (call after the transaction that wrote them commits). Retries are not pg-boss's:
+ * Enqueues delivery of outbox rows that already exist (a new row needs no call: the outbox announces it when its
+ * transaction commits, and OutboxListener enqueues it; this is for retries, the sweep and tests). Retries are not pg-boss's:
  * a failed attempt puts its row back to `queued` with its next time (services/outbox.ts) and the minute sweep
  * enqueues it then. The queue's `stately` policy keeps one waiting job per row (a second send while one waits is
  * dropped), and even two running jobs would send once: only one can claim the row's lease. A job of a crashed worker
@@ -77,8 +78,8 @@ async function sendOutboxJobs(boss: PgBoss, ids: string[]): Promise<void> {
 }
 
 /**
- * Enqueues after a commit without failing the request: if pg-boss is unreachable the rows stay `queued` and the
- * sweep picks them up within a minute.
+ * enqueueOutbox without failing the caller: if pg-boss is unreachable the rows stay `queued` and the sweep picks them
+ * up within a minute.
  */
 export function enqueueAfterCommit(ids: string[]): Promise<void> {
   return enqueueOutbox(ids).catch((error: unknown) =>
@@ -222,7 +223,7 @@ export async function startOutboxWorkers(
 }
 
 /**
- * Registers the workers: outbox delivery (polled every 0.5 s, so an SMS leaves within about a second) with its
+ * Registers the workers: outbox delivery (each new message picked up when its transaction commits) with its
  * provider probe every PROBE_INTERVAL_MS while messages wait for a retry (startOutboxWorkers), a once-a-minute sweep
  * of rows queued for over a minute, the once-a-minute location-request upkeep, and the once-a-minute billing cycle
  * (sandbox renewals due, retries of failed renewals on the next settlement day, reminders), ad-event forwarding to
@@ -251,10 +252,8 @@ export async function startWorkers(): Promise<void> {
   await boss.schedule(LOCATE_QUEUE, '* * * * *');
   await boss.work(LOCATE_QUEUE, () =>
     timedJob(LOCATE_QUEUE, async () => {
-      const done = await runLocateMaintenance(db, env().POSITION_RETENTION_DAYS, env().CONSENT_RETENTION_DAYS);
-      // "No update for 5 minutes" alerts go out now, not at the next sweep.
-      await enqueueAfterCommit(done.alerts);
-      return done;
+      // Its "no update for 5 minutes" alerts are announced by the outbox when written (OutboxListener).
+      return runLocateMaintenance(db, env().POSITION_RETENTION_DAYS, env().CONSENT_RETENTION_DAYS);
     }),
   );
   await boss.work<{ id: string }>(AD_FORWARD_QUEUE, ([job]) =>
@@ -280,7 +279,8 @@ export async function startWorkers(): Promise<void> {
   await boss.schedule(BILLING_QUEUE, '* * * * *');
   await boss.work(BILLING_QUEUE, () =>
     timedJob(BILLING_QUEUE, async () => {
-      await enqueueOutbox(await runBillingCycle(db));
+      // The reminders and receipts it writes are announced by the outbox when written (OutboxListener).
+      await runBillingCycle(db);
     }),
   );
 }

@@ -1,15 +1,7 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { translate } from '../../i18n';
-import {
-  AccountError,
-  changePassword,
-  isRegistered,
-  login,
-  resetPassword,
-  sendResetCode,
-} from '../../services/accounts';
+import { changePassword, isRegistered, login, resetPassword, sendResetCode } from '../../services/accounts';
 import { undeliveredEmailsTo } from '../../services/outbox';
 import { consume } from '../../services/rate-limit';
 import { revokeSession } from '../../services/sessions';
@@ -161,11 +153,7 @@ function userInfoOf(user: { id: string; email: string; paymentCount: number; res
 export const accountsApi = new OpenAPIHono<AppEnv>()
   .openapi(loginRoute, async (c) => {
     const body = readBody(c, loginBody);
-    const result = await login(await c.var.db(), body.email, body.password, meta(c)).catch(async (error: unknown) => {
-      // The failure that locks the account queued the owner's notice (services/accounts.ts): send it now.
-      if (error instanceof AccountError && error.outboxIds.length) await enqueueAfterCommit(error.outboxIds);
-      throw error;
-    });
+    const result = await login(await c.var.db(), body.email, body.password, meta(c));
     setSessionCookies(c, result.token, result.user);
     c.header(TOKEN_HEADER, result.token);
     return ok(c, result.user satisfies UserInfo);
@@ -195,32 +183,22 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(changeRoute, async (c) => {
     const body = readBody(c, changePasswordBody);
-    const ids = await changePassword(await c.var.db(), c.get('user')!, body.password, body.newPassword, c.get('lang'));
-    await enqueueAfterCommit(ids);
+    await changePassword(await c.var.db(), c.get('user')!, body.password, body.newPassword, c.get('lang'));
     return ok(c, null, translate(c.get('lang'), 'Api.passwordChanged'));
   })
   .openapi(forgotRoute, async (c) => {
-    const ids = await sendResetCode(await c.var.db(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
-    await enqueueAfterCommit(ids);
+    await sendResetCode(await c.var.db(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
     return ok(c, null, translate(c.get('lang'), 'Api.codeSent'));
   })
   .openapi(resetRoute, async (c) => {
     const body = readBody(c, resetPasswordBody);
     await consume('resetsPerIp', c.get('clientIp') ?? 'unknown');
-    const ids = await resetPassword(
-      await c.var.db(),
-      c.req.valid('param').email,
-      body.code,
-      body.newPassword,
-      c.get('lang'),
-    );
-    await enqueueAfterCommit(ids);
+    await resetPassword(await c.var.db(), c.req.valid('param').email, body.code, body.newPassword, c.get('lang'));
     return ok(c, null, translate(c.get('lang'), 'Api.passwordReset'));
   })
   .openapi(temporaryRoute, async (c) => {
     // Never replaces a working temporary password: the owner gets a code to choose their own.
-    const ids = await sendResetCode(await c.var.db(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
-    await enqueueAfterCommit(ids);
+    await sendResetCode(await c.var.db(), c.req.valid('param').email, c.get('lang'), c.get('clientIp'));
     return ok(c, null, translate(c.get('lang'), 'Api.temporarySent'));
   })
   .openapi(checkEmailRoute, async (c) => {

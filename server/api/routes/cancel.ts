@@ -1,6 +1,5 @@
 import 'server-only';
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { emailKey } from '../../services/accounts';
 import { cancelLinkState, confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
 import { consume } from '../../services/rate-limit';
@@ -55,12 +54,11 @@ export const cancelApi = new OpenAPIHono<AppEnv>()
     await consume('cancelLinksPerIp', c.get('clientIp') ?? 'unknown');
     // Keyed by the address's hash, registered or not: the same answers either way, and no address in the table.
     await consume('cancelLinksPerEmail', emailKey(body.email));
-    await enqueueAfterCommit(await requestCancelLink(await c.var.db(), body.email, body.locale));
+    await requestCancelLink(await c.var.db(), body.email, body.locale);
     return ok(c, { sent: true as const });
   })
   .openapi(confirmRoute, async (c) => {
     const { token } = readBody(c, cancelTokenSchema);
     const result = await confirmCancelLink(await c.var.db(), token);
-    await enqueueAfterCommit(result.outboxIds);
     return ok(c, { cancelAt: result.cancelAt.map((d) => d.toISOString()) });
   });

@@ -2,7 +2,6 @@ import 'server-only';
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { env } from '../../env';
 import { translate } from '../../i18n';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { answerConsent, consentView, type AnswerResult } from '../../services/consent';
 import { savePosition } from '../../services/owner-signals';
 import type { AppEnv } from '../context';
@@ -112,6 +111,5 @@ export const consentApi = new OpenAPIHono<AppEnv>()
       );
       return 'error' in answer && answer.error === 'not_found' ? null : answer;
     });
-    if ('outboxIds' in result && result.outboxIds) await enqueueAfterCommit(result.outboxIds);
     return ok(c, unwrap(result));
   });

@@ -1,7 +1,6 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { LIMITS } from '../../../lib/validation/schemas';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { storeContactMessage } from '../../services/contact';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
@@ -35,7 +34,6 @@ export const contactApi = new OpenAPIHono<AppEnv>().openapi(route, async (c) => 
   const ip = c.get('clientIp');
   await consume('contactPerIp', ip ?? 'unknown');
   const db = await c.var.db();
-  const emailId = await storeContactMessage(db, input, ip);
-  await enqueueAfterCommit([emailId]);
+  await storeContactMessage(db, input, ip);
   return ok(c, { sent: true as const });
 });

@@ -1,7 +1,6 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { env } from '../../env';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { consentSmsText } from '../../services/consent-sms';
 import { clearPositions, listRequests, requestWithPositions } from '../../services/locate';
 import { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '../../services/notifications';
@@ -160,13 +159,12 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
   .openapi(createRoute_, async (c) => {
     const { phone, country, ...body } = readBody(c, newRequestBody);
     const e164 = e164Of(phone, country);
-    const { requestId, smsId, link } = await requestLocation(await c.var.db(), c.get('user')!.id, {
+    const { requestId, link } = await requestLocation(await c.var.db(), c.get('user')!.id, {
       ...body,
       e164,
       // Who asks, beyond the account: this browser and address (the owner's protections follow them).
       marks: { device: readBrowserKey(c), address: c.get('clientIp') ?? null },
     });
-    await enqueueAfterCommit([smsId]);
     return created(c, { id: requestId, link });
   })
   .openapi(textsRoute, (c) =>
@@ -185,7 +183,6 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     const { send } = readBody(c, renewLinkBody);
     const renewed = await renewConsentLink(await c.var.db(), c.get('user')!.id, c.req.valid('param').id, send);
     if (!renewed) throw notFound();
-    if (renewed.smsId) await enqueueAfterCommit([renewed.smsId]);
     return ok(c, { link: renewed.link, smsQueued: renewed.smsId !== null });
   })
   .openapi(clearRoute, async (c) => {

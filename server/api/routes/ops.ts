@@ -1,7 +1,6 @@
 import 'server-only';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import {
   abuseOverview,
   addOptOut,
@@ -119,14 +118,12 @@ export const opsApi = new Hono<OpsEnv>()
   .post('/ops/orders/:id/refund', async (c) => {
     const { reason } = await jsonBody(c, z.object({ reason: reasonField }));
     const result = await opsRefund(await c.var.db(), c.get('operator'), idParam(c), reason);
-    await enqueueAfterCommit(result.outboxIds);
     return ok(c, { refunded: true, repeated: result.repeated, amountMinor: result.refund.amountMinor });
   })
   // POST /ops/orders/:id/cancel {reason} → cancels the buyer's live subscriptions at period end.
   .post('/ops/orders/:id/cancel', async (c) => {
     const { reason } = await jsonBody(c, z.object({ reason: reasonField }));
     const result = await opsCancel(await c.var.db(), c.get('operator'), idParam(c), reason);
-    await enqueueAfterCommit(result.outboxIds);
     return ok(c, { cancelAt: result.cancelAt });
   })
   // GET /ops/abuse → abuse reports and the opt-out list.
@@ -152,8 +149,7 @@ export const opsApi = new Hono<OpsEnv>()
   // POST /ops/messages/:id/retry {reason} → queued again for a new round of attempts.
   .post('/ops/messages/:id/retry', async (c) => {
     const { reason } = await jsonBody(c, z.object({ reason: reasonField }));
-    const id = await retryMessage(await c.var.db(), c.get('operator'), idParam(c), reason);
-    await enqueueAfterCommit([id]);
+    await retryMessage(await c.var.db(), c.get('operator'), idParam(c), reason);
     return ok(c, { queued: true });
   })
   // GET /ops/support → contact-form messages.
@@ -166,8 +162,7 @@ export const opsApi = new Hono<OpsEnv>()
         reply: z.string('Validation.messageRequired').trim().min(1, 'Validation.messageRequired').max(5000),
       }),
     );
-    const id = await replySupport(await c.var.db(), c.get('operator'), idParam(c), reply);
-    await enqueueAfterCommit([id]);
+    await replySupport(await c.var.db(), c.get('operator'), idParam(c), reply);
     return ok(c, { sent: true });
   })
   // GET /ops/funnel?days=7 → visitors per stage, per locale and channel (1–90 days).

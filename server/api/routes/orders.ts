@@ -12,7 +12,6 @@ import {
   priceQuery,
 } from '../../../lib/contracts/orders';
 import { env } from '../../env';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { completeCheckoutOnReturn } from '../../payments/stripe-sync';
 import { createOrder, embeddedCheckout, findOrder, orderView } from '../../services/orders';
 import {
@@ -174,7 +173,7 @@ export const ordersApi = new OpenAPIHono<AppEnv>()
       );
       if (asked) {
         const meta = { ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null };
-        await enqueueAfterCommit(await completeCheckoutOnReturn(db, order.providerSessionId, meta));
+        await completeCheckoutOnReturn(db, order.providerSessionId, meta);
       }
     }
     return ok(c, await viewOf(await c.var.db(), order.code, c.get('lang')));

@@ -2,7 +2,6 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { translate } from '../../i18n';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { assertNotLimited, consume } from '../../services/rate-limit';
 import {
   SAFETY_SESSION_MS,
@@ -178,9 +177,7 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
           browserKey: readBrowserKey(c),
         }))
       );
-    const id = await sendSafetyCode(db, e164, body.locale ?? c.get('lang'), { ownerLink });
-    // Not awaited: the answer must not wait on what only a known number does (enqueueAfterCommit never throws).
-    void enqueueAfterCommit(id ? [id] : []);
+    await sendSafetyCode(db, e164, body.locale ?? c.get('lang'), { ownerLink });
     return ok(c, { sent: true as const });
   })
   .openapi(codeEntryRoute, async (c) => {
@@ -225,14 +222,11 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     };
     switch (body.action) {
       case 'stop_all': {
-        const { stopped, declined, outboxIds } = await stopEverything(db, e164, meta('stopAllConfirm'), requesterId);
-        await enqueueAfterCommit(outboxIds);
+        const { stopped, declined } = await stopEverything(db, e164, meta('stopAllConfirm'), requesterId);
         return ok(c, { action: body.action, stopped, declined });
       }
       case 'block':
-        await enqueueAfterCommit(
-          found(await blockRequester(db, e164, body.requestId, meta('blockConfirm'), requesterId)),
-        );
+        found(await blockRequester(db, e164, body.requestId, meta('blockConfirm'), requesterId));
         return ok(c, { action: body.action });
       case 'unblock':
         found(await unblockRequester(db, e164, body.requestId));
@@ -244,14 +238,12 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
         return ok(c, { action: body.action, optedOut: !(await unblockEveryone(db, e164)) });
       case 'erase': {
         const erased = found(await eraseShared(db, e164, body.requestId, meta('eraseConfirm'), requesterId));
-        await enqueueAfterCommit(erased.outboxIds);
         return ok(c, { action: body.action, deleted: erased.deleted });
       }
       case 'report': {
         const reported = found(
           await reportRequest(db, e164, body.requestId, body.reason, meta('reportConfirm'), requesterId),
         );
-        await enqueueAfterCommit(reported.outboxIds);
         return ok(c, { action: body.action, reference: reported.reference });
       }
     }

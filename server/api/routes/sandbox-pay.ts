@@ -2,7 +2,6 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { PATTERNS } from '../../../lib/validation/schemas';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { luhnValid } from '../../providers/sandbox-payments';
 import {
   completeSandbox3ds,
@@ -109,7 +108,6 @@ async function answer(c: Context<AppEnv>, result: PayResult, orderCode: string) 
     return ok(c, { status: 'requires_action' as const, email: row.order.email, phone: row.order.phoneE164 });
   }
   if (result.token) setSessionCookies(c, result.token, { email: result.email, paymentCount: result.paymentCount });
-  await enqueueAfterCommit(result.outboxIds);
   return ok(c, { status: 'paid' as const, email: result.email, phone: result.phone });
 }
 

@@ -3,7 +3,6 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import twilio from 'twilio';
 import { env } from '../../env';
 import { parseE164 } from '../../../lib/contracts/e164';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { handleStripeEvent } from '../../payments/stripe-webhook';
 import { stripeClient } from '../../providers/stripe';
 import { applyInboundSms, applyTwilioStatus } from '../../services/sms-status';
@@ -47,8 +46,7 @@ export const webhooksApi = new OpenAPIHono<AppEnv>()
     } catch {
       throw new ApiError(400, ErrorCode.badRequest, 'Api.badSignature');
     }
-    const { result, outboxIds } = await handleStripeEvent(await c.var.db(), event);
-    await enqueueAfterCommit(outboxIds);
+    const { result } = await handleStripeEvent(await c.var.db(), event);
     return ok(c, { result });
   })
   .openapi(route, async (c) => {

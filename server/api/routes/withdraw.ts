@@ -1,6 +1,5 @@
 import 'server-only';
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { emailKey } from '../../services/accounts';
 import { consume } from '../../services/rate-limit';
 import {
@@ -88,7 +87,7 @@ export const withdrawApi = new OpenAPIHono<AppEnv>()
     // The cancel links' limits, on keys of their own: asking for one link does not use up the other.
     await consume('cancelLinksPerIp', `withdraw:${c.get('clientIp') ?? 'unknown'}`);
     await consume('cancelLinksPerEmail', `withdraw:${emailKey(body.email)}`);
-    await enqueueAfterCommit(await requestWithdrawLink(await c.var.db(), body.email, body.locale));
+    await requestWithdrawLink(await c.var.db(), body.email, body.locale);
     return ok(c, { sent: true as const });
   })
   .openapi(linkRoute, async (c) =>
@@ -103,7 +102,6 @@ export const withdrawApi = new OpenAPIHono<AppEnv>()
       ip: c.get('clientIp') ?? null,
       userAgent: c.req.header('user-agent') ?? null,
     });
-    await enqueueAfterCommit(result.outboxIds);
     return ok(c, acknowledgementView(result.withdrawal, result.order, c.get('lang'), result.repeated));
   })
   .openapi(contractsRoute, async (c) =>
@@ -118,6 +116,5 @@ export const withdrawApi = new OpenAPIHono<AppEnv>()
       ip: c.get('clientIp') ?? null,
       userAgent: c.req.header('user-agent') ?? null,
     });
-    await enqueueAfterCommit(result.outboxIds);
     return ok(c, acknowledgementView(result.withdrawal, result.order, c.get('lang'), result.repeated));
   });
