@@ -26,6 +26,14 @@ const databaseSettings = {
    * DATABASE_URL, which must then be a direct connection.
    */
   DATABASE_SESSION_URL: z.url().optional(),
+  /**
+   * The live broker's engine (docs/decisions/0019-live-broker.md): a Redis or Valkey server (`redis://host:6379/0`,
+   * `rediss://` for TLS; a password as `redis://:password@host:6379`) that carries the "new positions" notices of the
+   * buyers' open maps between app processes, one Redis Stream per request, each process reading only the requests
+   * whose maps it holds. Unset: PostgreSQL's NOTIFY carries them (nothing to install; every process hears every
+   * notice, and notifying commits take one database-wide lock, so it stops scaling at a few processes).
+   */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   EMBEDDED_PG_DIR: z.string().min(1).default('.data/pg'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
 };

@@ -13,6 +13,7 @@ describe('API envelope, errors and validation', () => {
         database: 'ok',
         queue: { depth: expect.any(Number), oldestJobAgeSeconds: expect.any(Number), active: expect.any(Number) },
         live: expect.stringMatching(/^(idle|checking|hearing|deaf)$/),
+        broker: 'postgres',
       },
     });
   });

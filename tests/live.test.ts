@@ -3,61 +3,12 @@ import { liveHub } from '@/server/services/live-hub';
 import { streamCaps, STREAM_RETRY_S, streams } from '@/server/services/live-streams';
 import { LIVE_OFFLINE_AFTER_MS, liveness, type LiveInput } from '@/lib/live-state';
 import { API, app, clientHeaders } from './support/api';
+import { openStream, until } from './support/live-stream';
 import { call, uniqueEmail } from './support/accounts';
 import { subscribe, trialRequest } from './support/billing';
 
 // Live location: the buyer's stream (Server-Sent Events fed by PostgreSQL LISTEN/NOTIFY), the owner's page signals,
 // and the buyer's word for how live a share is (lib/live-state.ts).
-
-type SseEvent = { event: string; id?: string; data: string };
-
-/** Opens the buyer's stream of request `id` and reads its events as they come. */
-async function openStream(id: string, cookie: string, lastEventId?: string) {
-  const res = await app.request(`${API}/gpsTrace/phoneLocation/${id}/live`, {
-    headers: { ...clientHeaders, cookie, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
-  });
-  if (res.status !== 200) return { status: res.status, next: async () => null as SseEvent | null, close: () => {} };
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const queue: SseEvent[] = [];
-  const next = async (timeoutMs = 5_000): Promise<SseEvent | null> => {
-    const deadline = Date.now() + timeoutMs;
-    while (queue.length === 0) {
-      const left = deadline - Date.now();
-      if (left <= 0) return null;
-      const chunk = await Promise.race([
-        reader.read(),
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), left)),
-      ]);
-      if (!chunk || chunk.done) return null;
-      buffer += decoder.decode(chunk.value, { stream: true });
-      let end;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const e: SseEvent = { event: 'message', data: '' };
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event:')) e.event = line.slice(6).trim();
-          else if (line.startsWith('id:')) e.id = line.slice(3).trim();
-          else if (line.startsWith('data:')) e.data += line.slice(5).trim();
-        }
-        if (e.data) queue.push(e);
-      }
-    }
-    return queue.shift()!;
-  };
-  return { status: 200, next, close: () => void reader.cancel().catch(() => {}) };
-}
-
-/** Reads events until one of type `type` arrives (others skipped). */
-async function until(stream: { next: (ms?: number) => Promise<SseEvent | null> }, type: string) {
-  for (;;) {
-    const e = await stream.next();
-    if (!e) return null;
-    if (e.event === type) return e;
-  }
-}
 
 const requestOf = trialRequest;
 

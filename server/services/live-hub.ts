@@ -7,6 +7,7 @@ import { getDbState, type Db, type Tx } from '../db/client';
 import { env } from '../env';
 import { log } from '../observability/log';
 import { describeError } from '../observability/describe-error';
+import { RedisFeed } from './live-redis';
 
 /** The PostgreSQL channel the `notify_request_live` trigger announces on (drizzle/0023_live_location.sql). */
 export const LIVE_CHANNEL = 'request_live';
@@ -42,8 +43,12 @@ export type LiveEvent =
   | { k: 'resync'; r: string }
   | { k: 'poll'; r: string };
 
-/** New positions committed, as the live broker announces them (services/live-broker.ts): `[request, newest id]`. */
-type PositionsNotice = { k: 'b'; p: [string, number][]; s?: string[] };
+/**
+ * A batch as the live broker's PostgreSQL engine announces it on LIVE_CHANNEL (services/live-broker.ts), ids only:
+ * `p`, `[request id, newest position id]` pairs of new positions; `s`, requests whose owner's page was heard from
+ * (`owner_seen_at` written: a heartbeat).
+ */
+export type PositionsNotice = { k: 'b'; p: [string, number][]; s?: string[] };
 
 /** The hub's own test notice, sent through the app's pool after each LISTEN: it must come back (`hearing`). */
 type Probe = { k: 'probe'; n: string };
@@ -86,7 +91,10 @@ export async function announceSessionsEnded(db: Db | Tx, tokenHashes: readonly s
  * One process's listener for live location: a single dedicated PostgreSQL connection LISTENs on `request_live`
  * (PostgreSQL docs, "NOTIFY": delivered at commit, in commit order, to every listening session), and fans each
  * notification out to the open streams of that request in this process. So an owner posting to one app process and
- * a buyer watching through another see each other, with no state held outside PostgreSQL.
+ * a buyer watching through another see each other. With the live broker's Redis engine (REDIS_URL) the positions'
+ * notices and heartbeats come instead from the Redis Streams of the requests this process holds (`RedisFeed`,
+ * services/live-redis.ts), and the LISTEN carries the rest: state changes, ended sessions and the probe
+ * (docs/decisions/0019-live-broker.md). While Redis does not answer, streams read on a timer, as when deaf.
  *
  * The connection opens with the first subscriber and is restarted with backoff (0.5 s doubling to 10 s) when it
  * fails; every subscriber then gets `resync`, to read again what it may have missed. Listeners are kept per request
@@ -100,11 +108,20 @@ class LiveHub {
   private deafTimer: NodeJS.Timeout | null = null;
   private lastProbe = 0;
 
+  /** The Redis engine's reader (services/live-redis.ts), opened with the first subscriber; null on PostgreSQL's. */
+  private feed: RedisFeed | null = null;
+  /** Redis does not answer the feed: streams read on a timer, as when deaf. */
+  private feedDown = false;
+
   /**
    * `listenUrl`: the connection to LISTEN on; by default DATABASE_SESSION_URL, else the app's DATABASE_URL (tests give
-   * one to listen through a pooler).
+   * one to listen through a pooler). `redisUrl`: the live broker's Redis engine to read positions' notices from; by
+   * default REDIS_URL; null for PostgreSQL's engine (the positions' notices then come with the LISTEN).
    */
-  constructor(private readonly listenUrl?: string) {}
+  constructor(
+    private readonly listenUrl?: string,
+    private readonly redisUrl?: string | null,
+  ) {}
   private client: Client | null = null;
   private connecting: Promise<void> | null = null;
   private retryMs = 500;
@@ -122,15 +139,66 @@ class LiveHub {
     const remove = () => {
       const current = this.listeners.get(id);
       current?.delete(listener);
-      if (current && current.size === 0) this.listeners.delete(id);
+      if (current && current.size === 0) {
+        this.listeners.delete(id);
+        this.feed?.release(id);
+      }
     };
     try {
       await this.connect();
+      // Redis's engine: the request's stream is read from its current end before the caller reads its view.
+      await this.feedOf()?.hold(id);
     } catch (error) {
       remove();
       throw error;
     }
     return remove;
+  }
+
+  /** Which engine of the live broker this hub hears positions from (REDIS_URL set: `redis`). */
+  get engine(): 'postgres' | 'redis' {
+    return this.redisUrlOf() ? 'redis' : 'postgres';
+  }
+
+  private redisUrlOf(): string | null {
+    return this.redisUrl === undefined ? (env().REDIS_URL ?? null) : this.redisUrl;
+  }
+
+  /** The Redis engine's reader, opened with the first subscriber (null on PostgreSQL's engine, or closed). */
+  private feedOf(): RedisFeed | null {
+    const url = this.redisUrlOf();
+    if (!url || this.closed) return null;
+    this.feed ??= new RedisFeed(url, {
+      notice: ({ requestId: r, positionId, seen }) => {
+        if (positionId !== null) this.emit(r, { k: 'n', r, id: positionId });
+        if (seen) this.emit(r, { k: 'seen', r });
+      },
+      down: (error) => {
+        this.feedDown = true;
+        log().error(
+          { component: 'live-hub', err: describeError(error) },
+          'redis (REDIS_URL) does not answer: live streams read every 2 s until it does',
+        );
+        this.pollOnTimer();
+      },
+      up: () => {
+        this.feedDown = false;
+        this.pollOnTimer();
+        // What was announced during the outage may be lost with Redis: every stream reads what it missed.
+        for (const r of this.listeners.keys()) this.emit(r, { k: 'poll', r });
+      },
+    });
+    return this.feed;
+  }
+
+  /** Streams read on a timer (every DEAF_POLL_MS) while the hub is deaf or Redis does not answer, and only then. */
+  private pollOnTimer(): void {
+    if (this.state === 'deaf' || this.feedDown)
+      this.deafTimer ??= setInterval(() => this.pollDeaf(), DEAF_POLL_MS).unref();
+    else if (this.deafTimer) {
+      clearInterval(this.deafTimer);
+      this.deafTimer = null;
+    }
   }
 
   /** Calls `handler` with the token hashes of every announced end of sessions (`announceSessionsEnded`). */
@@ -151,8 +219,9 @@ class LiveHub {
     return this.connecting;
   }
 
-  /** Whether the hub hears notifications (`HubHearing`), for the health check. */
+  /** Whether the hub hears notifications (`HubHearing`; `deaf` too while Redis does not answer), for the health check. */
   get hearing(): HubHearing {
+    if (this.feedDown) return 'deaf';
     return this.client || this.state === 'deaf' ? this.state : 'idle';
   }
 
@@ -222,8 +291,6 @@ class LiveHub {
     if (ok) {
       if (this.state === 'deaf') log().info({ component: 'live-hub' }, 'live notifications heard again');
       this.state = 'hearing';
-      if (this.deafTimer) clearInterval(this.deafTimer);
-      this.deafTimer = null;
     } else {
       if (this.state !== 'deaf')
         log().error(
@@ -232,16 +299,16 @@ class LiveHub {
             'Set DATABASE_SESSION_URL to a direct connection (docs/deploy.md). Streams poll meanwhile.',
         );
       this.state = 'deaf';
-      this.deafTimer ??= setInterval(() => this.pollDeaf(), DEAF_POLL_MS).unref();
     }
+    this.pollOnTimer();
     return this.state;
   }
 
-  /** While deaf: every subscribed request's streams read what came after their last position. */
+  /** While deaf or Redis is down: every subscribed request's streams read what came after their last position. */
   private pollDeaf(): void {
-    if (this.state !== 'deaf') return;
+    if (this.state !== 'deaf' && !this.feedDown) return;
     for (const id of this.listeners.keys()) this.emit(id, { k: 'poll', r: id });
-    if (Date.now() - this.lastProbe >= PROBE_AGAIN_MS) void this.probe();
+    if (this.state === 'deaf' && Date.now() - this.lastProbe >= PROBE_AGAIN_MS) void this.probe();
   }
 
   private emit(id: string, event: LiveEvent) {
@@ -286,6 +353,9 @@ class LiveHub {
     const client = this.client;
     this.client = null;
     this.listeners.clear();
+    const feed = this.feed;
+    this.feed = null;
+    await feed?.close();
     if (client) {
       client.removeAllListeners();
       await client.end().catch(() => {});

@@ -1,31 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { listening } from './ports';
 
 /** Debian's PgBouncer (`apt-get install pgbouncer`; .ci/run installs it). */
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
 
 /** Whether a PgBouncer binary is on this machine. */
 export const hasPgBouncer = existsSync(PGBOUNCER);
-
-/** Resolves when something accepts TCP connections on `port` of 127.0.0.1 (polling every 50 ms, at most `ms`). */
-async function listening(port: number, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = createConnection({ host: '127.0.0.1', port }, () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`PgBouncer did not listen on ${port}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * Starts PgBouncer in transaction mode (pgbouncer.org, "Config": `pool_mode = transaction`, the mode a pooler such as
@@ -69,7 +52,7 @@ export async function startPgBouncer(databaseUrl: string): Promise<{ url: string
         stdio: 'ignore',
       })
     : spawn(PGBOUNCER, ['pgbouncer.ini'], { cwd: dir, stdio: 'ignore' });
-  await listening(port);
+  await listening(port, 'PgBouncer');
   const url = new URL(databaseUrl);
   url.port = String(port);
   return {

@@ -24,7 +24,7 @@ const route = createRoute({
   method: 'get',
   path: '/health',
   summary:
-    "Health: 200 when the database answers, with the job queue depth, the age of its oldest due job (s) and the running jobs, and whether this process's live hub hears the database's notifications (`deaf`: a transaction pooler in the way; streams poll meanwhile); 503 otherwise",
+    "Health: 200 when the database answers, with the job queue depth, the age of its oldest due job (s) and the running jobs, whether this process's live hub hears the live broker's notices (`deaf`: a transaction pooler in the way, or Redis not answering; streams poll meanwhile) and which engine the broker runs on (`postgres` or `redis`, REDIS_URL); 503 otherwise",
   responses: {
     200: jsonResponse(
       envelope(
@@ -33,6 +33,7 @@ const route = createRoute({
           database: z.literal('ok'),
           queue: queueSchema,
           live: z.enum(['idle', 'checking', 'hearing', 'deaf']),
+          broker: z.enum(['postgres', 'redis']),
         }),
       ),
       'Healthy',
@@ -89,7 +90,13 @@ export const health = new OpenAPIHono<AppEnv>()
     } catch {
       throw new ApiError(503, ErrorCode.unavailable, 'Api.unavailable');
     }
-    return ok(c, { status: 'ok' as const, database: 'ok' as const, queue, live: liveHub().hearing });
+    return ok(c, {
+      status: 'ok' as const,
+      database: 'ok' as const,
+      queue,
+      live: liveHub().hearing,
+      broker: liveHub().engine,
+    });
   });
 
 /**

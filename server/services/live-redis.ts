@@ -1,0 +1,299 @@
+import 'server-only';
+import { Redis } from 'ioredis';
+import { describeError } from '../observability/describe-error';
+import { log } from '../observability/log';
+
+// The live broker's Redis engine (docs/decisions/0019-live-broker.md): one Redis Stream per location request carries
+// "this request has new positions" and "its owner's page was heard from" notices, ids only, from the process that
+// committed them to the processes that hold that request's open maps (Redis docs, "Redis Streams"). The writing side
+// is services/live-broker.ts (`RedisBroker`); the reading side is `RedisFeed`, one per process, inside its hub
+// (services/live-hub.ts). Works the same on Valkey, which keeps Redis's stream commands.
+
+/** The stream of request `requestId`'s notices (`live:<uuid>`; one key per request, so not for Redis Cluster). */
+export function streamKeyOf(requestId: string): string {
+  return `live:${requestId}`;
+}
+
+/**
+ * How many notices a request's stream keeps, about (`XADD … MAXLEN ~`, Redis docs, "XADD": trimmed by whole macro
+ * nodes, so never below this). A notice only points at the table (streams read positions from PostgreSQL after their
+ * last event id), so a reader needs the newest one alone; a few dozen cover a reader that fell behind.
+ */
+export const STREAM_MAXLEN = 100;
+
+/**
+ * A request's stream is removed this long after its last notice (ms; `PEXPIRE` with each `XADD`), so the streams of
+ * ended shares do not pile up in Redis's memory. A held stream that expires is simply written again by the next
+ * notice, with a later id (Redis docs, "XADD": ids are the server's time in ms and a sequence).
+ */
+export const STREAM_TTL_MS = 24 * 60 * 60_000;
+
+/** A reader's `XREAD` blocks at most this long (ms) before it is issued again; also how often a held set is re-read. */
+export const READ_BLOCK_MS = 5_000;
+
+/** At most this many notices read per stream in one `XREAD` (the newest of them is all a stream needs). */
+const READ_COUNT = 100;
+
+/**
+ * A Redis connection for the live broker's engine (ioredis, "Connection Events" and "Auto-reconnect"): RESP2 (what
+ * every Redis and Valkey speaks), reconnecting by itself with ioredis's backoff (at most 5 s apart), named in
+ * `CLIENT LIST` as `name`. A command issued while the connection is down is tried on one reconnection at most, then
+ * rejected, so a caller learns of an outage in seconds rather than waiting for it to end. Errors are logged (at most
+ * once a minute per connection) and never thrown as events.
+ */
+export function redisConnection(url: string, name: string): Redis {
+  let lastLogged = 0;
+  const client = new Redis(url, {
+    protocol: 2,
+    connectionName: name,
+    maxRetriesPerRequest: 1,
+    autoResendUnfulfilledCommands: false,
+  });
+  client.on('error', (error: unknown) => {
+    if (Date.now() - lastLogged < 60_000) return;
+    lastLogged = Date.now();
+    log().warn({ component: name, err: describeError(error) }, 'redis connection failed; reconnecting');
+  });
+  return client;
+}
+
+/** One notice of a request as read from its stream: its newest position id (`p`), or a heartbeat (`s`), or both. */
+export type FeedNotice = { requestId: string; positionId: number | null; seen: boolean };
+
+/** The fields of one stream entry, as `RedisBroker` writes them: `p <position id>` and/or `s 1`. */
+export function entryFields(positionId: number | null, seen: boolean): string[] {
+  return [...(positionId !== null ? ['p', String(positionId)] : []), ...(seen ? ['s', '1'] : [])];
+}
+
+/** The notice of request `requestId` in a stream entry's flat `[field, value, …]` list (unknown fields ignored). */
+function noticeOf(requestId: string, fields: string[]): FeedNotice {
+  let positionId: number | null = null;
+  let seen = false;
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === 'p' && Number.isSafeInteger(Number(fields[i + 1]))) positionId = Number(fields[i + 1]);
+    else if (fields[i] === 's') seen = true;
+  }
+  return { requestId, positionId, seen };
+}
+
+/** What a hub hears from its feed. */
+export type FeedHandlers = {
+  /** A notice of a held request, in stream order. */
+  notice(notice: FeedNotice): void;
+  /** Redis answers again after an outage: the notices sent meanwhile may be lost; read what was missed. */
+  up(): void;
+  /** Redis stopped answering: nothing is heard until `up`; read on a timer meanwhile. */
+  down(error: unknown): void;
+};
+
+/** A held request: the id of the last entry read from its stream, or null while its current end is to be read. */
+type Held = { lastId: string | null; waiters: (() => void)[] };
+
+/**
+ * One process's reader of the requests' streams (Redis docs, "XREAD"): one connection blocks in `XREAD BLOCK` on the
+ * streams of the requests this process holds open maps of (`hold`/`release`), each resumed after the last entry it
+ * read, and hands each entry to `handlers.notice`. A new request is read from its stream's current end, which `hold`
+ * waits for, so a stream that subscribes and then reads its view misses nothing in between. When the held set grows,
+ * the blocked `XREAD` is ended at once from a second connection (`CLIENT UNBLOCK`, Redis docs) and issued again with
+ * the new stream. While Redis does not answer the feed is `down` (`handlers.down`); when it answers again the reads
+ * resume after the last ids read, and `handlers.up` tells the hub to read from PostgreSQL what the outage may have
+ * lost (a Redis restarted without persistence forgets its streams).
+ */
+export class RedisFeed {
+  private readonly reader: Redis;
+  private readonly waker: Redis;
+  private readonly held = new Map<string, Held>();
+  private status: 'starting' | 'up' | 'down' = 'starting';
+  /** `CLIENT ID` of the reader's current connection (for `CLIENT UNBLOCK`); null until read on each connection. */
+  private readerId: number | null = null;
+  /** Counts the `XREAD`s issued; `reading` while one is on its way. */
+  private generation = 0;
+  private reading = false;
+  private closed = false;
+  private changed: (() => void) | null = null;
+
+  /** `url`: REDIS_URL; `handlers`: the hub's. Connects at once; reads once something is held. */
+  constructor(
+    url: string,
+    private readonly handlers: FeedHandlers,
+  ) {
+    this.reader = redisConnection(url, 'live-feed');
+    this.waker = redisConnection(url, 'live-feed-waker');
+    this.reader.on('close', () => this.lost(new Error('redis connection closed')));
+    this.reader.on('ready', () => {
+      this.readerId = null;
+      this.wake();
+    });
+    void this.loop();
+  }
+
+  /** Whether Redis answers the feed (`down`: the hub reads on a timer instead). */
+  get isDown(): boolean {
+    return this.status === 'down';
+  }
+
+  /**
+   * Reads request `requestId`'s stream from now on (called for every subscriber; one hold per request). Resolves once
+   * its current end is known (later notices will be read), or at once while Redis is down (the hub then reads on a
+   * timer, and again when Redis is back). Never rejects.
+   */
+  hold(requestId: string): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    let held = this.held.get(requestId);
+    const fresh = !held;
+    if (!held) this.held.set(requestId, (held = { lastId: null, waiters: [] }));
+    // Held already with its end known, or Redis down: nothing to wait for.
+    if (held.lastId !== null || this.status === 'down') return Promise.resolve();
+    const known = new Promise<void>((resolve) => held.waiters.push(resolve));
+    if (fresh) {
+      this.wake();
+      void this.unblock();
+    }
+    return known;
+  }
+
+  /** Stops reading request `requestId`'s stream (its last open map here closed); taken out at the next `XREAD`. */
+  release(requestId: string): void {
+    const held = this.held.get(requestId);
+    this.held.delete(requestId);
+    for (const resolve of held?.waiters ?? []) resolve();
+  }
+
+  /** Requests held (tests). */
+  get size(): number {
+    return this.held.size;
+  }
+
+  /** Ends both connections (tests, shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wake();
+    for (const held of this.held.values()) for (const resolve of held.waiters.splice(0)) resolve();
+    this.held.clear();
+    this.reader.disconnect();
+    this.waker.disconnect();
+  }
+
+  /** The reader's connection was lost: down (once), every held stream's waiters released. */
+  private lost(error: unknown): void {
+    if (this.closed || this.status === 'down') return;
+    this.status = 'down';
+    this.readerId = null;
+    for (const held of this.held.values()) for (const resolve of held.waiters.splice(0)) resolve();
+    this.handlers.down(error);
+  }
+
+  /** Wakes the loop from waiting for something to hold or for the connection. */
+  private wake(): void {
+    const changed = this.changed;
+    this.changed = null;
+    changed?.();
+  }
+
+  /** Resolves at the next `wake`, or after `ms`. */
+  private nap(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      this.changed = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /**
+   * Ends the `XREAD` now blocking (`CLIENT UNBLOCK` from the waker connection), so it is issued again with the held set
+   * as it is. An unblock that arrives before the `XREAD` blocks does nothing: tried again every 5 ms while that read
+   * is still on its way.
+   */
+  private async unblock(): Promise<void> {
+    const generation = this.generation;
+    for (let tries = 0; tries < 200; tries++) {
+      if (this.closed || !this.reading || this.generation !== generation || this.readerId === null) return;
+      try {
+        if (Number(await this.waker.client('UNBLOCK', this.readerId)) === 1) return;
+      } catch {
+        return; // Redis does not answer: the read fails by itself
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.closed) {
+      if (this.reader.status !== 'ready') {
+        await this.nap(READ_BLOCK_MS);
+        continue;
+      }
+      if (this.held.size === 0) {
+        if (this.status === 'starting') this.status = 'up';
+        await this.nap(READ_BLOCK_MS);
+        continue;
+      }
+      try {
+        this.readerId ??= Number(await this.reader.client('ID'));
+        await this.readEnds();
+        if (this.status !== 'up') {
+          const wasDown = this.status === 'down';
+          this.status = 'up';
+          if (wasDown) {
+            log().info({ component: 'live-feed' }, 'redis answers again; live notices resume');
+            this.handlers.up();
+          }
+        }
+        await this.read();
+      } catch (error) {
+        if (this.closed) return;
+        this.lost(error);
+        await this.nap(500);
+      }
+    }
+  }
+
+  /** Reads the current end of each held stream not read yet (one pipeline), and lets its `hold` resolve. */
+  private async readEnds(): Promise<void> {
+    const fresh = [...this.held.entries()].filter(([, h]) => h.lastId === null);
+    if (fresh.length === 0) return;
+    const pipeline = this.reader.pipeline();
+    for (const [id] of fresh) pipeline.xrevrange(streamKeyOf(id), '+', '-', 'COUNT', 1);
+    const replies = (await pipeline.exec()) ?? [];
+    fresh.forEach(([id, held], i) => {
+      const [error, entries] = replies[i] ?? [new Error('no reply'), null];
+      if (error) throw error;
+      // An empty (or absent) stream: everything written to it from now on is new.
+      held.lastId = (entries as [string, string[]][])[0]?.[0] ?? '0-0';
+      if (this.held.get(id) === held) for (const resolve of held.waiters.splice(0)) resolve();
+    });
+  }
+
+  /** One `XREAD BLOCK` over the held streams, each after its last id; its entries handed over in order. */
+  private async read(): Promise<void> {
+    const ids = [...this.held.keys()];
+    if (ids.some((id) => this.held.get(id)!.lastId === null)) return; // a new one: its end is read first
+    const keys = ids.map(streamKeyOf);
+    const after = ids.map((id) => this.held.get(id)!.lastId!);
+    this.generation++;
+    this.reading = true;
+    let reply: [string, [string, string[]][]][] | null;
+    try {
+      reply = (await this.reader.xread('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', ...keys, ...after)) as
+        [string, [string, string[]][]][] | null;
+    } finally {
+      this.reading = false;
+    }
+    for (const [key, entries] of reply ?? []) {
+      const id = key.slice(streamKeyOf('').length);
+      const held = this.held.get(id);
+      if (!held) continue; // released meanwhile
+      for (const [entryId, fields] of entries) {
+        held.lastId = entryId;
+        try {
+          this.handlers.notice(noticeOf(id, fields));
+        } catch (error) {
+          log().warn({ component: 'live-feed', err: describeError(error) }, 'notice handler failed');
+        }
+      }
+    }
+  }
+}
