@@ -39,7 +39,9 @@ const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
  * accuracy circle and the trail of this share (or, before any, the IP area), and always how fresh it is: the last
  * position's age, ticking every second, and how live the share is (lib/live-state.ts: live, paused, permission lost,
  * offline, stopped by the owner, time ran out, declined). When the owner deleted what they had shared (safety centre,
- * `erased`), the empty map says so instead of "not found". Another user's id answers 404 and shows 'not found'.
+ * `erased`), the empty map says so instead of "not found". The map frames the trail and the accuracy circle and
+ * follows it until the buyer moves it by hand (Recentre brings it back); without tiles it is the built-in map with
+ * the gazetteer's place names, and says so (leaflet-map.tsx). Another user's id answers 404 and shows 'not found'.
  */
 export function MapView() {
   const t = useTranslations('Map');
@@ -136,6 +138,7 @@ export function MapView() {
           ip={ip}
           ipLabel={ipLabel}
           markerLabel={formatPhone(trace.phone)}
+          texts={{ recentre: t('recentre'), offlineBase: t('offlineBase') }}
         />
       )}
       {latest && (

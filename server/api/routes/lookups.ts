@@ -3,6 +3,8 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { isIP } from 'node:net';
 import { lookupIp, unknownLocation } from '../../services/geoip';
 import { ipInfoSchema, phoneInfoSchema } from '../../../lib/contracts/lookups';
+import { placeLabelsQuery, placeLabelsSchema } from '../../../lib/contracts/places';
+import { placeLabels } from '../../services/places';
 import { phoneCountry } from '../../../lib/contracts/phone';
 import { phoneInfo } from '../../services/phone-info';
 import type { AppEnv } from '../context';
@@ -37,7 +39,22 @@ const ipRoute = createRoute({
   responses: { 200: jsonResponse(envelope(ipInfoSchema), 'IP location'), ...fails({ 422: 'Not an IP address' }) },
 });
 
+// GET /api_f/v1/other/places - the gazetteer's places to label a block of map tiles with, for maps without tiles
+const placesRoute = createRoute({
+  method: 'get',
+  path: '/other/places',
+  summary:
+    'Places of the offline gazetteer (GeoNames, CC BY 4.0) to label the map tiles x0…x1 × y0…y1 at zoom z (9–18, at most 48 tiles), at most one per 128 × 40 px; what the maps draw on their built-in base map when tiles cannot load. Public and cached a day: the same data for everyone',
+  request: { query: placeLabelsQuery },
+  responses: { 200: jsonResponse(envelope(placeLabelsSchema), 'Place labels'), ...fails(BAD_INPUT) },
+});
+
 export const lookups = new OpenAPIHono<AppEnv>()
+  .openapi(placesRoute, async (c) => {
+    // The gazetteer only changes with a release; a view asks the same block again as it is panned back and forth.
+    c.header('Cache-Control', 'public, max-age=86400');
+    return ok(c, await placeLabels(c.req.valid('query')));
+  })
   .openapi(phoneRoute, async (c) => {
     const { phone } = c.req.valid('param');
     const { country } = c.req.valid('query');
