@@ -302,7 +302,7 @@ describe('deploy/k8s: files', () => {
       expect(object.metadata?.namespace, file).toBeUndefined();
       expect(object.metadata?.labels?.['app.kubernetes.io/name'], file).toBe('chamspy');
       expect(object.metadata?.labels?.['app.kubernetes.io/component'], file).toMatch(
-        /^(config|database|migration|web|worker)$/,
+        /^(config|database|migration|web|worker|broker)$/,
       );
     }
     for (const overlay of ['overlays/staging', 'overlays/production'])
@@ -393,7 +393,7 @@ describe('deploy/k8s: the web pods', () => {
   });
 
   it('runs as non-root on a read-only root file system, with resources', () => {
-    for (const name of ['chamspy-web', 'chamspy-worker']) {
+    for (const name of ['chamspy-web', 'chamspy-worker', 'chamspy-redis']) {
       const pod = find<IDeployment>('Deployment', name).spec!.template.spec!;
       expect(pod.securityContext?.runAsNonRoot, name).toBe(true);
       expect(pod.securityContext?.runAsUser, name).toBeGreaterThan(0);
@@ -459,6 +459,17 @@ describe('deploy/k8s: database URLs, worker and migrations', () => {
     expect(envOf(container, 'DATABASE_SESSION_URL')).toMatch(/@chamspy-db-rw:5432\/app$/);
     const worker = find<IDeployment>('Deployment', 'chamspy-worker').spec!.template.spec!.containers[0];
     expect(envOf(worker, 'DATABASE_URL')).toMatch(/@chamspy-db-pooler-rw:5432\/app$/);
+  });
+
+  it("the web pods reach the live broker's Redis through its Service (REDIS_URL)", () => {
+    const config = find<IConfigMap>('ConfigMap', 'chamspy-config');
+    const url = new URL(config.data!.REDIS_URL);
+    const service = find<IService>('Service', url.hostname);
+    expect(url.protocol).toBe('redis:');
+    expect(service.spec!.ports!.map((p) => String(p.port))).toContain(url.port);
+    const pod = find<IDeployment>('Deployment', 'chamspy-redis').spec!.template;
+    expect(Object.entries(service.spec!.selector!).every(([k, v]) => pod.metadata!.labels![k] === v)).toBe(true);
+    expect(pod.spec!.containers[0].ports!.map((p) => p.name)).toContain(service.spec!.ports![0].targetPort);
   });
 
   it("the migration Job runs compose.yaml's migrate command as the owner on the -rw service", () => {
