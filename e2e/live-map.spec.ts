@@ -92,6 +92,8 @@ test('the map without tiles names the places around, frames the trail as it grow
   await map.mouse.down();
   await map.mouse.move(container.x + container.width / 2 - 150, container.y + container.height / 2 + 60, { steps: 8 });
   await map.mouse.up();
+  // Leaflet's inertia carries a fast drag on for a moment: the view is the buyer's once it has come to rest.
+  await map.waitForTimeout(1500);
   await expect(map.getByTestId('map-recentre')).toHaveText(en.Map.recentre);
   const pane = map.locator('.leaflet-map-pane');
   const moved = await pane.getAttribute('style');

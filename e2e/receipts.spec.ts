@@ -64,7 +64,7 @@ test('Billing leads to a readable, printable receipt of what the buyer agreed to
 
   // The same receipt in es, id and en-PH: money and dates in the reader's language, the terms as they were shown.
   for (const [prefix, lang, trial] of [
-    ['/es', 'es', /^\d+,\d\d US\$$/],
+    ['/es', 'es', /^\d+,\d\d\sUS\$$/],
     ['/id', 'id', /^US\$\s?\d+,\d\d$/],
     ['/ph', 'en', /^US\$\d+\.\d\d$/],
   ] as const) {

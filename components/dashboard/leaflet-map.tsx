@@ -86,7 +86,7 @@ function FitView({
   useEffect(() => {
     // A click on the button must not reach the map (a double click would zoom it).
     if (button.current) L.DomEvent.disableClickPropagation(button.current);
-  });
+  }, [byHand, recentre]);
   if (!byHand || !recentre) return null;
   return (
     <button

@@ -11,8 +11,8 @@ const BASE_PANE = 'offline-base';
  * (`world-atlas` countries-50m, public domain), drawn as land on a water-coloured map, so a position is placed on a
  * recognisable map when tiles do not load (in-app browsers, blocked tile hosts, offline screenshots). The TopoJSON
  * (≈ 750 KB, ≈ 200 KB compressed) and topojson-client are loaded only with the map. When the first tiles fail,
- * `onOffline` is called once (the map then frames what it shows: the accuracy circle, see leaflet-map.tsx) and the
- * container is marked `data-offline-base="shown"`.
+ * `onOffline` is called once (the map then frames what it shows no closer than zoom 14 and names the places around,
+ * see leaflet-map.tsx) and the container is marked `data-offline-base="shown"`.
  */
 export function OfflineBase({ onOffline }: { onOffline?: (map: L.Map) => void }) {
   const map = useMap();
