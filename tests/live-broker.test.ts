@@ -74,6 +74,9 @@ function receivedOnce(stream: ReturnType<typeof collect>, moves: number[]): bool
   });
 }
 
+/** Each test's time limit (ms): a stream's first open in a file warms the app up, slow on a busy machine. */
+const LIMIT_MS = 60_000;
+
 const engines = [
   { engine: 'postgres' as const, skip: false },
   { engine: 'redis' as const, skip: !hasRedis },
@@ -109,110 +112,130 @@ describe.each(engines)('the live broker on $engine', ({ engine, skip }) => {
     await redis?.stop();
   });
 
-  it.skipIf(skip)('runs on the engine the setting chose', () => {
-    expect(liveHub().engine).toBe(engine);
-    expect((g[BROKER] as LiveBroker).engine).toBe(engine);
-  });
+  it.skipIf(skip)(
+    'runs on the engine the setting chose',
+    () => {
+      expect(liveHub().engine).toBe(engine);
+      expect((g[BROKER] as LiveBroker).engine).toBe(engine);
+    },
+    LIMIT_MS,
+  );
 
-  it.skipIf(skip)('brings each position to the streams held by two processes, once each, in order', async () => {
-    const { id, code, cookie } = await trialRequest(`broker-${engine}-two`);
-    const here = await streamOn(liveHub(), id, cookie);
-    const there = await streamOn(other, id, cookie);
-    expect((await share(code)).status).toBe(200);
-    const moves = [1, 2, 3, 4, 5];
-    for (const i of moves) expect((await move(code, i)).status).toBe(200);
-    for (const stream of [here, there]) {
-      expect(await eventually(() => stream.positions().filter((p) => p.source === 'gps').length === 6)).toBe(true);
-      expect(receivedOnce(stream, moves)).toBe(true);
-      expect(stream.positions().map((p) => p.latitude)).toEqual(
-        expect.arrayContaining([40.4, ...moves.map(latitudeOf)]),
-      );
-      await stream.stop();
-    }
-  });
+  it.skipIf(skip)(
+    'brings each position to the streams held by two processes, once each, in order',
+    async () => {
+      const { id, code, cookie } = await trialRequest(`broker-${engine}-two`);
+      const here = await streamOn(liveHub(), id, cookie);
+      const there = await streamOn(other, id, cookie);
+      expect((await share(code)).status).toBe(200);
+      const moves = [1, 2, 3, 4, 5];
+      for (const i of moves) expect((await move(code, i)).status).toBe(200);
+      for (const stream of [here, there]) {
+        expect(await eventually(() => stream.positions().filter((p) => p.source === 'gps').length === 6)).toBe(true);
+        expect(receivedOnce(stream, moves)).toBe(true);
+        expect(stream.positions().map((p) => p.latitude)).toEqual(
+          expect.arrayContaining([40.4, ...moves.map(latitudeOf)]),
+        );
+        await stream.stop();
+      }
+    },
+    LIMIT_MS,
+  );
 
-  it.skipIf(skip)('resumes after Last-Event-ID with nothing lost or doubled, then goes on live', async () => {
-    const { id, code, cookie } = await trialRequest(`broker-${engine}-resume`);
-    expect((await share(code)).status).toBe(200);
-    const first = await openStream(id, cookie);
-    const trace = JSON.parse((await until(first, 'trace'))!.data) as { positions: { id: number }[] };
-    const lastSeen = Math.max(...trace.positions.map((p) => p.id));
-    first.close();
-    // Three fixes while the buyer's phone was offline, then it comes back on the other process.
-    for (const i of [1, 2, 3]) expect((await move(code, i)).status).toBe(200);
-    const again = await streamOn(other, id, cookie, String(lastSeen));
-    for (const i of [4, 5]) expect((await move(code, i)).status).toBe(200);
-    expect(await eventually(() => again.positions().length >= 5)).toBe(true);
-    await new Promise((r) => setTimeout(r, 200)); // nothing more comes
-    expect(again.positions().map((p) => p.latitude)).toEqual([1, 2, 3, 4, 5].map(latitudeOf));
-    expect(again.positions().every((p) => p.id > lastSeen)).toBe(true);
-    expect(receivedOnce(again, [1, 2, 3, 4, 5])).toBe(true);
-    await again.stop();
-  });
+  it.skipIf(skip)(
+    'resumes after Last-Event-ID with nothing lost or doubled, then goes on live',
+    async () => {
+      const { id, code, cookie } = await trialRequest(`broker-${engine}-resume`);
+      expect((await share(code)).status).toBe(200);
+      const first = await openStream(id, cookie);
+      const trace = JSON.parse((await until(first, 'trace'))!.data) as { positions: { id: number }[] };
+      const lastSeen = Math.max(...trace.positions.map((p) => p.id));
+      first.close();
+      // Three fixes while the buyer's phone was offline, then it comes back on the other process.
+      for (const i of [1, 2, 3]) expect((await move(code, i)).status).toBe(200);
+      const again = await streamOn(other, id, cookie, String(lastSeen));
+      for (const i of [4, 5]) expect((await move(code, i)).status).toBe(200);
+      expect(await eventually(() => again.positions().length >= 5)).toBe(true);
+      await new Promise((r) => setTimeout(r, 200)); // nothing more comes
+      expect(again.positions().map((p) => p.latitude)).toEqual([1, 2, 3, 4, 5].map(latitudeOf));
+      expect(again.positions().every((p) => p.id > lastSeen)).toBe(true);
+      expect(receivedOnce(again, [1, 2, 3, 4, 5])).toBe(true);
+      await again.stop();
+    },
+    LIMIT_MS,
+  );
 
-  it.skipIf(skip)('loses nothing when the broker restarts under open streams', async () => {
-    const { id, code, cookie } = await trialRequest(`broker-${engine}-restart`);
-    const here = await streamOn(liveHub(), id, cookie);
-    const there = await streamOn(other, id, cookie);
-    expect((await share(code)).status).toBe(200);
-    for (const i of [1, 2]) expect((await move(code, i)).status).toBe(200);
-    for (const s of [here, there]) expect(await eventually(() => receivedOnce(s, [1, 2]))).toBe(true);
+  it.skipIf(skip)(
+    'loses nothing when the broker restarts under open streams',
+    async () => {
+      const { id, code, cookie } = await trialRequest(`broker-${engine}-restart`);
+      const here = await streamOn(liveHub(), id, cookie);
+      const there = await streamOn(other, id, cookie);
+      expect((await share(code)).status).toBe(200);
+      for (const i of [1, 2]) expect((await move(code, i)).status).toBe(200);
+      for (const s of [here, there]) expect(await eventually(() => receivedOnce(s, [1, 2]))).toBe(true);
 
-    if (redis) {
-      await redis.kill();
-      // The hubs notice, say so on health, and read on a timer: fixes made meanwhile still arrive.
-      expect(await eventually(() => liveHub().hearing === 'deaf' && other.hearing === 'deaf')).toBe(true);
-      const health = await (await call('GET', '/health')).json();
-      expect(health.obj).toMatchObject({ live: 'deaf', broker: 'redis' });
-      for (const i of [3, 4, 5]) expect((await move(code, i)).status).toBe(200);
-      for (const s of [here, there])
-        expect(await eventually(() => receivedOnce(s, [1, 2, 3, 4, 5]), DEAF_POLL_MS * 3)).toBe(true);
-      await redis.restart();
-      // ioredis reconnects with its backoff (at most 5 s apart).
-      expect(await eventually(() => liveHub().hearing !== 'deaf' && other.hearing !== 'deaf', 12_000)).toBe(true);
-    } else {
-      // The listeners' connections dropped (as a failover or a restart of PostgreSQL does to them).
-      const db = await getDb();
-      await db.execute(
-        sql`select pg_terminate_backend(pid) from pg_stat_activity
+      if (redis) {
+        await redis.kill();
+        // The hubs notice, say so on health, and read on a timer: fixes made meanwhile still arrive.
+        expect(await eventually(() => liveHub().hearing === 'deaf' && other.hearing === 'deaf')).toBe(true);
+        const health = await (await call('GET', '/health')).json();
+        expect(health.obj).toMatchObject({ live: 'deaf', broker: 'redis' });
+        for (const i of [3, 4, 5]) expect((await move(code, i)).status).toBe(200);
+        for (const s of [here, there])
+          expect(await eventually(() => receivedOnce(s, [1, 2, 3, 4, 5]), DEAF_POLL_MS * 3)).toBe(true);
+        await redis.restart();
+        // ioredis reconnects with its backoff (at most 5 s apart).
+        expect(await eventually(() => liveHub().hearing !== 'deaf' && other.hearing !== 'deaf', 12_000)).toBe(true);
+      } else {
+        // The listeners' connections dropped (as a failover or a restart of PostgreSQL does to them).
+        const db = await getDb();
+        await db.execute(
+          sql`select pg_terminate_backend(pid) from pg_stat_activity
             where application_name = 'live-hub' and datname = current_database()`,
-      );
-      for (const i of [3, 4, 5]) expect((await move(code, i)).status).toBe(200);
-    }
-    // Back: fixes arrive as they come, not on a timer.
-    for (const i of [6, 7, 8]) expect((await move(code, i)).status).toBe(200);
-    const all = [1, 2, 3, 4, 5, 6, 7, 8];
-    for (const s of [here, there]) {
-      expect(await eventually(() => receivedOnce(s, all), DEAF_POLL_MS)).toBe(true);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(receivedOnce(s, all)).toBe(true);
-      await s.stop();
-    }
-  });
+        );
+        for (const i of [3, 4, 5]) expect((await move(code, i)).status).toBe(200);
+      }
+      // Back: fixes arrive as they come, not on a timer.
+      for (const i of [6, 7, 8]) expect((await move(code, i)).status).toBe(200);
+      const all = [1, 2, 3, 4, 5, 6, 7, 8];
+      for (const s of [here, there]) {
+        expect(await eventually(() => receivedOnce(s, all), DEAF_POLL_MS)).toBe(true);
+        await new Promise((r) => setTimeout(r, 200));
+        expect(receivedOnce(s, all)).toBe(true);
+        await s.stop();
+      }
+    },
+    LIMIT_MS,
+  );
 
-  it.skipIf(skip)('hears 50 announcements made at once by two processes, each once', async () => {
-    const ids = Array.from({ length: 50 }, () => randomUUID());
-    const heard = new Map<LiveHub, LiveEvent[]>([
-      [liveHub(), []],
-      [other, []],
-    ]);
-    const unsubscribe: (() => void)[] = [];
-    for (const [hub, events] of heard)
-      for (const id of ids) unsubscribe.push(await hub.subscribe(id, (e) => events.push(e)));
-    const brokers = [createLiveBroker(redisUrl), createLiveBroker(redisUrl)];
-    await Promise.all(
-      ids.map(async (id, i) => {
-        await new Promise((r) => setImmediate(r));
-        brokers[i % 2].announce(id, 1_000 + i);
-      }),
-    );
-    for (const [, events] of heard) {
-      expect(await eventually(() => events.length >= ids.length)).toBe(true);
-      await new Promise((r) => setTimeout(r, 100)); // nothing more comes
-      const got = events.flatMap((e) => (e.k === 'n' ? [[e.r, e.id] as const] : [])).sort((a, b) => a[1] - b[1]);
-      expect(got).toEqual(ids.map((r, i) => [r, 1_000 + i]));
-    }
-    for (const off of unsubscribe) off();
-    await Promise.all(brokers.map((b) => b.close()));
-  });
+  it.skipIf(skip)(
+    'hears 50 announcements made at once by two processes, each once',
+    async () => {
+      const ids = Array.from({ length: 50 }, () => randomUUID());
+      const heard = new Map<LiveHub, LiveEvent[]>([
+        [liveHub(), []],
+        [other, []],
+      ]);
+      const unsubscribe: (() => void)[] = [];
+      for (const [hub, events] of heard)
+        for (const id of ids) unsubscribe.push(await hub.subscribe(id, (e) => events.push(e)));
+      const brokers = [createLiveBroker(redisUrl), createLiveBroker(redisUrl)];
+      await Promise.all(
+        ids.map(async (id, i) => {
+          await new Promise((r) => setImmediate(r));
+          brokers[i % 2].announce(id, 1_000 + i);
+        }),
+      );
+      for (const [, events] of heard) {
+        expect(await eventually(() => events.length >= ids.length)).toBe(true);
+        await new Promise((r) => setTimeout(r, 100)); // nothing more comes
+        const got = events.flatMap((e) => (e.k === 'n' ? [[e.r, e.id] as const] : [])).sort((a, b) => a[1] - b[1]);
+        expect(got).toEqual(ids.map((r, i) => [r, 1_000 + i]));
+      }
+      for (const off of unsubscribe) off();
+      await Promise.all(brokers.map((b) => b.close()));
+    },
+    LIMIT_MS,
+  );
 });

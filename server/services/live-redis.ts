@@ -86,8 +86,18 @@ export type FeedHandlers = {
   down(error: unknown): void;
 };
 
-/** A held request: the id of the last entry read from its stream, or null while its current end is to be read. */
-type Held = { lastId: string | null; waiters: (() => void)[] };
+/**
+ * A held request: the id of the last entry read from its stream, or null while its current end is to be read;
+ * `recheck` after an outage, when the stream may have been lost with Redis's memory.
+ */
+type Held = { lastId: string | null; recheck: boolean; waiters: (() => void)[] };
+
+/** Whether stream entry id `a` comes before `b` (`<ms>-<seq>`, Redis docs, "Redis Streams": entry ids). */
+function before(a: string, b: string): boolean {
+  const [am, as] = a.split('-').map(BigInt);
+  const [bm, bs] = b.split('-').map(BigInt);
+  return am < bm || (am === bm && as < bs);
+}
 
 /**
  * One process's reader of the requests' streams (Redis docs, "XREAD"): one connection blocks in `XREAD BLOCK` on the
@@ -96,8 +106,8 @@ type Held = { lastId: string | null; waiters: (() => void)[] };
  * waits for, so a stream that subscribes and then reads its view misses nothing in between. When the held set grows,
  * the blocked `XREAD` is ended at once from a second connection (`CLIENT UNBLOCK`, Redis docs) and issued again with
  * the new stream. While Redis does not answer the feed is `down` (`handlers.down`); when it answers again the reads
- * resume after the last ids read, and `handlers.up` tells the hub to read from PostgreSQL what the outage may have
- * lost (a Redis restarted without persistence forgets its streams).
+ * resume after the last ids read (from a stream's new end if Redis lost it), and `handlers.up` tells the hub to read
+ * from PostgreSQL what the outage may have lost (a Redis restarted without persistence forgets its streams).
  */
 export class RedisFeed {
   private readonly reader: Redis;
@@ -141,7 +151,7 @@ export class RedisFeed {
     if (this.closed) return Promise.resolve();
     let held = this.held.get(requestId);
     const fresh = !held;
-    if (!held) this.held.set(requestId, (held = { lastId: null, waiters: [] }));
+    if (!held) this.held.set(requestId, (held = { lastId: null, recheck: false, waiters: [] }));
     // Held already with its end known, or Redis down: nothing to wait for.
     if (held.lastId !== null || this.status === 'down') return Promise.resolve();
     const known = new Promise<void>((resolve) => held.waiters.push(resolve));
@@ -179,8 +189,21 @@ export class RedisFeed {
     if (this.closed || this.status === 'down') return;
     this.status = 'down';
     this.readerId = null;
-    for (const held of this.held.values()) for (const resolve of held.waiters.splice(0)) resolve();
+    for (const held of this.held.values()) {
+      held.recheck = true;
+      for (const resolve of held.waiters.splice(0)) resolve();
+    }
     this.handlers.down(error);
+  }
+
+  /** Redis answers the reader: `up`, and after an outage the hub is told (`handlers.up`). */
+  private answered(): void {
+    if (this.status === 'up') return;
+    const wasDown = this.status === 'down';
+    this.status = 'up';
+    if (!wasDown) return;
+    log().info({ component: 'live-feed' }, 'redis answers again; live notices resume');
+    this.handlers.up();
   }
 
   /** Wakes the loop from waiting for something to hold or for the connection. */
@@ -227,21 +250,14 @@ export class RedisFeed {
         continue;
       }
       if (this.held.size === 0) {
-        if (this.status === 'starting') this.status = 'up';
+        this.answered();
         await this.nap(READ_BLOCK_MS);
         continue;
       }
       try {
         this.readerId ??= Number(await this.reader.client('ID'));
         await this.readEnds();
-        if (this.status !== 'up') {
-          const wasDown = this.status === 'down';
-          this.status = 'up';
-          if (wasDown) {
-            log().info({ component: 'live-feed' }, 'redis answers again; live notices resume');
-            this.handlers.up();
-          }
-        }
+        this.answered();
         await this.read();
       } catch (error) {
         if (this.closed) return;
@@ -251,9 +267,13 @@ export class RedisFeed {
     }
   }
 
-  /** Reads the current end of each held stream not read yet (one pipeline), and lets its `hold` resolve. */
+  /**
+   * Reads the current end of each held stream not read yet (one pipeline), and lets its `hold` resolve. After an
+   * outage, a stream whose end is now before the last entry read (Redis restarted empty, the stream written anew) is
+   * read from that end; the others resume after the last entry read.
+   */
   private async readEnds(): Promise<void> {
-    const fresh = [...this.held.entries()].filter(([, h]) => h.lastId === null);
+    const fresh = [...this.held.entries()].filter(([, h]) => h.lastId === null || h.recheck);
     if (fresh.length === 0) return;
     const pipeline = this.reader.pipeline();
     for (const [id] of fresh) pipeline.xrevrange(streamKeyOf(id), '+', '-', 'COUNT', 1);
@@ -262,7 +282,9 @@ export class RedisFeed {
       const [error, entries] = replies[i] ?? [new Error('no reply'), null];
       if (error) throw error;
       // An empty (or absent) stream: everything written to it from now on is new.
-      held.lastId = (entries as [string, string[]][])[0]?.[0] ?? '0-0';
+      const end = (entries as [string, string[]][])[0]?.[0] ?? '0-0';
+      if (held.lastId === null || before(end, held.lastId)) held.lastId = end;
+      held.recheck = false;
       if (this.held.get(id) === held) for (const resolve of held.waiters.splice(0)) resolve();
     });
   }
@@ -270,7 +292,7 @@ export class RedisFeed {
   /** One `XREAD BLOCK` over the held streams, each after its last id; its entries handed over in order. */
   private async read(): Promise<void> {
     const ids = [...this.held.keys()];
-    if (ids.some((id) => this.held.get(id)!.lastId === null)) return; // a new one: its end is read first
+    if (ids.some((id) => this.held.get(id)!.lastId === null || this.held.get(id)!.recheck)) return; // ends first
     const keys = ids.map(streamKeyOf);
     const after = ids.map((id) => this.held.get(id)!.lastId!);
     this.generation++;
