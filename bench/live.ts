@@ -8,6 +8,9 @@
 // Measured: fan-out latency (fix committed → `position` event at each of its streams), RSS of the server process per
 // open stream (/proc/<pid>/status VmRSS, proc(5)), its CPU share (/proc/<pid>/stat utime+stime), and every error.
 // The buyers are bought through the API (a few); their requests are inserted directly into the database as sharing.
+// BENCH_LIVE_BROKER=redis runs the app on the live broker's Redis engine (REDIS_URL, a redis-server started for the
+// run on a free port, tests/support/redis.ts; docs/decisions/0019-live-broker.md); default `postgres` (NOTIFY). The
+// phase "into the database" bypasses the broker (nothing calls `announce`), whichever engine runs.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +19,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startBenchServer, UNCAPPED, loadAverages } from './server';
 import { openSse, wallNow, type SseStream } from './sse-client';
+import { startRedis, type TestRedis } from '../tests/support/redis';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORT = 3340;
@@ -25,6 +29,8 @@ const PER_REQUEST = Number(process.env.BENCH_LIVE_PER_REQUEST ?? 1);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 20);
 const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 2);
+/** The live broker's engine: `postgres` (the default) or `redis`. */
+const BROKER = process.env.BENCH_LIVE_BROKER === 'redis' ? 'redis' : 'postgres';
 const BUYERS = 10;
 /** Streams a client process opens at once. */
 const OPEN_CONCURRENCY = 32;
@@ -201,8 +207,10 @@ const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 1 : 0)} ms
 async function main() {
   const runStarted = Date.now();
   const loadAtStart = loadAverages();
+  const redis: TestRedis | null = BROKER === 'redis' ? await startRedis() : null;
   const server = await startBenchServer(PORT, PG_PORT, {
     ...UNCAPPED,
+    ...(redis ? { REDIS_URL: redis.url } : {}),
     METRICS_TOKEN: METRICS_TOKEN,
     // BENCH_LIVE_PROFILE=<dir>: the app process writes a V8 CPU profile there when it exits (`node --cpu-prof`).
     // BENCH_LIVE_HEAP=1: the app writes a heap snapshot on SIGUSR2 (after a full garbage collection), to read the heap
@@ -519,7 +527,7 @@ async function main() {
 
 Measured ${new Date().toISOString()} by \`npm run bench:live\` on the production build (${os.cpus().length} cores,
 ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}), embedded PostgreSQL, everything on this one
-machine: the app process, PostgreSQL, ${CLIENTS} client processes holding the streams (raw \`node:http\`, one socket
+machine: the app process, PostgreSQL, the live broker on ${BROKER === 'redis' ? 'Redis (a local redis-server)' : "PostgreSQL's NOTIFY"}, ${CLIENTS} client processes holding the streams (raw \`node:http\`, one socket
 per stream, bench/sse-client.ts) and the process posting the fixes. Load average when the run began:
 ${loadAtStart}. The run took ${((Date.now() - runStarted) / 1000).toFixed(0)} s.
 
@@ -599,6 +607,7 @@ compared with the wall clock of the client process when the event's bytes arrive
   } finally {
     for (const c of clients) if (c.exitCode === null) c.kill();
     server.stop();
+    await redis?.stop();
   }
   process.exit(0);
 }
