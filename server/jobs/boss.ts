@@ -222,6 +222,29 @@ export async function startOutboxWorkers(
   return { health, listener };
 }
 
+/** Username lookups one process runs at once (docs/features.md "Reverse username lookup"). */
+export const USERNAME_WORKERS = 4;
+
+/**
+ * Registers the username lookups' workers on `boss`: USERNAME_WORKERS of them, each taking one lookup at a time
+ * (`run`, runUsernameCheck by default), so a lookup starts as soon as a worker is free. One worker taking batches
+ * would not: pg-boss fetches its next batch only when the whole batch has ended, so a lookup queued while another
+ * ran waited at 0 sites checked until that one had asked all its sites (pg-boss 10 `work`, `batchSize`).
+ */
+export async function startUsernameWorkers(
+  boss: PgBoss,
+  db: Db,
+  run: (db: Db, idHash: string) => Promise<unknown> = runUsernameCheck,
+): Promise<void> {
+  for (let i = 0; i < USERNAME_WORKERS; i++) {
+    await boss.work<{ idHash: string }>(USERNAME_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, ([job]) =>
+      timedJob(USERNAME_QUEUE, async () => {
+        if (job) await run(db, job.data.idHash);
+      }),
+    );
+  }
+}
+
 /**
  * Registers the workers: outbox delivery (each new message picked up when its transaction commits) with its
  * provider probe every PROBE_INTERVAL_MS while messages wait for a retry (startOutboxWorkers), a once-a-minute sweep
@@ -271,11 +294,7 @@ export async function startWorkers(): Promise<void> {
       await pruneSafety(db);
     }),
   );
-  await boss.work<{ idHash: string }>(USERNAME_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 4 }, (jobs) =>
-    timedJob(USERNAME_QUEUE, async () => {
-      await Promise.all(jobs.map((job) => runUsernameCheck(db, job.data.idHash)));
-    }),
-  );
+  await startUsernameWorkers(boss, db);
   await boss.schedule(BILLING_QUEUE, '* * * * *');
   await boss.work(BILLING_QUEUE, () =>
     timedJob(BILLING_QUEUE, async () => {
