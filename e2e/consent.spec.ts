@@ -59,6 +59,10 @@ test('a second fix moves the marker; Stop asks first and ends sharing; Share aga
 
   await owner.setGeolocation({ latitude: 37.79493, longitude: -122.41942, accuracy: 10 });
   await ownerPage.getByRole('button', { name: 'Share again' }).click();
+  // Sharing again is a new consent: it asks first, naming who sees the position and for how long.
+  const again = ownerPage.getByRole('dialog');
+  await expect(again).toContainText('Share this phone’s location with Anna (your sister) again, for 1 hour?');
+  await again.getByRole('button', { name: 'Share again' }).click();
   await expect(ownerPage.getByText('You are sharing your location.')).toBeVisible();
   await expect(page.getByTestId('coordinates')).toHaveText('37.79493, -122.41942', { timeout: 8000 });
   await owner.close();

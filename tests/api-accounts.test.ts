@@ -108,6 +108,43 @@ describe('temporary passwords', () => {
     expect((await signIn(bought.email, 'my own passphrase')).status).toBe(200);
   });
 
+  it('the session the payment opened chooses the first password without the temporary one, once', async () => {
+    const bought = await buyAccount(`temp-paid.${Date.now()}@example.com`);
+    const cookie = { cookie: `token=${bought.token}` };
+    const me = await (await call('GET', '/admin/userSession/current', { headers: cookie })).json();
+    expect(me.obj).toMatchObject({ mustChangePassword: false, choosesFirstPassword: true });
+    const chosen = await call('PUT', '/admin/user/password', {
+      body: { newPassword: 'my own passphrase' },
+      headers: cookie,
+    });
+    expect(chosen.status).toBe(200);
+    expect((await signIn(bought.email, 'my own passphrase')).status).toBe(200);
+    expect((await signIn(bought.email, bought.temporaryPassword)).status).toBe(401);
+    // From then on the current password is asked, in that session too.
+    const after = await (await call('GET', '/admin/userSession/current', { headers: cookie })).json();
+    expect(after.obj.choosesFirstPassword).toBe(false);
+    const again = await call('PUT', '/admin/user/password', {
+      body: { newPassword: 'another passphrase' },
+      headers: cookie,
+    });
+    expect(again.status).toBe(422);
+    expect(await again.json()).toMatchObject({ field: 'password' });
+  });
+
+  it('a session opened by signing in is not the payment’s: it may not skip the current password', async () => {
+    const bought = await account(`temp-later.${Date.now()}`);
+    const token = tokenOf(await signIn(bought.email, bought.password));
+    const me = await (
+      await call('GET', '/admin/userSession/current', { headers: { cookie: `token=${token}` } })
+    ).json();
+    expect(me.obj.choosesFirstPassword).toBe(false);
+    const skipped = await call('PUT', '/admin/user/password', {
+      body: { newPassword: 'a different passphrase' },
+      headers: { cookie: `token=${token}` },
+    });
+    expect(skipped.status).toBe(422);
+  });
+
   it('stops working after 7 days', async () => {
     const bought = await buyAccount(`tempexp.${Date.now()}@example.com`);
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -28,7 +28,12 @@ describe('reset codes', () => {
     const code = await codeOf(a.email);
     const ok = await reset(a.email, code);
     expect(ok.status).toBe(200);
-    expect((await ok.json()).msg).toBe('Your password was reset. Sign in with the new one.');
+    const body = await ok.json();
+    expect(body.msg).toBe('Your password was reset, and you are signed in with it.');
+    // The reset signed the person in: a new session, with the user as sign-in answers it.
+    expect(body.obj).toMatchObject({ email: a.email, mustChangePassword: false });
+    const signedIn = tokenOf(ok);
+    expect((await call('GET', '/spyContent', { headers: { cookie: `token=${signedIn}` } })).status).toBe(200);
     expect((await latestEmail(a.email)).template).toBe('password-changed');
     expect((await call('GET', '/spyContent', { headers: { cookie: `token=${session}` } })).status).toBe(401);
     expect((await signIn(a.email, 'a brand new secret')).status).toBe(200);

@@ -20,7 +20,9 @@ import { Link } from '@/components/ui/link';
 
 /**
  * `/dashboard/account`: who is signed in, the password change (`PUT /admin/user/password`), and sign-out. A session
- * opened with a temporary password lands here and must choose a password before anything else works. A change that
+ * opened with a temporary password lands here and must choose a password before anything else works; the session a
+ * payment opened for the new account chooses its first password here without the e-mailed temporary one, which the
+ * buyer never had to read (`choosesFirstPassword`, docs/security.md "Accounts"). A change that
  * succeeded replaces the form by a confirmation saying what changed (the new password is the one to use, other
  * devices were signed out, a notice was e-mailed), with a button to change it again — the form does not come back on
  * its own asking for the "current" password just chosen.
@@ -42,7 +44,9 @@ export function AccountPanel() {
             Resolver<ChangePasswordValues>
           >)
         : zodResolver(changePasswordSchema)(values, context, options),
-    context: { restricted: me !== null && me !== 'signed-out' && me.mustChangePassword },
+    context: {
+      restricted: me !== null && me !== 'signed-out' && (me.mustChangePassword || me.choosesFirstPassword),
+    },
   });
   const {
     handleSubmit,
@@ -66,13 +70,15 @@ export function AccountPanel() {
   }
   if (!me) return <p aria-busy="true">…</p>;
 
+  /** The first password, chosen without the temporary one: after signing in with it, or in the payment's own session. */
+  const firstPassword = me.mustChangePassword || me.choosesFirstPassword;
   const onSubmit = handleSubmit(async ({ password, newPassword }) => {
     setAlert(null);
     try {
-      const body = me.mustChangePassword ? { newPassword } : { password, newPassword };
+      const body = firstPassword ? { newPassword } : { password, newPassword };
       await api.put<Envelope<null>>('/admin/user/password', body, true);
-      setDone({ chosen: me.mustChangePassword });
-      setMe({ ...me, mustChangePassword: false });
+      setDone({ chosen: firstPassword });
+      setMe({ ...me, mustChangePassword: false, choosesFirstPassword: false });
       reset();
     } catch (error) {
       report(error);
@@ -108,6 +114,11 @@ export function AccountPanel() {
         </div>
       )}
       {me.mustChangePassword && <FormAlert message={t('mustChange')} />}
+      {me.choosesFirstPassword && !done && (
+        <p className="rounded-xl bg-blue-50 p-4 text-slate-800 ring-1 ring-blue-200" data-testid="first-password">
+          {t('firstPasswordHint', { email: me.email })}
+        </p>
+      )}
       {done ? (
         <div
           role="status"
@@ -132,9 +143,7 @@ export function AccountPanel() {
           onSubmit={onSubmit}
           className="space-y-4 rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200"
         >
-          {!me.mustChangePassword && (
-            <FormField form={form} name="password" kind="password" label={t('currentPassword')} />
-          )}
+          {!firstPassword && <FormField form={form} name="password" kind="password" label={t('currentPassword')} />}
           <NewPasswordFields form={form} />
           <FormAlert message={alert} />
           <SubmitButton busy={isSubmitting} label={t('changeSubmit')} busyLabel={t('working')} />

@@ -1,7 +1,7 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useRouter } from 'next/navigation';
 import { useForm } from 'react-hook-form';
 import type { Envelope } from '@/lib/api/client';
 import { localePath } from '@/i18n/routing';
@@ -15,13 +15,14 @@ import { Link } from '@/components/ui/link';
 
 /**
  * `/forget` (docs/rules.md#routes): asks for a reset code (`GET /admin/userSession/forgetPassword/{email}`). The answer is the
- * same whether or not the account exists; then a link to `/reset` with the e-mail filled in.
+ * same whether or not the account exists; then the reset page opens for that address (`/reset/?email=…&sent=1`), which
+ * says where the code went and does not ask for the e-mail again. "I have a code" leads there for a code sent before.
  */
 export function ForgetForm() {
   const t = useTranslations('Auth');
   const locale = useLocale();
   const api = useApi();
-  const [sent, setSent] = useState<{ email: string; msg: string } | null>(null);
+  const router = useRouter();
   const form = useForm<ForgetValues>({ resolver: zodResolver(forgetSchema) });
   const {
     handleSubmit,
@@ -32,12 +33,8 @@ export function ForgetForm() {
 
   const onSubmit = handleSubmit(async ({ email }) => {
     try {
-      const res = await api.get<Envelope<null>>(
-        `/admin/userSession/forgetPassword/${encodeURIComponent(email)}`,
-        undefined,
-        true,
-      );
-      setSent({ email, msg: res.msg });
+      await api.get<Envelope<null>>(`/admin/userSession/forgetPassword/${encodeURIComponent(email)}`, undefined, true);
+      router.push(localePath(locale, `/reset/?email=${encodeURIComponent(email)}&sent=1`));
     } catch (error) {
       report(error);
     }
@@ -48,13 +45,9 @@ export function ForgetForm() {
       <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
         <FormField form={form} name="email" kind="account" label={t('email')} />
         <FormAlert message={alert} />
-        <FormAlert message={sent?.msg ?? null} tone="success" />
         <SubmitButton busy={isSubmitting} label={t('sendCode')} busyLabel={t('working')} />
       </form>
-      <Link
-        href={localePath(locale, `/reset/${sent ? `?email=${encodeURIComponent(sent.email)}` : ''}`)}
-        className="mt-4 block text-sm text-brand underline"
-      >
+      <Link href={localePath(locale, '/reset/')} className="mt-4 block text-sm text-brand underline">
         {t('haveCode')}
       </Link>
     </FormCard>

@@ -16,15 +16,21 @@ import { useServerErrors } from './use-server-errors';
 import { Link } from '@/components/ui/link';
 
 /**
- * `/reset` (docs/rules.md#routes): e-mail, the 6-digit code and a new password twice
- * (`PUT /admin/userSession/forgetPassword/{email}`); on success ('Your password was reset…') a link to sign in.
+ * `/reset` (docs/rules.md#routes): the 6-digit code and a new password twice (`PUT
+ * /admin/userSession/forgetPassword/{email}`). Opened from `/forget` (`?email=…&sent=1`) it says where the code went
+ * and names the account rather than asking for the e-mail a second time (with a way back to use another); opened
+ * directly it asks for the e-mail too. A reset signs the person in (docs/security.md "Sign-in and passwords"): on
+ * success ('Your password was reset, and you are signed in…') a button to My locations; the header's account menu
+ * follows the new session's `userInfo` cookie at once.
  */
 export function ResetForm() {
   const t = useTranslations('Auth');
   const locale = useLocale();
   const api = useApi();
   const [done, setDone] = useState<string | null>(null);
-  const email = useSearchParams().get('email') ?? '';
+  const query = useSearchParams();
+  const email = query.get('email') ?? '';
+  const sent = !!email && query.get('sent') === '1';
   const form = useForm<ResetValues>({ resolver: zodResolver(resetSchema), defaultValues: { email } });
   const {
     handleSubmit,
@@ -36,7 +42,7 @@ export function ResetForm() {
   const onSubmit = handleSubmit(async ({ email: address, code, newPassword }) => {
     setAlert(null);
     try {
-      const res = await api.put<Envelope<null>>(
+      const res = await api.put<Envelope<unknown>>(
         `/admin/userSession/forgetPassword/${encodeURIComponent(address)}`,
         { code, newPassword },
         true,
@@ -53,15 +59,28 @@ export function ResetForm() {
         <div className="mt-4 space-y-4">
           <FormAlert message={done} tone="success" />
           <Link
-            href={localePath(locale, '/login/')}
+            href={localePath(locale, '/dashboard/locations/')}
             className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
+            data-testid="reset-signed-in"
           >
-            {t('goLogin')}
+            {t('goDashboard')}
           </Link>
         </div>
       ) : (
         <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
-          <FormField form={form} name="email" kind="account" label={t('email')} />
+          {email ? (
+            <div className="space-y-2 text-sm text-slate-700" data-testid="reset-account">
+              {sent && <FormAlert message={t('codeSentTo', { email })} tone="success" />}
+              <p>
+                {t('resetFor', { email })}{' '}
+                <Link href={localePath(locale, '/forget/')} className="text-brand underline">
+                  {t('otherEmail')}
+                </Link>
+              </p>
+            </div>
+          ) : (
+            <FormField form={form} name="email" kind="account" label={t('email')} />
+          )}
           <FormField form={form} name="code" kind="code" label={t('code')} />
           <NewPasswordFields form={form} />
           <FormAlert message={alert} />

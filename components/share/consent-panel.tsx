@@ -9,6 +9,7 @@ import { requesterFactsText } from '@/lib/requester-facts';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { Link } from '../ui/link';
 import { useApi } from '../ui/use-api';
+import { OpenInBrowser, useOutsideBrowser } from './open-in-browser';
 import { ReportAbuse } from './report-abuse';
 import { useConsent, type OwnerState } from './use-consent';
 
@@ -26,7 +27,10 @@ const FINAL: OwnerState[] = ['declined', 'expired', 'withdrawn', 'reported'];
  * and stops all SMS to the number. A single-purpose page: nothing leads to the rest of the site (the route's frame is
  * components/share/owner-shell.tsx). Each state of `useConsent` (asked, sharing, paused, stopped,
  * ended, declined, expired, withdrawn, reported, reconnecting) has its own wording and actions; times are shown in the
- * owner's time zone with the zone named. Below, "All requests for this number" opens the number's safety centre
+ * owner's time zone with the zone named. Share again after a stop or an ended window asks first, naming who will see
+ * the position and for how long (a new consent, given as deliberately as the first). When the browser refused
+ * location, the help says how to allow it: from the lock icon next to the address, or, in an in-app browser that
+ * has none (Instagram, Facebook…), by opening the link in Safari or Chrome (./open-in-browser). Below, "All requests for this number" opens the number's safety centre
  * (app/[locale]/safety/) with this link's code, which proves the number's SMS.
  */
 export function ConsentPanel() {
@@ -37,6 +41,9 @@ export function ConsentPanel() {
   const { state, view, gps, accuracy, sendFailing, error, busy, share, act, report, wakeLock } = useConsent(api, code);
   const [minutes, setMinutes] = useState(60);
   const [confirmStop, setConfirmStop] = useState(false);
+  /** Share again after a stop or an ended window waits for this confirmation: it gives consent anew. */
+  const [confirmAgain, setConfirmAgain] = useState(false);
+  const inApp = useOutsideBrowser();
 
   /** Every state's card: the title, then what the state says and offers. */
   const frame = (children: ReactNode) => (
@@ -64,6 +71,13 @@ export function ConsentPanel() {
     );
 
   const until = view.sharingUntil ? formatTime(view.sharingUntil, locale) : '';
+  /** How to allow location again: from the address bar's lock, or, in an in-app browser, by opening a real one. */
+  const deniedHelp = inApp ? (
+    <OpenInBrowser browser={inApp} link={`${location.origin}${location.pathname}?c=${encodeURIComponent(code)}`} />
+  ) : (
+    <p className="mt-1 text-sm">{t('deniedHelp')}</p>
+  );
+  const durationText = (m: number) => (m === 15 ? t('minutes15') : m === 60 ? t('hour1') : t('hours8'));
   const button = 'min-h-11 flex-1 rounded-xl border-2 px-4 py-3 text-lg font-semibold disabled:opacity-60';
   const notice: Partial<Record<OwnerState, string>> = {
     stopped: t('stoppedAt', { time: until }),
@@ -135,7 +149,7 @@ export function ConsentPanel() {
                     onChange={() => setMinutes(m)}
                     className="sr-only"
                   />
-                  {m === 15 ? t('minutes15') : m === 60 ? t('hour1') : t('hours8')}
+                  {durationText(m)}
                 </label>
               ))}
             </div>
@@ -149,7 +163,7 @@ export function ConsentPanel() {
           {gps === 'denied' && (
             <div role="alert" className="mt-4 rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="location-denied">
               <p className="font-semibold">{t('gpsDenied')}</p>
-              <p className="mt-1 text-sm">{t('deniedHelp')}</p>
+              {deniedHelp}
             </div>
           )}
           <div className="mt-6 flex gap-3">
@@ -157,7 +171,7 @@ export function ConsentPanel() {
               type="button"
               disabled={busy}
               data-btn-id="consent_share"
-              onClick={() => share(minutes)}
+              onClick={() => (state === 'stopped' || state === 'ended' ? setConfirmAgain(true) : share(minutes))}
               className={`${button} border-brand text-brand`}
             >
               {gps === 'denied' || state !== 'asked' ? t('shareAgain') : t('share')}
@@ -183,7 +197,7 @@ export function ConsentPanel() {
           {state === 'paused' ? (
             <div className="rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="paused">
               <p>{t('paused', { time: until })}</p>
-              {gps === 'denied' && <p className="mt-1 text-sm">{t('deniedHelp')}</p>}
+              {gps === 'denied' && deniedHelp}
             </div>
           ) : (
             <p className="text-sm text-slate-600">{t('pauseNote')}</p>
@@ -236,6 +250,19 @@ export function ConsentPanel() {
         </Link>
       </p>
 
+      <ConfirmDialog
+        open={confirmAgain}
+        message={t('shareAgainConfirm', {
+          name: view.requesterName ?? view.requester,
+          duration: durationText(minutes),
+        })}
+        confirmLabel={t('shareAgain')}
+        cancelLabel={t('cancel')}
+        onClose={(confirmed) => {
+          setConfirmAgain(false);
+          if (confirmed) share(minutes);
+        }}
+      />
       <ConfirmDialog
         open={confirmStop}
         message={t('stopConfirm')}

@@ -1,6 +1,7 @@
 import type { Translator } from '@/i18n/messages';
 import { LogoMark } from './brand';
 import { Link } from '../ui/link';
+import { HEADER_MENU_GROUP } from '../ui/header-menu-group';
 
 /** The home page's sections the header links to (docs/rules.md#routes header), in order. */
 const ANCHORS = [
@@ -54,7 +55,7 @@ export function HeaderLinks({ t, prefix, product }: { t: Translator<'Nav'>; pref
         {product}
       </Link>
       <ul className="hidden items-center gap-5 lg:flex">{sectionLinks(t, prefix)}</ul>
-      <details className="relative hidden lg:block" data-testid="header-tools">
+      <details name={HEADER_MENU_GROUP} className="relative hidden lg:block" data-testid="header-tools">
         <summary className="nav-link cursor-pointer list-none">
           {t('tools')}
           <span aria-hidden="true" className="ml-1">
@@ -67,10 +68,13 @@ export function HeaderLinks({ t, prefix, product }: { t: Translator<'Nav'>; pref
   );
 }
 
-/** The header's disclosure menu on small screens (a server component): the section links, then the free tools. */
+/**
+ * The header's disclosure menu on small screens (a server component): the section links, then the free tools. One of
+ * the header's exclusive group (HEADER_MENU_GROUP): opening it closes the languages or the account menu.
+ */
 export function HeaderMenu({ t, prefix }: { t: Translator<'Nav'>; prefix: string }) {
   return (
-    <details className="sm:relative lg:hidden">
+    <details name={HEADER_MENU_GROUP} className="sm:relative lg:hidden" data-testid="header-menu">
       <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700">
         {t('menu')}
         <span aria-hidden="true" className="ml-1">

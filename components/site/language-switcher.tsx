@@ -4,6 +4,7 @@ import { localePath, localePrefixOf, routing } from '@/i18n/routing';
 import { splitLocale, type AppLocale } from '@/lib/routing/rules';
 import { Link, useRenderAfterNavigation } from '@/components/ui/link';
 import { writePreferenceCookie } from '@/lib/browser-cookies';
+import { HEADER_MENU_GROUP } from '@/components/ui/header-menu-group';
 
 /**
  * Remembers a language the visitor chose in the `lang` cookie (docs/rules.md#entities), one year, so `/` sends them to
@@ -19,7 +20,8 @@ const short = (locale: AppLocale) => (localePrefixOf(locale).slice(1) || locale)
 /**
  * The language switcher: a native disclosure listing the locales of i18n/routing.ts. Each link keeps the current
  * path and query under the other language's prefix (`/es/faq/?utm_source=x` → `/id/faq/?utm_source=x`); before
- * hydration the links lead to each language's home page. Names come translated from the server component.
+ * hydration the links lead to each language's home page. Names come translated from the server component. One of the
+ * header's exclusive group of menus (HEADER_MENU_GROUP).
  */
 export function LanguageSwitcher({
   current,
@@ -38,7 +40,7 @@ export function LanguageSwitcher({
     () => '/',
   );
   return (
-    <details className="sm:relative">
+    <details name={HEADER_MENU_GROUP} className="sm:relative" data-testid="language-menu">
       <summary className="flex min-h-11 min-w-11 cursor-pointer list-none items-center justify-center gap-1 rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand">
         <span className="sr-only">{label}: </span>
         <abbr title={names[current]} className="no-underline">

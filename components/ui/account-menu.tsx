@@ -4,6 +4,7 @@ import { Link } from '@/components/ui/link';
 import { localePath } from '@/i18n/routing';
 import { readUserInfo, subscribeUserInfo } from '@/lib/user-info';
 import { useReturnQuery } from './sign-in-prompt';
+import { HEADER_MENU_GROUP } from './header-menu-group';
 
 type Labels = {
   signIn: string;
@@ -19,7 +20,8 @@ type Labels = {
  * The header's account area: "Sign in" for visitors (returning to the page they were on); for a
  * signed-in subscriber (the `userInfo` cookie) one disclosure menu with My locations, Billing, My account and Sign out
  * (`DELETE /admin/userSession`), which fits a 360 px header in every language; on a phone its panel spans the header
- * (globals.css `menu-panel`), never cut at the screen's edge. It follows the cookie, so the payment's
+ * (globals.css `menu-panel`), never cut at the screen's edge, and opening it closes the header's other menus
+ * (HEADER_MENU_GROUP). It follows the cookie, so the payment's
  * success page shows the signed-in header as soon as the payment signed the buyer in. Labels come translated from the
  * server component, so the island carries no message catalogue. The server render shows the visitor's view.
  */
@@ -49,7 +51,7 @@ export function AccountMenu({ locale, labels }: { locale: string; labels: Labels
   };
   const item = 'menu-item w-full';
   return (
-    <details className="sm:relative" data-testid="account-menu">
+    <details name={HEADER_MENU_GROUP} className="sm:relative" data-testid="account-menu">
       <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700 hover:text-brand">
         {labels.menu}
         <span aria-hidden className="ml-1">

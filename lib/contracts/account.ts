@@ -43,6 +43,10 @@ export const userInfoSchema = z.object({
   mustChangePassword: z
     .boolean()
     .meta({ description: 'a session opened with the temporary password: it may only choose a password' }),
+  choosesFirstPassword: z.boolean().meta({
+    description:
+      'the session the paying of the account opened, its temporary password never replaced: the first password is chosen without the temporary one',
+  }),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

@@ -36,6 +36,17 @@ export function detectEnv(ua: string, isPackage = false): BrowserEnv {
   return { inApp, android, ios, wechat, qq, mobile };
 }
 
+/**
+ * Where to send a visitor whose in-app browser (Instagram's, Facebook's, TikTok's…) withholds something only a full
+ * browser gives, such as the location prompt: `safari` on iOS, `chrome` on Android, `other` elsewhere; null outside an
+ * in-app browser. In-app browsers show no address bar with the site's lock icon, so the usual "allow location in the
+ * site settings" help does not apply there (docs/features.md "Locating with consent", the owner's page).
+ */
+export function outsideBrowser(env: BrowserEnv): 'safari' | 'chrome' | 'other' | null {
+  if (!env.inApp) return null;
+  return env.ios ? 'safari' : env.android ? 'chrome' : 'other';
+}
+
 /** `phone_os` / `phoneOs` / `os` of API calls and the operation log (docs/rules.md#entities, #api): 3 on mobile, else 2. */
 export function phoneOs(env: BrowserEnv): 2 | 3 {
   return env.mobile ? 3 : 2;

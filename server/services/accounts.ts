@@ -103,7 +103,13 @@ export async function login(db: Db, email: string, password: string, meta: Meta)
   const session = await createSession(db, user.id, { ...meta, restricted: temporary });
   return {
     token: session.token,
-    user: { id: user.id, email: user.email, paymentCount: user.paymentCount, mustChangePassword: temporary },
+    user: {
+      id: user.id,
+      email: user.email,
+      paymentCount: user.paymentCount,
+      mustChangePassword: temporary,
+      choosesFirstPassword: false,
+    },
   };
 }
 
@@ -141,8 +147,12 @@ async function queueLockedNotice(db: Db, user: { id: string; email: string }, lo
 }
 
 /**
- * Changes the signed-in user's password after checking the current one (not asked in a restricted session, opened
- * with the temporary password) and the policy. Clears a temporary password and the failed sign-ins in
+ * Changes the signed-in user's password after checking the current one and the policy. The current one is not asked
+ * in a restricted session (opened with the temporary password, which it has just proved), nor for the account's first
+ * password in the session its payment opened (`session.firstPassword`): that buyer never had to read the e-mailed
+ * temporary password, and asking for it proves nothing the session does not (docs/security.md "Accounts"). The
+ * temporary password cannot be shown or filled in for them instead: only its argon2id hash is kept (docs/security.md
+ * "What is kept of secrets"). Clears a temporary password and the failed sign-ins in
  * a row, lifts the session's restriction, revokes every other session and e-mails a notice, in one transaction. Each
  * check of the current password spends a point of `passwordChecksPerAccount` first (atomic in PostgreSQL, so guesses sent
  * at once are counted too); a success gives them back. Throws RateLimitedError past the limit.
@@ -155,8 +165,9 @@ export async function changePassword(
   locale: string,
 ) {
   const [user] = await db.select().from(users).where(eq(users.id, session.id));
-  // A session opened with the temporary password has just proved it; any other must give it again.
-  if (!session.restricted || current !== undefined) {
+  // A session opened with the temporary password has just proved it, and the payment's own session chooses the first
+  // password; any other must give the current one again.
+  if ((!session.restricted && !session.firstPassword) || current !== undefined) {
     if (current === undefined)
       throw new ApiError(422, ErrorCode.validation, 'Validation.passwordRequired', {}, { field: 'password' });
     await consume('passwordChecksPerAccount', user.id);
@@ -217,9 +228,19 @@ export async function sendResetCode(db: Db, email: string, locale: string, ip: s
  * the guesses arrive; an expired, used, voided or foreign code fails alike (`code_invalid`). The route also limits
  * attempts per IP. The new password's policy is checked first (no guess is spent on a weak password). On success: the
  * code is used, the password set (temporary one cleared), the failed sign-ins in a row cleared (which unlocks an
- * account locked by LOGIN_LOCK_AFTER_FAILURES), every session revoked and a notice e-mailed, in one transaction.
+ * account locked by LOGIN_LOCK_AFTER_FAILURES), every session revoked, a notice e-mailed and a new session opened for
+ * the person who reset, in one transaction: the code proved they hold the address, as signing in with the password
+ * they just chose would, so they are not sent to sign in again (docs/security.md "Sign-in and passwords"). The
+ * session is an ordinary one, opened by the one session module (`createSession`). Returns its token and the user as the
+ * API answers it.
  */
-export async function resetPassword(db: Db, email: string, code: string, next: string, locale: string) {
+export async function resetPassword(
+  db: Db,
+  email: string,
+  code: string,
+  next: string,
+  meta: { locale: string; ip: string | null; userAgent: string | null },
+) {
   const problem = await newPasswordProblem(next);
   if (problem) throw new AccountError('policy', problem);
   const user = await findUser(db, email);
@@ -249,9 +270,19 @@ export async function resetPassword(db: Db, email: string, code: string, next: s
       .set({ passwordHash, tempPasswordExpiresAt: null, passwordChangedAt: new Date(), failedLogins: 0 })
       .where(eq(users.id, user.id));
     await revokeOtherSessions(tx, user.id);
-    return [await queueChangedNotice(tx, user.email, locale)];
+    await queueChangedNotice(tx, user.email, meta.locale);
+    return createSession(tx, user.id, { ip: meta.ip, userAgent: meta.userAgent });
   });
   // Thrown after the commit, so the counted failure is kept.
   if (!outcome) throw new AccountError('code_invalid');
-  return outcome;
+  return {
+    token: outcome.token,
+    user: {
+      id: user.id,
+      email: user.email,
+      paymentCount: user.paymentCount,
+      mustChangePassword: false,
+      choosesFirstPassword: false,
+    },
+  };
 }

@@ -20,6 +20,14 @@ export type SessionUser = {
   paymentCount: number;
   sessionId: string;
   restricted: boolean;
+  /**
+   * The session was opened by the payment that created the account and the temporary password was never replaced: the
+   * account's first password may be chosen in it without the temporary one (`changePassword`, docs/security.md
+   * "Accounts"). Known by the account and the session sharing one `created_at`: the payment inserts both in one
+   * transaction, and PostgreSQL's now() is the start time of the current transaction (PostgreSQL manual, "Current
+   * Date/Time"), which no later sign-in can share.
+   */
+  firstPassword: boolean;
   endsBy: Date;
 };
 
@@ -101,6 +109,7 @@ export async function findSessionUser(db: Db, token: string): Promise<SessionUse
       lastSeenAt: sessions.lastSeenAt,
       absoluteExpiresAt: sessions.absoluteExpiresAt,
       restricted: sessions.restricted,
+      firstPassword: sql<boolean>`(${users.tempPasswordExpiresAt} is not null and ${sessions.createdAt} = ${users.createdAt})`,
       id: users.id,
       email: users.email,
       paymentCount: users.paymentCount,
@@ -121,8 +130,8 @@ export async function findSessionUser(db: Db, token: string): Promise<SessionUse
     const expiresAt = new Date(Math.min(Date.now() + SESSION_IDLE_MS, row.absoluteExpiresAt.getTime()));
     await db.update(sessions).set({ lastSeenAt: new Date(), expiresAt }).where(eq(sessions.id, row.sessionId));
   }
-  const { sessionId, id, email, paymentCount, restricted } = row;
-  return { sessionId, id, email, paymentCount, restricted, endsBy: row.absoluteExpiresAt };
+  const { sessionId, id, email, paymentCount, restricted, firstPassword } = row;
+  return { sessionId, id, email, paymentCount, restricted, firstPassword, endsBy: row.absoluteExpiresAt };
 }
 
 /**

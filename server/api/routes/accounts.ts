@@ -4,7 +4,7 @@ import { translate } from '../../i18n';
 import { changePassword, isRegistered, login, resetPassword, sendResetCode } from '../../services/accounts';
 import { undeliveredEmailsTo } from '../../services/outbox';
 import { consume } from '../../services/rate-limit';
-import { revokeSession } from '../../services/sessions';
+import { revokeSession, type SessionUser } from '../../services/sessions';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { TOKEN_HEADER, requireSession } from '../middleware';
@@ -111,9 +111,12 @@ const resetRoute = createRoute({
   method: 'put',
   path: '/admin/userSession/forgetPassword/{email}',
   summary:
-    "Reset with code + new password ('Your password was reset…'); every session is revoked. The 5th wrong code burns it; attempts are limited per IP (429).",
+    "Reset with code + new password ('Your password was reset…'); every session is revoked and the caller is signed in with a new one (the session cookies and the token header, as at sign-in). The 5th wrong code burns it; attempts are limited per IP (429).",
   request: { params: emailParams, body: bodyOf(resetPasswordBody) },
-  responses: { 200: jsonResponse(messageOnly, 'Reset'), ...fails({ ...limited, ...BAD_INPUT }) },
+  responses: {
+    200: jsonResponse(envelope(userInfoSchema), 'Reset and signed in'),
+    ...fails({ ...limited, ...BAD_INPUT }),
+  },
 });
 
 // PUT /api_f/v1/admin/userSession/restPassword/{email} - recover access: e-mail a code to choose a password
@@ -145,9 +148,18 @@ const meta = (c: {
   locale: c.get('lang'),
 });
 
-/** The session's user as the API answers it: a restricted session (opened with the temporary password) must change it. */
-function userInfoOf(user: { id: string; email: string; paymentCount: number; restricted: boolean }): UserInfo {
-  return { id: user.id, email: user.email, paymentCount: user.paymentCount, mustChangePassword: user.restricted };
+/**
+ * The session's user as the API answers it: a restricted session (opened with the temporary password) must change it;
+ * the payment's own session chooses the first password without the temporary one (`firstPassword`, services/sessions).
+ */
+function userInfoOf(user: SessionUser): UserInfo {
+  return {
+    id: user.id,
+    email: user.email,
+    paymentCount: user.paymentCount,
+    mustChangePassword: user.restricted,
+    choosesFirstPassword: user.firstPassword && !user.restricted,
+  };
 }
 
 export const accountsApi = new OpenAPIHono<AppEnv>()
@@ -193,8 +205,16 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
   .openapi(resetRoute, async (c) => {
     const body = readBody(c, resetPasswordBody);
     await consume('resetsPerIp', c.get('clientIp') ?? 'unknown');
-    await resetPassword(await c.var.db(), c.req.valid('param').email, body.code, body.newPassword, c.get('lang'));
-    return ok(c, null, translate(c.get('lang'), 'Api.passwordReset'));
+    const result = await resetPassword(
+      await c.var.db(),
+      c.req.valid('param').email,
+      body.code,
+      body.newPassword,
+      meta(c),
+    );
+    setSessionCookies(c, result.token, result.user);
+    c.header(TOKEN_HEADER, result.token);
+    return ok(c, result.user satisfies UserInfo, translate(c.get('lang'), 'Api.passwordReset'));
   })
   .openapi(temporaryRoute, async (c) => {
     // Never replaces a working temporary password: the owner gets a code to choose their own.

@@ -1,0 +1,70 @@
+'use client';
+import { useTranslations } from 'next-intl';
+import { useState, useSyncExternalStore } from 'react';
+import { detectEnv, outsideBrowser } from '@/lib/tracking/device';
+
+const noSubscribe = () => () => {};
+
+/**
+ * Which full browser an in-app browser's visitor should open the page in (`outsideBrowser`: Safari on iOS, Chrome on
+ * Android), read from the user agent after hydration; null outside an in-app browser and on the server.
+ */
+export function useOutsideBrowser(): 'safari' | 'chrome' | 'other' | null {
+  return useSyncExternalStore(
+    noSubscribe,
+    () => outsideBrowser(detectEnv(navigator.userAgent)),
+    () => null,
+  );
+}
+
+/**
+ * The owner's help when location was refused inside an in-app browser (Instagram, Facebook, TikTok…; docs/features.md
+ * "Locating with consent"): such a browser has no address bar with a lock icon to allow location from, so the page
+ * says to open the link in Safari or Chrome (`browser`), shows the link read-only (selected on focus, for a WebView
+ * without the Clipboard API) and a Copy link button (`navigator.clipboard.writeText`, W3C Clipboard API) that says
+ * when it has copied. `link`: the absolute address of this consent page, code included.
+ */
+export function OpenInBrowser({ browser, link }: { browser: 'safari' | 'chrome' | 'other'; link: string }) {
+  const t = useTranslations('Consent');
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+    } catch {
+      // No clipboard in this WebView: the link is selected for the phone's own copy menu.
+      const field = document.getElementById('consent-link') as HTMLInputElement | null;
+      field?.focus();
+      field?.select();
+    }
+  };
+  return (
+    <div className="mt-1 space-y-2 text-sm" data-testid="open-in-browser">
+      <p>{t('deniedInApp', { browser })}</p>
+      <label htmlFor="consent-link" className="block font-medium">
+        {t('linkLabel')}
+      </label>
+      <div className="flex gap-2">
+        <input
+          id="consent-link"
+          readOnly
+          value={link}
+          onFocus={(event) => event.target.select()}
+          className="min-h-11 min-w-0 flex-1 rounded-lg border border-amber-300 bg-white px-2 text-slate-900"
+        />
+        <button
+          type="button"
+          onClick={copy}
+          className="min-h-11 shrink-0 rounded-lg bg-amber-900 px-3 font-semibold text-white"
+        >
+          {t('copyLink')}
+        </button>
+      </div>
+      {copied && (
+        <p role="status" className="font-medium">
+          {t('linkCopied')}
+        </p>
+      )}
+    </div>
+  );
+}
