@@ -41,6 +41,20 @@ describe('locate box (components/locate/locate-box.tsx)', () => {
     expect(screen.getByRole('button', { name: es.LocateBox.submit })).toBeTruthy();
   });
 
+  it('opened by Buy again, starts with that number and the signed-in account’s e-mail, not empty', async () => {
+    history.replaceState(null, '', '/?buy=again&phone=%2B34%20612%2034%2056%2078#top');
+    document.cookie = `userInfo=${encodeURIComponent(JSON.stringify({ email: 'ana@example.com', paymentCount: 1 }))}; path=/`;
+    try {
+      show('en');
+      const phone = screen.getByLabelText(en.LocateBox.phoneLabel) as HTMLInputElement;
+      await waitFor(() => expect(phone.value).toBe('+34 612 34 56 78'));
+      expect((screen.getByLabelText(en.LocateBox.emailLabel) as HTMLInputElement).value).toBe('ana@example.com');
+    } finally {
+      document.cookie = 'userInfo=; path=/; max-age=0';
+      history.replaceState(null, '', '/');
+    }
+  });
+
   it('formats digits typed on a phone keypad as a number of the country, and names the country', async () => {
     const user = userEvent.setup();
     show('en');

@@ -112,7 +112,7 @@ export function LocationList() {
               {t('newRequest')}
             </Link>
           ) : (
-            <BuyAgainLink label={t('buyAgain')} />
+            <BuyAgainLink label={t('buyAgain')} phone={rows[0] ? formatPhone(rows[0].phone) : null} />
           ))}
       </div>
       {quota && (

@@ -3,7 +3,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { Suspense, lazy, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { IpInfo, PhoneInfo } from '@/lib/contracts/lookups';
 import { localePath } from '@/i18n/routing';
-import { type AppLocale } from '@/lib/routing/rules';
+import { buyAgainPhone, type AppLocale } from '@/lib/routing/rules';
 import type { LocateBoxValues } from '@/lib/validation/schemas';
 import { FieldError } from '../ui/field-error';
 import { TextField } from '../ui/text-field';
@@ -44,7 +44,8 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
  * then the e-mail field says so with the sign-in link that returns to New request with this number (an order for it
  * would be refused, docs/security.md "Accounts"), unless this browser is signed in as that address. Then 'Number
  * identified' and the pay step (first-order discount, price terms, card or wallet). Server errors appear under the
- * field they concern. The form (react-hook-form, ./locate-box-form.tsx) loads on the visitor's first touch of the box
+ * field they concern. Opened by "Buy again", the box starts with that number and the account's e-mail. The form
+ * (react-hook-form, ./locate-box-form.tsx) loads on the visitor's first touch of the box
  * (focus, pointer or a submit), not with the page: the fields keep what is typed before, and a submit made before
  * it arrives is made once it has.
  */
@@ -110,6 +111,19 @@ export function LocateBox() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at the first touch
   }, [wanted]);
 
+  // "Buy again" (buyAgainPath): the number it names and the signed-in account's e-mail fill the box, which would
+  // otherwise open empty for a buyer who just had them. Written into the plain inputs, which the form reads when it
+  // registers them; anything the visitor already typed is kept.
+  useEffect(() => {
+    const phone = buyAgainPhone(location.search);
+    if (phone === null) return;
+    const filled = { phone, email: readUserInfo()?.email ?? '' };
+    for (const [id, value] of Object.entries(filled)) {
+      const input = document.getElementById(id) as HTMLInputElement | null;
+      if (input && !input.value && value) input.value = value;
+    }
+  }, []);
+
   const check = async ({ phone, email }: LocateBoxValues) => {
     const { setError } = latest.current!.form;
     track('locate_submitted', 'Lead');
@@ -154,11 +168,22 @@ export function LocateBox() {
   const getValues = (name: 'email' | 'requesterName') => control?.form.getValues(name) ?? '';
 
   return (
-    <section aria-labelledby="locate-title" className="rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6">
-      <h2 id="locate-title" className="text-xl font-semibold">
+    <section
+      aria-labelledby="locate-title"
+      // Once the number is identified, from lg up: two columns (./identified.tsx), the box as wide as the page.
+      className={`rounded-2xl bg-white p-4 shadow-lg ring-1 ring-slate-200 sm:p-6 ${facts ? 'lg:grid lg:grid-cols-2 lg:content-start lg:gap-x-8' : ''}`}
+      data-identified={facts ? '' : undefined}
+    >
+      <h2 id="locate-title" className="text-xl font-semibold lg:col-span-2">
         {t('title')}
       </h2>
-      <form noValidate onSubmit={onCheck} onFocus={want} onPointerDown={want} className="mt-4 space-y-4">
+      <form
+        noValidate
+        onSubmit={onCheck}
+        onFocus={want}
+        onPointerDown={want}
+        className="mt-4 space-y-4 lg:col-start-1 lg:row-start-2"
+      >
         {wanted && (
           <Suspense fallback={null}>
             <FormControl onChange={onForm} />
@@ -233,14 +258,14 @@ export function LocateBox() {
         )}
       </form>
       {facts && (
-        <div className="mt-4 space-y-4">
+        <div className="mt-4 space-y-4 lg:contents">
           <Suspense fallback={<p aria-busy="true">…</p>}>
             <Identified facts={facts} email={getValues('email')} requesterName={getValues('requesterName')} />
           </Suspense>
           <button
             type="button"
             onClick={() => setFacts(null)}
-            className="min-h-11 w-full text-sm text-slate-600 underline"
+            className="min-h-11 w-full text-sm text-slate-600 underline lg:col-start-1 lg:row-start-4 lg:mt-4 lg:self-start"
           >
             {t('edit')}
           </button>

@@ -138,7 +138,7 @@ export function PayStatus() {
       {order.status === 'refunded' && (
         <>
           <h1 className="text-2xl font-bold">{t('refundedTitle')}</h1>
-          <BuyAgainLink label={t('buyAgain')} className={`mt-6 ${button}`} />
+          <BuyAgainLink label={t('buyAgain')} phone={formatPhone(order.phone)} className={`mt-6 ${button}`} />
         </>
       )}
       {order.status !== 'paid' && (

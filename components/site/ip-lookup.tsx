@@ -90,7 +90,9 @@ export function IpLookup() {
             </dl>
             {!found && <p className="text-slate-700">{t('notFound')}</p>}
             {found && (
-              <div aria-label={t('mapLabel')} role="img">
+              // Its own stacking context (isolation): Leaflet's panes (z-index 400 and up) stay under the sticky
+              // header and the cookie bar instead of drawing over them.
+              <div aria-label={t('mapLabel')} role="img" className="isolate">
                 <LeafletMap
                   latest={null}
                   track={[]}

@@ -88,6 +88,24 @@ export const BUY_AGAIN_QUERY = 'buy=again';
 export const BUY_AGAIN_PATH = `/?${BUY_AGAIN_QUERY}#top`;
 
 /**
+ * "Buy again" for the number of the buyer's last request or order (`phone`, as shown: international format), so the
+ * locate box opens with it and the account's e-mail filled in rather than empty (BUY_AGAIN_PATH without a number).
+ */
+export function buyAgainPath(phone?: string | null): string {
+  return phone ? `/?${BUY_AGAIN_QUERY}&phone=${encodeURIComponent(phone)}#top` : BUY_AGAIN_PATH;
+}
+
+/**
+ * The number a "Buy again" address (`search`, the query with or without `?`) carries for the locate box, or null when
+ * the address is not a Buy again (buyAgainPath).
+ */
+export function buyAgainPhone(search: string): string | null {
+  const query = new URLSearchParams(search);
+  const [name, value] = BUY_AGAIN_QUERY.split('=');
+  return query.get(name) === value ? (query.get('phone') ?? '') : null;
+}
+
+/**
  * Whether a signed-in visitor asking for `rest` with query `search` is sent to the dashboard: landing pages, the free
  * tools excepted, and not when asked to buy again (BUY_AGAIN_QUERY).
  */
