@@ -1,11 +1,17 @@
 // First: the Stripe provider against the fake Stripe API (its settings are set when this is imported).
 import { fake, stripe, STRIPE_WEBHOOK_SECRET } from './support/stripe-mode';
 import { uniqueEmail } from './support/accounts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
-import { orders, refunds, subscriptions } from '@/server/db/schema';
+import { orders, refunds, subscriptions, withdrawals } from '@/server/db/schema';
 import { runBillingCycle } from '@/server/services/billing-cycle';
+import { lockOrder } from '@/server/services/billing-locks';
+import { REFUND_CLAIM_STALE_MS, claimRefund } from '@/server/services/refund-claims';
+import { refundOrder } from '@/server/services/refunds';
+import { withdraw } from '@/server/services/withdrawals';
+import { idleInTransaction } from './support/db-activity';
+import type { FakeStripe } from './support/fake-stripe';
 import { API, app } from './support/api';
 import { emailsTo, markShared, placeOrder } from './support/billing';
 import { log } from '@/server/observability/log';
@@ -123,5 +129,133 @@ describe('Stripe: money back when nobody consented, and receipts', () => {
     expect(receipt.body).toContain('US$49.99 for one month of the plan, charged on');
     expect(receipt.body).toContain('/cancel/ (no sign-in needed)');
     expect(receipt.body).toContain('Your card statement shows:');
+  });
+});
+
+/** A request to the fake Stripe: the refund of order `code`'s payment, or (with `subId`) the cancel of a subscription. */
+const toStripe = (code: string, subId?: string) => (r: FakeStripe['requests'][number]) =>
+  subId
+    ? r.method === 'DELETE' && r.path === `/v1/subscriptions/${subId}`
+    : r.path === '/v1/refunds' && r.body.includes(`pi_${code}`);
+
+/**
+ * Runs `act` (a refund, a withdrawal, a billing cycle) while the fake Stripe holds its answers, and checks, once
+ * `asked` (a request of `toStripe`) has reached Stripe, that no transaction is open and the order row is not locked:
+ * another connection takes it `FOR UPDATE NOWAIT` at once (docs/decisions/0009). The order reads `refunding` with its
+ * claim's key `key` meanwhile (services/refund-claims.ts). Returns what `act` returned.
+ */
+async function whileStripeAnswers<T>(
+  asked: (r: FakeStripe['requests'][number]) => boolean,
+  orderId: string,
+  key: string,
+  act: () => Promise<T>,
+): Promise<T> {
+  const db = await getDb();
+  let release!: () => void;
+  fake.hold = new Promise((resolve) => (release = resolve));
+  const running = act();
+  try {
+    const sent = () => fake.requests.some(asked);
+    for (let waited = 0; !sent(); waited += 20) {
+      expect(waited).toBeLessThan(10_000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await idleInTransaction()).toBe(0);
+    await db.transaction((tx) => tx.execute(sql`select id from orders where id = ${orderId} for update nowait`));
+    const [claimed] = await db.select().from(orders).where(eq(orders.id, orderId));
+    expect(claimed.status).toBe('refunding');
+    expect(claimed.refundClaim?.key).toBe(key);
+  } finally {
+    fake.hold = null;
+    release();
+  }
+  return running;
+}
+
+describe('Stripe: money moves with no transaction open (claim, call, record)', () => {
+  it("a buyer's refund: the order is claimed, Stripe asked with no lock held, then the refund recorded", async () => {
+    const { code, order, subId } = await paidStripeTrial();
+    const db = await getDb();
+    const result = await whileStripeAnswers(toStripe(code), order.id, `refund-${code}`, () =>
+      refundOrder(db, order.userId!, code, 'en'),
+    );
+    expect(result.repeated).toBe(false);
+    const [after] = await db.select().from(orders).where(eq(orders.id, order.id));
+    expect(after.status).toBe('refunded');
+    expect(after.refundClaim).toBeNull();
+    expect(await db.select().from(refunds).where(eq(refunds.orderId, order.id))).toHaveLength(1);
+    expect(fake.subscriptions.get(subId)!.status).toBe('canceled');
+  });
+
+  it('a withdrawal: Stripe cancels and refunds with no lock held, then the withdrawal is recorded', async () => {
+    const { code, order, sub, subId } = await paidStripeTrial();
+    const db = await getDb();
+    // The subscription is cancelled first (nothing more is charged while the money goes back), then the refund.
+    const result = await whileStripeAnswers(toStripe(code, subId), order.id, `withdraw-${code}`, () =>
+      withdraw(db, { userId: order.userId!, code, ip: null, userAgent: null }),
+    );
+    expect(result.repeated).toBe(false);
+    expect(result.withdrawal.refundMinor).toBe(order.amountMinor);
+    expect(await db.select().from(withdrawals).where(eq(withdrawals.orderId, order.id))).toHaveLength(1);
+    expect((await db.select().from(orders).where(eq(orders.id, order.id)))[0].status).toBe('refunded');
+    expect((await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id)))[0].status).toBe('canceled');
+  });
+
+  it('an unconsented trial: the billing cycle refunds with no lock held', async () => {
+    const { code, order, sub } = await paidStripeTrial();
+    const db = await getDb();
+    const refunded = async () =>
+      (await db.select().from(orders).where(eq(orders.id, order.id)))[0].status === 'refunded';
+    // Test files share one database: another file's cycle may take this trial first, fail (it has no Stripe key) and
+    // release it, so this one runs the cycle until the trial is refunded.
+    await whileStripeAnswers(toStripe(code), order.id, `auto-refund-${code}`, async () => {
+      for (let run = 0; run < 20 && !(await refunded()); run++)
+        await runBillingCycle(db, new Date(sub.currentPeriodEnd.getTime() - 5 * MINUTE));
+    });
+    expect(await refunded()).toBe(true);
+  });
+
+  it('a refund Stripe refuses puts the order back to paid; asking again refunds once, with the same key', async () => {
+    const { code, order } = await paidStripeTrial();
+    const db = await getDb();
+    fake.failMatching = { test: (path, body) => path === '/v1/refunds' && body.includes(`pi_${code}`), times: 2 };
+    await expect(refundOrder(db, order.userId!, code, 'en')).rejects.toThrow();
+    const [released] = await db.select().from(orders).where(eq(orders.id, order.id));
+    expect(released.status).toBe('paid');
+    expect(released.refundClaim).toBeNull();
+    expect((await refundOrder(db, order.userId!, code, 'en')).repeated).toBe(false);
+    expect(await db.select().from(refunds).where(eq(refunds.orderId, order.id))).toHaveLength(1);
+    const keys = fake.requests.filter((r) => r.path === '/v1/refunds' && r.body.includes(`pi_${code}`));
+    expect(new Set(keys.map((r) => r.idempotencyKey))).toEqual(new Set([`refund-${code}`]));
+  });
+
+  it('a claim left by a crashed process is finished by the billing cycle once stale, with its stored key', async () => {
+    const { email, code, order } = await paidStripeTrial();
+    const db = await getDb();
+    // The claim committed, then the process died before asking Stripe.
+    await db.transaction(async (tx) => {
+      const locked = await lockOrder(tx, eq(orders.id, order.id));
+      await claimRefund(tx, locked!, {
+        cause: 'requested',
+        key: `refund-${code}`,
+        amountMinor: order.amountMinor,
+        at: new Date().toISOString(),
+        lang: 'en',
+        cancel: [],
+      });
+    });
+    // A fresh claim is its claimer's: the cycle leaves it alone.
+    await runBillingCycle(db);
+    expect((await db.select().from(orders).where(eq(orders.id, order.id)))[0].status).toBe('refunding');
+    await db
+      .update(orders)
+      .set({ refundClaimedAt: new Date(Date.now() - REFUND_CLAIM_STALE_MS - MINUTE) })
+      .where(eq(orders.id, order.id));
+    await runBillingCycle(db);
+    expect((await db.select().from(orders).where(eq(orders.id, order.id)))[0].status).toBe('refunded');
+    expect(await db.select().from(refunds).where(eq(refunds.orderId, order.id))).toHaveLength(1);
+    const sent = fake.requests.filter((r) => r.path === '/v1/refunds' && r.body.includes(`pi_${code}`));
+    expect(sent.map((r) => r.idempotencyKey)).toEqual([`refund-${code}`]);
+    expect(await emailsTo(email, 'refund-issued')).toHaveLength(1);
   });
 });

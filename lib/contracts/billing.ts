@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailBody, localeBody } from './fields';
+import { BUYER_ORDER_STATES } from '../order-machine';
 
 /**
  * The Billing tab's contract (`/admin/order/*`, `/admin/user/cancelSubscribe`, `/admin/user/subscriptionConsents`,
@@ -16,7 +17,7 @@ export const billingOrderSchema = z.object({
   code: z.string().meta({ description: 'the random order code (the key of refund calls)' }),
   reference: z.string().meta({ description: 'the short order reference people read, e.g. CH-7K4M-2Q' }),
   phone: z.string().meta({ description: 'E.164' }),
-  status: z.enum(['created', 'pending', 'paid', 'failed', 'canceled', 'refunded']),
+  status: z.enum(BUYER_ORDER_STATES),
   amount: z.string().meta({ description: 'formatted in the request language' }),
   amountMinor: z.number().int().meta({ description: 'minor units' }),
   currency: z.string().meta({ description: 'ISO 4217' }),

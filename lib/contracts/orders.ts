@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { askFields, emailBody, formBoolean, localeBody, trackingFields } from './fields';
 import { phoneCountry, phoneInput } from './phone';
+import { BUYER_ORDER_STATES } from '../order-machine';
 
 /**
  * The orders' contract (`/portal/priceSetup`, `/portal/priceSetup/offer`, `/portal/order`, the status page): each
@@ -98,7 +99,7 @@ export const orderCodeParams = z.object({ code: z.string().min(10).max(64) });
 export const orderViewSchema = z.object({
   code: z.string().meta({ description: 'the random order code: the key of checkout and status URLs, never its name' }),
   reference: z.string().meta({ description: 'the short order reference people read and quote, e.g. CH-7K4M-2Q' }),
-  status: z.enum(['created', 'pending', 'paid', 'failed', 'canceled', 'refunded']),
+  status: z.enum(BUYER_ORDER_STATES),
   email: z.string(),
   phone: z.string().meta({ description: 'E.164' }),
   amountMinor: z.number().int().meta({ description: 'minor units' }),

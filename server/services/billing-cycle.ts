@@ -2,10 +2,15 @@ import 'server-only';
 import type { Db } from '../db/client';
 import { sendAnnualNotices } from './annual-notices';
 import { renewDueSubscriptions, sendTrialReminders } from './subscriptions';
-import { refundUnconsentedTrials } from './unconsented-trials';
+import { finishUnconsentedRefund, refundUnconsentedTrials } from './unconsented-trials';
+import { finishStaleRefundClaims } from './refund-claims';
+import { finishRequestedRefund } from './refunds';
+import { finishWithdrawal } from './withdrawals';
 
 /**
  * The billing job, once a minute (server/jobs/boss.ts), at `now`, in this order:
+ * 0. refunds claimed by a process that died before recording them (older than REFUND_CLAIM_STALE_MS on the wall
+ *    clock) are finished with their stored idempotency key (services/refund-claims.ts);
  * 1. trials ending within 10 minutes in which nothing was shared are refunded and end (services/unconsented-trials.ts,
  *    sandbox and Stripe; off with REFUND_UNCONSENTED_TRIALS=false);
  * 2. due sandbox renewals are charged, each with its receipt (services/subscriptions.ts; Stripe renews by itself and
@@ -16,7 +21,12 @@ import { refundUnconsentedTrials } from './unconsented-trials';
  * outbox ids to enqueue after the commits.
  */
 export async function runBillingCycle(db: Db, now: Date = new Date()): Promise<string[]> {
-  const ids = await refundUnconsentedTrials(db, now);
+  const ids = await finishStaleRefundClaims(db, {
+    requested: finishRequestedRefund,
+    withdrawal: finishWithdrawal,
+    unconsented_trial: finishUnconsentedRefund,
+  });
+  ids.push(...(await refundUnconsentedTrials(db, now)));
   ids.push(...(await renewDueSubscriptions(db, now)));
   ids.push(...(await sendTrialReminders(db, now)));
   ids.push(...(await sendAnnualNotices(db, now)));

@@ -10,11 +10,12 @@ import {
   type PriceSetup,
   type Subscription,
 } from '../db/schema';
+import { PAID_STATES, buyerOrderState, type BuyerOrderState } from '../../lib/order-machine';
 
 /** What the billing page lists for a user: orders and subscriptions, each with what the page shows of it. */
 export type BillingOverview = {
-  /** The user's newest 100 orders, newest first. */
-  orders: Order[];
+  /** The user's newest 100 orders, newest first, each in the state the buyer sees (lib/order-machine.ts). */
+  orders: (Omit<Order, 'status'> & { status: BuyerOrderState })[];
   /** Every subscription of the user, newest first, with its order's price and code. */
   subscriptions: { sub: Subscription; price: PriceSetup; code: string }[];
 };
@@ -31,7 +32,10 @@ export async function billingOverview(db: Db, userId: string): Promise<BillingOv
       .where(eq(subscriptions.userId, userId))
       .orderBy(desc(subscriptions.createdAt)),
   ]);
-  return { orders: orderRows, subscriptions: subscriptionRows };
+  return {
+    orders: orderRows.map((order) => ({ ...order, status: buyerOrderState(order.status) })),
+    subscriptions: subscriptionRows,
+  };
 }
 
 /** The account's billing facts: payments made, its last paid (or refunded) order, its newest subscription's status. */
@@ -51,7 +55,7 @@ export async function billingFacts(db: Db, userId: string): Promise<BillingFacts
     db
       .select()
       .from(orders)
-      .where(and(eq(orders.userId, userId), inArray(orders.status, ['paid', 'refunded'])))
+      .where(and(eq(orders.userId, userId), inArray(orders.status, [...PAID_STATES])))
       .orderBy(desc(orders.paidAt))
       .limit(1),
     db

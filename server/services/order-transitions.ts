@@ -18,6 +18,8 @@ export type OrderColumns = Partial<
     | 'payerKey'
     | 'providerPaymentId'
     | 'refundedAt'
+    | 'refundClaim'
+    | 'refundClaimedAt'
   >
 >;
 

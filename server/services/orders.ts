@@ -25,6 +25,7 @@ import {
 } from './prices';
 import { formatMoney } from './money';
 import { recordSubscriptionConsent } from './subscription-consents';
+import { buyerOrderState } from '../../lib/order-machine';
 
 /** How many times `createOrder` draws a new reference when the drawn one is taken. */
 const REFERENCE_ATTEMPTS = 8;
@@ -265,7 +266,7 @@ export function orderView(row: NonNullable<Awaited<ReturnType<typeof findOrder>>
   return {
     code: order.code,
     reference: order.reference,
-    status: order.status,
+    status: buyerOrderState(order.status),
     email: order.email,
     phone: order.phoneE164,
     amountMinor: order.amountMinor,

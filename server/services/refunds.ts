@@ -1,12 +1,11 @@
 import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { domainEvents, orders, refunds, withdrawals, type Order } from '../db/schema';
+import { domainEvents, orders, refunds, withdrawals, type Order, type RefundCause } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode, notFound } from '../errors';
-import { paymentProvider } from '../providers/payments';
 import { formatMoney } from './money';
-import { applyOrderEvent } from './order-transitions';
+import { assertUnclaimed, claimRefund, settleRefund, type ClaimFinisher, type Refund } from './refund-claims';
 import { queueEmail } from './outbox-queue';
 import { lockOrder, lockSubscriptionsOf } from './billing-locks';
 import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
@@ -31,7 +30,8 @@ export async function refundCheck(db: Db | Tx, order: Order, now: Date) {
   const deadline = order.paidAt ? new Date(order.paidAt.getTime() + env().REFUND_WINDOW_DAYS * 86_400_000) : null;
   let reason: RefundReason = 'eligible';
   let withdrawal: WithdrawalQuote | null = null;
-  if (order.status === 'refunded') reason = 'already_refunded';
+  // A refund under way (services/refund-claims.ts) reads as done: it is recorded in a moment, or released and asked again.
+  if (order.status === 'refunded' || order.status === 'refunding') reason = 'already_refunded';
   else if (order.status !== 'paid' || !order.paidAt || !deadline) reason = 'not_paid';
   else if ((await db.select({ id: withdrawals.id }).from(withdrawals).where(eq(withdrawals.orderId, order.id))).length)
     reason = 'withdrawn';
@@ -90,71 +90,74 @@ export function refusalMessage(lang: string, check: RefundCheck): string {
   return refusal ? translate(pickLanguage(lang), refusal.key, refusal.values) : '';
 }
 
-/**
- * Sends a refund of `amountMinor` (minor units, > 0) of `order` to its provider with `idempotencyKey` (Stripe:
- * Idempotency-Key; a retry never refunds twice) and records it: the `refunds` row (one per order — a second one raises
- * the unique violation) and the order `refunded` at `now`. Runs inside the caller's transaction, which must hold the
- * order's row lock (services/billing-locks.ts). For refunds decided by another rule than `refundCheck` (a withdrawal from the contract,
- * services/withdrawals.ts). Returns the `refunds` row.
- */
-export async function recordRefund(tx: Tx, order: Order, amountMinor: number, idempotencyKey: string, now: Date) {
-  const providerRef = await paymentProvider(order.provider).refund(order, amountMinor, idempotencyKey);
-  const [refund] = await tx
-    .insert(refunds)
-    .values({ orderId: order.id, amountMinor, currency: order.currency, providerRef })
-    .returning();
-  await applyOrderEvent(tx, order.id, 'refunded', { refundedAt: now });
-  return refund;
-}
+/** What a refund answers: the `refunds` row, whether it repeats an earlier one, the outbox ids to enqueue. */
+export type RefundResult = { refund: Refund; repeated: boolean; outboxIds: string[] };
 
 /**
  * Refunds order `code` of `userId` (docs/rules.md#api `POST /admin/order/refund`): refused with 409 unless `refundCheck` allows
  * it — the localized message says why (`refusalMessage`: after a share, what a withdrawal would still give back),
  * `detail.reason` names it (`not_paid`, `window_passed`, `service_performed`, `withdrawn`);
  * a second refund of the same order is a no-op answering the first. The provider is called
- * with the key `refund-<order code>`, so a retry never refunds twice. The order becomes `refunded`, its subscription
- * ends at once, and the buyer gets an e-mail. Foreign or unknown orders: 404.
+ * with the key `refund-<order code>`, so a retry never refunds twice, and with no transaction open
+ * (services/refund-claims.ts: claimed under the order's lock, the provider asked, recorded under the lock again; a
+ * refund or withdrawal of the same order in progress is waited for). The order becomes `refunded`, its subscriptions
+ * end at once (at the provider too), and the buyer gets an e-mail, money written in `lang`. Foreign or unknown
+ * orders: 404. A provider error is thrown, the order left `paid`.
  */
 export async function refundOrder(db: Db, userId: string, code: string, lang: string, now = new Date()) {
-  return db.transaction(async (tx) => {
-    // The lock order of services/billing-locks.ts: the order, then its subscriptions, then what ending them touches.
-    const order = await lockOrder(tx, and(eq(orders.code, code), eq(orders.userId, userId)));
-    if (!order) throw notFound();
-    const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
-    if (existing) return { refund: existing, repeated: true, outboxIds: [] as string[] };
-    // In the transaction (not another pooled connection): the order's lock holder never waits for the pool.
-    const check = await refundCheck(tx, order, now);
-    if (check.reason !== 'eligible' && check.reason !== 'already_refunded') {
-      const refusal = refusalOf(lang, check)!;
-      throw new ApiError(409, ErrorCode.conflict, refusal.key, refusal.values, { reason: check.reason });
-    }
-    const providerRef = await paymentProvider(order.provider).refund(order, order.amountMinor, `refund-${order.code}`);
-    const [refund] = await tx
-      .insert(refunds)
-      .values({ orderId: order.id, amountMinor: order.amountMinor, currency: order.currency, providerRef })
-      .returning();
-    await applyOrderEvent(tx, order.id, 'refunded', { refundedAt: now });
-    const subs = await lockSubscriptionsOf(tx, order.id);
-    for (const sub of subs) {
-      if (sub.status !== 'canceled') await paymentProvider(sub.provider).cancelNow(sub);
-      await applySubscriptionEvent(tx, sub.id, { type: 'refunded', at: now });
-    }
-    const emailId = await queueEmail(tx, {
-      to: order.email,
-      template: 'refund-issued',
-      locale: order.locale,
-      params: {
-        amount: formatMoney(order.amountMinor, order.currency, lang),
-        order: order.reference,
-        method: order.paymentMethod,
-      },
-    });
-    return { refund, repeated: false, outboxIds: [emailId] };
-  });
+  return settleRefund<RefundResult>(
+    db,
+    async (tx) => {
+      // The lock order of services/billing-locks.ts: the order, then its subscriptions.
+      const order = await lockOrder(tx, and(eq(orders.code, code), eq(orders.userId, userId)));
+      if (!order) throw notFound();
+      const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
+      if (existing) return { done: { refund: existing, repeated: true, outboxIds: [] as string[] } };
+      assertUnclaimed(order);
+      // In the transaction (not another pooled connection): the order's lock holder never waits for the pool.
+      const check = await refundCheck(tx, order, now);
+      if (check.reason !== 'eligible' && check.reason !== 'already_refunded') {
+        const refusal = refusalOf(lang, check)!;
+        throw new ApiError(409, ErrorCode.conflict, refusal.key, refusal.values, { reason: check.reason });
+      }
+      const live = (await lockSubscriptionsOf(tx, order.id)).filter((sub) => sub.status !== 'canceled');
+      const claimed = await claimRefund(tx, order, {
+        cause: 'requested',
+        key: `refund-${order.code}`,
+        amountMinor: order.amountMinor,
+        at: now.toISOString(),
+        lang,
+        cancel: live.map((sub) => sub.id),
+      });
+      return { claimed };
+    },
+    finishRequestedRefund,
+  );
 }
 
-/** Why an order was refunded, for Billing: `Billing.refundReason.*` in messages/*.json. */
-export type RefundCause = 'unconsented_trial' | 'withdrawal' | 'requested';
+/**
+ * Records a buyer's (or an operator's) refund once the provider has refunded (a `ClaimFinisher`,
+ * services/refund-claims.ts): every subscription of the order ends (`refunded`) and the buyer is e-mailed
+ * (`refund-issued`). Returns the refund, `repeated: false` and the outbox ids.
+ */
+export const finishRequestedRefund: ClaimFinisher<RefundResult> = async (tx, order, claim, refund) => {
+  const at = new Date(claim.at);
+  for (const sub of await lockSubscriptionsOf(tx, order.id))
+    await applySubscriptionEvent(tx, sub.id, { type: 'refunded', at });
+  const emailId = await queueEmail(tx, {
+    to: order.email,
+    template: 'refund-issued',
+    locale: order.locale,
+    params: {
+      amount: formatMoney(claim.amountMinor, order.currency, claim.lang),
+      order: order.reference,
+      method: order.paymentMethod,
+    },
+  });
+  return { refund: refund!, repeated: false, outboxIds: [emailId] };
+};
+
+export type { RefundCause };
 
 /**
  * Why each of `orderIds` (refunded orders) was refunded: `withdrawal` when a withdrawal from the contract is recorded

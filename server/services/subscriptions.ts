@@ -113,6 +113,7 @@ function emailParams(row: Billing, sub: SubscriptionState) {
  * queues the receipt (services/receipts.ts), a failure e-mails the subscriber. Returns the outbox ids to enqueue.
  * Locks the order, then the subscription (services/billing-locks.ts), skipping either when another transaction holds
  * it (`skip locked`: a refund, withdrawal or cancellation in progress, or another worker); the next run finds it again.
+ * An order whose refund is claimed (`refunding`, services/refund-claims.ts) is not charged either.
  */
 async function renewOne(db: Db, id: string, now: Date): Promise<string[]> {
   return db.transaction(async (tx) => {
@@ -120,7 +121,9 @@ async function renewOne(db: Db, id: string, now: Date): Promise<string[]> {
       .select({ orderId: subscriptions.orderId })
       .from(subscriptions)
       .where(eq(subscriptions.id, id));
-    if (!ref || !(await lockOrder(tx, eq(orders.id, ref.orderId), { skipLocked: true }))) return [];
+    const order = ref && (await lockOrder(tx, eq(orders.id, ref.orderId), { skipLocked: true }));
+    // A refund in progress (services/refund-claims.ts) ends this subscription in a moment: nothing is charged.
+    if (!order || order.status === 'refunding') return [];
     if (!(await lockSubscription(tx, id, { skipLocked: true }))) return [];
     const row = await withOrder(tx, id);
     if (!row || !isDue(row.sub, now)) return [];

@@ -4,12 +4,11 @@ import type { Db } from '../db/client';
 import { domainEvents, orders, refunds, subscriptions } from '../db/schema';
 import { env } from '../env';
 import { log } from '../observability/log';
-import { paymentProvider } from '../providers/payments';
-import { lockOrder, lockSubscription } from './billing-locks';
+import { lockOrder, lockSubscription, lockSubscriptionsOf } from './billing-locks';
 import { formatMoney } from './money';
-import { applyOrderEvent } from './order-transitions';
+import { claimRefund, runRefundClaim, type ClaimFinisher } from './refund-claims';
 import { queueEmail } from './outbox-queue';
-import type { RefundCause } from './refunds';
+import type { RefundCause } from '../db/schema';
 import { TRIAL_DECISION_LEAD_MS, trialDecisionDue } from './subscription-machine';
 import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
 
@@ -51,50 +50,61 @@ export async function refundUnconsentedTrials(db: Db, now: Date = new Date()): P
 }
 
 /**
- * Decides one trial in one transaction. The locks follow services/billing-locks.ts: the order row first (`FOR NO KEY
- * UPDATE`, as a buyer's refund and a withdrawal lock it), skipping one another transaction holds (retried the next
- * minute), then the subscription; both are read again under the locks, so concurrent runs refund once. The provider
- * is asked to refund with `autoRefundKey` (Stripe: Idempotency-Key), then a Stripe subscription is cancelled at once; then the `refunds` row (unique per order), the order `refunded`,
- * the machine's `trial_unconsented` (which ends the open requests), an `order.refunded` domain event and the buyer's
- * e-mail (`trial-refunded`, messages/*.json `Email.trialRefunded*`). Returns the outbox ids; [] when nothing was due.
+ * Decides one trial, with no transaction open while the provider is asked (services/refund-claims.ts,
+ * docs/decisions/0009). In a short transaction the locks follow services/billing-locks.ts: the order row first (`FOR
+ * NO KEY UPDATE`, as a buyer's refund and a withdrawal lock it), skipping one another transaction holds (retried the
+ * next minute), then the subscription; both are read again under the locks, and an order already claimed or refunded
+ * is left alone, so concurrent runs refund once. The refund is claimed with `autoRefundKey`; after the commit the
+ * provider refunds with that key (Stripe: Idempotency-Key) and a Stripe subscription is cancelled at once; then
+ * `finishUnconsentedRefund` records it. A provider error releases the claim and is thrown (logged by the caller, tried
+ * again the next minute with the same key). Returns the outbox ids; [] when nothing was due.
  */
 async function refundIfUnconsented(db: Db, due: { id: string; orderId: string }, now: Date): Promise<string[]> {
-  return db.transaction(async (tx) => {
+  const claimed = await db.transaction(async (tx) => {
     const order = await lockOrder(tx, eq(orders.id, due.orderId), { skipLocked: true });
-    if (!order || order.status !== 'paid' || !order.paidAt || !order.userId) return [];
+    if (!order || order.status !== 'paid' || !order.paidAt || !order.userId) return null;
     const sub = await lockSubscription(tx, due.id);
-    if (!sub || !trialDecisionDue(sub, now)) return [];
-    if (await locationSharedSince(tx, order.userId, order.paidAt)) return [];
+    if (!sub || !trialDecisionDue(sub, now)) return null;
+    if (await locationSharedSince(tx, order.userId, order.paidAt)) return null;
     const [existing] = await tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.orderId, order.id));
-    if (existing) return [];
-    const provider = paymentProvider(order.provider);
-    const providerRef = await provider.refund(order, order.amountMinor, autoRefundKey(order.code));
-    if (sub.provider !== 'sandbox') await paymentProvider(sub.provider).cancelNow(sub);
-    await tx
-      .insert(refunds)
-      .values({ orderId: order.id, amountMinor: order.amountMinor, currency: order.currency, providerRef });
-    await applyOrderEvent(tx, order.id, 'refunded', { refundedAt: now });
-    await applySubscriptionEvent(tx, sub.id, { type: 'trial_unconsented', at: now });
-    await tx.insert(domainEvents).values({
-      type: 'order.refunded',
-      aggregateId: order.id,
-      payload: {
-        reason: 'unconsented_trial' satisfies RefundCause,
-        amountMinor: order.amountMinor,
-        at: now.toISOString(),
-      },
+    if (existing) return null;
+    return claimRefund(tx, order, {
+      cause: 'unconsented_trial',
+      key: autoRefundKey(order.code),
+      amountMinor: order.amountMinor,
+      at: now.toISOString(),
+      lang: order.locale,
+      cancel: sub.provider !== 'sandbox' ? [sub.id] : [],
     });
-    return [
-      await queueEmail(tx, {
-        to: order.email,
-        template: 'trial-refunded',
-        locale: order.locale,
-        params: {
-          phone: order.phoneE164,
-          order: order.reference,
-          amount: formatMoney(order.amountMinor, order.currency, order.locale),
-        },
-      }),
-    ];
   });
+  if (!claimed) return [];
+  return (await runRefundClaim(db, claimed, finishUnconsentedRefund))?.value.outboxIds ?? [];
 }
+
+/**
+ * Records the automatic refund of an unconsented trial once the provider has refunded (a `ClaimFinisher`,
+ * services/refund-claims.ts): the machine's `trial_unconsented` for the order's trialing subscription (which ends the
+ * open requests), an `order.refunded` domain event and the buyer's e-mail (`trial-refunded`, messages/*.json
+ * `Email.trialRefunded*`). Returns the outbox ids.
+ */
+export const finishUnconsentedRefund: ClaimFinisher<{ outboxIds: string[] }> = async (tx, order, claim) => {
+  const at = new Date(claim.at);
+  for (const sub of await lockSubscriptionsOf(tx, order.id))
+    await applySubscriptionEvent(tx, sub.id, { type: 'trial_unconsented', at });
+  await tx.insert(domainEvents).values({
+    type: 'order.refunded',
+    aggregateId: order.id,
+    payload: { reason: 'unconsented_trial' satisfies RefundCause, amountMinor: claim.amountMinor, at: claim.at },
+  });
+  const emailId = await queueEmail(tx, {
+    to: order.email,
+    template: 'trial-refunded',
+    locale: order.locale,
+    params: {
+      phone: order.phoneE164,
+      order: order.reference,
+      amount: formatMoney(claim.amountMinor, order.currency, order.locale),
+    },
+  });
+  return { outboxIds: [emailId] };
+};

@@ -14,13 +14,13 @@ import {
 } from '../db/schema';
 import { env } from '../env';
 import { ApiError, ErrorCode, notFound } from '../errors';
-import { paymentProvider } from '../providers/payments';
 import type { Acknowledgement, ContractState, ContractView, WithdrawLink } from '../../lib/contracts/withdraw';
 import { localeUrl } from '../../i18n/routing';
-import { lockOrder } from './billing-locks';
+import { PAID_STATES } from '../../lib/order-machine';
+import { lockOrder, lockSubscription } from './billing-locks';
 import { formatMoney } from './money';
 import { queueEmail } from './outbox-queue';
-import { recordRefund } from './refunds';
+import { assertUnclaimed, claimRefund, settleRefund, type ClaimFinisher } from './refund-claims';
 import { applySubscriptionEvent } from './subscriptions';
 import { emailDateTime } from './templates';
 import { randomToken, sha256 } from './tokens';
@@ -68,7 +68,7 @@ export async function withdrawalContracts(db: Db, userId: string, lang: string, 
     .select({ order: orders, price: priceSetups })
     .from(orders)
     .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
-    .where(and(eq(orders.userId, userId), inArray(orders.status, ['paid', 'refunded'])))
+    .where(and(eq(orders.userId, userId), inArray(orders.status, [...PAID_STATES])))
     .orderBy(desc(orders.paidAt))
     .limit(10);
   const views: ContractView[] = [];
@@ -123,7 +123,7 @@ export async function requestWithdrawLink(db: Db, email: string, locale: string,
   const [order] = await db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(eq(orders.userId, user.id), inArray(orders.status, ['paid', 'refunded'])))
+    .where(and(eq(orders.userId, user.id), inArray(orders.status, [...PAID_STATES])))
     .limit(1);
   if (!order) return [];
   const token = randomToken(32);
@@ -172,104 +172,147 @@ export type WithdrawInput = ({ userId: string; token?: never } | { token: string
   now?: Date;
 };
 
+/** What a withdrawal answers: the record, the order, whether it repeats an earlier one, the outbox ids to enqueue. */
+export type WithdrawResult = { withdrawal: Withdrawal; order: Order; repeated: boolean; outboxIds: string[] };
+
 /**
- * Withdraws from the contract of order `code` ("Confirm withdrawal"), in one transaction:
+ * Withdraws from the contract of order `code` ("Confirm withdrawal"). The decision is taken in one transaction, the
+ * money moved with none open (services/refund-claims.ts, docs/decisions/0009):
  * 1. an e-mailed link is claimed (single use: a used, expired or unknown token → 410 `Api.withdrawLinkInvalid`; a
  *    refused withdrawal rolls the claim back, so the link still works for cancelling or another contract);
  * 2. the order is locked (`for no key update`, before the subscription: the lock order of services/billing-locks.ts,
- *    which every refund, cancel and renewal path follows) — a second withdrawal
- *    of the same order waits and then answers the first (`repeated`); then its subscription is locked, so a renewal charge running at
- *    the same moment either finished before (and its charge is refunded with the rest) or skips the locked row and
- *    finds it ended;
+ *    which every refund, cancel and renewal path follows) — a second withdrawal of the same order waits (also for a
+ *    refund in progress) and then answers the first (`repeated`); then its subscription is locked, so a renewal
+ *    charge running at the same moment either finished before (and its charge is refunded with the rest) or finds
+ *    the order claimed and charges nothing;
  * 3. refused: not the caller's order or never paid → 404; already refunded → 409 `Api.withdrawRefunded`
  *    (`reason: already_refunded`); after the 14 days → 409 `Api.withdrawPeriodEnded` (`reason: period_ended`);
- * 4. the refund (services/withdrawal-rule.ts) goes to the provider with the key `withdraw-<code>` (`recordRefund`);
- *    the subscription ends at once (Stripe's first, then the machine's `withdrawn`, which ends open requests);
- * 5. the withdrawal is recorded (append-only `withdrawals`: who, when, IP, user agent, zone, rule, refund), an
- *    `order.withdrawn` domain event written and the acknowledgement e-mailed (`withdrawal-confirmed`).
- * Returns the record, the order, whether it repeats an earlier one, and the outbox ids to enqueue.
+ * 4. the refund (services/withdrawal-rule.ts) is claimed with the key `withdraw-<code>`; after the commit the
+ *    provider ends the subscription at once and refunds (none when the rule gives nothing back); a provider error is
+ *    thrown and the claim released (the link works again);
+ * 5. then, under the order's lock again (`finishWithdrawal`): the subscription's `withdrawn` (which ends open
+ *    requests), the withdrawal recorded (append-only `withdrawals`: who, when, IP, user agent, zone, rule, refund), an
+ *    `order.withdrawn` domain event and the acknowledgement e-mailed (`withdrawal-confirmed`).
  */
-export async function withdraw(db: Db, input: WithdrawInput) {
+export async function withdraw(db: Db, input: WithdrawInput): Promise<WithdrawResult> {
   const now = input.now ?? new Date();
   const timeZone = validTimeZone(input.timeZone);
-  return db.transaction(async (tx) => {
-    let userId = input.userId;
-    if (input.token !== undefined) {
-      const [claimed] = await tx
-        .update(withdrawalTokens)
-        .set({ usedAt: now })
-        .where(
-          and(
-            eq(withdrawalTokens.tokenHash, sha256(input.token)),
-            isNull(withdrawalTokens.usedAt),
-            gt(withdrawalTokens.expiresAt, now),
-          ),
-        )
-        .returning({ userId: withdrawalTokens.userId });
-      if (!claimed) throw new ApiError(410, ErrorCode.gone, 'Api.withdrawLinkInvalid');
-      userId = claimed.userId;
-    }
-    // NO KEY UPDATE (services/billing-locks.ts): withdrawals, refunds, cancellations and renewal charges of the order
-    // wait for each other in one order, while inserting rows that reference the order (KEY SHARE) is not blocked.
-    const order = await lockOrder(tx, and(eq(orders.code, input.code), eq(orders.userId, userId!)));
-    if (!order || !order.paidAt) throw notFound();
-    const [existing] = await tx.select().from(withdrawals).where(eq(withdrawals.orderId, order.id));
-    if (existing) return { withdrawal: existing, order, repeated: true, outboxIds: [] as string[] };
-    if (order.status === 'refunded') {
-      throw new ApiError(409, ErrorCode.conflict, 'Api.withdrawRefunded', {}, { reason: 'already_refunded' });
-    }
-    if (order.status !== 'paid') throw notFound();
-    const [sub] = await tx
-      .select()
-      .from(subscriptions)
-      .where(eq(subscriptions.orderId, order.id))
-      .orderBy(desc(subscriptions.createdAt))
-      .limit(1)
-      .for('update');
-    const quote = await quoteOfOrder(tx, order, sub, now);
-    if (!quote.withinPeriod) {
-      throw new ApiError(
-        409,
-        ErrorCode.conflict,
-        'Api.withdrawPeriodEnded',
-        { date: emailDateTime(quote.deadline, order.locale) },
-        { reason: 'period_ended' },
-      );
-    }
-    if (sub && sub.status !== 'canceled' && sub.provider !== 'sandbox')
-      await paymentProvider(sub.provider).cancelNow(sub);
-    const refund =
-      quote.refundMinor > 0 ? await recordRefund(tx, order, quote.refundMinor, withdrawKey(order.code), now) : null;
-    if (sub) await applySubscriptionEvent(tx, sub.id, { type: 'withdrawn', at: now });
-    const [withdrawal] = await tx
-      .insert(withdrawals)
-      .values({
-        orderId: order.id,
-        userId: userId!,
-        email: order.email,
-        subscriptionId: sub?.id ?? null,
-        via: input.token !== undefined ? 'email_link' : 'account',
-        ip: input.ip,
-        userAgent: input.userAgent?.slice(0, 500) ?? null,
-        timeZone,
-        withdrawnAt: now,
-        periodEndsAt: quote.deadline,
-        rule: quote.rule,
-        paidMinor: quote.paidMinor,
-        refundMinor: quote.refundMinor,
-        currency: order.currency,
-        refundId: refund?.id ?? null,
-      })
-      .returning();
-    await tx.insert(domainEvents).values({
-      type: 'order.withdrawn',
-      aggregateId: order.id,
-      payload: { rule: quote.rule, refundMinor: quote.refundMinor, at: now.toISOString() },
-    });
-    const emailId = await queueAcknowledgement(tx, order, withdrawal);
-    return { withdrawal, order, repeated: false, outboxIds: [emailId] };
-  });
+  return settleRefund<WithdrawResult>(
+    db,
+    async (tx) => {
+      let userId = input.userId;
+      const tokenHash = input.token !== undefined ? sha256(input.token) : null;
+      if (tokenHash !== null) {
+        const [claimed] = await tx
+          .update(withdrawalTokens)
+          .set({ usedAt: now })
+          .where(
+            and(
+              eq(withdrawalTokens.tokenHash, tokenHash),
+              isNull(withdrawalTokens.usedAt),
+              gt(withdrawalTokens.expiresAt, now),
+            ),
+          )
+          .returning({ userId: withdrawalTokens.userId });
+        if (!claimed) throw new ApiError(410, ErrorCode.gone, 'Api.withdrawLinkInvalid');
+        userId = claimed.userId;
+      }
+      // NO KEY UPDATE (services/billing-locks.ts): withdrawals, refunds, cancellations and renewal charges of the
+      // order wait for each other in one order, while inserting rows that reference the order (KEY SHARE) is not
+      // blocked.
+      const order = await lockOrder(tx, and(eq(orders.code, input.code), eq(orders.userId, userId!)));
+      if (!order || !order.paidAt) throw notFound();
+      const [existing] = await tx.select().from(withdrawals).where(eq(withdrawals.orderId, order.id));
+      if (existing) return { done: { withdrawal: existing, order, repeated: true, outboxIds: [] as string[] } };
+      assertUnclaimed(order);
+      if (order.status === 'refunded') {
+        throw new ApiError(409, ErrorCode.conflict, 'Api.withdrawRefunded', {}, { reason: 'already_refunded' });
+      }
+      if (order.status !== 'paid') throw notFound();
+      const [sub] = await tx
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.orderId, order.id))
+        .orderBy(desc(subscriptions.createdAt))
+        .limit(1)
+        .for('update');
+      const quote = await quoteOfOrder(tx, order, sub, now);
+      if (!quote.withinPeriod) {
+        throw new ApiError(
+          409,
+          ErrorCode.conflict,
+          'Api.withdrawPeriodEnded',
+          { date: emailDateTime(quote.deadline, order.locale) },
+          { reason: 'period_ended' },
+        );
+      }
+      const claimed = await claimRefund(tx, order, {
+        cause: 'withdrawal',
+        key: withdrawKey(order.code),
+        amountMinor: quote.refundMinor,
+        at: now.toISOString(),
+        lang: order.locale,
+        cancel: sub && sub.status !== 'canceled' && sub.provider !== 'sandbox' ? [sub.id] : [],
+        withdrawal: {
+          userId: userId!,
+          subscriptionId: sub?.id ?? null,
+          via: tokenHash !== null ? 'email_link' : 'account',
+          tokenHash,
+          ip: input.ip,
+          userAgent: input.userAgent?.slice(0, 500) ?? null,
+          timeZone,
+          periodEndsAt: quote.deadline.toISOString(),
+          rule: quote.rule,
+          paidMinor: quote.paidMinor,
+        },
+      });
+      return { claimed };
+    },
+    finishWithdrawal,
+  );
 }
+
+/**
+ * Records a withdrawal once the provider has ended the subscription and refunded (a `ClaimFinisher`,
+ * services/refund-claims.ts; `refund` null when the rule gave nothing back): the subscription's `withdrawn`, the
+ * `withdrawals` row, the `order.withdrawn` domain event and the acknowledgement e-mail. Returns the withdrawal
+ * (`repeated: false`) and the outbox ids.
+ */
+export const finishWithdrawal: ClaimFinisher<WithdrawResult> = async (tx, order, claim, refund) => {
+  const w = claim.withdrawal!;
+  const at = new Date(claim.at);
+  if (w.subscriptionId) {
+    await lockSubscription(tx, w.subscriptionId);
+    await applySubscriptionEvent(tx, w.subscriptionId, { type: 'withdrawn', at });
+  }
+  const [withdrawal] = await tx
+    .insert(withdrawals)
+    .values({
+      orderId: order.id,
+      userId: w.userId,
+      email: order.email,
+      subscriptionId: w.subscriptionId,
+      via: w.via,
+      ip: w.ip,
+      userAgent: w.userAgent,
+      timeZone: w.timeZone,
+      withdrawnAt: at,
+      periodEndsAt: new Date(w.periodEndsAt),
+      rule: w.rule,
+      paidMinor: w.paidMinor,
+      refundMinor: claim.amountMinor,
+      currency: order.currency,
+      refundId: refund?.id ?? null,
+    })
+    .returning();
+  await tx.insert(domainEvents).values({
+    type: 'order.withdrawn',
+    aggregateId: order.id,
+    payload: { rule: w.rule, refundMinor: claim.amountMinor, at: claim.at },
+  });
+  const emailId = await queueAcknowledgement(tx, order, withdrawal);
+  return { withdrawal, order, repeated: false, outboxIds: [emailId] };
+};
 
 /**
  * The acknowledgement on a durable medium (Art. 11a(3)): the contract (product, order reference, number, payment

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, timestamps } from './columns';
 import { accountId, emailedLinkTable, users } from './accounts';
@@ -59,6 +60,43 @@ export const firstOrderDiscounts = pgTable('first_order_discounts', {
   claimedAt: at('claimed_at').notNull().defaultNow(),
 });
 
+/** Why an order was refunded, for Billing: `Billing.refundReason.*` in messages/*.json. */
+export type RefundCause = 'unconsented_trial' | 'withdrawal' | 'requested';
+
+/**
+ * A refund claimed and not yet recorded (`orders.refund_claim` while the order is `refunding`,
+ * services/refund-claims.ts): everything the provider call and the record after it need, so that whoever finishes the
+ * claim (its claimer, or the billing cycle's sweep after a crash) asks the provider the same question with the same
+ * idempotency key. Instants are ISO 8601 strings (JSON).
+ */
+export type RefundClaim = {
+  cause: RefundCause;
+  /** The provider's idempotency key (Stripe: Idempotency-Key header); the same key never refunds twice. */
+  key: string;
+  /** What goes back, minor units; 0 for a withdrawal that refunds nothing (the claim still ends the subscription). */
+  amountMinor: number;
+  /** The decision's instant on the app's clock: the refund's or the withdrawal's time. */
+  at: string;
+  /** The language the buyer's e-mail writes money in. */
+  lang: string;
+  /** The subscriptions ended at the provider at once (Stripe: cancel), the ones not already canceled when called. */
+  cancel: string[];
+  /** A withdrawal's record (services/withdrawals.ts), written when the claim is finished. */
+  withdrawal?: {
+    userId: string;
+    subscriptionId: string | null;
+    via: 'email_link' | 'account';
+    /** SHA-256 of the e-mailed link's token it used, given back when the claim is released; null when signed in. */
+    tokenHash: string | null;
+    ip: string | null;
+    userAgent: string | null;
+    timeZone: string | null;
+    periodEndsAt: string;
+    rule: 'full' | 'pro_rata';
+    paidMinor: number;
+  };
+};
+
 /** The order's states, from its machine (lib/order-machine.ts, docs/order-states.md); written only by its events. */
 export const orderStatus = pgEnum('order_status', ORDER_STATES);
 
@@ -111,6 +149,10 @@ export const orders = pgTable(
     providerSessionId: text('provider_session_id'),
     providerPaymentId: text('provider_payment_id'),
     refundedAt: at('refunded_at'),
+    /** The refund in progress while `refunding` (services/refund-claims.ts); null otherwise. */
+    refundClaim: jsonb('refund_claim').$type<RefundClaim>(),
+    /** When the claim was taken, on the wall clock: a claim older than REFUND_CLAIM_STALE_MS is finished by the sweep. */
+    refundClaimedAt: at('refund_claimed_at'),
     /**
      * The buyer asked for the service to start at once, before the 14-day withdrawal period ends (the pay step says so
      * above Pay: Directive 2011/83/EU Art. 7(3), 14(3)); a withdrawal after a location was shared then refunds pro rata.
@@ -135,6 +177,10 @@ export const orders = pgTable(
     index('orders_user_id_idx').on(t.userId),
     uniqueIndex('orders_idempotency_key').on(t.idempotencyKey),
     uniqueIndex('orders_provider_session_id_key').on(t.providerSessionId),
+    // The sweep's look-up of claims left behind (services/refund-claims.ts); only claimed rows are in it.
+    index('orders_refund_claimed_at_idx')
+      .on(t.refundClaimedAt)
+      .where(sql`${t.refundClaimedAt} IS NOT NULL`),
   ],
 );
 
