@@ -3,7 +3,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './context';
-import { ApiError, ErrorCode } from './errors';
+import { ApiError, DomainError, ErrorCode, apiErrorOf } from './errors';
 import { pickLanguage, translate } from '../i18n';
 import { requestContext, requestIdentity, requestLog, requireWebsiteType } from './middleware';
 import { log } from '../observability/log';
@@ -124,6 +124,7 @@ export function createApp() {
     const lang = c.get('lang') ?? pickLanguage(c.req.header('accept-language'));
     let apiError: ApiError;
     if (error instanceof ApiError) apiError = error;
+    else if (error instanceof DomainError) apiError = apiErrorOf(error);
     else if (error instanceof RateLimitedError) {
       c.header('Retry-After', String(error.retryAfterSeconds));
       apiError = new ApiError(429, ErrorCode.rateLimited, error.messageKey, waitParams(error.retryAfterSeconds));

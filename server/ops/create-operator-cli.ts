@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { getDbState } from '../db/client';
-import { ApiError } from '../errors';
+import { DomainError } from '../errors';
 import { createOperator } from '../services/ops';
 
 const { positionals } = parseArgs({ allowPositionals: true });
@@ -27,7 +27,7 @@ try {
   );
 } catch (error) {
   await close();
-  if (error instanceof ApiError && error.status === 409) {
+  if (error instanceof DomainError && error.kind === 'conflict') {
     console.error(`An operator ${email.toLowerCase()} already exists.`);
     process.exit(2);
   }

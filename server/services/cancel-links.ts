@@ -4,7 +4,7 @@ import type { CancelLink } from '../../lib/contracts/billing';
 import type { Db, Tx } from '../db/client';
 import { cancelTokens, subscriptions, users } from '../db/schema';
 import { env } from '../env';
-import { ApiError, ErrorCode } from '../errors';
+import { DomainError } from '../errors';
 import { paymentProvider } from '../providers/payments';
 import { localeUrl } from '../../i18n/routing';
 import { queueEmail } from './outbox-queue';
@@ -97,6 +97,6 @@ export async function confirmCancelLink(db: Db, token: string) {
       ),
     )
     .returning({ userId: cancelTokens.userId });
-  if (!claimed) throw new ApiError(410, ErrorCode.gone, 'Api.cancelLinkInvalid');
+  if (!claimed) throw new DomainError('gone', 'Api.cancelLinkInvalid');
   return cancelSubscriptions(db, claimed.userId, (sub) => paymentProvider(sub.provider).cancelAtPeriodEnd(sub));
 }

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import type { BreachView, DataLeakReport } from '../../lib/contracts/data-leaks';
 import { breachChecks, users } from '../db/schema';
-import { ApiError, ErrorCode } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { log } from '../observability/log';
 import { BreachServiceError, breachProvider, type BreachProvider } from '../providers/breaches';
 
@@ -50,7 +50,7 @@ async function cachedReport(
   now: number,
 ): Promise<{ email: string; report: DataLeakReport | null }> {
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-  if (!user) throw new ApiError(404, ErrorCode.notFound, 'Api.notFound');
+  if (!user) throw notFound();
   const [cached] = await db.select().from(breachChecks).where(eq(breachChecks.userId, userId));
   const fresh = cached && cached.email === user.email && now - cached.checkedAt.getTime() < BREACH_CACHE_MS;
   return {
@@ -69,7 +69,7 @@ async function askAndStore(db: Db, provider: BreachProvider, userId: string, ema
   } catch (error) {
     if (!(error instanceof BreachServiceError)) throw error;
     log().warn({ err: error.message }, 'data-leak check failed');
-    throw new ApiError(503, ErrorCode.unavailable, 'Api.dataLeakUnavailable');
+    throw new DomainError('unavailable', 'Api.dataLeakUnavailable');
   }
   breaches.sort((a, b) => b.breachDate.localeCompare(a.breachDate));
   const checkedAt = new Date();

@@ -6,7 +6,7 @@ import { locationRequests, orders, outboundMessages, priceSetups, subscriptions 
 import { env } from '../env';
 import { FINAL_STATES, OPEN_STATES } from '../../lib/request-machine';
 import { applyEventWhere } from './request-transitions';
-import { ApiError, ErrorCode } from '../errors';
+import { DomainError } from '../errors';
 import { DEFAULT_SMS_TEXT, consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
 import { e164Country } from '../../lib/contracts/e164';
 import type { E164 } from '../../lib/contracts/phone';
@@ -69,7 +69,7 @@ async function queueConsentSms(
  *
  * The SMS guards (opt-out, number type, country, daily caps) are checked here, where the SMS is queued, under one
  * advisory lock held until the transaction commits, so requests at once cannot pass a cap together. A
- * refusal throws the guard's ApiError when `onRefusal` is `throw` (a new request: nothing is written); with `record`
+ * refusal throws the guard's DomainError when `onRefusal` is `throw` (a new request: nothing is written); with `record`
  * (a paid order, whose payment cannot be undone here) the request is created and its SMS row is written `failed`
  * with the reason, so the buyer is shown "SMS not sent" and can share the link themselves.
  *
@@ -158,7 +158,7 @@ export async function renewConsentLink(
     if (!request) return null;
     const unanswered = (OPEN_STATES as readonly string[]).includes(request.status);
     if (!unanswered || request.expiresAt.getTime() < Date.now() || !(await buyerHasAccess(tx, userId))) {
-      throw new ApiError(409, ErrorCode.conflict, 'Api.linkUnavailable');
+      throw new DomainError('conflict', 'Api.linkUnavailable');
     }
     // A link the buyer copies reaches the owner too: the owner's block and cool-down refuse it before any SMS.
     const marks = { account: userId, rows: await storedMarks(tx, id) };
@@ -208,23 +208,17 @@ export const MASKED_CODE = '[code]';
  * owner blocked gets the opted-out answer; the cool-down after a decline says so, `Api.coolingDown`), 422 for a
  * number that cannot receive SMS (premium rate, satellite, landline…), 429 for caps.
  */
-export function refusalError(refusal: SmsRefusal): ApiError {
+export function refusalError(refusal: SmsRefusal): DomainError {
   // A blocked requester reads what an opted-out number answers: nothing tells them the owner singled them out.
-  if (refusal === 'opted_out' || refusal === 'blocked') return new ApiError(403, ErrorCode.forbidden, 'Api.optedOut');
+  if (refusal === 'opted_out' || refusal === 'blocked') return new DomainError('forbidden', 'Api.optedOut');
   if (refusal === 'cooling_down') {
-    return new ApiError(
-      403,
-      ErrorCode.forbidden,
-      'Api.coolingDown',
-      { days: REQUEST_COOLDOWN_DAYS },
-      { reason: refusal },
-    );
+    return new DomainError('forbidden', 'Api.coolingDown', { days: REQUEST_COOLDOWN_DAYS }, { reason: refusal });
   }
   if (refusal === 'not_mobile') {
-    return new ApiError(422, ErrorCode.validation, 'Api.notMobile', {}, { field: 'phone', reason: refusal });
+    return new DomainError('invalid', 'Api.notMobile', {}, { field: 'phone', reason: refusal });
   }
-  if (refusal === 'country_not_allowed') return new ApiError(403, ErrorCode.forbidden, 'Api.countryNotAllowed');
-  return new ApiError(429, ErrorCode.rateLimited, 'Api.smsLimit', {}, { reason: refusal });
+  if (refusal === 'country_not_allowed') return new DomainError('forbidden', 'Api.countryNotAllowed');
+  return new DomainError('limited', 'Api.smsLimit', {}, { reason: refusal });
 }
 
 /** The subscriber's newest trialing or active subscription with its quota, or null when none gives access now. */
@@ -321,9 +315,8 @@ export async function requestLocation(
     // One request at a time per buyer, so two concurrent calls cannot both take the last credit.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${userId}))`);
     const quota = await quotaOf(tx, userId);
-    if (!quota) throw new ApiError(403, ErrorCode.forbidden, 'Api.expiredSubscription');
-    if (quota.used >= quota.quota)
-      throw new ApiError(403, ErrorCode.forbidden, 'Api.quotaUsed', { quota: quota.quota });
+    if (!quota) throw new DomainError('forbidden', 'Api.expiredSubscription');
+    if (quota.used >= quota.quota) throw new DomainError('forbidden', 'Api.quotaUsed', { quota: quota.quota });
     const created = await createLocationRequest(tx, {
       userId,
       e164,

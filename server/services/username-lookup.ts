@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
 import type { Db } from '../db/client';
 import { usernameCheckResults, usernameChecks } from '../db/schema';
 import { env } from '../env';
-import { ApiError, ErrorCode } from '../errors';
+import { notFound } from '../errors';
 import { log } from '../observability/log';
 import { assertNotLimited, consume, consumeAll, RateLimitedError } from './rate-limit';
 import { randomToken, sha256 } from './tokens';
@@ -128,7 +128,7 @@ export async function lookupView(db: Db, id: string): Promise<UsernameLookupView
     .select()
     .from(usernameChecks)
     .where(eq(usernameChecks.idHash, sha256(id)));
-  if (!check || check.expiresAt.getTime() <= Date.now()) throw new ApiError(404, ErrorCode.notFound, 'Api.notFound');
+  if (!check || check.expiresAt.getTime() <= Date.now()) throw notFound();
   const rows = await db
     .select({ outcome: usernameCheckResults.outcome, site: usernameCheckResults.site })
     .from(usernameCheckResults)

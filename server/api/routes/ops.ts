@@ -22,6 +22,8 @@ import {
 } from '../../services/ops';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
+import { e164Of } from '../phone';
+import { asInternational } from '../../services/ops/phone';
 import { ok } from '../respond';
 import { clearOpsCookie, readOpsCookie, setOpsCookie } from '../session-cookies';
 import { emailBody } from '../../../lib/contracts/fields';
@@ -137,12 +139,13 @@ export const opsApi = new Hono<OpsEnv>()
         reason: reasonField,
       }),
     );
-    return ok(c, await addOptOut(await c.var.db(), c.get('operator'), phone, reason));
+    return ok(c, await addOptOut(await c.var.db(), c.get('operator'), e164Of(asInternational(phone)), reason));
   })
   // DELETE /ops/opt-outs/:phone {reason} → removes it; 404 when not listed.
   .delete('/ops/opt-outs/:phone', async (c) => {
     const { reason } = await jsonBody(c, z.object({ reason: reasonField }));
-    return ok(c, await removeOptOut(await c.var.db(), c.get('operator'), c.req.param('phone'), reason));
+    const phone = e164Of(asInternational(c.req.param('phone')));
+    return ok(c, await removeOptOut(await c.var.db(), c.get('operator'), phone, reason));
   })
   // GET /ops/messages → SMS and e-mails that failed or wait for a retry (no bodies).
   .get('/ops/messages', async (c) => ok(c, { messages: await undeliveredMessages(await c.var.db()) }))

@@ -2,10 +2,9 @@ import 'server-only';
 import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { consents, locationRequests, optOuts, users } from '../../db/schema';
-import { ApiError, ErrorCode, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import type { OperatorView } from './types';
 import { audit } from './audit';
-import { e164OrNull } from './phone';
 import type { E164 } from '../../../lib/contracts/phone';
 
 // The console's abuse desk: reports from phone owners and the opt-out list.
@@ -36,19 +35,11 @@ export async function abuseOverview(db: Db) {
   return { reports, optOuts: optOutList };
 }
 
-/** A phone number as the opt-out list keys it (E.164), or a 422 naming the field. */
-function e164Of(phone: string): E164 {
-  const e164 = e164OrNull(phone);
-  if (!e164) throw new ApiError(422, ErrorCode.validation, 'Validation.phoneInvalid', {}, { field: 'phone' });
-  return e164;
-}
-
 /**
  * Adds a number to the opt-out list (no consent SMS goes to it any more; services/sms-guards.ts) with the operator's
  * reason, and audits `opt_out.add`. A number already listed keeps its first reason (200, `added: false`).
  */
-export async function addOptOut(db: Db, operator: OperatorView, phone: string, reason: string) {
-  const phoneE164 = e164Of(phone);
+export async function addOptOut(db: Db, operator: OperatorView, phoneE164: E164, reason: string) {
   return db.transaction(async (tx) => {
     const rows = await tx
       .insert(optOuts)
@@ -61,8 +52,7 @@ export async function addOptOut(db: Db, operator: OperatorView, phone: string, r
 }
 
 /** Removes a number from the opt-out list (consent SMS may go to it again) and audits `opt_out.remove`. 404 if absent. */
-export async function removeOptOut(db: Db, operator: OperatorView, phone: string, reason: string) {
-  const phoneE164 = e164Of(phone);
+export async function removeOptOut(db: Db, operator: OperatorView, phoneE164: E164, reason: string) {
   return db.transaction(async (tx) => {
     const [removed] = await tx.delete(optOuts).where(eq(optOuts.phoneE164, phoneE164)).returning();
     if (!removed) throw notFound();

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { outboundMessages } from '../../db/schema';
-import { ApiError, ErrorCode, notFound } from '../../errors';
+import { DomainError, notFound } from '../../errors';
 import type { OperatorView } from './types';
 import { audit } from './audit';
 
@@ -66,7 +66,7 @@ export async function retryMessage(db: Db, operator: OperatorView, id: string, r
         .from(outboundMessages)
         .where(eq(outboundMessages.id, id));
       if (!exists) throw notFound();
-      throw new ApiError(409, ErrorCode.conflict, 'Api.conflict');
+      throw new DomainError('conflict', 'Api.conflict');
     }
     await audit(tx, operator, 'message.retry', { type: 'message', id }, reason, {
       channel: row.channel,

@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Db } from '../../db/client';
 import { operatorAudit, operators, operatorSessions } from '../../db/schema';
 import { env } from '../../env';
-import { ApiError, ErrorCode } from '../../errors';
+import { DomainError } from '../../errors';
 import { hashPassword, verifyPassword } from '../passwords';
 import { clientKey } from '../client-ip';
 import { consume, giveBack, resetLimit } from '../rate-limit';
@@ -33,7 +33,7 @@ function totpOf(secret: string, label = 'operator'): TOTP {
  * Creates an operator (the CLI `npm run ops:create-operator -- email`): a generated 20-character password (unless one
  * is given) and a new 160-bit TOTP secret. Returns the password and the `otpauth://` URI to enrol an authenticator
  * app; neither is stored in the clear except the TOTP secret, which checking a code needs. An existing operator of
- * that e-mail: ApiError 409.
+ * that e-mail: DomainError `conflict`.
  */
 export async function createOperator(
   db: Db,
@@ -47,7 +47,7 @@ export async function createOperator(
     .values({ email: address, passwordHash: await hashPassword(password), totpSecret: secret })
     .onConflictDoNothing()
     .returning({ id: operators.id });
-  if (!row) throw new ApiError(409, ErrorCode.conflict, 'Api.conflict');
+  if (!row) throw new DomainError('conflict', 'Api.conflict');
   await db.insert(operatorAudit).values({
     operatorId: row.id,
     operatorEmail: address,
@@ -99,7 +99,7 @@ export async function opsSignIn(
       reason,
       detail: { ip, ...(candidate ? {} : { addressSha256: emailKey }) },
     });
-    throw new ApiError(401, ErrorCode.loginFailed, 'Api.loginFailed');
+    throw new DomainError('unauthenticated', 'Api.loginFailed');
   };
   const passwordOk = await verifyPassword(candidate?.passwordHash ?? null, input.password);
   if (!candidate) return failed('unknown_address');

@@ -2,7 +2,7 @@ import 'server-only';
 import { desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orders, refunds, subscriptions } from '../../db/schema';
-import { ApiError, ErrorCode, notFound } from '../../errors';
+import { DomainError, notFound } from '../../errors';
 import { paymentProvider } from '../../providers/payments';
 import { refundOrder } from '../refunds';
 import { withdrawals } from '../../db/schema/withdrawals';
@@ -136,7 +136,7 @@ export async function opsCancel(db: Db, operator: OperatorView, orderId: string,
   const result = await cancelSubscriptions(db, order.userId, (sub) =>
     paymentProvider(sub.provider).cancelAtPeriodEnd(sub),
   );
-  if (!result.cancelAt.length) throw new ApiError(409, ErrorCode.conflict, 'Api.nothingToCancel');
+  if (!result.cancelAt.length) throw new DomainError('conflict', 'Api.nothingToCancel');
   await audit(db, operator, 'subscription.cancel', { type: 'order', id: order.id }, reason, {
     code: order.code,
     cancelAt: result.cancelAt.map((d) => d.toISOString()),
