@@ -1,6 +1,7 @@
 // `npm run bench:latency`: message and position latency on a production build (`npm run build` first), written to
 // bench/latency-report.md. Runs the server on a throwaway embedded PostgreSQL and reads it directly.
-//  1. order.paid → consent SMS handed to the provider: `outbound_messages.sent_at - orders.paid_at` over N orders.
+//  1. order.paid → consent SMS handed to the provider: `outbound_messages.sent_at - orders.paid_at` over N orders one
+//     after another, then over a burst of orders started 20 a second.
 //  2. position PUT → the buyer's map sees it, live: the buyer holds the Server-Sent Events stream
 //     (`GET /gpsTrace/phoneLocation/{id}/live`) open; the owner PUTs a fix (each > 100 m from the last, at a random
 //     moment 0.3–1.5 s after the previous one); the time from sending the PUT to the `position` event arriving at the
@@ -8,7 +9,7 @@
 //     PostgreSQL (the owner's PUT to one, the buyer's stream from the other: LISTEN/NOTIFY carries it over).
 //  3. The fallback where SSE fails: a simulated map polls GET /gpsTrace every 3 s from a random phase; the time from
 //     the PUT to the first poll that returns the position. Also the API's own delay.
-// Targets: SMS p99 ≤ 2 s; live median ≤ 250 ms and p95 ≤ 750 ms; polling p99 ≤ 3 s.
+// Targets: SMS p99 ≤ 2 s (≤ 5 s in the burst); live median ≤ 250 ms and p95 ≤ 750 ms; polling p99 ≤ 3 s.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,9 @@ const PORT = 3330;
 const PORT_2 = 3331;
 const PG_PORT = 55433;
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 200);
+/** Orders of the burst, started BURST_RATE a second. */
+const BURST = Number(process.env.BENCH_BURST ?? 100);
+const BURST_RATE = 20;
 /** Fixes timed on the live stream (each setting: same process, across processes). */
 const LIVE_FIXES = Number(process.env.BENCH_LIVE_FIXES ?? 40);
 /** Fixes timed with the polling fallback. */
@@ -93,6 +97,29 @@ async function startSecondApp(port: number, databaseUrl: string) {
     await sleep(500);
   }
   return { origin: `http://localhost:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * Waits (up to 60 s) until the consent SMS of every order of `codes` is handed to the provider, then returns each
+ * one's delay from the order's payment (ms): `outbound_messages.sent_at - orders.paid_at`.
+ */
+async function smsDelays(db: pg.Client, codes: string[]): Promise<number[]> {
+  for (let i = 0; i < 120; i++) {
+    const { rows } = await db.query(
+      `select count(*)::int as n from outbound_messages m join location_requests r on r.id = m.location_request_id
+       join orders o on o.id = r.order_id where o.code = any($1) and m.sent_at is not null`,
+      [codes],
+    );
+    if (rows[0].n === codes.length) break;
+    await sleep(500);
+  }
+  const { rows } = await db.query(
+    `select extract(epoch from (m.sent_at - o.paid_at)) * 1000 as ms from outbound_messages m
+     join location_requests r on r.id = m.location_request_id join orders o on o.id = r.order_id
+     where o.code = any($1) and m.sent_at is not null`,
+    [codes],
+  );
+  return rows.map((r) => Number(r.ms));
 }
 
 /** The request id and consent code of a bought order. */
@@ -170,23 +197,18 @@ try {
   // Orders one after another, as buyers arrive; each payment's SMS is timed on its own.
   const bought: Awaited<ReturnType<typeof buy>>[] = [];
   for (let i = 0; i < ORDERS; i++) bought.push(await buy(i));
-  const codes = bought.map((b) => b.code);
-  for (let i = 0; i < 60; i++) {
-    const { rows } = await db.query(
-      `select count(*)::int as n from outbound_messages m join location_requests r on r.id = m.location_request_id
-       join orders o on o.id = r.order_id where o.code = any($1) and m.sent_at is not null`,
-      [codes],
-    );
-    if (rows[0].n === ORDERS) break;
-    await sleep(500);
-  }
-  const { rows: smsRows } = await db.query(
-    `select extract(epoch from (m.sent_at - o.paid_at)) * 1000 as ms from outbound_messages m
-     join location_requests r on r.id = m.location_request_id join orders o on o.id = r.order_id
-     where o.code = any($1) and m.sent_at is not null`,
-    [codes],
+  const smsMs = await smsDelays(
+    db,
+    bought.map((b) => b.code),
   );
-  const smsMs = smsRows.map((r) => Number(r.ms));
+  // The same at BURST_RATE orders a second (a burst from an ad), BURST orders started on a timer, not one after another.
+  const burst = await Promise.all(
+    Array.from({ length: BURST }, (_, k) => sleep((k * 1000) / BURST_RATE).then(() => buy(ORDERS + k))),
+  );
+  const burstMs = await smsDelays(
+    db,
+    burst.map((b) => b.code),
+  );
 
   // 2. position PUT → the `position` event at the buyer's open stream; 4 shares, on one process and across two.
   const shared: { requestId: string; consent: string; cookie: string }[] = [];
@@ -249,7 +271,8 @@ try {
     '# Latency',
     '',
     `Measured ${new Date().toISOString()} by \`npm run bench:latency\` on the production build, embedded PostgreSQL,`,
-    `pg-boss polling every 0.5 s, on this 2-core machine (shared: load average ${loadAtStart} when the run began).`,
+    `on this 2-core machine (shared: load average ${loadAtStart} when the run began). A message is picked up when its`,
+    'transaction commits (the outbox announces it: server/jobs/outbox-listener.ts), then delivered by pg-boss.',
     '',
     '## Live location: fix → buyer',
     '',
@@ -267,7 +290,8 @@ try {
     '',
     '| measure | samples | p50 | p99 | max | target (p99) |',
     '| --- | --- | --- | --- | --- | --- |',
-    `| order.paid → consent SMS handed to the provider (outbox provider) | ${smsMs.length} | ${fmt(smsMs)} | ≤ 2 s |`,
+    `| order.paid → consent SMS handed to the provider (outbox provider), orders one after another | ${smsMs.length} | ${fmt(smsMs)} | ≤ 2 s |`,
+    `| the same, ${BURST_RATE} orders a second (${BURST} orders) | ${burstMs.length} of ${BURST} | ${fmt(burstMs)} | ≤ 5 s |`,
     `| position PUT → buyer's map shows it, polling fallback (every ${MAP_POLL_MS / 1000} s, random phase) | ${mapMs.length} | ${fmt(mapMs)} | ≤ 3 s |`,
     `| position PUT answered (stored) | ${apiMs.length} | ${fmt(apiMs)} | — |`,
     '',

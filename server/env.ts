@@ -22,8 +22,8 @@ const databaseSettings = {
   MIGRATION_DATABASE_URL: z.url().optional(),
   /**
    * A direct (session) connection to the same database for what a transaction pooler cannot carry: the live hub's
-   * `LISTEN` (PgBouncer's transaction mode delivers no notification, docs/deploy.md "Behind a pooler"). Unset:
-   * DATABASE_URL, which must then be a direct connection.
+   * `LISTEN` and the outbox listener's (PgBouncer's transaction mode delivers no notification, docs/deploy.md "Behind a
+   * pooler"). Unset: DATABASE_URL, which must then be a direct connection.
    */
   DATABASE_SESSION_URL: z.url().optional(),
   /**
