@@ -169,11 +169,6 @@ export class RedisFeed {
     for (const resolve of held?.waiters ?? []) resolve();
   }
 
-  /** Requests held (tests). */
-  get size(): number {
-    return this.held.size;
-  }
-
   /** Ends both connections (tests, shutdown). */
   async close(): Promise<void> {
     this.closed = true;
