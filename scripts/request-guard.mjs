@@ -17,7 +17,7 @@ import { acceptedLanguage } from './accept-language.mjs';
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const ALLOW = ALLOWED_METHODS.join(', ');
 
-/** Envelope codes of server/errors.ts (ErrorCode.badRequest, ErrorCode.methodNotAllowed). */
+/** Envelope codes of server/api/errors.ts (ErrorCode.badRequest, ErrorCode.methodNotAllowed). */
 const CODE = { 400: 40000, 405: 40500 };
 /** Message keys of messages/*.json (namespace Api). */
 const MESSAGE = { 400: 'badInput', 405: 'methodNotAllowed' };

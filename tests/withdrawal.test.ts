@@ -189,7 +189,7 @@ describe('withdrawing with time travel (services/withdrawals.ts)', () => {
     const [contract] = await withdrawalContracts(db, order.userId!, 'es', now);
     expect(contract.state).toBe('period_ended');
     await expect(withdraw(db, { userId: order.userId!, code: order.code, now, ...meta })).rejects.toMatchObject({
-      status: 409,
+      kind: 'conflict',
       messageKey: 'Api.withdrawPeriodEnded',
     });
     expect(await refundsOf(order.id)).toHaveLength(0);

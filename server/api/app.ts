@@ -30,30 +30,7 @@ import { trackingApi } from './routes/tracking';
 import { opsApi } from './routes/ops';
 import { validationHook } from './validation';
 import { inputHygiene } from './input-hygiene';
-import { AccountError } from '../services/accounts';
 import { RateLimitedError, waitParams } from '../services/rate-limit';
-
-/** Status and message of each account failure; login failures are one answer whatever the cause. */
-function accountError(error: AccountError): ApiError {
-  switch (error.reason) {
-    case 'login_failed':
-      return new ApiError(401, ErrorCode.loginFailed, 'Api.loginFailed');
-    case 'temporary_expired':
-      return new ApiError(401, ErrorCode.loginFailed, 'Api.temporaryExpired');
-    case 'current_password_wrong':
-      return new ApiError(422, ErrorCode.validation, 'Api.currentPasswordWrong', {}, { field: 'password' });
-    case 'code_invalid':
-      return new ApiError(422, ErrorCode.validation, 'Api.codeInvalid', {}, { field: 'code' });
-    case 'policy':
-      return new ApiError(
-        422,
-        ErrorCode.validation,
-        error.messageKey ?? 'Validation.invalid',
-        {},
-        { field: 'newPassword' },
-      );
-  }
-}
 
 export { describeError };
 
@@ -128,8 +105,7 @@ export function createApp() {
     else if (error instanceof RateLimitedError) {
       c.header('Retry-After', String(error.retryAfterSeconds));
       apiError = new ApiError(429, ErrorCode.rateLimited, error.messageKey, waitParams(error.retryAfterSeconds));
-    } else if (error instanceof AccountError) apiError = accountError(error);
-    else if (error instanceof HTTPException && error.status === 415)
+    } else if (error instanceof HTTPException && error.status === 415)
       apiError = new ApiError(415, ErrorCode.unsupportedMedia, 'Api.unsupportedMedia');
     else if (error instanceof HTTPException && error.status < 500)
       apiError = new ApiError(400, ErrorCode.badRequest, 'Api.badBody');

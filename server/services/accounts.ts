@@ -5,7 +5,7 @@ import { localeUrl } from '../../i18n/routing';
 import type { Db, Tx } from '../db/client';
 import { orders, passwordResetCodes, sessions, users } from '../db/schema';
 import { env } from '../env';
-import { ApiError, ErrorCode } from '../errors';
+import { DomainError } from '../errors';
 import { queueEmail } from './outbox-queue';
 import { clientKey } from './client-ip';
 import { hashPassword, newPasswordProblem, verifyPassword } from './passwords';
@@ -24,18 +24,37 @@ export const LOGIN_LOCK_AFTER_FAILURES = 100;
 
 type Meta = { ip: string | null; userAgent: string | null; locale: string };
 
+/** Why an account call was refused. */
+export type AccountRefusal =
+  'login_failed' | 'temporary_expired' | 'current_password_wrong' | 'code_invalid' | 'policy';
+
 /**
- * Why an account call was refused; routes map each to a status and message. `outboxIds`: e-mails the refused call
- * still queued (the account-locked notice), for the route to enqueue.
+ * An account call's refusal as a DomainError (docs/rules.md#errors): a wrong or expired sign-in is `unauthenticated`
+ * (one answer whatever the cause, so nobody learns which), a wrong current password, reset code or a password the
+ * policy refuses is `invalid` naming its field. `messageKey`: the policy's own message (Validation.*).
  */
-export class AccountError extends Error {
-  constructor(
-    readonly reason: 'login_failed' | 'temporary_expired' | 'current_password_wrong' | 'code_invalid' | 'policy',
-    readonly messageKey?: string,
-    readonly outboxIds: string[] = [],
-  ) {
-    super(reason);
+export class AccountError extends DomainError {
+  readonly reason: AccountRefusal;
+  constructor(reason: AccountRefusal, messageKey?: string) {
+    super(...accountRefusal(reason, messageKey));
+    this.reason = reason;
     this.name = 'AccountError';
+  }
+}
+
+/** The DomainError arguments of each AccountRefusal (see AccountError). */
+function accountRefusal(reason: AccountRefusal, messageKey?: string): ConstructorParameters<typeof DomainError> {
+  switch (reason) {
+    case 'login_failed':
+      return ['unauthenticated', 'Api.loginFailed'];
+    case 'temporary_expired':
+      return ['unauthenticated', 'Api.temporaryExpired'];
+    case 'current_password_wrong':
+      return ['invalid', 'Api.currentPasswordWrong', {}, { field: 'password' }];
+    case 'code_invalid':
+      return ['invalid', 'Api.codeInvalid', {}, { field: 'code' }];
+    case 'policy':
+      return ['invalid', messageKey ?? 'Validation.invalid', {}, { field: 'newPassword' }];
   }
 }
 
@@ -75,9 +94,8 @@ export const emailKey = (email: string) => sha256(`email:${normalize(email)}`);
  * password clears the count. An attempt numbered past LOGIN_LOCK_AFTER_FAILURES is refused even with the right
  * password, with the same `login_failed` answer (nothing tells a guesser that the account exists or is locked). The
  * wrong guess numbered exactly LOGIN_LOCK_AFTER_FAILURES queues the `login-locked` e-mail to the owner, once per lock,
- * saying how to unlock: a reset code (resetPassword clears the count); its AccountError carries the outbox id for the
- * route to enqueue. A temporary password past its 7 days fails with `temporary_expired`; a correct temporary password
- * opens a restricted session that may only change it.
+ * saying how to unlock: a reset code (resetPassword clears the count). A temporary password past its 7 days fails
+ * with `temporary_expired`; a correct temporary password opens a restricted session that may only change it.
  */
 export async function login(db: Db, email: string, password: string, meta: Meta) {
   const address = emailKey(email);
@@ -88,13 +106,16 @@ export async function login(db: Db, email: string, password: string, meta: Meta)
   const user = await findUser(db, email);
   const attempt = user ? await countAttempt(db, user.id) : 0;
   const ok = await verifyPassword(user?.passwordHash ?? null, password);
-  const failed = async (outboxIds: string[] = []): Promise<never> => {
+  const failed = async (): Promise<never> => {
     await consume('loginFailuresPerAccountIp', pair);
     await consume('loginFailuresPerAccount', address);
-    throw new AccountError('login_failed', undefined, outboxIds);
+    throw new AccountError('login_failed');
   };
   if (!user) return failed();
-  if (!ok) return failed(attempt === LOGIN_LOCK_AFTER_FAILURES ? await queueLockedNotice(db, user, meta.locale) : []);
+  if (!ok) {
+    if (attempt === LOGIN_LOCK_AFTER_FAILURES) await queueLockedNotice(db, user, meta.locale);
+    return failed();
+  }
   if (attempt > LOGIN_LOCK_AFTER_FAILURES) return failed();
   await db.update(users).set({ failedLogins: 0 }).where(eq(users.id, user.id));
   const temporary = user.tempPasswordExpiresAt !== null;
@@ -169,7 +190,7 @@ export async function changePassword(
   // password; any other must give the current one again.
   if ((!session.restricted && !session.firstPassword) || current !== undefined) {
     if (current === undefined)
-      throw new ApiError(422, ErrorCode.validation, 'Validation.passwordRequired', {}, { field: 'password' });
+      throw new DomainError('invalid', 'Validation.passwordRequired', {}, { field: 'password' });
     await consume('passwordChecksPerAccount', user.id);
     if (!(await verifyPassword(user.passwordHash, current))) throw new AccountError('current_password_wrong');
     await resetLimit('passwordChecksPerAccount', user.id);

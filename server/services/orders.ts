@@ -7,7 +7,7 @@ import { orders, priceOffers, priceSetups, type Attribution, type Order } from '
 import { accountIdOf } from './accounts';
 import { env } from '../env';
 import { paymentProvider } from '../providers/payments';
-import { ApiError, ErrorCode, notFound } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { randomToken } from './tokens';
 import { newOrderReference } from './order-reference';
 import type { EmbeddedCheckout, OrderView } from '../../lib/contracts/orders';
@@ -69,7 +69,7 @@ export type OrderInput = {
  * that account without opening a session (a payment never signs anyone in to an account that existed
  * before it).
  *
- * Errors: ApiError 409 `Api.emailRegistered`; 403/429 when the consent SMS could not be sent to the number
+ * Errors: DomainError `conflict` `Api.emailRegistered`; `forbidden`/`limited` when the consent SMS could not be sent to the number
  * (sms-guards, checked before anyone pays); 409 `Api.offerUsed` (detail `reason: 'discount_used'`, the regular price)
  * when the discount asked for is not this order's (another order from this browser or address has it, or the caller
  * is signed in: not a first order);
@@ -105,9 +105,8 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
       !!input.browser &&
       (await claimFirstOrderDiscount(db, { browserKey: input.browser, email, orderId }));
     if (!offer || !claimed) {
-      throw new ApiError(
-        409,
-        ErrorCode.conflict,
+      throw new DomainError(
+        'conflict',
         'Api.offerUsed',
         { price: formatMoney(price.trialPriceMinor, price.currency, input.locale) },
         { reason: 'discount_used' },
@@ -189,8 +188,8 @@ async function startPayment(db: Db, inserted: Order, price: Awaited<ReturnType<t
  * 409 for an order naming an e-mail that has an account the caller is not signed in to (docs/rules.md#errors 'The email address you
  * entered is already registered!'); `reason` lets the pay step offer a sign-in link.
  */
-export function emailRegistered(): ApiError {
-  return new ApiError(409, ErrorCode.conflict, 'Api.emailRegistered', {}, { reason: 'email_registered' });
+export function emailRegistered(): DomainError {
+  return new DomainError('conflict', 'Api.emailRegistered', {}, { reason: 'email_registered' });
 }
 
 /**
@@ -200,7 +199,7 @@ export function emailRegistered(): ApiError {
  */
 async function replay(db: Db, order: Order, email: string, e164: E164) {
   if (order.email !== email || order.phoneE164 !== e164) {
-    throw new ApiError(409, ErrorCode.conflict, 'Api.idempotencyMismatch');
+    throw new DomainError('conflict', 'Api.idempotencyMismatch');
   }
   if (order.provider === 'stripe' && !order.providerSessionId) {
     return startPayment(db, order, await priceSetup(db, order.priceSetupId));
@@ -220,7 +219,7 @@ export async function embeddedCheckout(db: Db, code: string): Promise<EmbeddedCh
   if (!row || row.order.provider !== 'stripe' || !publishableKey) throw notFound();
   const clientSecret =
     row.order.status === 'pending' ? await paymentProvider('stripe').checkoutSecret(row.order) : null;
-  if (!clientSecret) throw new ApiError(409, ErrorCode.conflict, 'Api.orderNotPayable', {}, { reason: 'not_payable' });
+  if (!clientSecret) throw new DomainError('conflict', 'Api.orderNotPayable', {}, { reason: 'not_payable' });
   return { clientSecret, publishableKey };
 }
 

@@ -23,7 +23,7 @@ export function preferredCurrency(lang: string): string | undefined {
 }
 
 /**
- * A price setup by id (an unknown id: ApiError 404), or else the one to show: a setup in `currency` (the visitor's,
+ * A price setup by id (an unknown id: `notFound`), or else the one to show: a setup in `currency` (the visitor's,
  * `preferredCurrency`) when one exists, the default one otherwise (seeded by drizzle/0001; none is a setup error).
  * Prices never come from the client.
  */
@@ -72,7 +72,7 @@ const displayedPlans = new WeakMap<PriceSetup, Map<string, PricePlan>>();
 /**
  * The plan of `GET /portal/priceSetup` (docs/rules.md#entities): pricePlan() of displayedPriceSetup() in `lang`, computed once per
  * cached setup row and language (its formatting was the route's largest own cost) and dropped with the
- * row. `now` in ms since the epoch. Same errors as displayedPriceSetup() (unknown id: ApiError 404). Callers must not
+ * row. `now` in ms since the epoch. Same errors as displayedPriceSetup() (unknown id: `notFound`). Callers must not
  * change the object returned.
  */
 export async function displayedPricePlan(

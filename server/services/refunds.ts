@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { domainEvents, orders, refunds, withdrawals, type Order, type RefundCause } from '../db/schema';
 import { env } from '../env';
-import { ApiError, ErrorCode, notFound } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { formatMoney } from './money';
 import { assertUnclaimed, claimRefund, settleRefund, type ClaimFinisher, type Refund } from './refund-claims';
 import { queueEmail } from './outbox-queue';
@@ -118,7 +118,7 @@ export async function refundOrder(db: Db, userId: string, code: string, lang: st
       const check = await refundCheck(tx, order, now);
       if (check.reason !== 'eligible' && check.reason !== 'already_refunded') {
         const refusal = refusalOf(lang, check)!;
-        throw new ApiError(409, ErrorCode.conflict, refusal.key, refusal.values, { reason: check.reason });
+        throw new DomainError('conflict', refusal.key, refusal.values, { reason: check.reason });
       }
       const live = (await lockSubscriptionsOf(tx, order.id)).filter((sub) => sub.status !== 'canceled');
       const claimed = await claimRefund(tx, order, {

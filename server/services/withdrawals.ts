@@ -13,7 +13,7 @@ import {
   type Withdrawal,
 } from '../db/schema';
 import { env } from '../env';
-import { ApiError, ErrorCode, notFound } from '../errors';
+import { DomainError, notFound } from '../errors';
 import type { Acknowledgement, ContractState, ContractView, WithdrawLink } from '../../lib/contracts/withdraw';
 import { localeUrl } from '../../i18n/routing';
 import { PAID_STATES } from '../../lib/order-machine';
@@ -214,7 +214,7 @@ export async function withdraw(db: Db, input: WithdrawInput): Promise<WithdrawRe
             ),
           )
           .returning({ userId: withdrawalTokens.userId });
-        if (!claimed) throw new ApiError(410, ErrorCode.gone, 'Api.withdrawLinkInvalid');
+        if (!claimed) throw new DomainError('gone', 'Api.withdrawLinkInvalid');
         userId = claimed.userId;
       }
       // NO KEY UPDATE (services/billing-locks.ts): withdrawals, refunds, cancellations and renewal charges of the
@@ -226,7 +226,7 @@ export async function withdraw(db: Db, input: WithdrawInput): Promise<WithdrawRe
       if (existing) return { done: { withdrawal: existing, order, repeated: true, outboxIds: [] as string[] } };
       assertUnclaimed(order);
       if (order.status === 'refunded') {
-        throw new ApiError(409, ErrorCode.conflict, 'Api.withdrawRefunded', {}, { reason: 'already_refunded' });
+        throw new DomainError('conflict', 'Api.withdrawRefunded', {}, { reason: 'already_refunded' });
       }
       if (order.status !== 'paid') throw notFound();
       const [sub] = await tx
@@ -238,9 +238,8 @@ export async function withdraw(db: Db, input: WithdrawInput): Promise<WithdrawRe
         .for('update');
       const quote = await quoteOfOrder(tx, order, sub, now);
       if (!quote.withinPeriod) {
-        throw new ApiError(
-          409,
-          ErrorCode.conflict,
+        throw new DomainError(
+          'conflict',
           'Api.withdrawPeriodEnded',
           { date: emailDateTime(quote.deadline, order.locale) },
           { reason: 'period_ended' },

@@ -14,7 +14,6 @@ import {
   type UserProperty,
 } from '../../../lib/contracts/billing';
 import { translate } from '../../i18n';
-import { enqueueAfterCommit } from '../../jobs/boss';
 import { paymentProvider } from '../../providers/payments';
 import { formatMoney } from '../../services/money';
 import { ownedOrder } from '../../services/orders';
@@ -205,7 +204,6 @@ export const billingApi = new OpenAPIHono<AppEnv>()
     const { code } = readBody(c, orderCodeBody);
     const db = await c.var.db();
     const result = await refundOrder(db, c.get('user')!.id, code, c.get('lang'));
-    await enqueueAfterCommit(result.outboxIds);
     const amount = formatMoney(result.refund.amountMinor, result.refund.currency, c.get('lang'));
     // The text says where the money goes: the card (7 to 10 business days) or the wallet paid with.
     const wallet = (await ownedOrder(db, code, c.get('user')!.id))?.paymentMethod === 'wallet';
@@ -216,7 +214,6 @@ export const billingApi = new OpenAPIHono<AppEnv>()
     const result = await cancelSubscriptions(await c.var.db(), c.get('user')!.id, (sub) =>
       paymentProvider(sub.provider).cancelAtPeriodEnd(sub),
     );
-    await enqueueAfterCommit(result.outboxIds);
     return ok(c, { cancelAt: result.cancelAt.map((d) => d.toISOString()) });
   })
   .openapi(propertyRoute, async (c) => {
