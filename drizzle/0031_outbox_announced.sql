@@ -3,11 +3,11 @@
 -- the process that delivers messages hears it and enqueues it at once (server/jobs/outbox-listener.ts). No route or
 -- service has to hand the ids of what it wrote to the job queue, and a forgotten hand-over can no longer leave a
 -- message waiting for the minute sweep, which stays the safety net (docs/decisions/0005-outbox-with-pg-boss.md).
--- One notice per row, its id as payload; a transaction that writes several messages still takes the commit's notify
+-- One notice per row, its channel and id as payload (`sms 0b1c…`: an SMS can go first); a transaction that writes several messages still takes the commit's notify
 -- lock once. A row put back to `queued` with no retry time is announced as well.
 CREATE FUNCTION "notify_outbox"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('outbox', NEW.id::text);
+  PERFORM pg_notify('outbox', NEW.channel || ' ' || NEW.id::text);
   RETURN NULL;
 END;
 $$;--> statement-breakpoint

@@ -69,12 +69,29 @@ export function getBoss(): Promise<PgBoss> {
  */
 export async function enqueueOutbox(ids: string[]): Promise<void> {
   if (!ids.length) return;
-  await sendOutboxJobs(await getBoss(), ids);
+  await sendOutboxJobs(
+    await getBoss(),
+    ids.map((id) => ({ id })),
+  );
 }
 
-/** Sends one delivery job per id on `boss` (see enqueueOutbox). */
-async function sendOutboxJobs(boss: PgBoss, ids: string[]): Promise<void> {
-  await Promise.all(ids.map((id) => boss.send(OUTBOX_QUEUE, { id }, { singletonKey: id, expireInSeconds: 60 })));
+/**
+ * Delivery priority by channel (pg-boss fetches higher first): under a burst the consent SMS, which a buyer and an
+ * owner wait for, goes before the e-mails written with it.
+ */
+const PRIORITY: Record<string, number> = { sms: 2, push: 1 };
+
+/** Sends one delivery job per id on `boss` (see enqueueOutbox), at its channel's priority when known. */
+async function sendOutboxJobs(boss: PgBoss, messages: { id: string; channel?: string }[]): Promise<void> {
+  await Promise.all(
+    messages.map(({ id, channel }) =>
+      boss.send(
+        OUTBOX_QUEUE,
+        { id },
+        { singletonKey: id, expireInSeconds: 60, priority: PRIORITY[channel ?? ''] ?? 0 },
+      ),
+    ),
+  );
 }
 
 /**
@@ -183,8 +200,8 @@ export async function startOutboxWorkers(
   const listener = new OutboxListener({
     url: listenUrl ?? env().DATABASE_SESSION_URL ?? (await getDbState()).url,
     db,
-    deliver: async (ids) => {
-      await sendOutboxJobs(boss, ids);
+    deliver: async (messages) => {
+      await sendOutboxJobs(boss, messages);
       if (workerId) boss.notifyWorker(workerId);
     },
     waiting: () => firstAttemptIds(db),

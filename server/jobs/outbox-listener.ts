@@ -7,7 +7,7 @@ import { isShutdownError } from '../db/client';
 import { log } from '../observability/log';
 import { describeError } from '../observability/describe-error';
 
-/** The channel on which every new `outbound_messages` row is announced, its id as payload (drizzle/0031). */
+/** The channel on which every new `outbound_messages` row is announced, `<channel> <id>` as payload (drizzle/0031). */
 export const OUTBOX_CHANNEL = 'outbox';
 
 /** How long the listener gathers announced ids before handing them over in one call (ms). */
@@ -22,19 +22,22 @@ const PROBE_AGAIN_MS = 30_000;
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 10_000;
 
+/** An announced message: its id and its channel (`sms`, `email`, `push`). */
+export type Announced = { id: string; channel: string };
+
 /** What the listener needs: where to LISTEN, the pool to probe through, and what to do with what it hears. */
 export type OutboxListenerOptions = {
   /** A session connection (DATABASE_SESSION_URL, or DATABASE_URL when that is direct): LISTEN needs a session. */
   url: string;
   /** The app's pool, through which messages are written (the probe travels the same way). */
   db: Db;
-  /** Hands announced message ids to delivery; a rejection is logged (the minute sweep is the safety net). */
-  deliver: (ids: string[]) => Promise<void>;
+  /** Hands announced messages to delivery; a rejection is logged (the minute sweep is the safety net). */
+  deliver: (messages: Announced[]) => Promise<void>;
   /**
    * The ids of messages that wait for their first attempt, read after a reconnection and, while deaf, every
    * OUTBOX_DEAF_POLL_MS: what was written while nobody listened.
    */
-  waiting: () => Promise<string[]>;
+  waiting: () => Promise<Announced[]>;
 };
 
 /**
@@ -50,7 +53,7 @@ export type OutboxListenerOptions = {
  */
 export class OutboxListener {
   private client: Client | null = null;
-  private gathered = new Set<string>();
+  private gathered = new Map<string, string>();
   private gatherTimer: NodeJS.Timeout | null = null;
   private deafTimer: NodeJS.Timeout | null = null;
   private probes = new Map<string, () => void>();
@@ -78,7 +81,10 @@ export class OutboxListener {
     client.on('notification', (msg) => {
       if (msg.channel !== OUTBOX_CHANNEL || !msg.payload) return;
       if (msg.payload.startsWith('probe:')) this.probes.get(msg.payload.slice(6))?.();
-      else this.gather(msg.payload);
+      else {
+        const [channel, id] = msg.payload.split(' ');
+        if (channel && id) this.gather({ id, channel });
+      }
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));
@@ -101,19 +107,19 @@ export class OutboxListener {
     await this.probe();
   }
 
-  private gather(id: string) {
-    this.gathered.add(id);
+  private gather(message: Announced) {
+    this.gathered.set(message.id, message.channel);
     this.gatherTimer ??= setTimeout(() => {
       this.gatherTimer = null;
-      const ids = [...this.gathered];
+      const messages = [...this.gathered].map(([id, channel]) => ({ id, channel }));
       this.gathered.clear();
-      this.hand(ids);
+      this.hand(messages);
     }, GATHER_MS);
   }
 
-  private hand(ids: string[]) {
-    if (!ids.length || this.closed) return;
-    this.options.deliver(ids).catch((error: unknown) => {
+  private hand(messages: Announced[]) {
+    if (!messages.length || this.closed) return;
+    this.options.deliver(messages).catch((error: unknown) => {
       if (!isShutdownError(error))
         log().error({ component: 'outbox', err: describeError(error) }, 'announced messages not enqueued');
     });

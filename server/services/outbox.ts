@@ -369,18 +369,17 @@ export async function dueOutboxIds(db: Db, now = new Date(), limit = 100): Promi
 }
 
 /**
- * Ids of up to `limit` rows waiting for their first attempt (`queued`, no retry time), oldest first: what was written
+ * Ids and channels of up to `limit` rows waiting for their first attempt (`queued`, no retry time), oldest first: what was written
  * while no process heard the outbox's announcements (server/jobs/outbox-listener.ts reads them after reconnecting, and
  * every second while it cannot hear).
  */
-export async function firstAttemptIds(db: Db, limit = 100): Promise<string[]> {
-  const rows = await db
-    .select({ id: outboundMessages.id })
+export async function firstAttemptIds(db: Db, limit = 100): Promise<{ id: string; channel: string }[]> {
+  return db
+    .select({ id: outboundMessages.id, channel: outboundMessages.channel })
     .from(outboundMessages)
     .where(and(eq(outboundMessages.status, 'queued'), isNull(outboundMessages.nextAttemptAt)))
     .orderBy(outboundMessages.createdAt)
     .limit(limit);
-  return rows.map((r) => r.id);
 }
 
 /**
