@@ -78,7 +78,7 @@ export function ConsentReceipts() {
           <h2 className="text-lg font-semibold">{t('order', { reference: r.orderReference })}</h2>
           <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
             <dt className="text-slate-600">{t('agreedAt')}</dt>
-            <dd data-testid="receipt-time">
+            <dd data-testid="receipt-time" className="font-medium">
               {formatDateTime(r.agreedAt, locale)} <span className="text-slate-500">({r.agreedAt})</span>
             </dd>
             <dt className="text-slate-600">{t('email')}</dt>
@@ -99,9 +99,11 @@ export function ConsentReceipts() {
             <blockquote
               lang={r.locale}
               data-testid="receipt-terms"
-              className="mt-2 border-l-4 border-slate-300 bg-slate-50 py-2 pl-3 text-sm whitespace-pre-line"
+              className="mt-2 space-y-1.5 border-l-4 border-slate-300 bg-slate-50 py-2 pl-3 text-sm"
             >
-              {r.terms.text}
+              {r.terms.text.split('\n').map((line, i) => (
+                <p key={i}>{line}</p>
+              ))}
             </blockquote>
           </div>
           <dl className="grid gap-x-6 gap-y-2 text-xs text-slate-600 sm:grid-cols-[max-content_1fr]">

@@ -97,7 +97,7 @@ function FitView({
         fit();
         setByHand(false);
       }}
-      className="absolute top-2.5 right-2.5 z-[1000] min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-800 shadow"
+      className="absolute top-2.5 left-14 z-[1000] min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-800 shadow"
     >
       {recentre}
     </button>
@@ -199,7 +199,7 @@ export default function LeafletMap({
         <OfflineBase onOffline={onOffline} />
         {offline && <PlaceLabels language={locale} />}
         <TileLayer attribution={site.tileAttribution} url={site.tileUrl} />
-        <ScaleControl position="bottomleft" />
+        <ScaleControl position="topright" />
         {ip && (
           <Circle
             center={[ip.latitude, ip.longitude]}
