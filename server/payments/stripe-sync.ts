@@ -11,15 +11,12 @@ import { fulfilOrder, type ClientMeta } from '../services/checkout';
 import { queueReceipt } from '../services/receipts';
 import { applySubscriptionEvent } from '../services/subscriptions';
 
-/** What a Stripe event handler did: outbox rows to enqueue after the commit. */
-export type HandlerResult = { outboxIds: string[] };
-
 /**
  * A Stripe event's handling in two steps (server/payments/stripe-events/): the handler asks Stripe for the current
  * state of what the event names — a network call, made outside any database transaction — and returns the step
  * that writes it, which runs in the transaction that records the event id.
  */
-export type StripeEventHandler = (event: Stripe.Event) => Promise<(tx: Tx) => Promise<HandlerResult>>;
+export type StripeEventHandler = (event: Stripe.Event) => Promise<(tx: Tx) => Promise<void>>;
 
 /** A paid Checkout Session as Stripe reports it, with what completing its order needs. */
 export type PaidCheckout = {
@@ -79,14 +76,13 @@ export async function applyPaidCheckout(tx: Tx, paid: PaidCheckout, meta: Client
 /**
  * The return page's check of a pending Stripe order (`GET /portal/user/checkRegister/{code}`), which may arrive
  * before the webhook: asks Stripe first, outside any transaction (no pooled connection or row lock is held during
- * the call), then completes the order in a short transaction that re-checks it under its row lock. Returns the outbox
- * ids to enqueue after the commit ([] when nothing was done).
+ * the call), then completes the order in a short transaction that re-checks it under its row lock. The messages it
+ * writes are announced by the outbox when it commits.
  */
-export async function completeCheckoutOnReturn(db: Db, sessionId: string, meta: ClientMeta): Promise<string[]> {
+export async function completeCheckoutOnReturn(db: Db, sessionId: string, meta: ClientMeta): Promise<void> {
   const paid = await retrievePaidCheckout(sessionId);
-  if (!paid) return [];
-  const result = await db.transaction((tx) => applyPaidCheckout(tx, paid, meta));
-  return result?.kind === 'paid' ? result.outboxIds : [];
+  if (!paid) return;
+  await db.transaction((tx) => applyPaidCheckout(tx, paid, meta));
 }
 
 /** Asks Stripe for subscription `stripeId` as it is now (never trusted from an event). Throws on Stripe errors. */
@@ -101,12 +97,12 @@ export function retrieveStripeSubscription(stripeId: string): Promise<Stripe.Sub
  * completion, which reads the same state. Its order is locked before the subscription (services/billing-locks.ts), as
  * a refund or withdrawal running at the same time does.
  */
-export async function applyStripeSubscription(tx: Tx, remote: Stripe.Subscription): Promise<HandlerResult> {
+export async function applyStripeSubscription(tx: Tx, remote: Stripe.Subscription): Promise<void> {
   const [local] = await tx
     .select({ id: subscriptions.id, orderId: subscriptions.orderId })
     .from(subscriptions)
     .where(eq(subscriptions.providerSubscriptionId, remote.id));
-  if (!local) return { outboxIds: [] };
+  if (!local) return;
   await lockOrder(tx, eq(orders.id, local.orderId));
   await applySubscriptionEvent(tx, local.id, {
     type: 'provider_sync',
@@ -115,7 +111,6 @@ export async function applyStripeSubscription(tx: Tx, remote: Stripe.Subscriptio
     currentPeriodEnd: periodEndOf(remote),
     cancelAt: cancelAtOf(remote),
   });
-  return { outboxIds: [] };
 }
 
 /** The subscription id an invoice belongs to (API 2025+: `parent.subscription_details.subscription`). */
@@ -134,7 +129,7 @@ export function retrieveInvoice(invoiceId: string): Promise<Stripe.Invoice> {
  * (`billing_reason` other than `subscription_create`, whose receipt is the order e-mail) with an amount above zero —
  * e-mails what was charged (Stripe's `amount_paid`, minor units), when (`status_transitions.paid_at`), the next charge
  * (our subscription's period end, already synced) and how to cancel (services/receipts.ts). Runs in the webhook's
- * transaction, whose event-id record makes one receipt per `invoice.paid` event. Returns the outbox ids.
+ * transaction, whose event-id record makes one receipt per `invoice.paid` event. Returns the ids of what it wrote (tests read them).
  */
 export async function receiptForInvoice(tx: Tx, invoice: Stripe.Invoice): Promise<string[]> {
   if (invoice.status !== 'paid' || invoice.billing_reason === 'subscription_create' || invoice.amount_paid <= 0) {

@@ -29,12 +29,12 @@ const HANDLERS: Record<string, StripeEventHandler> = {
 export async function handleStripeEvent(
   db: Db,
   event: Stripe.Event,
-): Promise<{ result: 'handled' | 'duplicate' | 'ignored'; outboxIds: string[] }> {
+): Promise<{ result: 'handled' | 'duplicate' | 'ignored' }> {
   const [seen] = await db
     .select({ id: webhookEvents.id })
     .from(webhookEvents)
     .where(and(eq(webhookEvents.provider, 'stripe'), eq(webhookEvents.eventId, event.id)));
-  if (seen) return { result: 'duplicate', outboxIds: [] };
+  if (seen) return { result: 'duplicate' };
   const handler = HANDLERS[event.type];
   const write = handler ? await handler(event) : null;
   return db.transaction(async (tx) => {
@@ -43,9 +43,9 @@ export async function handleStripeEvent(
       .values({ provider: 'stripe', eventId: event.id, type: event.type })
       .onConflictDoNothing()
       .returning({ id: webhookEvents.id });
-    if (!recorded.length) return { result: 'duplicate' as const, outboxIds: [] };
-    if (!write) return { result: 'ignored' as const, outboxIds: [] };
-    const { outboxIds } = await write(tx);
-    return { result: 'handled' as const, outboxIds };
+    if (!recorded.length) return { result: 'duplicate' as const };
+    if (!write) return { result: 'ignored' as const };
+    await write(tx);
+    return { result: 'handled' as const };
   });
 }

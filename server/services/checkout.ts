@@ -23,7 +23,7 @@ export type ClientMeta = { ip: string | null; userAgent: string | null };
 
 export type PayResult =
   /** `token`: the new account's session; null when the order was paid into an account that already existed. */
-  | { kind: 'paid'; token: string | null; email: string; phone: string; paymentCount: number; outboxIds: string[] }
+  | { kind: 'paid'; token: string | null; email: string; phone: string; paymentCount: number }
   | { kind: 'requires_action' }
   | { kind: 'declined'; reason: string; status: 'failed' | 'canceled' }
   | { kind: 'not_payable' }
@@ -241,7 +241,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
   const session = user.password && how.signIn ? await createSession(tx, user.id, meta) : null;
   // The SMS guards are checked again where the SMS is queued; a refusal is recorded on the request's SMS, not thrown:
   // the payment has happened, and the buyer can share the link themselves.
-  const { smsId, refusal } = await createLocationRequest(tx, {
+  const { refusal } = await createLocationRequest(tx, {
     userId: user.id,
     e164: order.phoneE164,
     requesterName: order.requesterName,
@@ -251,7 +251,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
     // Who paid, from which browser and address: the owner's block and cool-down follow them to a new e-mail.
     marks: { payer: how.payerKey ?? order.payerKey, device: order.browserKey, address: order.clientKey },
   });
-  const emailId = await queueEmail(tx, {
+  await queueEmail(tx, {
     to: order.email,
     template: 'order-credentials',
     locale: order.locale,
@@ -279,6 +279,5 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
     email: order.email,
     phone: order.phoneE164,
     paymentCount: user.paymentCount,
-    outboxIds: smsId ? [emailId, smsId] : [emailId],
   };
 }

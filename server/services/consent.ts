@@ -153,20 +153,20 @@ export type ConsentAction =
  *   from the browser the request was made from, who holds the same link) and ends the request (recorded, with the
  *   owner's optional `reason`, already checked and normalized by the route: plain text, at most 140 characters). Taken
  *   in every state, after a Decline or once the link expired too: an owner may report a request they already refused.
- * Returns the new status and outbox ids to enqueue, or the reason it was refused.
+ * Returns the new status, or the reason it was refused. The buyer's alert it writes is announced by the outbox.
  */
 export async function answerConsent(
   db: Db,
   code: string,
   action: ConsentAction,
   meta: ConsentMeta,
-): Promise<AnswerResult & { outboxIds?: string[] }> {
+): Promise<AnswerResult> {
   const found = await byConsentCode(db, code);
   if (!found) return { error: 'not_found' };
   await settleByClock(db, found.request.id);
   const ipLocation = action.action === 'share' && meta.ip ? await lookupIp(meta.ip) : null;
   const announced: { requestId: string; positionId: number }[] = [];
-  const result = await db.transaction(async (tx): Promise<AnswerResult & { outboxIds?: string[] }> => {
+  const result = await db.transaction(async (tx): Promise<AnswerResult> => {
     const [request] = await tx
       .select()
       .from(locationRequests)
@@ -202,7 +202,8 @@ export async function answerConsent(
       const reported = await applyEvent(tx, id, 'reported', { sharingUntil: null });
       // The buyer reads a report as a decline, or a stop when it ended a share (never as a report).
       const kind = reported ? alertFor(reported, isLive(status)) : null;
-      return { status: reported ?? status, outboxIds: kind ? [await alertBuyer(tx, request, kind)] : [] };
+      if (kind) await alertBuyer(tx, request, kind);
+      return { status: reported ?? status };
     }
     const event = action.action === 'decline' ? 'declined' : action.action === 'stop' ? 'stopped_by_owner' : 'shared';
     const refused = refusal(status, event);
@@ -215,18 +216,16 @@ export async function answerConsent(
     if (action.action === 'decline') {
       if (status === 'declined') return { status };
       await record('declined');
-      return {
-        status: (await applyEvent(tx, id, 'declined'))!,
-        outboxIds: [await alertBuyer(tx, request, 'declined')],
-      };
+      const declined = (await applyEvent(tx, id, 'declined'))!;
+      await alertBuyer(tx, request, 'declined');
+      return { status: declined };
     }
     if (action.action === 'stop') {
       if (status === 'stopped') return { status };
       await record('stopped');
-      return {
-        status: (await applyEvent(tx, id, 'stopped_by_owner', { sharingUntil: new Date() }))!,
-        outboxIds: [await alertBuyer(tx, request, 'stopped')],
-      };
+      const stopped = (await applyEvent(tx, id, 'stopped_by_owner', { sharingUntil: new Date() }))!;
+      await alertBuyer(tx, request, 'stopped');
+      return { status: stopped };
     }
     if (isLive(status)) return { status: (await applyEvent(tx, id, 'page_visible')) ?? status };
     const [optedOut] = await tx.select().from(optOuts).where(eq(optOuts.phoneE164, request.targetE164));
@@ -256,7 +255,8 @@ export async function answerConsent(
       .returning({ id: positions.id });
     announced.push({ requestId: id, positionId: fix.id });
     if (!request.firstSharedAt) await recordRequestEvent(tx, FUNNEL.shared, id);
-    return { status: 'sharing', outboxIds: [await alertBuyer(tx, request, 'shared')] };
+    await alertBuyer(tx, request, 'shared');
+    return { status: 'sharing' };
   });
   // Committed: the live broker tells the buyers' open maps of the share's positions (services/live-broker.ts).
   for (const a of announced) liveBroker().announce(a.requestId, a.positionId);

@@ -102,7 +102,7 @@ export const consentApi = new OpenAPIHono<AppEnv>()
           `${translate(lang, 'Consent.what')} ${translate(lang, 'Consent.noHistory')}`,
         ].join('\n'),
     };
-    const result = await guessingGuard(ip, async (): Promise<(AnswerResult & { outboxIds?: string[] }) | null> => {
+    const result = await guessingGuard(ip, async (): Promise<AnswerResult | null> => {
       const answer = await answerConsent(
         db,
         id,

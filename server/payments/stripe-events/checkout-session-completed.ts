@@ -9,7 +9,6 @@ import { applyPaidCheckout, retrievePaidCheckout, type StripeEventHandler } from
 export const onCheckoutSessionCompleted: StripeEventHandler = async (event) => {
   const paid = await retrievePaidCheckout((event.data.object as Stripe.Checkout.Session).id);
   return async (tx) => {
-    const result = paid ? await applyPaidCheckout(tx, paid, { ip: null, userAgent: 'stripe-webhook' }) : null;
-    return { outboxIds: result?.kind === 'paid' ? result.outboxIds : [] };
+    if (paid) await applyPaidCheckout(tx, paid, { ip: null, userAgent: 'stripe-webhook' });
   };
 };

@@ -17,14 +17,13 @@ import {
 export const onInvoicePaid: StripeEventHandler = async (event) => {
   const invoice = event.data.object as Stripe.Invoice;
   const id = invoiceSubscriptionId(invoice);
-  if (!id) return async () => ({ outboxIds: [] });
+  if (!id) return async () => {};
   const [remote, current] = await Promise.all([
     retrieveStripeSubscription(id),
     invoice.id ? retrieveInvoice(invoice.id) : null,
   ]);
   return async (tx) => {
-    const synced = await applyStripeSubscription(tx, remote);
-    const receipts = current ? await receiptForInvoice(tx, current) : [];
-    return { outboxIds: [...synced.outboxIds, ...receipts] };
+    await applyStripeSubscription(tx, remote);
+    if (current) await receiptForInvoice(tx, current);
   };
 };
