@@ -153,6 +153,9 @@ async function whileStripeAnswers<T>(
   const db = await getDb();
   let release!: () => void;
   fake.hold = new Promise((resolve) => (release = resolve));
+  // Only this order's call waits: another order's (a trial of an earlier test the same billing run takes first) is
+  // answered, so the run reaches this one.
+  fake.holdOnly = asked;
   const running = act();
   try {
     const sent = () => fake.requests.some(asked);
@@ -167,6 +170,7 @@ async function whileStripeAnswers<T>(
     expect(claimed.refundClaim?.key).toBe(key);
   } finally {
     fake.hold = null;
+    fake.holdOnly = null;
     release();
   }
   return running;

@@ -17,6 +17,8 @@ export class FakeStripe {
   failMatching: { test: (path: string, body: string) => boolean; times: number } | null = null;
   /** While set, every request is recorded (with the state it reads) at once but answered only when this settles. */
   hold: Promise<void> | null = null;
+  /** While set with `hold`, only the requests it accepts are held; the others are answered at once. */
+  holdOnly: ((request: FakeStripe['requests'][number]) => boolean) | null = null;
   private server: Server | undefined;
   private counter = 0;
 
@@ -62,15 +64,17 @@ export class FakeStripe {
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
         const path = (req.url ?? '').split('?')[0];
-        this.requests.push({
+        const request = {
           method: req.method ?? '',
           path,
           body: decodeURIComponent(body),
           idempotencyKey: req.headers['idempotency-key'] as string | undefined,
-        });
+        };
+        this.requests.push(request);
+        const held = this.hold && (!this.holdOnly || this.holdOnly(request)) ? this.hold : null;
         const send = (status: number, json: Json) => {
           const text = JSON.stringify(json);
-          void (this.hold ?? Promise.resolve()).then(() => {
+          void (held ?? Promise.resolve()).then(() => {
             res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++this.counter}` });
             res.end(text);
           });
