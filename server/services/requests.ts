@@ -96,7 +96,7 @@ export async function createLocationRequest(
      */
     marks?: Omit<RequesterMarks, 'account' | 'name'>;
   },
-): Promise<{ requestId: string; smsId: string | null; link: string; refusal: SmsRefusal | null }> {
+): Promise<{ requestId: string; link: string; refusal: SmsRefusal | null }> {
   const e = env();
   const marks: RequesterMarks = { ...input.marks, account: input.userId, name: input.requesterName };
   const refusal = await lockedSmsRefusal(tx, input.e164, marks);
@@ -121,7 +121,7 @@ export async function createLocationRequest(
     })
     .returning({ id: locationRequests.id });
   await recordMarks(tx, request.id, marks);
-  const smsId = await queueConsentSms(tx, {
+  await queueConsentSms(tx, {
     requestId: request.id,
     to: input.e164,
     locale,
@@ -130,7 +130,7 @@ export async function createLocationRequest(
     refusal,
     held,
   });
-  return { requestId: request.id, smsId: refusal ? null : smsId, link, refusal };
+  return { requestId: request.id, link, refusal };
 }
 
 /**
@@ -138,8 +138,8 @@ export async function createLocationRequest(
  * was refused or not delivered, the buyer copies the link to send it themselves, or (`send`) has the SMS sent again,
  * under the same guards as a new request. The code is replaced (only its hash is stored), so the previous link stops
  * working. The SMS sent again is in the default text (DEFAULT_SMS_TEXT: a text since withdrawn is never sent again),
- * and the request keeps it, code masked. Returns the link (shown once) and the new SMS row to enqueue; null when the
- * request is not the caller's.
+ * and the request keeps it, code masked. Returns the link (shown once) and whether an SMS was queued (the outbox
+ * announces it at commit); null when the request is not the caller's.
  * Errors: 409 `Api.linkUnavailable` once the request was answered, expired or withdrawn; the SMS guards' errors.
  */
 export async function renewConsentLink(
@@ -147,7 +147,7 @@ export async function renewConsentLink(
   userId: string,
   id: string,
   send: boolean,
-): Promise<{ link: string; smsId: string | null } | null> {
+): Promise<{ link: string; smsQueued: boolean } | null> {
   const e = env();
   return db.transaction(async (tx) => {
     const [request] = await tx
@@ -185,15 +185,15 @@ export async function renewConsentLink(
         ...(send ? { smsText: body.replace(consentCode, MASKED_CODE) } : {}),
       })
       .where(eq(locationRequests.id, id));
-    if (!send) return { link, smsId: null };
-    const smsId = await queueConsentSms(tx, {
+    if (!send) return { link, smsQueued: false };
+    await queueConsentSms(tx, {
       requestId: id,
       to: request.targetE164,
       locale: request.locale,
       body,
       code: consentCode,
     });
-    return { link, smsId };
+    return { link, smsQueued: true };
   });
 }
 
@@ -294,7 +294,7 @@ export async function quotaOf(db: Db | Tx, userId: string) {
 /**
  * A subscriber asks to locate a number (docs/rules.md#api `POST /spyContent/phoneLocation`): needs a trialing or active
  * subscription ('Please re-purchase after the account has expired', 403), a quota credit (403), and the SMS guards
- * (403/429, checked before anything is written or sent). Returns the ids to enqueue and the request id.
+ * (403/429, checked before anything is written or sent). Returns the request id and its consent link.
  */
 export async function requestLocation(
   db: Db,
@@ -309,7 +309,7 @@ export async function requestLocation(
     /** The caller's browser key and address (services/requester-marks.ts); the card is the subscription's. */
     marks?: { device?: string | null; address?: string | null };
   },
-): Promise<{ requestId: string; smsId: string; link: string }> {
+): Promise<{ requestId: string; link: string }> {
   const e164 = input.e164;
   return db.transaction(async (tx) => {
     // One request at a time per buyer, so two concurrent calls cannot both take the last credit.
@@ -326,6 +326,6 @@ export async function requestLocation(
       locale: input.locale,
       marks: { ...input.marks, payer: await payerKeyOf(tx, userId) },
     });
-    return { requestId: created.requestId, smsId: created.smsId!, link: created.link };
+    return { requestId: created.requestId, link: created.link };
   });
 }

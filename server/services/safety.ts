@@ -136,7 +136,7 @@ const newCode = (): string => String(randomInt(0, 1_000_000)).padStart(6, '0');
  * Every ask does the same work whether or not anything is sent, so that neither the answer nor its time tells whether
  * the number has requests: the same statements in the same order, each writing (a number we never texted gets a
  * decoy row whose code is null and never opens anything; see `verifySafetyCode`), all under the SMS queue's lock.
- * Returns the outbox id to enqueue, or null when nothing was sent.
+ * Returns the code SMS's row id (the outbox announces it at commit), or null when nothing was sent.
  */
 export async function sendSafetyCode(
   db: Db,
@@ -405,24 +405,22 @@ async function endRequests(tx: Tx, e164: E164, meta: SafetyMeta, where?: ReturnT
   await record(tx, stopped, e164, 'stopped', meta);
   const declined = await applyEventWhere(tx, 'declined', scope);
   await record(tx, declined, e164, 'declined', meta);
-  const outboxIds = [...(await alertBuyers(tx, stopped, 'stopped')), ...(await alertBuyers(tx, declined, 'declined'))];
-  return { stopped: stopped.length, declined: declined.length, outboxIds };
+  await alertBuyers(tx, stopped, 'stopped');
+  await alertBuyers(tx, declined, 'declined');
+  return { stopped: stopped.length, declined: declined.length };
 }
 
-/** Alerts the buyer of each of `ids` (services/buyer-alerts.ts) in `tx`; the outbox ids to enqueue after the commit. */
-async function alertBuyers(tx: Tx, ids: string[], kind: BuyerAlert): Promise<string[]> {
-  if (!ids.length) return [];
+/** Alerts the buyer of each of `ids` (services/buyer-alerts.ts) in `tx`; the outbox announces the alerts at commit. */
+async function alertBuyers(tx: Tx, ids: string[], kind: BuyerAlert): Promise<void> {
+  if (!ids.length) return;
   const requests = await tx.select().from(locationRequests).where(inArray(locationRequests.id, ids));
-  const outboxIds: string[] = [];
-  for (const request of requests) outboxIds.push(await alertBuyer(tx, request, kind));
-  return outboxIds;
+  for (const request of requests) await alertBuyer(tx, request, kind);
 }
 
 /**
  * Stop everything now: every sharing request to `e164` ends (`stopped_by_owner`; the buyers read "stopped by the
  * owner") and every pending one is declined, with their consent records, and their buyers are alerted as by the
- * consent page. Returns how many of each this call ended (0 and 0 when another call did it first) and the alerts'
- * outbox ids to enqueue.
+ * consent page. Returns how many of each this call ended (0 and 0 when another call did it first).
  */
 export async function stopEverything(db: Db, e164: E164, meta: SafetyMeta, requesterId: string | null = null) {
   return db.transaction((tx) => endRequests(tx, e164, meta, onlyOf(requesterId)));
@@ -469,7 +467,7 @@ async function buyerOf(
  * new links are refused before any SMS, services/sms-guards.ts `ownerRefusal`), and its requests to this number
  * still running or waiting end (see `endRequests`). Other requesters are not affected. Taken under the SMS queue's
  * lock, so an order racing the block either committed its request before (and it is ended here) or sees the block.
- * Returns the outbox ids of the buyer alerts to enqueue, or null when the request is not this number's.
+ * Returns true, or null when the request is not this number's.
  */
 export async function blockRequester(
   db: Db,
@@ -477,13 +475,14 @@ export async function blockRequester(
   requestId: string,
   meta: SafetyMeta,
   requesterId: string | null = null,
-): Promise<string[] | null> {
+): Promise<true | null> {
   return db.transaction(async (tx) => {
     const userId = await buyerOf(tx, e164, requestId, requesterId);
     if (!userId) return null;
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
     await tx.insert(requesterBlocks).values({ phoneE164: e164, userId }).onConflictDoNothing();
-    return (await endRequests(tx, e164, meta, eq(locationRequests.userId, userId))).outboxIds;
+    await endRequests(tx, e164, meta, eq(locationRequests.userId, userId));
+    return true;
   });
 }
 
@@ -514,8 +513,7 @@ export async function unblockEveryone(db: Db, e164: E164): Promise<boolean> {
  * Deletes what was shared with request `requestId` of `e164`: a running share is stopped first (`stopped_by_owner`,
  * recorded), then every position is deleted, so the requester's map is empty at its next read; the deletion time is
  * kept. The consent records stay for CONSENT_RETENTION_DAYS (proof of who decided what and when). Returns how many
- * positions were deleted and the outbox id of the buyer's "stopped" alert when a share was stopped, or null when the
- * request is not this number's.
+ * positions were deleted, or null when the request is not this number's.
  */
 export async function eraseShared(
   db: Db,
@@ -523,14 +521,13 @@ export async function eraseShared(
   requestId: string,
   meta: SafetyMeta,
   requesterId: string | null = null,
-): Promise<{ deleted: number; outboxIds: string[] } | null> {
+): Promise<{ deleted: number } | null> {
   return db.transaction(async (tx) => {
     const request = await lockOwnRequest(tx, e164, requestId, requesterId);
     if (!request) return null;
-    const outboxIds: string[] = [];
     if (isLive(request.status) && (await applyEvent(tx, requestId, 'stopped_by_owner', { sharingUntil: new Date() }))) {
       await record(tx, [requestId], e164, 'stopped', meta);
-      outboxIds.push(await alertBuyer(tx, request, 'stopped'));
+      await alertBuyer(tx, request, 'stopped');
     }
     const deleted = await tx
       .delete(positions)
@@ -540,7 +537,7 @@ export async function eraseShared(
       .insert(requestErasures)
       .values({ requestId })
       .onConflictDoUpdate({ target: requestErasures.requestId, set: { erasedAt: new Date() } });
-    return { deleted: deleted.length, outboxIds };
+    return { deleted: deleted.length };
   });
 }
 
@@ -548,8 +545,8 @@ export async function eraseShared(
  * Reports request `requestId` of `e164` as abuse, as the consent page's Report does (services/consent.ts
  * `answerConsent`): the number goes on the opt-out list, the report is recorded with the owner's optional `reason`
  * (already checked by the route), and the request takes the `reported` event; its buyer reads it as a decline or a
- * stop (services/buyer-alerts.ts `alertFor`). Returns the request's reference to quote and the alert's outbox ids, or
- * null when the request is not this number's.
+ * stop (services/buyer-alerts.ts `alertFor`). Returns the request's reference to quote, or null when the request is not
+ * this number's.
  */
 export async function reportRequest(
   db: Db,
@@ -558,19 +555,20 @@ export async function reportRequest(
   reason: string | null,
   meta: SafetyMeta,
   requesterId: string | null = null,
-): Promise<{ reference: string; outboxIds: string[] } | null> {
-  const outboxIds = await db.transaction(async (tx) => {
+): Promise<{ reference: string } | null> {
+  const reported = await db.transaction(async (tx) => {
     const request = await lockOwnRequest(tx, e164, requestId, requesterId);
     if (!request) return null;
     await optOut(tx, e164, 'report', requestId);
     await record(tx, [requestId], e164, 'reported', meta, reason);
     const reported = await applyEvent(tx, requestId, 'reported', { sharingUntil: null });
     const kind = reported ? alertFor(reported, isLive(request.status)) : null;
-    return kind ? [await alertBuyer(tx, request, kind)] : [];
+    if (kind) await alertBuyer(tx, request, kind);
+    return true;
   });
-  if (!outboxIds) return null;
+  if (!reported) return null;
   const reference = (await referencesOf(db, [requestId])).get(requestId);
-  return reference ? { reference, outboxIds } : null;
+  return reference ? { reference } : null;
 }
 
 /**

@@ -183,7 +183,7 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     const { send } = readBody(c, renewLinkBody);
     const renewed = await renewConsentLink(await c.var.db(), c.get('user')!.id, c.req.valid('param').id, send);
     if (!renewed) throw notFound();
-    return ok(c, { link: renewed.link, smsQueued: renewed.smsId !== null });
+    return ok(c, { link: renewed.link, smsQueued: renewed.smsQueued });
   })
   .openapi(clearRoute, async (c) => {
     const cleared = await clearPositions(await c.var.db(), c.get('user')!.id, c.req.valid('param').id);

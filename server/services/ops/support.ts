@@ -17,9 +17,9 @@ export async function supportInbox(db: Db) {
 /**
  * Replies by e-mail to a contact-form message (template `support-reply`, in the message's language, through the
  * outbox), marks it replied and audits `support.reply` (the reply's length, not its text). Unknown message: 404.
- * Returns the outbox id to enqueue.
+ * The reply e-mail is announced by the outbox at commit.
  */
-export async function replySupport(db: Db, operator: OperatorView, id: string, reply: string): Promise<string> {
+export async function replySupport(db: Db, operator: OperatorView, id: string, reply: string): Promise<void> {
   return db.transaction(async (tx) => {
     const [message] = await tx
       .update(supportMessages)
@@ -27,13 +27,12 @@ export async function replySupport(db: Db, operator: OperatorView, id: string, r
       .where(eq(supportMessages.id, id))
       .returning();
     if (!message) throw notFound();
-    const emailId = await queueEmail(tx, {
+    await queueEmail(tx, {
       to: message.email,
       template: 'support-reply',
       locale: message.locale,
       params: { name: message.name, reply },
     });
     await audit(tx, operator, 'support.reply', { type: 'support_message', id }, undefined, { length: reply.length });
-    return emailId;
   });
 }
