@@ -93,7 +93,8 @@ test('in Instagram’s browser, a refused location says to open the link in Safa
     const page = await owner.newPage();
     // A Spanish number: the link is in Spanish.
     await page.goto(link);
-    await page.getByRole('button', { name: 'Compartir mi ubicación' }).click();
+    // The first refusal is remembered: later visits offer Share again.
+    await page.getByRole('button', { name: /^(Compartir mi ubicación|Compartir de nuevo)$/ }).click();
     const help = page.getByTestId('open-in-browser');
     await expect(help).toContainText('Abre el enlace en Safari');
     await expect(page.getByText('el candado o la «i» junto a la dirección')).toHaveCount(0);
@@ -107,7 +108,9 @@ test('in Instagram’s browser, a refused location says to open the link in Safa
       for (const prefix of ['', '/id', '/ph']) {
         const url = new URL(link);
         await page.goto(`${prefix}/location/${url.search}`);
-        await page.getByRole('button', { name: /Share my location|Bagikan lokasi saya/ }).click();
+        await page
+          .getByRole('button', { name: /^(Share my location|Share again|Bagikan lokasi saya|Bagikan lagi)$/ })
+          .click();
         await expect(page.getByTestId('open-in-browser')).toContainText(/Safari/);
         await page.getByTestId('open-in-browser').scrollIntoViewIfNeeded();
         await shot(page, `consent-in-app${prefix.replace('/', '-') || '-en'}-${width}`);
