@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { query } from './db';
 
 /**
  * Collects console errors and uncaught exceptions of `page`, each prefixed with the page's URL; the
@@ -89,4 +90,30 @@ export async function buyThroughApi(request: APIRequestContext, phone: string, e
   const token = /(?:^|\n)token=([^;]+)/.exec(cookie)?.[1];
   expect(token).toBeTruthy();
   return token!;
+}
+
+/**
+ * A signed-in buyer of `e164` on the map of its request (under the locale `prefix`), and the owner's page from Madrid
+ * on the consent link, which is in the language of the owner's number.
+ */
+export async function liveShare(browser: Browser, baseURL: string, phone: string, e164: string, prefix = '') {
+  const buyer = await browser.newContext();
+  const token = await buyThroughApi(buyer.request, phone, uniqueEmail('live'));
+  await buyer.addCookies([{ name: 'token', value: token, url: baseURL }]);
+  const map = await buyer.newPage();
+  const link = await consentLinkFromOutbox(map, e164);
+  const [{ id }] = await query<{ id: string }>(
+    'select id from location_requests where target_e164 = $1 order by created_at desc limit 1',
+    [e164],
+  );
+  const owner = await browser.newContext({
+    geolocation: { latitude: 40.41678, longitude: -3.70379, accuracy: 10 },
+    permissions: ['geolocation'],
+  });
+  const ownerPage = await owner.newPage();
+  // The consent link is in the language of the owner's number (its own prefix).
+  const url = new URL(link);
+  await ownerPage.goto(`${url.pathname}${url.search}`);
+  await map.goto(`${prefix}/map/?id=${id}`);
+  return { buyer, map, owner, ownerPage, id };
 }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { query } from './db';
-import { buyThroughApi, consentLinkFromOutbox, uniqueEmail } from './helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { liveShare } from './helpers';
 
 // The buyer's map (components/dashboard/leaflet-map.tsx) without map tiles, as this machine and in-app browsers that
 // block the tile host see it: it frames the trail and the accuracy circle, follows the trail until the buyer moves the
@@ -11,28 +10,6 @@ const catalogue = (lang: string) =>
   JSON.parse(readFileSync(new URL(`../messages/${lang}.json`, import.meta.url), 'utf8')) as {
     Map: { recentre: string; offlineBase: string };
   };
-
-/** A signed-in buyer of `e164` on the map of its request, and the owner's page at Puerta del Sol, Madrid. */
-async function liveShare(browser: Browser, baseURL: string, phone: string, e164: string) {
-  const buyer = await browser.newContext();
-  const token = await buyThroughApi(buyer.request, phone, uniqueEmail('map'));
-  await buyer.addCookies([{ name: 'token', value: token, url: baseURL }]);
-  const map = await buyer.newPage();
-  const link = await consentLinkFromOutbox(map, e164);
-  const [{ id }] = await query<{ id: string }>(
-    'select id from location_requests where target_e164 = $1 order by created_at desc limit 1',
-    [e164],
-  );
-  const owner = await browser.newContext({
-    geolocation: { latitude: 40.41678, longitude: -3.70379, accuracy: 10 },
-    permissions: ['geolocation'],
-  });
-  const ownerPage = await owner.newPage();
-  const url = new URL(link);
-  await ownerPage.goto(`${url.pathname}${url.search}`);
-  await map.goto(`/map/?id=${id}`);
-  return { buyer, map, owner, ownerPage, id };
-}
 
 /** The box of the map's container and of the trail's line, in CSS px of the page. */
 async function boxes(map: Page) {

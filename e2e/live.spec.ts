@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { query } from './db';
-import { buyThroughApi, consentLinkFromOutbox, uniqueEmail } from './helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { liveShare } from './helpers';
 
 // Live location in Chromium: the buyer's map follows the owner over the live stream (Server-Sent Events) and always
 // says how live the share is — live, paused (page hidden, page closed), permission lost, stopped by the owner — in
@@ -12,32 +11,6 @@ const catalogue = (lang: string) =>
     Map: { live: Record<string, string> };
     Consent: { noHistory: string; share: string; stop: string; confirm: string };
   };
-
-/**
- * A signed-in buyer of `e164` on the map of its request (under the locale `prefix`), and the owner's page from Madrid
- * on the consent link, which is in the language of the owner's number.
- */
-async function liveShare(browser: Browser, baseURL: string, phone: string, e164: string, prefix = '') {
-  const buyer = await browser.newContext();
-  const token = await buyThroughApi(buyer.request, phone, uniqueEmail('live'));
-  await buyer.addCookies([{ name: 'token', value: token, url: baseURL }]);
-  const map = await buyer.newPage();
-  const link = await consentLinkFromOutbox(map, e164);
-  const [{ id }] = await query<{ id: string }>(
-    'select id from location_requests where target_e164 = $1 order by created_at desc limit 1',
-    [e164],
-  );
-  const owner = await browser.newContext({
-    geolocation: { latitude: 40.41678, longitude: -3.70379, accuracy: 10 },
-    permissions: ['geolocation'],
-  });
-  const ownerPage = await owner.newPage();
-  // The consent link is in the language of the owner's number (its own prefix).
-  const url = new URL(link);
-  await ownerPage.goto(`${url.pathname}${url.search}`);
-  await map.goto(`${prefix}/map/?id=${id}`);
-  return { buyer, map, owner, ownerPage, id };
-}
 
 /** `text` as a regular expression matching it literally. */
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
