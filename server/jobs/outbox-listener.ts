@@ -1,9 +1,9 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 import type { Db } from '../db/client';
 import { isShutdownError } from '../db/client';
+import { NotifyProbes } from '../db/notify-probes';
 import { log } from '../observability/log';
 import { describeError } from '../observability/describe-error';
 
@@ -56,7 +56,7 @@ export class OutboxListener {
   private gathered = new Map<string, string>();
   private gatherTimer: NodeJS.Timeout | null = null;
   private deafTimer: NodeJS.Timeout | null = null;
-  private probes = new Map<string, () => void>();
+  private probes = new NotifyProbes();
   private retryMs = FIRST_RETRY_MS;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private lastProbe = 0;
@@ -80,7 +80,7 @@ export class OutboxListener {
     const client = new Client({ connectionString: this.options.url, application_name: 'outbox-listener' });
     client.on('notification', (msg) => {
       if (msg.channel !== OUTBOX_CHANNEL || !msg.payload) return;
-      if (msg.payload.startsWith('probe:')) this.probes.get(msg.payload.slice(6))?.();
+      if (msg.payload.startsWith('probe:')) this.probes.arrived(msg.payload.slice(6));
       else {
         const [channel, id] = msg.payload.split(' ');
         if (channel && id) this.gather({ id, channel });
@@ -140,25 +140,17 @@ export class OutboxListener {
    */
   async probe(): Promise<'hearing' | 'deaf' | 'closed' | 'connecting'> {
     if (this.closed || !this.client) return this.state;
-    const nonce = randomUUID();
     this.lastProbe = Date.now();
-    const heard = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
-      timer.unref();
-      this.probes.set(nonce, () => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
+    let ok: boolean;
     try {
-      await this.options.db.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, ${`probe:${nonce}`})`);
+      ok = await this.probes.run(
+        (nonce) => this.options.db.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, ${`probe:${nonce}`})`),
+        PROBE_TIMEOUT_MS,
+      );
     } catch (error) {
-      this.probes.delete(nonce);
       if (!isShutdownError(error)) log().warn({ component: 'outbox', err: describeError(error) }, 'probe not sent');
       return this.state;
     }
-    const ok = await heard;
-    this.probes.delete(nonce);
     if (this.closed) return this.state;
     if (ok) {
       if (this.state === 'deaf') log().info({ component: 'outbox' }, 'outbox announcements heard again');

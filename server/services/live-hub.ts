@@ -2,8 +2,8 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 import type { Position } from '../../lib/contracts/locations';
-import { randomUUID } from 'node:crypto';
 import { getDbState, type Db, type Tx } from '../db/client';
+import { NotifyProbes } from '../db/notify-probes';
 import { env } from '../env';
 import { log } from '../observability/log';
 import { describeError } from '../observability/describe-error';
@@ -103,7 +103,7 @@ export async function announceSessionsEnded(db: Db | Tx, tokenHashes: readonly s
 class LiveHub {
   private listeners = new Map<string, Set<Listener>>();
   private sessionsEnded: ((tokenHashes: string[]) => void) | null = null;
-  private probes = new Map<string, () => void>();
+  private probes = new NotifyProbes();
   private state: HubHearing = 'idle';
   private deafTimer: NodeJS.Timeout | null = null;
   private lastProbe = 0;
@@ -239,7 +239,7 @@ class LiveHub {
       }
       if (!event || typeof event !== 'object') return;
       if (event.k === 'x') this.sessionsEnded?.(Array.isArray(event.h) ? event.h : []);
-      else if (event.k === 'probe') this.probes.get(event.n)?.();
+      else if (event.k === 'probe') this.probes.arrived(event.n);
       else if (event.k === 'b') {
         for (const [r, id] of Array.isArray(event.p) ? event.p : [])
           if (typeof r === 'string' && Number.isSafeInteger(id)) this.emit(r, { k: 'n', r, id });
@@ -263,31 +263,23 @@ class LiveHub {
    */
   async probe(): Promise<HubHearing> {
     if (this.closed || !this.client) return this.hearing;
-    const nonce = randomUUID();
     const previous = this.state;
     if (previous !== 'deaf') this.state = 'checking';
     this.lastProbe = Date.now();
-    const heard = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
-      timer.unref();
-      this.probes.set(nonce, () => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
+    let ok: boolean;
     try {
       const { db } = await getDbState();
-      await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify({ k: 'probe', n: nonce })})`);
+      ok = await this.probes.run(
+        (nonce) => db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify({ k: 'probe', n: nonce })})`),
+        PROBE_TIMEOUT_MS,
+      );
     } catch (error) {
       // Not sent (the pool failed): nothing learnt; the state stays and the next probe is due at once.
-      this.probes.delete(nonce);
       this.lastProbe = 0;
       this.state = previous;
       log().warn({ component: 'live-hub', err: describeError(error) }, 'live probe not sent');
       return this.state;
     }
-    const ok = await heard;
-    this.probes.delete(nonce);
     if (ok) {
       if (this.state === 'deaf') log().info({ component: 'live-hub' }, 'live notifications heard again');
       this.state = 'hearing';
