@@ -22,7 +22,8 @@ export default defineConfig({
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/playwright.json' }]] : 'list',
   use: {
     baseURL: `http://localhost:${PORT}`,
-    trace: 'retain-on-failure',
+    // Recorded on the retry of a failed test only (CI retries once): recording every test cost about 0.5 s each.
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_FLAGS,

@@ -117,3 +117,13 @@ export async function liveShare(browser: Browser, baseURL: string, phone: string
   await map.goto(`${prefix}/map/?id=${id}`);
   return { buyer, map, owner, ownerPage, id };
 }
+
+/** Words of three letters or more in capitals only, other than acronyms (FAQ, CVC, SMS, GPS, IP). */
+export async function shoutingButtons(page: Page): Promise<string[]> {
+  const texts = await page
+    .locator('button:visible, [role=button]:visible, input[type=submit]:visible')
+    .evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText || (el as HTMLInputElement).value || ''));
+  return texts.filter((text) =>
+    (text.match(/\p{L}{3,}/gu) ?? []).some((w) => w === w.toUpperCase() && !['FAQ', 'CVC', 'SMS', 'GPS'].includes(w)),
+  );
+}

@@ -7,10 +7,13 @@ import { buyThroughApi, consentLinkFromOutbox, consoleErrors, uniqueEmail } from
 // read from the server (JavaScript off too), Stop everything now with its confirmation and receipt, and the quick exit
 // that leaves no way back.
 
-/** A number of its own per run (the database outlives a retry): +1 415 555 28NN. */
-const NN = String(Math.floor(Math.random() * 100)).padStart(2, '0');
-const PHONE = `+1 415 555 28${NN}`;
-const E164 = `+141555528${NN}`;
+/**
+ * A number of its own per run (the database outlives a retry), in a block no other spec uses (+1 628 555 NNNN): the
+ * owner stops everything here, which would refuse every later order to that number in another spec.
+ */
+const NNNN = String(Math.floor(Math.random() * 10_000)).padStart(4, '0');
+const PHONE = `+1 628 555 ${NNNN}`;
+const E164 = `+1628555${NNNN}`;
 const NEUTRAL = 'https://www.google.com/';
 
 test('from a consent link: every request to the number, stop everything, and a quick exit without a way back', async ({
