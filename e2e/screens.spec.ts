@@ -117,47 +117,55 @@ test.describe('on a phone', () => {
     await context.close();
   });
 
-  test('a visitor from an ad sees the phone field and Check number on the first screen, not covered by the cookie bar, in every locale', async ({
+  test('a visitor from an ad sees the phone field and Check number on the first screen, not covered by the cookie bar, at 390 and 360 px, in every locale', async ({
     browser,
     baseURL,
   }) => {
-    test.setTimeout(180_000);
-    // A fresh context: no cookie choice yet, so the cookie bar shows.
-    const context = await browser.newContext({ ...PHONE, baseURL, viewport: { width: 390, height: 844 } });
-    const page = await context.newPage();
+    test.setTimeout(240_000);
     const problems: string[] = [];
-    for (const prefix of PREFIXES) {
-      for (const path of ['/', '/locate/', '/phone-locate/', '/gps-locator/']) {
-        const url = `${prefix}${path}`;
-        await page.goto(url);
-        const bar = page.getByTestId('cookie-banner');
-        await expect(bar).toBeVisible();
-        const check = page.getByRole('button', { name: /check number|comprobar número|periksa nomor/i });
-        await expect(check).toBeVisible();
-        // Both wholly on the first screen, above the bar, and what a tap at their centre reaches.
-        const seen = await page.evaluate(() => {
-          const bar = document.querySelector('[data-testid="cookie-banner"]')!.getBoundingClientRect();
-          return ['#phone', '[data-btn-id="locate_check"]'].map((selector) => {
-            const el = document.querySelector<HTMLElement>(selector)!;
-            const r = el.getBoundingClientRect();
-            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-            return {
-              selector,
-              top: Math.round(r.top),
-              bottom: Math.round(r.bottom),
-              limit: Math.round(Math.min(bar.top, innerHeight)),
-              reached: !!hit && (hit === el || el.contains(hit)),
-            };
+    // A common large phone and a small Android one (Galaxy S9's 360×740, the smallest in wide use).
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 360, height: 740 },
+    ]) {
+      // A fresh context: no cookie choice yet, so the cookie bar shows.
+      const context = await browser.newContext({ ...PHONE, baseURL, viewport });
+      const page = await context.newPage();
+      for (const prefix of PREFIXES) {
+        for (const path of ['/', '/locate/', '/phone-locate/', '/gps-locator/']) {
+          const url = `${prefix}${path}`;
+          await page.goto(url);
+          const bar = page.getByTestId('cookie-banner');
+          await expect(bar).toBeVisible();
+          const check = page.getByRole('button', { name: /check number|comprobar número|periksa nomor/i });
+          await expect(check).toBeVisible();
+          // Both wholly on the first screen, above the bar, and what a tap at their centre reaches.
+          const seen = await page.evaluate(() => {
+            const bar = document.querySelector('[data-testid="cookie-banner"]')!.getBoundingClientRect();
+            return ['#phone', '[data-btn-id="locate_check"]'].map((selector) => {
+              const el = document.querySelector<HTMLElement>(selector)!;
+              const r = el.getBoundingClientRect();
+              const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+              return {
+                selector,
+                top: Math.round(r.top),
+                bottom: Math.round(r.bottom),
+                limit: Math.round(Math.min(bar.top, innerHeight)),
+                reached: !!hit && (hit === el || el.contains(hit)),
+              };
+            });
           });
-        });
-        for (const s of seen) {
-          if (s.top < 0 || s.bottom > s.limit || !s.reached)
-            problems.push(`${url}: ${s.selector} at ${s.top}–${s.bottom} px, bar or screen edge at ${s.limit} px`);
+          for (const s of seen) {
+            if (s.top < 0 || s.bottom > s.limit || !s.reached)
+              problems.push(
+                `${viewport.width}×${viewport.height} ${url}: ${s.selector} at ${s.top}–${s.bottom} px, bar or screen edge at ${s.limit} px`,
+              );
+          }
         }
       }
+      await context.close();
     }
     expect(problems).toEqual([]);
-    await context.close();
   });
 
   test('the cookie bar is one slim row at 360 px (at most 64 px tall) with both choices alike, in every locale', async ({

@@ -68,7 +68,7 @@ export default async function LocaleLayout({
           </aside>
         )}
         <OwnerPageSwitch site={<SiteHeader product={site.product} />} owner={<OwnerHeader product={site.product} />} />
-        <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">
+        <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-5 sm:py-8">
           {children}
         </main>
         <OwnerPageSwitch

@@ -14,7 +14,7 @@ type TitledPage = Exclude<LandingPage, 'Home'> | 'Landing.phoneFinder' | 'Landin
  * A landing page around the locate box (docs/rules.md#routes): its own heading, lead, three points and the consent-flow
  * illustration from messages/ (`page` names the namespace), and the locate box. On a phone the box
  * comes right after the heading and a one-line summary, so a visitor from an ad sees the phone field and "Check
- * number" on the first screen (390×844, with the cookie bar shown; e2e/screens.spec.ts); the lead, points and
+ * number" on the first screen (390×844 and 360×740, with the cookie bar shown; e2e/screens.spec.ts); the lead, points and
  * illustration follow it. From `lg` up, the text is on the left and the box on the right, until the number is
  * identified: the box (`data-identified`) then spans the page under the heading, with the pay step in its own right
  * column (components/locate/identified.tsx), rather than running far below a column of text. Used by the home page,
