@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/server/db/client';
 import { createLiveBroker, type LiveBroker } from '@/server/services/live-broker';
 import { DEAF_POLL_MS, LiveHub, liveHub, type LiveEvent } from '@/server/services/live-hub';
 import { streams } from '@/server/services/live-streams';
+import { redisConnection } from '@/server/services/live-redis';
 import { call } from './support/accounts';
 import { trialRequest } from './support/billing';
 import { collect, openStream, until } from './support/live-stream';
@@ -238,4 +240,29 @@ describe.each(engines)('the live broker on $engine', ({ engine, skip }) => {
     },
     LIMIT_MS,
   );
+});
+
+describe("the Redis engine's connection", () => {
+  it('rejects a command that a hung server (connection accepted, nothing answered) never answers, after its timeout', async () => {
+    // A server that accepts and reads, and never writes a byte: a Redis stuck in a long command or a half-open proxy.
+    const sockets: Socket[] = [];
+    const hung = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('data', () => {});
+    });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const { port } = hung.address() as AddressInfo;
+    const client = redisConnection(`redis://127.0.0.1:${port}`, 'test-hung', 300);
+    try {
+      const started = Date.now();
+      await expect(client.xadd('live:test', '*', 'p', '1')).rejects.toThrow(/timed out/i);
+      // Rejected at the timeout, not after a reconnection cycle or never.
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(sockets.length).toBeGreaterThan(0);
+    } finally {
+      client.disconnect();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => hung.close(resolve));
+    }
+  });
 });

@@ -35,19 +35,28 @@ export const READ_BLOCK_MS = 5_000;
 const READ_COUNT = 100;
 
 /**
+ * A command not answered this long (ms) is rejected ("Command timed out"): longer than a reader's blocking `XREAD`
+ * (READ_BLOCK_MS), so only a Redis that accepts a connection and then stops answering hits it.
+ */
+export const COMMAND_TIMEOUT_MS = READ_BLOCK_MS + 5_000;
+
+/**
  * A Redis connection for the live broker's engine (ioredis, "Connection Events" and "Auto-reconnect"): RESP2 (what
  * every Redis and Valkey speaks), reconnecting by itself with ioredis's backoff (at most 5 s apart), named in
  * `CLIENT LIST` as `name`. A command issued while the connection is down is tried on one reconnection at most, then
- * rejected, so a caller learns of an outage in seconds rather than waiting for it to end. Errors are logged (at most
- * once a minute per connection) and never thrown as events.
+ * rejected, so a caller learns of an outage in seconds rather than waiting for it to end; one that a hung server
+ * never answers is rejected after `commandTimeoutMs` (ioredis `commandTimeout`), so the broker retries and the hubs
+ * read on a timer instead of waiting forever. Errors are logged (at most once a minute per connection) and never
+ * thrown as events.
  */
-export function redisConnection(url: string, name: string): Redis {
+export function redisConnection(url: string, name: string, commandTimeoutMs = COMMAND_TIMEOUT_MS): Redis {
   let lastLogged = 0;
   const client = new Redis(url, {
     protocol: 2,
     connectionName: name,
     maxRetriesPerRequest: 1,
     autoResendUnfulfilledCommands: false,
+    commandTimeout: commandTimeoutMs,
   });
   client.on('error', (error: unknown) => {
     if (Date.now() - lastLogged < 60_000) return;
