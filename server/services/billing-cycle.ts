@@ -17,18 +17,17 @@ import { finishWithdrawal } from './withdrawals';
  *    its invoices arrive as webhooks);
  * 3. the trial reminder, TRIAL_REMINDER_HOURS before a trial converts;
  * 4. the annual reminder, ANNUAL_NOTICE_DAYS before each anniversary (services/annual-notices.ts).
- * Every step is safe to run from several workers at once (row locks, conditional claims, unique refunds). Returns the
- * outbox ids to enqueue after the commits.
+ * Every step is safe to run from several workers at once (row locks, conditional claims, unique refunds). The e-mails
+ * they write go out when their transactions commit (the outbox's trigger, server/jobs/outbox-listener.ts).
  */
-export async function runBillingCycle(db: Db, now: Date = new Date()): Promise<string[]> {
-  const ids = await finishStaleRefundClaims(db, {
+export async function runBillingCycle(db: Db, now: Date = new Date()): Promise<void> {
+  await finishStaleRefundClaims(db, {
     requested: finishRequestedRefund,
     withdrawal: finishWithdrawal,
     unconsented_trial: finishUnconsentedRefund,
   });
-  ids.push(...(await refundUnconsentedTrials(db, now)));
-  ids.push(...(await renewDueSubscriptions(db, now)));
-  ids.push(...(await sendTrialReminders(db, now)));
-  ids.push(...(await sendAnnualNotices(db, now)));
-  return ids;
+  await refundUnconsentedTrials(db, now);
+  await renewDueSubscriptions(db, now);
+  await sendTrialReminders(db, now);
+  await sendAnnualNotices(db, now);
 }

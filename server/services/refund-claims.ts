@@ -194,16 +194,16 @@ export async function settleRefund<T>(
 }
 
 /** The finisher of each cause, for the sweep (services/billing-cycle.ts names them). */
-export type ClaimFinishers = Record<RefundClaim['cause'], ClaimFinisher<{ outboxIds: string[] }>>;
+export type ClaimFinishers = Record<RefundClaim['cause'], ClaimFinisher<unknown>>;
 
 /**
  * The sweep of claims a crashed process left (part of the once-a-minute billing job): every order `refunding` whose
  * claim was taken more than REFUND_CLAIM_STALE_MS ago (wall clock, whatever clock the job is given) is taken over
  * (its claim time renewed by a conditional UPDATE, so one sweeper takes it) and run to its end with its cause's
  * finisher: the provider is asked again with the stored key, which refunds at most once. At most 50 a run; one
- * failure is logged and left for the next run. Returns the outbox ids to enqueue.
+ * failure is logged and left for the next run. Returns how many claims it recorded.
  */
-export async function finishStaleRefundClaims(db: Db, finishers: ClaimFinishers): Promise<string[]> {
+export async function finishStaleRefundClaims(db: Db, finishers: ClaimFinishers): Promise<number> {
   const stale = await db
     .select({ id: orders.id, claimedAt: orders.refundClaimedAt })
     .from(orders)
@@ -212,7 +212,7 @@ export async function finishStaleRefundClaims(db: Db, finishers: ClaimFinishers)
     )
     .orderBy(asc(orders.refundClaimedAt))
     .limit(50);
-  const ids: string[] = [];
+  let recorded = 0;
   for (const row of stale) {
     const claimedAt = new Date();
     const [taken] = await db
@@ -227,10 +227,10 @@ export async function finishStaleRefundClaims(db: Db, finishers: ClaimFinishers)
         { orderId: row.id, claim: taken.claim, claimedAt },
         finishers[taken.claim.cause],
       );
-      if (ran) ids.push(...ran.value.outboxIds);
+      if (ran) recorded++;
     } catch (err) {
       log().error({ err, orderId: row.id }, 'refund claim: provider failed, released');
     }
   }
-  return ids;
+  return recorded;
 }

@@ -90,8 +90,8 @@ export function refusalMessage(lang: string, check: RefundCheck): string {
   return refusal ? translate(pickLanguage(lang), refusal.key, refusal.values) : '';
 }
 
-/** What a refund answers: the `refunds` row, whether it repeats an earlier one, the outbox ids to enqueue. */
-export type RefundResult = { refund: Refund; repeated: boolean; outboxIds: string[] };
+/** What a refund answers: the `refunds` row and whether it repeats an earlier one. */
+export type RefundResult = { refund: Refund; repeated: boolean };
 
 /**
  * Refunds order `code` of `userId` (docs/rules.md#api `POST /admin/order/refund`): refused with 409 unless `refundCheck` allows
@@ -112,7 +112,7 @@ export async function refundOrder(db: Db, userId: string, code: string, lang: st
       const order = await lockOrder(tx, and(eq(orders.code, code), eq(orders.userId, userId)));
       if (!order) throw notFound();
       const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
-      if (existing) return { done: { refund: existing, repeated: true, outboxIds: [] as string[] } };
+      if (existing) return { done: { refund: existing, repeated: true } };
       assertUnclaimed(order);
       // In the transaction (not another pooled connection): the order's lock holder never waits for the pool.
       const check = await refundCheck(tx, order, now);
@@ -138,13 +138,13 @@ export async function refundOrder(db: Db, userId: string, code: string, lang: st
 /**
  * Records a buyer's (or an operator's) refund once the provider has refunded (a `ClaimFinisher`,
  * services/refund-claims.ts): every subscription of the order ends (`refunded`) and the buyer is e-mailed
- * (`refund-issued`). Returns the refund, `repeated: false` and the outbox ids.
+ * (`refund-issued`, sent when the transaction commits). Returns the refund and `repeated: false`.
  */
 export const finishRequestedRefund: ClaimFinisher<RefundResult> = async (tx, order, claim, refund) => {
   const at = new Date(claim.at);
   for (const sub of await lockSubscriptionsOf(tx, order.id))
     await applySubscriptionEvent(tx, sub.id, { type: 'refunded', at });
-  const emailId = await queueEmail(tx, {
+  await queueEmail(tx, {
     to: order.email,
     template: 'refund-issued',
     locale: order.locale,
@@ -154,7 +154,7 @@ export const finishRequestedRefund: ClaimFinisher<RefundResult> = async (tx, ord
       method: order.paymentMethod,
     },
   });
-  return { refund: refund!, repeated: false, outboxIds: [emailId] };
+  return { refund: refund!, repeated: false };
 };
 
 export type { RefundCause };

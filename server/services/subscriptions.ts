@@ -274,7 +274,7 @@ export function liveSubscriptions(db: Db | Tx, userId: string): Promise<Subscrip
 /**
  * Cancels every live subscription of `userId` at its next billing date (docs/rules.md#states): the current period stays active,
  * a trial cancelled before it ends is never charged. `cancelAtProvider` is called first for provider-managed
- * (Stripe) subscriptions. Queues a confirmation e-mail. Returns the cancel dates and the outbox ids; no live
+ * (Stripe) subscriptions. Queues a confirmation e-mail (sent when the transaction commits). Returns the cancel dates; no live
  * subscription → `[]` and nothing is sent. Locks every order of those subscriptions, then every subscription, before
  * changing any (services/billing-locks.ts), so a refund, withdrawal or renewal of one of them never waits in a cycle.
  */
@@ -283,12 +283,11 @@ export async function cancelSubscriptions(
   userId: string,
   cancelAtProvider: (sub: Subscription) => Promise<void>,
   now: Date = new Date(),
-): Promise<{ cancelAt: Date[]; outboxIds: string[] }> {
+): Promise<{ cancelAt: Date[] }> {
   const live = await liveSubscriptions(db, userId);
   for (const sub of live) if (sub.provider !== 'sandbox' && !sub.cancelAt) await cancelAtProvider(sub);
   return db.transaction(async (tx) => {
     const cancelAt: Date[] = [];
-    const outboxIds: string[] = [];
     await lockOrders(tx, [...new Set(live.map((sub) => sub.orderId))]);
     for (const id of live.map((sub) => sub.id).sort()) await lockSubscription(tx, id);
     for (const sub of live) {
@@ -296,15 +295,13 @@ export async function cancelSubscriptions(
       if (!next) continue;
       cancelAt.push(next.cancelAt ?? next.canceledAt ?? now);
       const row = (await withOrder(tx, sub.id))!;
-      outboxIds.push(
-        await queueEmail(tx, {
-          to: row.email,
-          template: 'subscription-canceled',
-          locale: row.order.locale,
-          params: { ...emailParams(row, next), date: emailDateTime(next.cancelAt ?? now, row.order.locale) },
-        }),
-      );
+      await queueEmail(tx, {
+        to: row.email,
+        template: 'subscription-canceled',
+        locale: row.order.locale,
+        params: { ...emailParams(row, next), date: emailDateTime(next.cancelAt ?? now, row.order.locale) },
+      });
     }
-    return { cancelAt, outboxIds };
+    return { cancelAt };
   });
 }

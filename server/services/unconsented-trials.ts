@@ -23,10 +23,10 @@ export const autoRefundKey = (code: string) => `auto-refund-${code}`;
  * subscription is cancelled at Stripe before its `trial_end`, so Stripe never creates the first monthly invoice.
  * Off when REFUND_UNCONSENTED_TRIALS is false. One subscription's failure (a provider error) is logged and retried the
  * next minute without holding up the others; until it succeeds, the sandbox renewal leaves that trial unconverted.
- * Returns the outbox ids to enqueue.
+ * Returns how many trials were refunded.
  */
-export async function refundUnconsentedTrials(db: Db, now: Date = new Date()): Promise<string[]> {
-  if (!env().REFUND_UNCONSENTED_TRIALS) return [];
+export async function refundUnconsentedTrials(db: Db, now: Date = new Date()): Promise<number> {
+  if (!env().REFUND_UNCONSENTED_TRIALS) return 0;
   const due = await db
     .select({ id: subscriptions.id, orderId: subscriptions.orderId })
     .from(subscriptions)
@@ -38,15 +38,15 @@ export async function refundUnconsentedTrials(db: Db, now: Date = new Date()): P
     )
     .orderBy(asc(subscriptions.currentPeriodEnd))
     .limit(200);
-  const ids: string[] = [];
+  let refunded = 0;
   for (const sub of due) {
     try {
-      ids.push(...(await refundIfUnconsented(db, sub, now)));
+      if (await refundIfUnconsented(db, sub, now)) refunded++;
     } catch (err) {
       log().error({ err, subscriptionId: sub.id }, 'unconsented trial: refund failed, retried next minute');
     }
   }
-  return ids;
+  return refunded;
 }
 
 /**
@@ -57,9 +57,9 @@ export async function refundUnconsentedTrials(db: Db, now: Date = new Date()): P
  * is left alone, so concurrent runs refund once. The refund is claimed with `autoRefundKey`; after the commit the
  * provider refunds with that key (Stripe: Idempotency-Key) and a Stripe subscription is cancelled at once; then
  * `finishUnconsentedRefund` records it. A provider error releases the claim and is thrown (logged by the caller, tried
- * again the next minute with the same key). Returns the outbox ids; [] when nothing was due.
+ * again the next minute with the same key). Returns whether this run refunded it (false when nothing was due).
  */
-async function refundIfUnconsented(db: Db, due: { id: string; orderId: string }, now: Date): Promise<string[]> {
+async function refundIfUnconsented(db: Db, due: { id: string; orderId: string }, now: Date): Promise<boolean> {
   const claimed = await db.transaction(async (tx) => {
     const order = await lockOrder(tx, eq(orders.id, due.orderId), { skipLocked: true });
     if (!order || order.status !== 'paid' || !order.paidAt || !order.userId) return null;
@@ -77,17 +77,17 @@ async function refundIfUnconsented(db: Db, due: { id: string; orderId: string },
       cancel: sub.provider !== 'sandbox' ? [sub.id] : [],
     });
   });
-  if (!claimed) return [];
-  return (await runRefundClaim(db, claimed, finishUnconsentedRefund))?.value.outboxIds ?? [];
+  if (!claimed) return false;
+  return (await runRefundClaim(db, claimed, finishUnconsentedRefund)) !== null;
 }
 
 /**
  * Records the automatic refund of an unconsented trial once the provider has refunded (a `ClaimFinisher`,
  * services/refund-claims.ts): the machine's `trial_unconsented` for the order's trialing subscription (which ends the
  * open requests), an `order.refunded` domain event and the buyer's e-mail (`trial-refunded`, messages/*.json
- * `Email.trialRefunded*`). Returns the outbox ids.
+ * `Email.trialRefunded*`; sent when the transaction commits, as every outbox row).
  */
-export const finishUnconsentedRefund: ClaimFinisher<{ outboxIds: string[] }> = async (tx, order, claim) => {
+export const finishUnconsentedRefund: ClaimFinisher<void> = async (tx, order, claim) => {
   const at = new Date(claim.at);
   for (const sub of await lockSubscriptionsOf(tx, order.id))
     await applySubscriptionEvent(tx, sub.id, { type: 'trial_unconsented', at });
@@ -96,7 +96,7 @@ export const finishUnconsentedRefund: ClaimFinisher<{ outboxIds: string[] }> = a
     aggregateId: order.id,
     payload: { reason: 'unconsented_trial' satisfies RefundCause, amountMinor: claim.amountMinor, at: claim.at },
   });
-  const emailId = await queueEmail(tx, {
+  await queueEmail(tx, {
     to: order.email,
     template: 'trial-refunded',
     locale: order.locale,
@@ -106,5 +106,4 @@ export const finishUnconsentedRefund: ClaimFinisher<{ outboxIds: string[] }> = a
       amount: formatMoney(claim.amountMinor, order.currency, order.locale),
     },
   });
-  return { outboxIds: [emailId] };
 };

@@ -172,8 +172,8 @@ export type WithdrawInput = ({ userId: string; token?: never } | { token: string
   now?: Date;
 };
 
-/** What a withdrawal answers: the record, the order, whether it repeats an earlier one, the outbox ids to enqueue. */
-export type WithdrawResult = { withdrawal: Withdrawal; order: Order; repeated: boolean; outboxIds: string[] };
+/** What a withdrawal answers: the record, the order, whether it repeats an earlier one. */
+export type WithdrawResult = { withdrawal: Withdrawal; order: Order; repeated: boolean };
 
 /**
  * Withdraws from the contract of order `code` ("Confirm withdrawal"). The decision is taken in one transaction, the
@@ -223,7 +223,7 @@ export async function withdraw(db: Db, input: WithdrawInput): Promise<WithdrawRe
       const order = await lockOrder(tx, and(eq(orders.code, input.code), eq(orders.userId, userId!)));
       if (!order || !order.paidAt) throw notFound();
       const [existing] = await tx.select().from(withdrawals).where(eq(withdrawals.orderId, order.id));
-      if (existing) return { done: { withdrawal: existing, order, repeated: true, outboxIds: [] as string[] } };
+      if (existing) return { done: { withdrawal: existing, order, repeated: true } };
       assertUnclaimed(order);
       if (order.status === 'refunded') {
         throw new DomainError('conflict', 'Api.withdrawRefunded', {}, { reason: 'already_refunded' });
@@ -274,8 +274,8 @@ export async function withdraw(db: Db, input: WithdrawInput): Promise<WithdrawRe
 /**
  * Records a withdrawal once the provider has ended the subscription and refunded (a `ClaimFinisher`,
  * services/refund-claims.ts; `refund` null when the rule gave nothing back): the subscription's `withdrawn`, the
- * `withdrawals` row, the `order.withdrawn` domain event and the acknowledgement e-mail. Returns the withdrawal
- * (`repeated: false`) and the outbox ids.
+ * `withdrawals` row, the `order.withdrawn` domain event and the acknowledgement e-mail (sent when the transaction
+ * commits). Returns the withdrawal (`repeated: false`).
  */
 export const finishWithdrawal: ClaimFinisher<WithdrawResult> = async (tx, order, claim, refund) => {
   const w = claim.withdrawal!;
@@ -309,8 +309,8 @@ export const finishWithdrawal: ClaimFinisher<WithdrawResult> = async (tx, order,
     aggregateId: order.id,
     payload: { rule: w.rule, refundMinor: claim.amountMinor, at: claim.at },
   });
-  const emailId = await queueAcknowledgement(tx, order, withdrawal);
-  return { withdrawal, order, repeated: false, outboxIds: [emailId] };
+  await queueAcknowledgement(tx, order, withdrawal);
+  return { withdrawal, order, repeated: false };
 };
 
 /**
