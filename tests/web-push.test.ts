@@ -200,20 +200,21 @@ describe('web push alerts', () => {
         .set({ ownerSeenAt: new Date(Date.now() - ms) })
         .where(eq(locationRequests.id, id));
     await back(SILENCE_ALERT_MS - 30_000);
-    expect((await alertSilentShares(db)).length).toBe(0);
+    expect(await alertSilentShares(db)).toBe(0);
     await back(SILENCE_ALERT_MS + 30_000);
     const runs = await Promise.all(Array.from({ length: 20 }, () => alertSilentShares(db)));
     const silent = (await alertsOf(id)).filter((r) => r.template === 'sharing-silent');
     expect(silent).toHaveLength(1);
-    expect(runs.flat()).toEqual([silent[0].id]);
-    expect(await alertSilentShares(db)).toEqual([]);
+    // One of the 20 runs alerted, the others found it claimed.
+    expect(runs.reduce((sum, n) => sum + n, 0)).toBe(1);
+    expect(await alertSilentShares(db)).toBe(0);
     // The owner's page speaks again, then falls silent again: a new silence, a new alert.
     await back(SILENCE_ALERT_MS + 5_000);
-    expect((await alertSilentShares(db)).length).toBe(1);
+    expect(await alertSilentShares(db)).toBe(1);
     // A share that ended is not announced.
     await answer(code, { action: 'stop' });
     await back(SILENCE_ALERT_MS + 1_000);
-    expect(await alertSilentShares(db)).toEqual([]);
+    expect(await alertSilentShares(db)).toBe(0);
   });
 
   it('forgets a device its push service says is gone, and e-mails the alert instead', async () => {

@@ -150,10 +150,9 @@ async function countAttempt(db: Db, userId: string): Promise<number> {
 /**
  * Queues the `login-locked` e-mail to `user` (in the language of their newest order, else `locale`): their password
  * was locked after LOGIN_LOCK_AFTER_FAILURES failed sign-ins in a row, and the link to unlock it with a reset code.
- * Returns the outbox id to enqueue.
  */
-async function queueLockedNotice(db: Db, user: { id: string; email: string }, locale: string): Promise<string[]> {
-  return db.transaction(async (tx) => {
+async function queueLockedNotice(db: Db, user: { id: string; email: string }, locale: string): Promise<void> {
+  await db.transaction(async (tx) => {
     const [order] = await tx
       .select({ locale: orders.locale })
       .from(orders)
@@ -163,7 +162,7 @@ async function queueLockedNotice(db: Db, user: { id: string; email: string }, lo
     const language = order?.locale ?? locale;
     const link = localeUrl(env().APP_ORIGIN, language, '/forget/');
     const params = { email: user.email, count: LOGIN_LOCK_AFTER_FAILURES, link };
-    return [await queueEmail(tx, { to: user.email, template: 'login-locked', locale: language, params })];
+    await queueEmail(tx, { to: user.email, template: 'login-locked', locale: language, params });
   });
 }
 
@@ -221,15 +220,15 @@ function queueChangedNotice(tx: Parameters<typeof queueEmail>[0], email: string,
 /**
  * E-mails a 6-digit reset code to `email` when an account exists (a new code voids the previous one); answers the
  * same either way, so the call does not reveal who has an account: the limits (per address hash and per IP) are
- * spent before the look-up, registered or not. Returns the outbox ids to enqueue.
+ * spent before the look-up, registered or not.
  */
-export async function sendResetCode(db: Db, email: string, locale: string, ip: string | null): Promise<string[]> {
+export async function sendResetCode(db: Db, email: string, locale: string, ip: string | null): Promise<void> {
   await consume('codesPerIp', ip ?? 'unknown');
   await consume('codesPerAccount', emailKey(email));
   const user = await findUser(db, email);
-  if (!user) return [];
+  if (!user) return;
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  return db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await tx
       .update(passwordResetCodes)
       .set({ consumedAt: new Date() })
@@ -239,7 +238,7 @@ export async function sendResetCode(db: Db, email: string, locale: string, ip: s
       codeHash: sha256(`${user.id}:${code}`),
       expiresAt: new Date(Date.now() + RESET_CODE_TTL_MS),
     });
-    return [await queueEmail(tx, { to: user.email, template: 'reset-code', locale, params: { code } })];
+    await queueEmail(tx, { to: user.email, template: 'reset-code', locale, params: { code } });
   });
 }
 

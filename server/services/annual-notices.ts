@@ -21,9 +21,9 @@ export const ANNUAL_CANCEL_LINK_TTL_MS = 30 * 24 * 3600_000;
  * ANNUAL_CANCEL_LINK_TTL_MS, services/cancel-links.ts). Sandbox and Stripe alike. Once per anniversary: the send is
  * claimed by a conditional update of `reminder_sent_at` (the last reminder queued, trial or annual) that succeeds
  * only when it is older than this anniversary's window, so concurrent runs send one e-mail. Texts: messages/*.json
- * `Email.annual*`. Returns the outbox ids to enqueue.
+ * `Email.annual*`. Returns how many were queued.
  */
-export async function sendAnnualNotices(db: Db, now: Date = new Date()): Promise<string[]> {
+export async function sendAnnualNotices(db: Db, now: Date = new Date()): Promise<number> {
   const days = env().ANNUAL_NOTICE_DAYS;
   // The next anniversary after `now` in SQL (interval years clamp 29 February as `addMonths` does) minus the notice.
   const windowStart = sql`(${subscriptions.createdAt} + (date_part('year', age(${now}::timestamptz, ${subscriptions.createdAt})) + 1) * interval '1 year' - ${days} * interval '1 day')`;
@@ -36,7 +36,7 @@ export async function sendAnnualNotices(db: Db, now: Date = new Date()): Promise
       or(isNull(subscriptions.reminderSentAt), sql`${subscriptions.reminderSentAt} < ${windowStart}`),
     ),
   );
-  const ids: string[] = [];
+  let sent = 0;
   for (const id of due) {
     const queued = await db.transaction(async (tx) => {
       const row = await withOrder(tx, id);
@@ -72,7 +72,7 @@ export async function sendAnnualNotices(db: Db, now: Date = new Date()): Promise
         },
       });
     });
-    if (queued) ids.push(queued);
+    if (queued) sent++;
   }
-  return ids;
+  return sent;
 }

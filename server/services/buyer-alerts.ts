@@ -41,7 +41,7 @@ export type PushFallback = { to: string; template: EmailTemplate; params: Record
  * - when the buyer turned on notifications on some device (services/web-push.ts), an outbox row of channel `push`:
  *   its body is the PushPayload, its payload the e-mail to send instead if no device takes it (services/outbox.ts);
  * - otherwise the e-mail (ALERT_EMAIL), e-mail being the default.
- * Returns the outbox id, to enqueue after the commit.
+ * Returns the id of the outbox row it wrote (sent when the transaction commits).
  */
 export async function alertBuyer(
   tx: Tx,
@@ -96,9 +96,9 @@ export function alertFor(state: string | null, wasLive: boolean): BuyerAlert | n
  * SILENCE_ALERT_MS is announced to its buyer once per silence ("no update for 5 minutes"). Claimed with one conditional
  * UPDATE (`silence_alerted_for` takes the `owner_seen_at` it announces), so two upkeep runs at once alert once, and a
  * later fix or heartbeat (a newer `owner_seen_at`) makes the next silence announce again. The alerts are queued in the
- * same transaction. Returns the outbox ids to enqueue.
+ * same transaction. Returns how many were alerted.
  */
-export async function alertSilentShares(db: Db, now = new Date()): Promise<string[]> {
+export async function alertSilentShares(db: Db, now = new Date()): Promise<number> {
   return db.transaction(async (tx) => {
     const claimed = await tx
       .update(locationRequests)
@@ -115,8 +115,7 @@ export async function alertSilentShares(db: Db, now = new Date()): Promise<strin
         ),
       )
       .returning();
-    const ids: string[] = [];
-    for (const request of claimed) ids.push(await alertBuyer(tx, request, 'silent'));
-    return ids;
+    for (const request of claimed) await alertBuyer(tx, request, 'silent');
+    return claimed.length;
   });
 }

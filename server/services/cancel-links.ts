@@ -37,14 +37,14 @@ export async function issueCancelLink(
 /**
  * `/cancel` without signing in (the EU withdrawal function), step 1: if `email` has a live subscription, e-mail it a
  * single-use cancel link valid 24 hours (only the SHA-256 of its token is stored). The answer is the same whether or
- * not the address is known, so the form cannot be used to find out who subscribes. Returns the outbox ids.
+ * not the address is known, so the form cannot be used to find out who subscribes.
  */
-export async function requestCancelLink(db: Db, email: string, locale: string): Promise<string[]> {
+export async function requestCancelLink(db: Db, email: string, locale: string): Promise<void> {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
-  if (!user || !(await liveSubscriptions(db, user.id)).length) return [];
-  return db.transaction(async (tx) => {
+  if (!user || !(await liveSubscriptions(db, user.id)).length) return;
+  await db.transaction(async (tx) => {
     const link = await issueCancelLink(tx, user.id, locale);
-    return [await queueEmail(tx, { to: email, template: 'cancel-link', locale, params: { link } })];
+    await queueEmail(tx, { to: email, template: 'cancel-link', locale, params: { link } });
   });
 }
 

@@ -9,13 +9,12 @@ export type ContactMessage = { name: string; email: string; message: string; loc
 
 /**
  * Stores a contact-form message (e-mail lower-cased, with the sender's IP or null) and, in the same transaction,
- * queues its copy to SUPPORT_EMAIL in English (the support desk's language). Returns the outbox id of that e-mail,
- * for the caller to enqueue once committed.
+ * queues its copy to SUPPORT_EMAIL in English (the support desk's language), sent once the transaction commits.
  */
-export async function storeContactMessage(db: Db, input: ContactMessage, ip: string | null): Promise<string> {
-  return db.transaction(async (tx) => {
+export async function storeContactMessage(db: Db, input: ContactMessage, ip: string | null): Promise<void> {
+  await db.transaction(async (tx) => {
     await tx.insert(supportMessages).values({ ...input, email: input.email.toLowerCase(), ip });
-    return queueEmail(tx, {
+    await queueEmail(tx, {
       to: env().SUPPORT_EMAIL,
       template: 'contact-message',
       locale: 'en',

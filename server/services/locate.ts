@@ -218,7 +218,7 @@ export async function clearPositions(db: Db, userId: string, id: string): Promis
  * `expired`; sharing windows that ended become `stopped`; positions of requests that ended more than
  * `retentionDays` ago are deleted (POSITION_RETENTION_DAYS); consent records are deleted `consentDays` after that
  * (CONSENT_RETENTION_DAYS); live shares silent for 5 minutes are announced to their buyers (services/buyer-alerts.ts
- * `alertSilentShares`). Returns how many rows each step touched, and the alerts' outbox ids to enqueue (`alerts`).
+ * `alertSilentShares`). Returns how many rows each step touched (`alerts`: how many buyers were alerted).
  */
 export async function runLocateMaintenance(db: Db, retentionDays: number, consentDays = 365) {
   const now = new Date();

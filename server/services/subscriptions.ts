@@ -110,12 +110,12 @@ function emailParams(row: Billing, sub: SubscriptionState) {
  * unconsented-trial refund (never converted, whatever happens to that refund); a subscription whose cancel date has
  * come is canceled without a charge; otherwise the monthly price is charged (the sandbox card's renewal behaviour
  * decides the outcome), a `payments` row is written and the machine moves to `active` or `past_due`. A success
- * queues the receipt (services/receipts.ts), a failure e-mails the subscriber. Returns the outbox ids to enqueue.
+ * queues the receipt (services/receipts.ts), a failure e-mails the subscriber.
  * Locks the order, then the subscription (services/billing-locks.ts), skipping either when another transaction holds
  * it (`skip locked`: a refund, withdrawal or cancellation in progress, or another worker); the next run finds it again.
  * An order whose refund is claimed (`refunding`, services/refund-claims.ts) is not charged either.
  */
-async function renewOne(db: Db, id: string, now: Date): Promise<string[]> {
+async function renewOne(db: Db, id: string, now: Date): Promise<void> {
   return db.transaction(async (tx) => {
     const [ref] = await tx
       .select({ orderId: subscriptions.orderId })
@@ -123,14 +123,14 @@ async function renewOne(db: Db, id: string, now: Date): Promise<string[]> {
       .where(eq(subscriptions.id, id));
     const order = ref && (await lockOrder(tx, eq(orders.id, ref.orderId), { skipLocked: true }));
     // A refund in progress (services/refund-claims.ts) ends this subscription in a moment: nothing is charged.
-    if (!order || order.status === 'refunding') return [];
-    if (!(await lockSubscription(tx, id, { skipLocked: true }))) return [];
+    if (!order || order.status === 'refunding') return;
+    if (!(await lockSubscription(tx, id, { skipLocked: true }))) return;
     const row = await withOrder(tx, id);
-    if (!row || !isDue(row.sub, now)) return [];
-    if (await awaitsTrialRefund(tx, row)) return [];
+    if (!row || !isDue(row.sub, now)) return;
+    if (await awaitsTrialRefund(tx, row)) return;
     if (row.sub.cancelAt && row.sub.cancelAt <= now) {
       await applySubscriptionEvent(tx, id, { type: 'period_ended', at: now });
-      return [];
+      return;
     }
     const ok = row.order.sandboxRenewal !== 'fails';
     await tx.insert(payments).values({
@@ -144,29 +144,26 @@ async function renewOne(db: Db, id: string, now: Date): Promise<string[]> {
     });
     if (ok) {
       const next = await applySubscriptionEvent(tx, id, { type: 'renewal_paid', at: now });
-      if (!next) return [];
+      if (!next) return;
       await tx
         .update(users)
         .set({ paymentCount: sql`${users.paymentCount} + 1` })
         .where(eq(users.id, row.sub.userId));
-      return [
-        await queueReceipt(tx, {
-          order: row.order,
-          amountMinor: row.price.monthlyPriceMinor,
-          currency: row.price.currency,
-          chargedAt: now,
-          nextChargeAt: next.currentPeriodEnd,
-          monthlyMinor: row.price.monthlyPriceMinor,
-        }),
-      ];
+      await queueReceipt(tx, {
+        order: row.order,
+        amountMinor: row.price.monthlyPriceMinor,
+        currency: row.price.currency,
+        chargedAt: now,
+        nextChargeAt: next.currentPeriodEnd,
+        monthlyMinor: row.price.monthlyPriceMinor,
+      });
+      return;
     }
     const failuresInARow = await failedInARow(tx, id);
     const next = await applySubscriptionEvent(tx, id, { type: 'renewal_failed', at: now, failuresInARow });
-    if (!next) return [];
+    if (!next) return;
     const template = next.status === 'canceled' ? 'subscription-ended' : 'renewal-failed';
-    return [
-      await queueEmail(tx, { to: row.email, template, locale: row.order.locale, params: emailParams(row, next) }),
-    ];
+    await queueEmail(tx, { to: row.email, template, locale: row.order.locale, params: emailParams(row, next) });
   });
 }
 
@@ -184,10 +181,9 @@ async function failedInARow(tx: Tx, id: string): Promise<number> {
 
 /**
  * Renews every due sandbox subscription at `now` (`renewOne`, at most 200 a run, oldest first). Stripe subscriptions
- * are renewed by Stripe and arrive as webhooks. Part of the billing job (services/billing-cycle.ts). Returns the
- * outbox ids to enqueue.
+ * are renewed by Stripe and arrive as webhooks. Part of the billing job (services/billing-cycle.ts).
  */
-export async function renewDueSubscriptions(db: Db, now: Date = new Date()): Promise<string[]> {
+export async function renewDueSubscriptions(db: Db, now: Date = new Date()): Promise<void> {
   const due = await dueSubscriptionIds(
     db,
     and(
@@ -199,9 +195,7 @@ export async function renewDueSubscriptions(db: Db, now: Date = new Date()): Pro
     ),
     asc(subscriptions.currentPeriodEnd),
   );
-  const ids: string[] = [];
-  for (const id of due) ids.push(...(await renewOne(db, id, now)));
-  return ids;
+  for (const id of due) await renewOne(db, id, now);
 }
 
 /** How many subscriptions one run of a billing job handles at most; the rest wait for the next run. */
@@ -223,9 +217,9 @@ export async function dueSubscriptionIds(db: Db, where: SQL | undefined, order?:
 
 /**
  * Queues the e-mail that tells a trial subscriber when the trial converts and for how much, TRIAL_REMINDER_HOURS
- * before it does (once per subscription; not for cancelled trials). Returns the outbox ids.
+ * before it does (once per subscription; not for cancelled trials). Returns how many were queued.
  */
-export async function sendTrialReminders(db: Db, now: Date = new Date()): Promise<string[]> {
+export async function sendTrialReminders(db: Db, now: Date = new Date()): Promise<number> {
   const horizon = new Date(now.getTime() + env().TRIAL_REMINDER_HOURS * 3600_000);
   const due = await dueSubscriptionIds(
     db,
@@ -237,7 +231,7 @@ export async function sendTrialReminders(db: Db, now: Date = new Date()): Promis
       sql`${subscriptions.currentPeriodEnd} > ${now}`,
     ),
   );
-  const ids: string[] = [];
+  let sent = 0;
   for (const id of due) {
     const queued = await db.transaction(async (tx) => {
       const [claimed] = await tx
@@ -257,9 +251,9 @@ export async function sendTrialReminders(db: Db, now: Date = new Date()): Promis
         },
       });
     });
-    if (queued) ids.push(queued);
+    if (queued) sent++;
   }
-  return ids;
+  return sent;
 }
 
 /** The caller's subscriptions that are still live (trialing, active or past_due), newest first. */

@@ -115,26 +115,26 @@ export async function withdrawalContracts(db: Db, userId: string, lang: string, 
  * Step 1 without signing in: if `email` belongs to an account with a paid (or refunded) order, e-mail it a single-use
  * withdrawal link valid WITHDRAW_LINK_TTL_MS (24 h; only the SHA-256 of its 256-bit token is stored). The same answer
  * whether or not the address is known (the caller answers the same; rate limits are the route's). The link exists
- * also after the 14 days: the page then says the period has ended and offers cancellation. Returns the outbox ids.
+ * also after the 14 days: the page then says the period has ended and offers cancellation.
  */
-export async function requestWithdrawLink(db: Db, email: string, locale: string, now = new Date()): Promise<string[]> {
+export async function requestWithdrawLink(db: Db, email: string, locale: string, now = new Date()): Promise<void> {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
-  if (!user) return [];
+  if (!user) return;
   const [order] = await db
     .select({ id: orders.id })
     .from(orders)
     .where(and(eq(orders.userId, user.id), inArray(orders.status, [...PAID_STATES])))
     .limit(1);
-  if (!order) return [];
+  if (!order) return;
   const token = randomToken(32);
-  return db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await tx.insert(withdrawalTokens).values({
       userId: user.id,
       tokenHash: sha256(token),
       expiresAt: new Date(now.getTime() + WITHDRAW_LINK_TTL_MS),
     });
     const link = localeUrl(env().APP_ORIGIN, locale, `/withdraw/?token=${token}`);
-    return [await queueEmail(tx, { to: email, template: 'withdraw-link', locale, params: { link } })];
+    await queueEmail(tx, { to: email, template: 'withdraw-link', locale, params: { link } });
   });
 }
 

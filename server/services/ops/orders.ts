@@ -110,7 +110,7 @@ export async function searchOrders(db: Db, query: string) {
 /**
  * Refunds an order for an operator through the buyer's own refund service (`refundOrder`: the provider's idempotency
  * key, the subscription ended, the buyer e-mailed), with the same eligibility rules (409 with the reason otherwise),
- * and writes `order.refund` to the audit log. Unknown order: 404. Returns the outbox ids to enqueue.
+ * and writes `order.refund` to the audit log. Unknown order: 404. Returns the refund and whether it repeats one.
  */
 export async function opsRefund(db: Db, operator: OperatorView, orderId: string, reason: string) {
   const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
