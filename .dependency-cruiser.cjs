@@ -112,6 +112,16 @@ module.exports = {
       from: { pathNot: '^instrumentation\\.ts$' },
       to: { path: '^server/start\\.ts$' },
     },
+    {
+      name: 'domain-folder-one-entry',
+      severity: 'error',
+      comment:
+        'A domain in a folder of its own with one public entry (server/services/safety/ so far; add each new one ' +
+        'here) is imported through its index.ts only: its other files are its inside, free to change without ' +
+        'touching the rest of the app.',
+      from: { pathNot: '^server/services/(safety)/' },
+      to: { path: '^server/services/(safety)/(?!index\\.ts$)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -184,7 +184,7 @@ describe('location requests by subscribers', () => {
       );
     expect(await trace()).toMatchObject({ status: 'sharing', erased: false });
     expect(await row()).toMatchObject({ erased: false });
-    // The safety centre's "Delete what was shared" (services/safety.ts): the share stops, the positions go.
+    // The safety centre's "Delete what was shared" (services/safety/): the share stops, the positions go.
     const meta = { ip: '203.0.113.7', userAgent: 'vitest', shownText: 'Safety.eraseConfirm' };
     expect(await eraseShared(await getDb(), phone as E164, obj.id, meta)).toMatchObject({ deleted: 1 });
     expect(await trace()).toMatchObject({ status: 'stopped', erased: true, positions: [] });

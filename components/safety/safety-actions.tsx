@@ -125,7 +125,7 @@ function Confirmed({
  * everyone or its undo (the opt-out list; `optedOut`, with `undoable` false when an operator put the number there).
  * `canUndo` and `canBlockEveryone` are false when the session was opened with a consent link, which the requester may
  * hold too: the undo and Block everyone then need a code sent by SMS, and the page says so instead of offering them
- * (server/services/safety.ts `canUndoBlocks`, `canBlockEveryone`). Needs the `Safety` messages; `product` names the
+ * (server/services/safety/ `canUndoBlocks`, `canBlockEveryone`). Needs the `Safety` messages; `product` names the
  * service.
  */
 export function NumberActions({

@@ -64,7 +64,7 @@ const requestFields = {
   withdrawn: z.boolean().meta({ description: 'ended with the subscription' }),
   erased: z.boolean().meta({
     description:
-      "the phone's owner deleted what they had shared, in the safety centre (server/services/safety.ts `eraseShared`): its positions are gone, the consent records kept",
+      "the phone's owner deleted what they had shared, in the safety centre (server/services/safety/ `eraseShared`): its positions are gone, the consent records kept",
   }),
   createdAt: z.string(),
   ...liveFields,

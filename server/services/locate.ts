@@ -35,7 +35,7 @@ export async function requestWithPositions(db: Db, userId: string, id: string): 
     .limit(1);
   if (!request) return null;
   const state = (await settleByClock(db, request.id, new Date(), request)) ?? request.status;
-  // The buyer reading a live request's trace is a map view the owner sees in the safety centre (services/safety.ts).
+  // The buyer reading a live request's trace is a map view the owner sees in the safety centre (services/safety/).
   if (isLive(state)) await recordMapView(db, request.id);
   const status = buyerState(state, request.firstSharedAt !== null);
   const list = await db
@@ -161,7 +161,7 @@ export async function listRequests(
       everShared: sql<boolean>`(${locationRequests.firstSharedAt} is not null)`,
       locationDenied: sql<boolean>`(${locationRequests.locationDeniedAt} is not null)`,
       withdrawn: sql<boolean>`(${locationRequests.withdrawnAt} is not null)`,
-      // The owner deleted what they had shared in the safety centre (services/safety.ts `eraseShared`).
+      // The owner deleted what they had shared in the safety centre (services/safety/ `eraseShared`).
       erased: sql<boolean>`exists (select 1 from ${requestErasures} e where e.request_id = ${locationRequests.id})`,
       createdAt: locationRequests.createdAt,
       positions: count(positions.id),

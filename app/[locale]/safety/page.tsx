@@ -18,7 +18,7 @@ import { canBlockEveryone, canUndoBlocks, safetyOverview, sessionOf } from '@/se
 export const dynamic = 'force-dynamic';
 
 /**
- * `/safety/`: the phone owner's safety centre (server/services/safety.ts). With a live safety-centre session (its
+ * `/safety/`: the phone owner's safety centre (server/services/safety/). With a live safety-centre session (its
  * HttpOnly cookie, lib/session-cookie-names.ts) the server renders every request made to that number, newest first,
  * so the list reads without JavaScript; the actions are client islands with a confirmation and a receipt. Without a
  * session it offers the way in (`?c=` from a consent page, or the number and a code by SMS). A session opened from a
