@@ -98,6 +98,34 @@ async function layoutProblems(page: Page, url: string, shot: string): Promise<st
   );
 }
 
+/**
+ * What keeps a visitor at `url` from the locate box on the first screen: the phone field or Check number not wholly
+ * above the cookie bar (or the screen's edge), or not what a tap at its centre reaches. Empty when all is well.
+ */
+async function firstScreenProblems(page: Page, url: string): Promise<string[]> {
+  await page.goto(url);
+  await expect(page.getByTestId('cookie-banner')).toBeVisible();
+  await expect(page.getByRole('button', { name: /check number|comprobar número|periksa nomor/i })).toBeVisible();
+  const seen = await page.evaluate(() => {
+    const bar = document.querySelector('[data-testid="cookie-banner"]')!.getBoundingClientRect();
+    return ['#phone', '[data-btn-id="locate_check"]'].map((selector) => {
+      const el = document.querySelector<HTMLElement>(selector)!;
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return {
+        selector,
+        top: Math.round(r.top),
+        bottom: Math.round(r.bottom),
+        limit: Math.round(Math.min(bar.top, innerHeight)),
+        reached: !!hit && (hit === el || el.contains(hit)),
+      };
+    });
+  });
+  return seen
+    .filter((s) => s.top < 0 || s.bottom > s.limit || !s.reached)
+    .map((s) => `${url}: ${s.selector} at ${s.top}–${s.bottom} px, bar or screen edge at ${s.limit} px`);
+}
+
 test.describe('on a phone', () => {
   test('no page scrolls sideways at 360 px and every target is large enough, signed out, in every locale', async ({
     browser,
@@ -133,34 +161,11 @@ test.describe('on a phone', () => {
       const page = await context.newPage();
       for (const prefix of PREFIXES) {
         for (const path of ['/', '/locate/', '/phone-locate/', '/gps-locator/']) {
-          const url = `${prefix}${path}`;
-          await page.goto(url);
-          const bar = page.getByTestId('cookie-banner');
-          await expect(bar).toBeVisible();
-          const check = page.getByRole('button', { name: /check number|comprobar número|periksa nomor/i });
-          await expect(check).toBeVisible();
-          // Both wholly on the first screen, above the bar, and what a tap at their centre reaches.
-          const seen = await page.evaluate(() => {
-            const bar = document.querySelector('[data-testid="cookie-banner"]')!.getBoundingClientRect();
-            return ['#phone', '[data-btn-id="locate_check"]'].map((selector) => {
-              const el = document.querySelector<HTMLElement>(selector)!;
-              const r = el.getBoundingClientRect();
-              const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-              return {
-                selector,
-                top: Math.round(r.top),
-                bottom: Math.round(r.bottom),
-                limit: Math.round(Math.min(bar.top, innerHeight)),
-                reached: !!hit && (hit === el || el.contains(hit)),
-              };
-            });
-          });
-          for (const s of seen) {
-            if (s.top < 0 || s.bottom > s.limit || !s.reached)
-              problems.push(
-                `${viewport.width}×${viewport.height} ${url}: ${s.selector} at ${s.top}–${s.bottom} px, bar or screen edge at ${s.limit} px`,
-              );
-          }
+          problems.push(
+            ...(await firstScreenProblems(page, `${prefix}${path}`)).map(
+              (p) => `${viewport.width}×${viewport.height} ${p}`,
+            ),
+          );
         }
       }
       await context.close();
