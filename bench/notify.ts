@@ -163,7 +163,10 @@ function treeCpuSeconds(ppid: number): number {
   return ticks / CLK_TCK;
 }
 
-/** The app's trigger function, as its latest migration that (re)defines it creates it. */
+/**
+ * The app's trigger function as it was when every fix notified: the latest migration's definition that still has the
+ * `positions` branch (later ones announce a request's changes only).
+ */
 function triggerFunctionSql(): string {
   const dir = path.join(root, 'drizzle');
   let found = '';
@@ -171,7 +174,11 @@ function triggerFunctionSql(): string {
     .filter((f) => f.endsWith('.sql'))
     .sort()) {
     for (const statement of readFileSync(path.join(dir, file), 'utf8').split('--> statement-breakpoint')) {
-      if (/CREATE (OR REPLACE )?FUNCTION "notify_request_live"/.test(statement)) found = statement;
+      if (
+        /CREATE (OR REPLACE )?FUNCTION "notify_request_live"/.test(statement) &&
+        /TG_TABLE_NAME = 'positions'/.test(statement)
+      )
+        found = statement;
     }
   }
   if (!found) throw new Error('no CREATE FUNCTION "notify_request_live" in drizzle/*.sql');

@@ -48,6 +48,7 @@ const asked: ConsentView = {
   locationDenied: false,
   expiresAt: '2099-01-01T00:00:00Z',
   sharingUntil: null,
+  moreTimeAsked: false,
   presets: [15, 60, 480],
 };
 

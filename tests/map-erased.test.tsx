@@ -31,6 +31,7 @@ const stopped: LocationTrace = {
   ownerSeenAt: '2026-11-01T10:05:00Z',
   liveSignal: null,
   sharingUntil: '2026-11-01T10:06:00Z',
+  moreTime: null,
   ended: 'owner',
   positions: [],
   place: null,

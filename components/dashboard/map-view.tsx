@@ -13,6 +13,7 @@ import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
 import { useLiveTrace } from './use-live-trace';
+import { ShareEnd } from './share-end';
 import { readUserInfo } from '@/lib/user-info';
 import { SIGNED_OUT, SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
@@ -31,6 +32,9 @@ const LIVE_TONE: Record<ReturnType<typeof liveness>, string> = {
   withdrawn: 'font-semibold text-slate-800',
 };
 
+/** The words for a share that still runs: its end may move and more time may be asked (./share-end.tsx). */
+const RUNNING: ReturnType<typeof liveness>[] = ['live', 'paused', 'permission_lost', 'offline'];
+
 const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
 
 /**
@@ -38,7 +42,8 @@ const LeafletMap = dynamic(() => import('./leaflet-map'), { ssr: false });
  * `GET /gpsTrace/phoneLocation/{id}` every 3 s where the stream fails), it shows the newest GPS position with its
  * accuracy circle and the trail of this share (or, before any, the IP area), and always how fresh it is: the last
  * position's age, ticking every second, and how live the share is (lib/live-state.ts: live, paused, permission lost,
- * offline, stopped by the owner, time ran out, declined). When the owner deleted what they had shared (safety centre,
+ * offline, stopped by the owner, time ran out, declined) with, while the share runs, when it ends and "Ask for more
+ * time" (./share-end.tsx). When the owner deleted what they had shared (safety centre,
  * `erased`), the empty map says so instead of "not found". The map frames the trail and the accuracy circle and
  * follows it until the buyer moves it by hand (Recentre brings it back); without tiles it is the built-in map with
  * the gazetteer's place names, and says so (leaflet-map.tsx). Another user's id answers 404 and shows 'not found'.
@@ -116,6 +121,7 @@ export function MapView() {
           {gps.length > 1 ? ` ${t('trailNote')}` : ''}
         </span>
       </p>
+      <ShareEnd trace={trace} running={RUNNING.includes(live)} api={api} />
       {!latest && (
         <p role="status" className="rounded-lg bg-slate-100 p-4">
           {trace.erased

@@ -1,6 +1,6 @@
 'use client';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LocationTrace, Position } from '@/lib/contracts/locations';
+import type { LiveState, LocationTrace, Position } from '@/lib/contracts/locations';
 import { usePolling } from '../ui/use-polling';
 
 /** How the map gets its data: the live stream, or polling where the stream cannot be opened or kept. */
@@ -12,7 +12,7 @@ const STREAM_FAILURES_BEFORE_POLLING = 3;
 /**
  * One request's trace kept current for the buyer's map. It opens the Server-Sent Events stream
  * `GET /api_f/v1/gpsTrace/phoneLocation/{id}/live` (server/api/routes/live.ts): `trace` replaces the view, `position`
- * adds a point (deduplicated by its id, newest first), `state` updates the status and what the owner's page said,
+ * adds a point (deduplicated by its id, newest first), `state` updates the status, what the owner's page said, the share's end and the ask for more time,
  * `place` names the place nearest to the newest GPS fix as it changes. The
  * browser's EventSource reconnects by itself with Last-Event-ID (WHATWG HTML, "Server-sent events"). Where
  * EventSource is missing or fails STREAM_FAILURES_BEFORE_POLLING times without an event (some proxies and old in-app
@@ -52,10 +52,7 @@ export function useLiveTrace(
     });
     source.addEventListener('state', (e) => {
       heard();
-      const s = JSON.parse((e as MessageEvent<string>).data) as Pick<
-        LocationTrace,
-        'status' | 'ownerSeenAt' | 'liveSignal' | 'sharingUntil'
-      >;
+      const s = JSON.parse((e as MessageEvent<string>).data) as LiveState;
       setTrace((t) => (t ? { ...t, ...s } : t));
     });
     source.onerror = () => {

@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { Link } from '../ui/link';
 import { useApi } from '../ui/use-api';
 import { OpenInBrowser, useOutsideBrowser } from './open-in-browser';
+import { MoreTime } from './more-time';
 import { ReportAbuse } from './report-abuse';
 import { useConsent, type OwnerState } from './use-consent';
 
@@ -38,7 +39,8 @@ export function ConsentPanel() {
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const code = useSearchParams().get('c') ?? '';
-  const { state, view, gps, accuracy, sendFailing, error, busy, share, act, report, wakeLock } = useConsent(api, code);
+  const { state, view, gps, accuracy, sendFailing, error, busy, share, act, moreTime, report, wakeLock, now } =
+    useConsent(api, code);
   const [minutes, setMinutes] = useState(60);
   const [confirmStop, setConfirmStop] = useState(false);
   /** Share again after a stop or an ended window waits for this confirmation: it gives consent anew. */
@@ -193,7 +195,7 @@ export function ConsentPanel() {
       {(state === 'sharing' || state === 'paused') && (
         <div className="mt-6 space-y-3" role="status">
           <p className="font-semibold text-green-800">{t('sharing')}</p>
-          {until && <p>{t('until', { time: until })}</p>}
+          {until && <p data-testid="sharing-until">{t('until', { time: until })}</p>}
           {state === 'paused' ? (
             <div className="rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="paused">
               <p>{t('paused', { time: until })}</p>
@@ -202,6 +204,7 @@ export function ConsentPanel() {
           ) : (
             <p className="text-sm text-slate-600">{t('pauseNote')}</p>
           )}
+          <MoreTime view={view} now={now} busy={busy} onAnswer={(action) => void moreTime(action)} />
           {wakeLock.supported && (
             <label className="flex min-h-11 items-start gap-3 text-sm">
               <input

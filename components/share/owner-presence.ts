@@ -1,5 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
+import type { ApiClient } from '@/lib/api/client';
+import type { PresenceAnswer } from '@/lib/contracts/consent';
 
 // What the owner's page tells the server about itself while sharing, and the screen wake lock it may hold
 // (components/share/use-consent.ts uses both).
@@ -13,11 +15,11 @@ export function setPageLeaving(leaving: boolean): void {
 }
 
 /**
- * Tells the server what the owner's page is doing during a share (`POST /spyContent/phoneLocation/{code}/presence`,
+ * Tells the server that the owner's page stops giving positions during a share (hidden, or the permission revoked) (`POST /spyContent/phoneLocation/{code}/presence`,
  * server/api/routes/live.ts): `navigator.sendBeacon`, which the browser delivers even while the page is being hidden
  * or closed (W3C Beacon); `fetch` with `keepalive` where it is missing. Fire and forget: the heartbeat repeats it.
  */
-export function sendPresence(code: string, state: 'visible' | 'hidden' | 'permission_lost'): void {
+export function sendPresence(code: string, state: 'hidden' | 'permission_lost'): void {
   // A page being closed said 'hidden'; what its teardown reports after (a location watch failing) is not news.
   if (pageLeaving && state !== 'hidden') return;
   const url = `/api_f/v1/spyContent/phoneLocation/${encodeURIComponent(code)}/presence`;
@@ -28,6 +30,20 @@ export function sendPresence(code: string, state: 'visible' | 'hidden' | 'permis
   void fetch(url, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'application/json' } }).catch(
     () => undefined,
   );
+}
+
+/**
+ * The heartbeat of a visible page (`POST /spyContent/phoneLocation/{code}/presence` with `visible`, through the page's
+ * API client): unlike a beacon it reads the answer, so the page learns the share's end and whether the requester asks
+ * for more time (lib/contracts/consent.ts `PresenceAnswer`). Resolves to that answer, or to null when the page is
+ * going away (nothing sent); rejects with the API client's error (ApiClientError: status 0 for no answer, the next
+ * heartbeat repeats it; 409 when no share runs, and the page reloads its view).
+ */
+export async function sendHeartbeat(api: ApiClient, code: string): Promise<PresenceAnswer | null> {
+  if (pageLeaving) return null;
+  return api.post<PresenceAnswer>(`/spyContent/phoneLocation/${encodeURIComponent(code)}/presence`, {
+    state: 'visible',
+  });
 }
 
 /**

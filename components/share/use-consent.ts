@@ -1,65 +1,13 @@
 'use client';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiClientError, type ApiClient } from '@/lib/api/client';
-import type { ConsentAnswer, ConsentView } from '@/lib/contracts/consent';
+import type { ApiClient } from '@/lib/api/client';
+import type { ConsentAnswer, ConsentView, PresenceAnswer } from '@/lib/contracts/consent';
 import { shouldSendFix } from '@/lib/geo';
 import { LIVE_HEARTBEAT_MS } from '@/lib/live-state';
-import { sendPresence, setPageLeaving, useWakeLock } from './owner-presence';
+import { sendHeartbeat, sendPresence, setPageLeaving, useWakeLock } from './owner-presence';
+import { GPS_OPTIONS, RETRY_MS, stateOf, transient, type GpsState, type OwnerState } from './owner-state';
 
-/** What the browser's location is doing: asked, giving fixes, refused, or silent (page hidden, phone locked). */
-export type GpsState = 'idle' | 'waiting' | 'ok' | 'denied' | 'lost';
-
-/**
- * The owner's page state, taken from the server's status and end time:
- * `loading`, `reconnecting` (no answer from the server yet: retried), `invalid` (unknown code), `asked` (not answered),
- * `sharing`, `paused` (sharing, but the browser stopped giving positions: page hidden or phone locked), `stopped`
- * (by the owner), `ended` (the chosen duration ran out), `declined`, `expired`, `withdrawn` (the buyer's subscription
- * ended) and `reported`.
- */
-export type OwnerState =
-  | 'loading'
-  | 'reconnecting'
-  | 'invalid'
-  | 'asked'
-  | 'sharing'
-  | 'paused'
-  | 'stopped'
-  | 'ended'
-  | 'declined'
-  | 'expired'
-  | 'withdrawn'
-  | 'reported';
-
-/** Geolocation options: a fresh, high-accuracy fix; the prompt and the first fix may take a while (ms). */
-const GPS_OPTIONS: PositionOptions = { enableHighAccuracy: true, maximumAge: 0, timeout: 60_000 };
-/** Waits between attempts to reach the server after a network error (ms), then every 30 s. */
-const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
-
-/** True for a failure worth retrying: no answer, a 5xx or a rate limit; not a refusal the server meant. */
-function transient(error: unknown): boolean {
-  return !(error instanceof ApiClientError) || error.status === 0 || error.status >= 500 || error.status === 429;
-}
-
-/** The page state from the server's view and what the browser's location does. */
-function stateOf(view: ConsentView, now: number, gps: GpsState): OwnerState {
-  if (view.reported || view.status === 'reported') return 'reported';
-  switch (view.status) {
-    case 'withdrawn':
-      return 'withdrawn';
-    case 'expired':
-      return view.withdrawn ? 'withdrawn' : 'expired';
-    case 'declined':
-      return 'declined';
-    case 'stopped':
-      return view.ended === 'time' ? 'ended' : 'stopped';
-    case 'sharing':
-    case 'paused':
-      if (view.sharingUntil && Date.parse(view.sharingUntil) <= now) return 'ended';
-      return gps === 'lost' || gps === 'denied' ? 'paused' : 'sharing';
-    default:
-      return 'asked';
-  }
-}
+export type { GpsState, OwnerState };
 
 /**
  * The consent page's state machine (docs/rules.md#security). Loads the view for `code` (network
@@ -81,6 +29,13 @@ export function useConsent(api: ApiClient, code: string) {
   const watchId = useRef<number | null>(null);
   const lastSent = useRef<{ latitude: number; longitude: number; at: number } | null>(null);
   const path = `/spyContent/phoneLocation/${encodeURIComponent(code)}`;
+
+  /** What an answer says of the running share (its end, the requester's ask) goes into the view at once. */
+  const applyNews = useCallback((news: Partial<PresenceAnswer> | ConsentAnswer) => {
+    const { sharingUntil, moreTimeAsked } = news;
+    if (sharingUntil === undefined) return;
+    setView((v) => (v ? { ...v, sharingUntil, moreTimeAsked: moreTimeAsked ?? false } : v));
+  }, []);
 
   const stopWatch = useCallback(() => {
     if (watchId.current !== null) navigator.geolocation.clearWatch(watchId.current);
@@ -114,8 +69,9 @@ export function useConsent(api: ApiClient, code: string) {
         if (!shouldSendFix(lastSent.current, { ...fix, accuracy: pos.coords.accuracy })) return;
         const previous = lastSent.current;
         lastSent.current = fix;
-        api.put(path, { action: 'position', ...fix, accuracy: pos.coords.accuracy }).then(
-          () => {
+        api.put<ConsentAnswer>(path, { action: 'position', ...fix, accuracy: pos.coords.accuracy }).then(
+          (answer) => {
+            applyNews(answer);
             setSendFailing(false);
             setAccuracy(Math.round(pos.coords.accuracy));
           },
@@ -139,7 +95,18 @@ export function useConsent(api: ApiClient, code: string) {
       },
       GPS_OPTIONS,
     );
-  }, [api, path, code, stopWatch, load]);
+  }, [api, path, code, stopWatch, load, applyNews]);
+
+  /** The visible page's heartbeat; its answer brings the share's end and the requester's ask for more time. */
+  const beat = useCallback(() => {
+    sendHeartbeat(api, code).then(
+      (news) => news && applyNews(news),
+      (e: unknown) => {
+        // A refusal (no share runs any more): the page shows what the server says. A failure: the next beat repeats.
+        if (!transient(e)) void load();
+      },
+    );
+  }, [api, code, applyNews, load]);
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- load sets state only after its first await
@@ -151,15 +118,15 @@ export function useConsent(api: ApiClient, code: string) {
   useEffect(() => {
     if (!sharing) return;
     startWatch();
-    sendPresence(code, 'visible');
+    beat();
     // The buyer reads "offline" after a minute without a word: a heartbeat while the page is visible.
     const heartbeat = setInterval(() => {
-      if (document.visibilityState === 'visible') sendPresence(code, 'visible');
+      if (document.visibilityState === 'visible') beat();
     }, LIVE_HEARTBEAT_MS);
     const onVisible = () => {
       if (document.visibilityState === 'visible') {
         startWatch();
-        sendPresence(code, 'visible');
+        beat();
       } else {
         setGps('lost');
         sendPresence(code, 'hidden');
@@ -173,7 +140,7 @@ export function useConsent(api: ApiClient, code: string) {
     // Back from the browser's back-forward cache: the page is open again.
     const onPageShow = (e: PageTransitionEvent) => {
       setPageLeaving(false);
-      if (e.persisted && document.visibilityState === 'visible') sendPresence(code, 'visible');
+      if (e.persisted && document.visibilityState === 'visible') beat();
     };
     window.addEventListener('pageshow', onPageShow);
     document.addEventListener('visibilitychange', onVisible);
@@ -187,7 +154,7 @@ export function useConsent(api: ApiClient, code: string) {
         sendPresence(code, 'permission_lost');
       } else if (permission?.state === 'granted' && document.visibilityState === 'visible') {
         startWatch();
-        sendPresence(code, 'visible');
+        beat();
       }
     };
     let cancelled = false;
@@ -210,7 +177,7 @@ export function useConsent(api: ApiClient, code: string) {
       clearInterval(tick);
       stopWatch();
     };
-  }, [sharing, code, startWatch, stopWatch]);
+  }, [sharing, code, startWatch, stopWatch, beat]);
 
   const wakeLock = useWakeLock(sharing);
 
@@ -268,6 +235,24 @@ export function useConsent(api: ApiClient, code: string) {
   };
 
   /**
+   * More time for the running share: `extend` adds `minutes` (15 or 60; the server stops at 8 hours from now),
+   * `keep_end` answers the requester's ask with no. The answer's new end and ask go into the view at once. Resolves to
+   * the API's localized message when refused, else null.
+   */
+  const moreTime = async (action: { action: 'extend'; minutes: number } | { action: 'keep_end' }) => {
+    setBusy(true);
+    setError(null);
+    try {
+      applyNews(await api.put<ConsentAnswer>(path, action));
+    } catch (e) {
+      setError((e as Error).message);
+      if (!transient(e)) await load();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /**
    * Report abuse (in any state, after a Decline too) with the owner's optional `reason` (sent only when not blank; the
    * API holds it to the note's rules: at most 140 characters, no links or phone numbers). Resolves to null once the
    * report is recorded and the view reloaded, or to the API's localized message when it was refused (a 422 for the
@@ -289,5 +274,5 @@ export function useConsent(api: ApiClient, code: string) {
   };
 
   const state: OwnerState = failed ?? (view ? stateOf(view, now, gps) : 'loading');
-  return { state, view, gps, accuracy, sendFailing, error, busy, share, act, report, wakeLock };
+  return { state, view, gps, accuracy, sendFailing, error, busy, share, act, moreTime, report, wakeLock, now };
 }

@@ -14,6 +14,25 @@ import { prototypeOf } from '../validation/skeleton';
 /** Sharing durations the owner may choose (minutes); default 60. */
 export const SHARE_PRESETS = [15, 60, 480] as const;
 
+/**
+ * What the owner may add to a running share (minutes): "+15 min" and "+1 h", as WhatsApp's live location and Glympse
+ * let the sharer extend before the end. Never beyond MAX_SHARE_MINUTES from the moment of the tap.
+ */
+export const MORE_TIME_STEPS = [15, 60] as const;
+
+/** The furthest a share's end may lie from now (minutes): the longest duration offered. */
+export const MAX_SHARE_MINUTES = Math.max(...SHARE_PRESETS);
+
+/**
+ * The whole minutes that `minutes` more may add to a share ending at `until` (ms since the epoch) when the owner taps
+ * at `now` (ms): at most up to MAX_SHARE_MINUTES from `now`, 0 when the end is there already. The server applies it
+ * (server/services/more-time.ts) and the owner's page greys out a step that would add nothing.
+ */
+export function minutesAddable(until: number, minutes: number, now: number): number {
+  const end = Math.min(until + minutes * 60_000, now + MAX_SHARE_MINUTES * 60_000);
+  return Math.max(0, Math.floor((end - until) / 60_000));
+}
+
 /** The request's state as the owner sees it: the whole table of lib/request-machine.ts. */
 export const requestStateSchema = z.enum(REQUEST_STATES);
 
@@ -55,6 +74,9 @@ export const consentViewSchema = z.object({
   locationDenied: z.boolean().meta({ description: 'the browser refused the location last time (nothing stored)' }),
   expiresAt: z.string(),
   sharingUntil: z.string().nullable(),
+  moreTimeAsked: z.boolean().meta({
+    description: 'the requester asked for more time during this share and the owner has not answered yet',
+  }),
   presets: z.array(z.number()).meta({ description: 'the sharing durations to choose from, minutes' }),
 });
 export type ConsentView = z.infer<typeof consentViewSchema>;
@@ -125,8 +147,29 @@ export const answerBody = z.discriminatedUnion('action', [
   z.object({ action: z.literal('stop') }),
   z.object({ action: z.literal('report'), reason: reportReason }),
   z.object({ action: z.literal('position'), ...fix }),
+  z.object({
+    action: z.literal('extend'),
+    minutes: z.coerce
+      .number()
+      .int()
+      .refine((m) => (MORE_TIME_STEPS as readonly number[]).includes(m), 'Validation.invalid'),
+  }),
+  z.object({ action: z.literal('keep_end') }),
 ]);
 
-/** `PUT /spyContent/phoneLocation/{id}`'s answer: the request's new state. */
-export const consentAnswerSchema = z.object({ status: requestStateSchema });
+/** What the owner's page learns of a running share with each answer: its end and the requester's pending ask. */
+const shareNews = {
+  sharingUntil: z.string().nullable().meta({ description: 'the end of the share, ISO 8601 UTC' }),
+  moreTimeAsked: z.boolean().meta({ description: 'the requester asked for more time; the owner has not answered' }),
+};
+
+/**
+ * `PUT /spyContent/phoneLocation/{id}`'s answer: the request's new state, and for a position, an extension and the
+ * refusal of an ask, the share's end and the requester's pending ask.
+ */
+export const consentAnswerSchema = z.object({ status: requestStateSchema, ...z.object(shareNews).partial().shape });
 export type ConsentAnswer = z.infer<typeof consentAnswerSchema>;
+
+/** `POST /spyContent/phoneLocation/{id}/presence`'s answer: the share's state, its end and the requester's ask. */
+export const presenceAnswerSchema = z.object({ status: z.enum(['sharing', 'paused']), ...shareNews });
+export type PresenceAnswer = z.infer<typeof presenceAnswerSchema>;

@@ -43,6 +43,14 @@ const liveFields = {
     .meta({ description: "why a share is paused, as the owner's page said it" }),
 };
 
+/**
+ * The requester's ask for more time during one share (at most one per share; the owner alone decides, on their page):
+ * `asked` (waiting for the owner), `granted` (the owner added time), `refused` (the owner said no). Null: not asked in
+ * this share. No SMS is sent for an ask.
+ */
+export const MORE_TIME_ASKS = ['asked', 'granted', 'refused'] as const;
+export type MoreTimeAsk = (typeof MORE_TIME_ASKS)[number];
+
 /** A position: degrees, `accuracy` in metres (null for an IP area without a radius). */
 export const positionSchema = z.object({
   id: z.number().int().meta({ description: "increasing per position: the live stream's event id" }),
@@ -102,10 +110,19 @@ export const requestPageSchema = z.object({
 });
 export type RequestPage = z.infer<typeof requestPageSchema>;
 
+/** The end of a share and the requester's ask for more time, in the trace and the live `state` event. */
+const shareEndFields = {
+  sharingUntil: z
+    .string()
+    .nullable()
+    .meta({ description: 'the end of the share, ISO 8601 UTC; moves when the owner adds time' }),
+  moreTime: z.enum(MORE_TIME_ASKS).nullable().meta({ description: "the requester's ask for more time in this share" }),
+};
+
 /** `GET /gpsTrace/phoneLocation/{id}`: one own request with its newest positions. */
 export const locationTraceSchema = z.object({
   ...requestFields,
-  sharingUntil: z.string().nullable(),
+  ...shareEndFields,
   ended: z
     .enum(['owner', 'time'])
     .nullable()
@@ -122,6 +139,24 @@ export const locationTraceSchema = z.object({
     .meta({ description: 'the named place nearest to the newest GPS fix (offline gazetteer), within 100 km' }),
 });
 export type LocationTrace = z.infer<typeof locationTraceSchema>;
+
+/**
+ * The live stream's `state` event (server/services/live-streams.ts writes it, components/dashboard/use-live-trace.ts
+ * reads it): the request's state as the buyer sees it, what the owner's page last said, the share's end and the ask
+ * for more time. Times ISO 8601 UTC.
+ */
+export const liveStateSchema = locationTraceSchema.pick({
+  status: true,
+  ownerSeenAt: true,
+  liveSignal: true,
+  sharingUntil: true,
+  moreTime: true,
+});
+export type LiveState = z.infer<typeof liveStateSchema>;
+
+/** `POST /gpsTrace/phoneLocation/{id}/more-time`'s answer: the ask as it now stands. */
+export const moreTimeAskSchema = z.object({ moreTime: z.enum(MORE_TIME_ASKS) });
+export type MoreTimeAskAnswer = z.infer<typeof moreTimeAskSchema>;
 
 /** `POST /spyContent/phoneLocation`'s body: a new request (the route parses `phone` with `country` into E.164). */
 export const newRequestBody = z.object({

@@ -14,6 +14,7 @@ import { buyerHasAccess } from './requests';
 import { optOut } from './sms-guards';
 import { maskEmail, sha256 } from './tokens';
 import { SHARE_PRESETS, type ConsentView, type RequesterFacts } from '../../lib/contracts/consent';
+import { answerMoreTime, type MoreTimeAction, type ShareNews } from './more-time';
 
 // The phone owner's side of a location request, reached with the consent code of the SMS link (docs/rules.md#the-product,
 // #security): what the page shows and what the owner decides. What the page sends while sharing is owner-signals.ts.
@@ -106,6 +107,7 @@ export async function consentView(db: Db, code: string): Promise<Omit<ConsentVie
     locationDenied: row.request.locationDeniedAt !== null,
     expiresAt: row.request.expiresAt.toISOString(),
     sharingUntil: row.request.sharingUntil?.toISOString() ?? null,
+    moreTimeAsked: isLive(status) && row.request.moreTimeAsk === 'asked',
   };
 }
 
@@ -126,15 +128,21 @@ export type ConsentMeta = {
   shownText: (requester: { name: string | null; email: string; note: string | null }) => string;
 };
 
+/**
+ * What an answer of the owner did: the request's new state (with the share's end and a pending ask for more time,
+ * where the page needs them), or why it was refused.
+ */
 export type AnswerResult =
-  { status: LocationRequest['status'] } | { error: 'not_found' | 'expired' | 'withdrawn' | 'answered' | 'not_sharing' };
+  | ({ status: LocationRequest['status'] } & Partial<Omit<ShareNews, 'status'>>)
+  | { error: 'not_found' | 'expired' | 'withdrawn' | 'answered' | 'not_sharing' };
 
 export type ConsentAction =
   | { action: 'share'; minutes: number; fix: Fix }
   | { action: 'denied' }
   | { action: 'decline' }
   | { action: 'stop' }
-  | { action: 'report'; reason?: string | null };
+  | { action: 'report'; reason?: string | null }
+  | MoreTimeAction;
 
 /**
  * The owner's answer through the consent link (docs/rules.md#data, #security), in one transaction with the request row locked,
@@ -149,6 +157,8 @@ export type ConsentAction =
  *   request keeps its status and is marked so the buyer sees "location not allowed";
  * - `decline`: records the refusal and alerts the buyer; nothing about the phone's position is stored;
  * - `stop`: ends sharing (recorded) and alerts the buyer; the owner may share again;
+ * - `extend`, `keep_end`: more time for a running share, or no to the requester's ask (services/more-time.ts
+ *   `answerMoreTime`: the end moves at most to MAX_SHARE_MINUTES from now; the extension is its own consent record);
  * - `report`: puts the number on the opt-out list (no more SMS to it; not when sent signed in as the request's buyer or
  *   from the browser the request was made from, who holds the same link) and ends the request (recorded, with the
  *   owner's optional `reason`, already checked and normalized by the route: plain text, at most 140 characters). Taken
@@ -194,6 +204,8 @@ export async function answerConsent(
       extra: { durationMinutes?: number; reason?: string | null } = {},
     ) => tx.insert(consents).values({ ...base, decision, ...extra });
 
+    if (action.action === 'extend' || action.action === 'keep_end') return answerMoreTime(tx, request, action, record);
+
     if (action.action === 'report') {
       // The requester holds the same link: a "report" from their session or browser is recorded, but only the owner's
       // puts the number on the opt-out list for every requester (an address alone may be the family's shared one).
@@ -238,6 +250,8 @@ export async function answerConsent(
       locationDeniedAt: null,
       ownerSeenAt: new Date(),
       liveSignal: null,
+      // One ask for more time per share: a new share starts without one.
+      moreTimeAsk: null,
     });
     if (ipLocation?.status === 'found' && ipLocation.latitude != null && ipLocation.longitude != null) {
       await tx.insert(positions).values({

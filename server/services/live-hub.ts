@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import type { Position } from '../../lib/contracts/locations';
+import type { MoreTimeAsk, Position } from '../../lib/contracts/locations';
 import { getDbState, type Db, type Tx } from '../db/client';
 import { NotifyProbes } from '../db/notify-probes';
 import { env } from '../env';
@@ -27,6 +27,8 @@ export type LiveChange = {
   ownerSeenAt: string | null;
   liveSignal: 'hidden' | 'permission_lost' | null;
   sharingUntil: string | null;
+  /** The requester's ask for more time in this share (lib/contracts/locations.ts MORE_TIME_ASKS); absent from older triggers. */
+  moreTime?: MoreTimeAsk | null;
 };
 
 /**

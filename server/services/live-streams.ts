@@ -2,7 +2,7 @@ import 'server-only';
 import { getDb, type Db } from '../db/client';
 import { env } from '../env';
 import { buyerState, type RequestState } from '../../lib/request-machine';
-import type { LocationTrace, Position } from '../../lib/contracts/locations';
+import { liveStateSchema, type LiveState, type LocationTrace, type Position } from '../../lib/contracts/locations';
 import { describeError } from '../observability/describe-error';
 import { log } from '../observability/log';
 import { metrics } from '../observability/metrics';
@@ -146,10 +146,21 @@ export function sseEvent(event: string, data: unknown, id?: string): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n${id === undefined ? '' : `id: ${id}\n`}\n`;
 }
 
-/** One `state` event: the state part of a trace (from a trace read, or a change the hub announced). */
-function stateEvent(s: Pick<LocationTrace, 'status' | 'ownerSeenAt' | 'liveSignal' | 'sharingUntil'>): string {
-  const { status, ownerSeenAt, liveSignal, sharingUntil } = s;
-  return sseEvent('state', { status, ownerSeenAt, liveSignal, sharingUntil });
+/**
+ * One `state` event: the state part of a trace (from a trace read, or a change the hub announced), held to its contract
+ * (lib/contracts/locations.ts `liveStateSchema`) with every time in the REST path's form, ISO 8601 UTC
+ * (`toISOString`): the trigger's JSON writes PostgreSQL's own (`…+00:00`). Throws on a value outside the contract.
+ */
+function stateEvent(s: Omit<LiveState, 'moreTime'> & Partial<Pick<LiveState, 'moreTime'>>): string {
+  const iso = (t: string | null) => (t === null ? null : new Date(t).toISOString());
+  const state = liveStateSchema.parse({
+    status: s.status,
+    ownerSeenAt: iso(s.ownerSeenAt),
+    liveSignal: s.liveSignal,
+    sharingUntil: iso(s.sharingUntil),
+    moreTime: s.moreTime ?? null,
+  });
+  return sseEvent('state', state);
 }
 
 /** What tells one named place from another (`''` for none), so a `place` event goes only when it changes. */

@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, asc, count, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
-import type { LocationTrace, Position, RequestPage } from '../../lib/contracts/locations';
+import type { LiveState, LocationTrace, Position, RequestPage } from '../../lib/contracts/locations';
 import type { Db } from '../db/client';
 import { consents, locationRequests, positions, requestErasures } from '../db/schema';
 import {
@@ -71,6 +71,8 @@ export async function requestWithPositions(db: Db, userId: string, id: string): 
     erased: !!erasure,
     createdAt: request.createdAt.toISOString(),
     sharingUntil: request.sharingUntil?.toISOString() ?? null,
+    /** The requester's ask for more time in this share. */
+    moreTime: request.moreTimeAsk,
     /** When the owner's page last spoke during a share (heartbeat or fix), for "offline" (lib/live-state.ts). */
     ownerSeenAt: request.ownerSeenAt?.toISOString() ?? null,
     /** Why a share is paused, as the owner's page said it. */
@@ -99,13 +101,11 @@ export async function positionsAfter(db: Db, requestId: string, afterId: number,
 
 /**
  * The live state of request `requestId` as the buyer's stream sends it (`state` event): the buyer's status, when the
- * owner's page was last heard from, what it said, and the end of the share (ISO 8601 UTC); null when the request is
+ * owner's page was last heard from, what it said, the end of the share (ISO 8601 UTC) and the requester's ask for more
+ * time; null when the request is
  * gone. One read by primary key, without the clock's settling (the stream's own upkeep and the trigger's changes do).
  */
-export async function liveStateOf(
-  db: Db,
-  requestId: string,
-): Promise<Pick<LocationTrace, 'status' | 'ownerSeenAt' | 'liveSignal' | 'sharingUntil'> | null> {
+export async function liveStateOf(db: Db, requestId: string): Promise<LiveState | null> {
   const [row] = await db
     .select({
       status: locationRequests.status,
@@ -113,6 +113,7 @@ export async function liveStateOf(
       ownerSeenAt: locationRequests.ownerSeenAt,
       liveSignal: locationRequests.liveSignal,
       sharingUntil: locationRequests.sharingUntil,
+      moreTime: locationRequests.moreTimeAsk,
     })
     .from(locationRequests)
     .where(eq(locationRequests.id, requestId))
@@ -123,6 +124,7 @@ export async function liveStateOf(
     ownerSeenAt: row.ownerSeenAt?.toISOString() ?? null,
     liveSignal: row.liveSignal,
     sharingUntil: row.sharingUntil?.toISOString() ?? null,
+    moreTime: row.moreTime,
   };
 }
 

@@ -17,6 +17,8 @@ import {
 import { applyEvent, settleByClock, type RequestColumns } from './request-transitions';
 import { buyerHasAccessSql } from './requests';
 import { sha256 } from './tokens';
+import type { PresenceAnswer } from '../../lib/contracts/consent';
+import type { MoreTimeAsk } from '../../lib/contracts/locations';
 
 // What the owner's page sends, by consent code, while a share runs: the browser's fixes and what the page says of
 // itself (visible, hidden, permission lost), for the buyer's live map (docs/rules.md#the-product; services/consent.ts
@@ -42,7 +44,7 @@ import { sha256 } from './tokens';
  * A stored position and a heartbeat written reach the buyer's open map through the live broker after the statement
  * commits, batched with others (services/live-broker.ts).
  *
- * Returns `{ status: 'sharing' }` when stored; otherwise `not_found` (unknown code: the caller counts the guess),
+ * Returns `{ status: 'sharing' }` with the share's end and whether the requester asks for more time when stored; otherwise `not_found` (unknown code: the caller counts the guess),
  * `not_sharing` (the request is not live, or its window ended: the clock's transition is then applied,
  * request-transitions.ts `settleByClock`), `withdrawn` (the buyer has no access any more). Throws RateLimitedError
  * when the IP is out of guesses (nothing read or written), or when the request is live but out of points (no position
@@ -59,7 +61,7 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
     with guard as (
       select ${limitReachedSql('consentMissPerIp', ip ?? 'unknown', nowMs)} as guessed_out
     ), request as (
-      select id, status, user_id, expires_at, sharing_until from ${locationRequests}
+      select id, status, user_id, expires_at, sharing_until, more_time_ask from ${locationRequests}
       where ${locationRequests.consentCodeHash} = ${hash} and not (select guessed_out from guard)
       for no key update
     ), counted as (
@@ -79,6 +81,7 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
       returning 1
     )
     select guard.guessed_out, request.id, request.status, request.expires_at, request.sharing_until,
+      request.more_time_ask,
       (select points from counted) as points, (select expire from counted) as expire,
       exists (select 1 from stored) as stored, (select id from stored) as position_id,
       exists (select 1 from seen) as heartbeat, ${access} as access
@@ -92,7 +95,12 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
     // Committed (the statement ran on its own): the broker tells the buyers' open maps, batched.
     liveBroker().announce(row.id, Number(row.position_id));
     if (row.heartbeat) liveBroker().heartbeat(row.id);
-    return { status: 'sharing' };
+    // The owner's page learns of a moved end and of the requester's ask for more time with each fix.
+    return {
+      status: 'sharing',
+      sharingUntil: new Date(row.sharing_until!).toISOString(),
+      moreTimeAsked: row.more_time_ask === 'asked',
+    };
   }
   // Not stored: why, in the order the owner's page needs to know it (a share that ended, before a limit).
   const status = await settleByClock(db, row.id, now, {
@@ -124,6 +132,7 @@ type SavedRow = {
   status: RequestState | null;
   expires_at: Date | string | null;
   sharing_until: Date | string | null;
+  more_time_ask: MoreTimeAsk | null;
   points: number | string | null;
   expire: number | string | null;
   stored: boolean;
@@ -173,22 +182,32 @@ async function markSeen(
  * `navigator.sendBeacon` on `visibilitychange` to hidden and on `pagehide`, `permission_lost` when the Permissions
  * API reports the location permission revoked. `hidden` and `permission_lost` pause the share (`page_hidden`); a
  * paused share that is hidden and then loses the permission keeps the latest reason. Limited per request like
- * positions (positionsPerRequest). Returns the new state, `not_found` for an unknown code, `not_sharing` when no
- * share runs (the page then reloads its view).
+ * positions (positionsPerRequest). Returns the new state with the share's end and whether the requester asks for
+ * more time (the visible page shows the ask from its heartbeat), `not_found` for an unknown code, `not_sharing` when
+ * no share runs (the page then reloads its view).
  */
-export async function recordPresence(db: Db, code: string, presence: Presence): Promise<AnswerResult> {
+export async function recordPresence(
+  db: Db,
+  code: string,
+  presence: Presence,
+): Promise<PresenceAnswer | { error: 'not_found' | 'not_sharing' }> {
   const row = await byConsentCode(db, code);
   if (!row) return { error: 'not_found' };
   const status = await settleByClock(db, row.request.id, new Date(), row.request);
   if (!status || !isLive(status)) return { error: 'not_sharing' };
   await consume('positionsPerRequest', sha256(code));
   const id = row.request.id;
+  // What the page learns with the answer: the share's end and the requester's ask for more time (as read above).
+  const news = {
+    sharingUntil: row.request.sharingUntil?.toISOString() ?? null,
+    moreTimeAsked: row.request.moreTimeAsk === 'asked',
+  };
   if (presence === 'visible') {
     await heartbeat(db, id);
-    return { status: 'sharing' };
+    return { status: 'sharing', ...news };
   }
   // Already paused: the latest reason is kept.
   if (!(await applyEvent(db, id, 'page_hidden', { liveSignal: presence })))
     await markSeen(db, id, 'paused', { liveSignal: presence });
-  return { status: 'paused' };
+  return { status: 'paused', ...news };
 }

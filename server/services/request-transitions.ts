@@ -8,7 +8,7 @@ import { TRANSITIONS, isLive, isOpen, type RequestEvent, type RequestState } fro
 export type RequestColumns = Partial<
   Pick<
     typeof locationRequests.$inferInsert,
-    'sharingUntil' | 'firstSharedAt' | 'locationDeniedAt' | 'withdrawnAt' | 'ownerSeenAt' | 'liveSignal'
+    'sharingUntil' | 'firstSharedAt' | 'locationDeniedAt' | 'withdrawnAt' | 'ownerSeenAt' | 'liveSignal' | 'moreTimeAsk'
   >
 >;
 

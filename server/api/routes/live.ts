@@ -10,6 +10,7 @@ import { bodyOf, readBody } from '../validation';
 import { guessingGuard } from '../consent-guard';
 import { PRESENCE_SIGNALS, recordPresence } from '../../services/owner-signals';
 import { ApiError, ErrorCode } from '../errors';
+import { presenceAnswerSchema, type PresenceAnswer } from '../../../lib/contracts/consent';
 
 const presenceBody = z.object({ state: z.enum(PRESENCE_SIGNALS) });
 
@@ -20,7 +21,7 @@ const presenceRoute = createRoute({
     "What the owner's page says of itself while sharing: `visible` (heartbeat), `hidden` (navigator.sendBeacon on visibilitychange/pagehide), `permission_lost`. Exempt from the website_type header (a beacon cannot set headers; the consent code is the credential)",
   request: { params: z.object({ id: z.string().min(16).max(64) }), body: bodyOf(presenceBody) },
   responses: {
-    200: jsonResponse(envelope(z.object({ status: z.enum(['sharing', 'paused']) })), 'The share now'),
+    200: jsonResponse(envelope(presenceAnswerSchema), "The share now: its state, its end, the requester's ask"),
     ...fails({ 404: 'Unknown code', 409: 'No share running', ...BAD_INPUT }),
   },
 });
@@ -65,7 +66,7 @@ export const liveApi = new OpenAPIHono<AppEnv>()
     });
     if ('error' in result) throw new ApiError(409, ErrorCode.conflict, 'Api.notSharing');
     c.header('Cache-Control', SMALL_ANSWER);
-    return ok(c, { status: result.status === 'paused' ? ('paused' as const) : ('sharing' as const) });
+    return ok(c, result satisfies PresenceAnswer);
   })
   .openapi(liveRoute, async (c) => {
     const user = c.get('user')!;

@@ -5,6 +5,7 @@ import { consentSmsText } from '../../services/consent-sms';
 import { clearPositions, listRequests, requestWithPositions } from '../../services/locate';
 import { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '../../services/notifications';
 import { quotaOf, renewConsentLink, requestLocation } from '../../services/requests';
+import { askMoreTime } from '../../services/more-time';
 import type { AppEnv } from '../context';
 import { readBrowserKey } from '../offer-browser-cookie';
 import { notFound } from '../errors';
@@ -14,6 +15,7 @@ import { BAD_INPUT, SIGNED_OUT, created, envelope, fails, jsonResponse, ok, okPa
 import {
   SMS_TEXTS,
   locationTraceSchema,
+  moreTimeAskSchema,
   newRequestBody,
   newRequestSchema,
   renewLinkBody,
@@ -129,6 +131,20 @@ const clearRoute = createRoute({
   },
 });
 
+// POST /api_f/v1/gpsTrace/phoneLocation/{id}/more-time - ask the owner for more time, once per share
+const moreTimeRoute = createRoute({
+  method: 'post',
+  path: '/gpsTrace/phoneLocation/{id}/more-time',
+  summary:
+    "Asks the phone's owner for more time on a running share of one of the caller's requests, once per share: the owner's open page shows the ask with Accept and No, and nothing changes until the owner taps; no SMS is sent. The answer reaches the map as a `state` event (`moreTime`). 409 when no share runs or the ask was made already in this share; another user's id answers 404",
+  middleware: [requireUser] as const,
+  request: { params: requestIdParams },
+  responses: {
+    200: jsonResponse(envelope(moreTimeAskSchema), 'Asked'),
+    ...fails({ ...SIGNED_OUT, 404: 'Not found or not yours', 409: 'No share runs, or already asked in this share' }),
+  },
+});
+
 export const locationsApi = new OpenAPIHono<AppEnv>()
   .openapi(listRoute, async (c) => {
     const { pageNum, pageSize } = c.req.valid('query');
@@ -185,6 +201,9 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
     if (!renewed) throw notFound();
     return ok(c, { link: renewed.link, smsQueued: renewed.smsQueued });
   })
+  .openapi(moreTimeRoute, async (c) =>
+    ok(c, await askMoreTime(await c.var.db(), c.get('user')!.id, c.req.valid('param').id)),
+  )
   .openapi(clearRoute, async (c) => {
     const cleared = await clearPositions(await c.var.db(), c.get('user')!.id, c.req.valid('param').id);
     if (cleared === null) throw notFound();

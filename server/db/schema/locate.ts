@@ -15,6 +15,7 @@ import { accountId } from './accounts';
 import { orders } from './billing';
 import type { E164 } from '../../../lib/contracts/phone';
 import { OPEN_STATES, REQUEST_STATES } from '../../../lib/request-machine';
+import { MORE_TIME_ASKS } from '../../../lib/contracts/locations';
 
 /** The location-request states, from the one table in lib/request-machine.ts. */
 export const locationRequestStatus = pgEnum('location_request_status', REQUEST_STATES);
@@ -64,6 +65,11 @@ export const locationRequests = pgTable(
      * services/buyer-alerts.ts): a silence is announced once; the next fix or heartbeat starts a new one.
      */
     silenceAlertedFor: at('silence_alerted_for'),
+    /**
+     * The requester's ask for more time in the running share (lib/contracts/locations.ts MORE_TIME_ASKS): `asked`,
+     * then `granted` or `refused` by the owner. Cleared when a new share starts: one ask per share.
+     */
+    moreTimeAsk: text('more_time_ask', { enum: MORE_TIME_ASKS }),
     /** When the request was withdrawn because the buyer's subscription ended; status `withdrawn`. */
     withdrawnAt: at('withdrawn_at'),
     ...timestamps(),
@@ -77,7 +83,7 @@ export const locationRequests = pgTable(
 );
 
 /** The owner's decisions on the consent page: each one is its own append-only record. */
-export const CONSENT_DECISIONS = ['shared', 'shared_again', 'stopped', 'declined', 'reported'] as const;
+export const CONSENT_DECISIONS = ['shared', 'shared_again', 'extended', 'stopped', 'declined', 'reported'] as const;
 
 /**
  * The owner's decisions on the consent page: when, from where, and a hash of the text they were shown. Append-only:
@@ -95,7 +101,7 @@ export const consents = pgTable(
     ip: text('ip'),
     userAgent: text('user_agent'),
     textHash: text('text_hash').notNull(),
-    /** Sharing duration the owner chose, minutes. */
+    /** Sharing duration the owner chose, minutes; for `extended`, the minutes the owner added to the running share. */
     durationMinutes: integer('duration_minutes'),
     /**
      * For a `reported` decision: the owner's optional reason, plain text of at most 140 characters held to the note's

@@ -55,7 +55,8 @@ export async function referencesOf(db: Db, ids: string[]): Promise<Map<string, s
 
 /**
  * Total sharing time from a request's consent records (oldest first) at `now`, ms: each share (`shared`,
- * `shared_again`) runs for the duration chosen, cut short by the next record (a stop, a report) and by `now`.
+ * `shared_again`) runs for the duration chosen plus the minutes the owner added while it ran (`extended`), cut short
+ * by the next record that is not an extension (a stop, a report) and by `now`.
  */
 export function sharedDuration(
   records: { decision: string; createdAt: Date; durationMinutes: number | null }[],
@@ -65,10 +66,16 @@ export function sharedDuration(
   records.forEach((r, i) => {
     if (r.decision !== 'shared' && r.decision !== 'shared_again') return;
     const start = r.createdAt.getTime();
-    const ends = [start + (r.durationMinutes ?? 0) * 60_000, now.getTime()];
-    const nextRecord = records[i + 1];
-    if (nextRecord) ends.push(nextRecord.createdAt.getTime());
-    total += Math.max(0, Math.min(...ends) - start);
+    let planned = start + (r.durationMinutes ?? 0) * 60_000;
+    let cut = now.getTime();
+    for (const later of records.slice(i + 1)) {
+      if (later.decision !== 'extended') {
+        cut = Math.min(cut, later.createdAt.getTime());
+        break;
+      }
+      planned += (later.durationMinutes ?? 0) * 60_000;
+    }
+    total += Math.max(0, Math.min(planned, cut) - start);
   });
   return total;
 }
