@@ -1,7 +1,7 @@
 /**
  * The order state machine: the one table of an order's payment states and the events that move it. Pure (no database,
  * no clock), in the idiom of the location request's machine (lib/request-machine.ts, docs/decisions/0007): the server
- * applies each event as one conditional UPDATE (server/services/order-transitions.ts), so of two racing events the
+ * applies each event as one conditional UPDATE (server/services/billing/order-transitions.ts), so of two racing events the
  * second sees the first's result. States and events are listed in docs/order-states.md.
  *
  * ```
@@ -18,7 +18,7 @@
  *   result recorded (`refunded`) or the claim released (back to `paid`, to be tried again).
  * - A refund ends an order for good: nothing leaves `refunded` or `canceled`.
  * - An unpaid order loses its first-order discount to a newer one of the same buyer (`superseded`,
- *   server/services/prices.ts `claimFirstOrderDiscount`) only while it is still unpaid.
+ *   server/services/billing/prices.ts `claimFirstOrderDiscount`) only while it is still unpaid.
  */
 
 /** Every state an order can be in (the `order_status` enum, drizzle/0000_init.sql). */

@@ -83,7 +83,7 @@ const providersSettings = {
   TRIAL_REMINDER_HOURS: z.coerce.number().min(0).max(23).default(4),
   /**
    * Whether a trial in which no location was ever shared is refunded and ends instead of converting
-   * (services/unconsented-trials.ts; docs/features.md "Payments and subscriptions"). On unless an operator must turn it off.
+   * (services/billing/unconsented-trials.ts; docs/features.md "Payments and subscriptions"). On unless an operator must turn it off.
    */
   REFUND_UNCONSENTED_TRIALS: bool.default(true),
   /** Days before each yearly anniversary of a subscription that the annual reminder e-mail goes out. */

@@ -16,7 +16,7 @@ import { acceptedLanguage } from '../scripts/accept-language.mjs';
 export type ApiLanguage = Language;
 
 // The source texts, read from disk: the build precompiles imported catalogues (next.config.ts), and the terms of use
-// are hashed as written (`messagesOf`, server/services/subscription-consents.ts).
+// are hashed as written (`messagesOf`, server/services/billing/subscription-consents.ts).
 let catalogues: Record<ApiLanguage, Record<string, unknown>> | undefined;
 function catalogue(lang: ApiLanguage): Record<string, unknown> {
   catalogues ??= Object.fromEntries(

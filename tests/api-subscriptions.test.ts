@@ -2,8 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { cancelTokens, locationRequests, payments, refunds } from '@/server/db/schema';
-import { runBillingCycle } from '@/server/services/billing-cycle';
-import { addMonths, MAX_FAILED_RENEWALS } from '@/server/services/subscription-machine';
+import { addMonths, MAX_FAILED_RENEWALS, runBillingCycle } from '@/server/services/billing';
 import { call } from './support/accounts';
 import { emailsTo, markShared, subscribe, subscriptionById } from './support/billing';
 
@@ -228,7 +227,7 @@ describe('refunds (docs/rules.md#limits: 14 days, service not performed)', () =>
       .where(eq(locationRequests.orderId, order.id));
     const res = await call('POST', '/admin/order/refund', { body: { code }, headers: { cookie } });
     expect(res.status).toBe(409);
-    // Not a dead end: the refusal says what a withdrawal from the contract still gives back (services/refunds.ts).
+    // Not a dead end: the refusal says what a withdrawal from the contract still gives back (services/billing/refunds.ts).
     expect((await res.json()).msg).toMatch(
       /^A location was already shared for this subscription, so it is not refunded on request\. You can still withdraw from the contract until .+ UTC: it ends at once and you get back /,
     );

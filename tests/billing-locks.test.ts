@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { orders, payments, refunds, withdrawals } from '@/server/db/schema';
 import { env } from '@/server/env';
-import { runBillingCycle } from '@/server/services/billing-cycle';
+import { runBillingCycle } from '@/server/services/billing';
 import { call } from './support/accounts';
 import { markShared, subscribe, subscriptionById } from './support/billing';
 
-// The one lock order of the billing paths (server/services/billing-locks.ts): a refund, a withdrawal, a cancellation
+// The one lock order of the billing paths (server/services/billing/billing-locks.ts): a refund, a withdrawal, a cancellation
 // and a renewal charge of the same order, all at once, never wait on each other in a cycle (PostgreSQL 40P01).
 
 const MINUTE = 60_000;

@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { orders } from '@/server/db/schema';
-import { holding, OTHER_BROWSER_HOLD_MS, STRIPE_SESSION_MS, CLAIM_GRACE_MS } from '@/server/services/prices';
+import { CLAIM_GRACE_MS, holding, OTHER_BROWSER_HOLD_MS, STRIPE_SESSION_MS } from '@/server/services/billing';
 import { call } from './support/accounts';
 import { nextPhone, payCard, placeOrder } from './support/billing';
 

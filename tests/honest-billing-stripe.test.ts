@@ -5,11 +5,14 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { orders, refunds, subscriptions, withdrawals } from '@/server/db/schema';
-import { runBillingCycle } from '@/server/services/billing-cycle';
-import { lockOrder } from '@/server/services/billing-locks';
-import { REFUND_CLAIM_STALE_MS, claimRefund } from '@/server/services/refund-claims';
-import { refundOrder } from '@/server/services/refunds';
-import { withdraw } from '@/server/services/withdrawals';
+import {
+  claimRefund,
+  lockOrder,
+  REFUND_CLAIM_STALE_MS,
+  refundOrder,
+  runBillingCycle,
+  withdraw,
+} from '@/server/services/billing';
 import { idleInTransaction } from './support/db-activity';
 import type { FakeStripe } from './support/fake-stripe';
 import { API, app } from './support/api';
@@ -142,7 +145,7 @@ const toStripe = (code: string, subId?: string) => (r: FakeStripe['requests'][nu
  * Runs `act` (a refund, a withdrawal, a billing cycle) while the fake Stripe holds its answers, and checks, once
  * `asked` (a request of `toStripe`) has reached Stripe, that no transaction is open and the order row is not locked:
  * another connection takes it `FOR UPDATE NOWAIT` at once (docs/decisions/0009). The order reads `refunding` with its
- * claim's key `key` meanwhile (services/refund-claims.ts). Returns what `act` returned.
+ * claim's key `key` meanwhile (services/billing/refund-claims.ts). Returns what `act` returned.
  */
 async function whileStripeAnswers<T>(
   asked: (r: FakeStripe['requests'][number]) => boolean,

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { orders } from '@/server/db/schema';
 import { ORDER_EVENTS, ORDER_STATES, nextOrderState, type OrderEvent, type OrderState } from '@/lib/order-machine';
-import { applyOrderEvent } from '@/server/services/order-transitions';
+import { applyOrderEvent } from '@/server/services/billing';
 import { uniqueEmail } from './support/accounts';
 import { placeOrder } from './support/billing';
 
 // The order state machine (lib/order-machine.ts): the table itself, and every pair of racing events applied through
-// PostgreSQL as conditional UPDATEs (server/services/order-transitions.ts).
+// PostgreSQL as conditional UPDATEs (server/services/billing/order-transitions.ts).
 
 describe('the order transition table', () => {
   it('reaches every state but created from pending, and nothing leaves refunded or canceled', () => {

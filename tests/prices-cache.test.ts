@@ -9,7 +9,7 @@ import {
   PRICE_CACHE_MS,
   pricePlan,
   priceSetup,
-} from '@/server/services/prices';
+} from '@/server/services/billing';
 import { API, app, clientHeaders } from './support/api';
 
 const created: string[] = [];

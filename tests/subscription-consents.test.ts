@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { orders, subscriptionConsents } from '@/server/db/schema';
 import { searchOrders } from '@/server/services/ops';
-import { purgeSubscriptionConsents } from '@/server/services/subscription-consents';
+import { purgeSubscriptionConsents } from '@/server/services/billing';
 import { call } from './support/accounts';
 import { payCard, placeOrder } from './support/billing';
 

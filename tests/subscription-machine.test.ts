@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_FAILED_RENEWALS,
-  TRIAL_DECISION_LEAD_MS,
   addMonths,
   hasAccess,
   isDue,
+  MAX_FAILED_RENEWALS,
   nextAnniversary,
-  transition,
-  trialDecisionDue,
   type SubscriptionState,
-} from '@/server/services/subscription-machine';
+  transition,
+  TRIAL_DECISION_LEAD_MS,
+  trialDecisionDue,
+} from '@/server/services/billing';
 
 const T0 = new Date('2026-01-31T10:00:00Z');
 const hours = (h: number) => new Date(T0.getTime() + h * 3600_000);

@@ -2,11 +2,18 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { locationRequests, orders, payments, refunds, subscriptions, withdrawals } from '@/server/db/schema';
-import { runBillingCycle } from '@/server/services/billing-cycle';
-import { transition } from '@/server/services/subscription-machine';
-import { withdrawalQuote, WITHDRAWAL_DAYS } from '@/server/services/withdrawal-rule';
-import { withdraw, withdrawalContracts, withdrawKey, withdrawLinkState } from '@/server/services/withdrawals';
-import { refundCheck, refusalMessage } from '@/server/services/refunds';
+import {
+  refundCheck,
+  refusalMessage,
+  runBillingCycle,
+  transition,
+  withdraw,
+  WITHDRAWAL_DAYS,
+  withdrawalContracts,
+  withdrawalQuote,
+  withdrawKey,
+  withdrawLinkState,
+} from '@/server/services/billing';
 import { emailDateTime } from '@/server/services/templates';
 import { call, tokenOf, uniqueEmail } from './support/accounts';
 import { emailsTo, payCard, placeOrder, subscriptionById } from './support/billing';
@@ -116,7 +123,7 @@ describe('the refund rule (pure, any clock)', () => {
   });
 });
 
-describe('withdrawing with time travel (services/withdrawals.ts)', () => {
+describe('withdrawing with time travel (services/billing/withdrawals.ts)', () => {
   it('within 14 days, nothing shared: the trial payment back in full, the subscription ended, an acknowledgement', async () => {
     const { email, order, sub } = await buy('wd-full', true);
     const db = await getDb();
@@ -327,7 +334,7 @@ describe('/withdraw without signing in: the e-mailed single-use link', () => {
   });
 });
 
-describe('Billing: a refused refund and the withdrawal say the same (services/contract-quote.ts)', () => {
+describe('Billing: a refused refund and the withdrawal say the same (services/billing/contract-quote.ts)', () => {
   const detail = async (code: string, cookie: string) =>
     (await (await call('POST', '/admin/order/refundDetail', { body: { code }, headers: { cookie } })).json()).obj;
   const billing = async (cookie: string) =>

@@ -26,7 +26,7 @@ function browserZone(): string | undefined {
 }
 
 /**
- * `/withdraw` — the withdrawal function (Directive 2011/83/EU Art. 11a; services/withdrawals.ts): separate from
+ * `/withdraw` — the withdrawal function (Directive 2011/83/EU Art. 11a; services/billing/withdrawals.ts): separate from
  * cancelling, reachable from the footer, Billing and every order e-mail. Signed in, the confirmation step shows at once
  * (`GET /admin/withdraw/contracts`); otherwise the e-mail of the account → a single-use link (24 h,
  * `POST /portal/withdraw/request`, same answer for unknown addresses) → `/withdraw?token=…`
@@ -36,7 +36,7 @@ function browserZone(): string | undefined {
  * with the date and time in UTC and in the reader's zone, which is also e-mailed; it is scrolled into view and
  * focused, so on a 360 px phone it is on screen right after Confirm (not above it). After the 14 days the contract says
  * the period has ended and offers cancellation instead. A link ends when used: opened again, it says only when the
- * withdrawal was completed (`completedAt`), no number and no order (services/withdrawals.ts `withdrawLinkState`).
+ * withdrawal was completed (`completedAt`), no number and no order (services/billing/withdrawals.ts `withdrawLinkState`).
  * Texts: messages/*.json `Withdraw`.
  */
 export function WithdrawFlow() {

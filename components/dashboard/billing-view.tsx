@@ -25,7 +25,7 @@ type Ask = { kind: 'cancel'; date: string } | { kind: 'refund'; code: string; am
  * orders with their payment method, and a refund request for each paid one (`POST /admin/order/refundDetail`, then
  * `POST /admin/order/refund` after confirming). Refusals and results show the server's localized message; a refused
  * refund says why (outside the window, a location was shared — then what a withdrawal still refunds, from the same
- * quote, services/refunds.ts `refusalOf` — already refunded) and links to the contact page, and the order's refund
+ * quote, services/billing/refunds.ts `refusalOf` — already refunded) and links to the contact page, and the order's refund
  * button goes. A withdrawn order reads "Withdrawn — refunded US$0.50" (its `withdrawn` record) and offers no refund. Each
  * order is named by its short reference; a refunded one says why (refunded automatically because nothing was shared
  * in the trial, a withdrawal, or a refund asked for) and what that ended. When every subscription has ended, "Buy

@@ -24,7 +24,7 @@ function newKey(): string {
  * "limited time" claim (Directive 2005/29/EC, Annex I point 7); then, in the same type size as the price, the trial
  * price, its 24 hours, the monthly price it converts to, that it renews until cancelled and how to cancel; the
  * statement descriptor, said of the card or, when the buyer chose the wallet, of the wallet's activity (what
- * `renderTermsShown` in server/services/subscription-consents.ts records too); card or wallet; the request to start at once and what a withdrawal then refunds
+ * `renderTermsShown` in server/services/billing/subscription-consents.ts records too); card or wallet; the request to start at once and what a withdrawal then refunds
  * (`Pay.startNow`, sent as `startNow`: Directive 2011/83/EU Art. 7(3), 14(3)); and Pay, which creates the order (`POST /portal/order` with an
  * idempotency key). The discounted price and the struck regular price stand side by side, large, above the terms
  * and Pay goes where the answer's `next` says. If the discount went to another order first (409,

@@ -160,7 +160,7 @@ export function PayStatus() {
  */
 function Paid({ order, signedIn, locale }: { order: OrderView; signedIn: boolean; locale: AppLocale }) {
   const t = useTranslations('PayStatus');
-  // `paidAt` is set in the same transaction that marks an order paid (services/checkout.ts `fulfilOrder`).
+  // `paidAt` is set in the same transaction that marks an order paid (services/billing/checkout.ts `fulfilOrder`).
   const day = formatDay(order.paidAt!, locale);
   const brand = cardBrandName(order.cardBrand);
   const charged =

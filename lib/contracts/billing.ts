@@ -32,7 +32,7 @@ export const billingOrderSchema = z.object({
   }),
   withdrawable: z.boolean().meta({
     description:
-      "a withdrawal from this order's contract can be made now: paid, within the 14-day period, neither withdrawn from nor refunded (server/services/withdrawals.ts)",
+      "a withdrawal from this order's contract can be made now: paid, within the 14-day period, neither withdrawn from nor refunded (server/services/billing/withdrawals.ts)",
   }),
   withdrawn: z
     .object({

@@ -14,11 +14,10 @@ import { getDbState, type Db } from '../db/client';
 import { isShutdownError } from '../db/client';
 import { env } from '../env';
 import { runLocateMaintenance } from '../services/locate';
-import { runBillingCycle } from '../services/billing-cycle';
+import { purgeSubscriptionConsents, runBillingCycle } from '../services/billing';
 import { forwardAdEvent, unsentAdEventIds } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
 import { pruneSafety } from '../services/safety';
-import { purgeSubscriptionConsents } from '../services/subscription-consents';
 import {
   deliverOutboxMessage,
   dueOutboxIds,

@@ -5,11 +5,8 @@ import type { Db, Tx } from '../db/client';
 import { payerKeyOfCard } from '../services/requester-marks';
 import { orders, priceSetups, subscriptions } from '../db/schema';
 import { cancelAtOf, periodEndOf, statusFromStripe, stripeClient } from '../providers/stripe';
-import { lockOrder } from '../services/billing-locks';
+import { applySubscriptionEvent, type ClientMeta, fulfilOrder, lockOrder, queueReceipt } from '../services/billing';
 import { isPayable } from '../../lib/order-machine';
-import { fulfilOrder, type ClientMeta } from '../services/checkout';
-import { queueReceipt } from '../services/receipts';
-import { applySubscriptionEvent } from '../services/subscriptions';
 
 /**
  * A Stripe event's handling in two steps (server/payments/stripe-events/): the handler asks Stripe for the current
@@ -94,7 +91,7 @@ export function retrieveStripeSubscription(stripeId: string): Promise<Stripe.Sub
  * Brings our row of Stripe subscription `remote` (as retrieveStripeSubscription fetched it, before the transaction)
  * to that state, through the state machine (`provider_sync`). Events arriving out of order therefore still end in
  * Stripe's final state. A subscription we do not know yet (its checkout not completed) is left for the checkout
- * completion, which reads the same state. Its order is locked before the subscription (services/billing-locks.ts), as
+ * completion, which reads the same state. Its order is locked before the subscription (services/billing/billing-locks.ts), as
  * a refund or withdrawal running at the same time does.
  */
 export async function applyStripeSubscription(tx: Tx, remote: Stripe.Subscription): Promise<void> {
@@ -128,7 +125,7 @@ export function retrieveInvoice(invoiceId: string): Promise<Stripe.Invoice> {
  * The receipt of a paid Stripe invoice (as retrieveInvoice fetched it, before the transaction): a monthly charge — the trial's conversion or a renewal
  * (`billing_reason` other than `subscription_create`, whose receipt is the order e-mail) with an amount above zero —
  * e-mails what was charged (Stripe's `amount_paid`, minor units), when (`status_transitions.paid_at`), the next charge
- * (our subscription's period end, already synced) and how to cancel (services/receipts.ts). Runs in the webhook's
+ * (our subscription's period end, already synced) and how to cancel (services/billing/receipts.ts). Runs in the webhook's
  * transaction, whose event-id record makes one receipt per `invoice.paid` event. Returns the ids of what it wrote (tests read them).
  */
 export async function receiptForInvoice(tx: Tx, invoice: Stripe.Invoice): Promise<string[]> {

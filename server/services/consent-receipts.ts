@@ -7,7 +7,7 @@ import { decimalAmount } from './money';
 
 /**
  * The buyer's receipts of what they agreed to at Pay: the records of consent to the subscription
- * (services/subscription-consents.ts writes them, append-only) as the buyer reads them on `/dashboard/billing/consent/`
+ * (services/billing/subscription-consents.ts writes them, append-only) as the buyer reads them on `/dashboard/billing/consent/`
  * and downloads them: named by the order's reference (docs/rules.md#entities: people read an order by its reference),
  * never by the record's or the order's internal id, with prices as decimal money (lib/contracts/billing.ts
  * `consentReceiptSchema`).

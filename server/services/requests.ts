@@ -1,5 +1,5 @@
 import 'server-only';
-import { ACCESS_STATUSES, hasAccess } from './subscription-machine';
+import { ACCESS_STATUSES, hasAccess } from '../../lib/subscription-access';
 import { and, count, desc, eq, gte, inArray, isNull, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../db/schema';
@@ -235,7 +235,7 @@ async function liveSubscription(db: Db | Tx, userId: string) {
 }
 
 /**
- * Whether `userId` may locate now (subscription-machine `hasAccess`): checked where a consent is recorded and where
+ * Whether `userId` may locate now (lib/subscription-access.ts `hasAccess`): checked where a consent is recorded and where
  * each position is stored, so no position reaches a buyer without access.
  */
 export async function buyerHasAccess(db: Db | Tx, userId: string): Promise<boolean> {
@@ -269,7 +269,7 @@ export async function withdrawRequests(tx: Tx, userId: string): Promise<number> 
 /**
  * The subscriber's live subscription and how much of its quota is used. A request counts unless it was declined or
  * expired without ever sharing (its credit comes back). The period starts at the subscription's start or 30 days
- * before its current period end, whichever is later. Null without access (subscription-machine `hasAccess`:
+ * before its current period end, whichever is later. Null without access (lib/subscription-access.ts `hasAccess`:
  * trialing or active and inside the period; `past_due` suspends access).
  */
 export async function quotaOf(db: Db | Tx, userId: string) {

@@ -11,6 +11,13 @@ export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+/**
+ * Crockford's base32 alphabet (https://www.crockford.com/base32.html): digits and upper-case letters without I, L, O
+ * and U, so a reference read aloud or copied by hand (an order's, billing/order-reference.ts; a safety-centre request's,
+ * safety/overview.ts) has no 1/I/L or 0/O to confuse.
+ */
+export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
 const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
 /** A generated password of `length` characters from an unambiguous alphabet, drawn with a CSPRNG. */

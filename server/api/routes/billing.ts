@@ -16,13 +16,20 @@ import {
 import { translate } from '../../i18n';
 import { paymentProvider } from '../../providers/payments';
 import { formatMoney } from '../../services/money';
-import { ownedOrder } from '../../services/orders';
-import { refundCauses, refundCheck, refundOrder, refusalMessage } from '../../services/refunds';
-import { withdrawalContracts } from '../../services/withdrawals';
-import { cancelSubscriptions } from '../../services/subscriptions';
-import { consentRecordView, subscriptionConsentsOf } from '../../services/subscription-consents';
+import {
+  billingFacts,
+  billingOverview,
+  cancelSubscriptions,
+  consentRecordView,
+  ownedOrder,
+  refundCauses,
+  refundCheck,
+  refundOrder,
+  refusalMessage,
+  subscriptionConsentsOf,
+  withdrawalContracts,
+} from '../../services/billing';
 import { consentReceiptsOf } from '../../services/consent-receipts';
-import { billingFacts, billingOverview } from '../../services/billing-overview';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser } from '../middleware';
@@ -46,7 +53,7 @@ const refundDetailRoute = createRoute({
   method: 'post',
   path: '/admin/order/refundDetail',
   summary:
-    "Refund details of one of the caller's orders: eligible within 14 days if no location was shared; a refusal after a share names what a withdrawal from the contract would still refund (services/refunds.ts refusalOf)",
+    "Refund details of one of the caller's orders: eligible within 14 days if no location was shared; a refusal after a share names what a withdrawal from the contract would still refund (services/billing/refunds.ts refusalOf)",
   middleware: [requireUser] as const,
   request: { body: bodyOf(orderCodeBody) },
   responses: { 200: jsonResponse(envelope(refundInfoSchema), 'Details'), ...fails({ ...authErrors, ...BAD_INPUT }) },
@@ -147,7 +154,7 @@ export const billingApi = new OpenAPIHono<AppEnv>()
       db,
       orderRows.filter((o) => o.status === 'refunded').map((o) => o.id),
     );
-    // Where each contract stands for a withdrawal (services/withdrawals.ts, the page /withdraw reads the same).
+    // Where each contract stands for a withdrawal (services/billing/withdrawals.ts, the page /withdraw reads the same).
     const contracts = new Map(
       (await withdrawalContracts(db, userId, lang, new Date())).map((contract) => [contract.code, contract]),
     );

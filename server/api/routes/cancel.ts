@@ -1,7 +1,7 @@
 import 'server-only';
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { emailKey } from '../../services/accounts';
-import { cancelLinkState, confirmCancelLink, requestCancelLink } from '../../services/cancel-links';
+import { cancelLinkState, confirmCancelLink, requestCancelLink } from '../../services/billing';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';

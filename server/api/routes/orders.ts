@@ -13,16 +13,19 @@ import {
 } from '../../../lib/contracts/orders';
 import { env } from '../../env';
 import { completeCheckoutOnReturn } from '../../payments/stripe-sync';
-import { createOrder, embeddedCheckout, findOrder, orderView } from '../../services/orders';
 import {
   buyerKey,
+  createOrder,
   displayedPricePlan,
+  embeddedCheckout,
+  findOrder,
   firstOrderStatus,
+  orderView,
   preferredCurrency,
   pricePlan,
   priceSetup,
   showOffer,
-} from '../../services/prices';
+} from '../../services/billing';
 import { offerBrowserKey } from '../offer-browser-cookie';
 import { consume, RateLimitedError } from '../../services/rate-limit';
 import type { AppEnv, Db } from '../context';

@@ -4,13 +4,14 @@ import type { Context } from 'hono';
 import { PATTERNS } from '../../../lib/validation/schemas';
 import { luhnValid } from '../../providers/sandbox-payments';
 import {
+  type ClientMeta,
   completeSandbox3ds,
   completeSandboxWallet,
-  paySandboxCard,
-  type ClientMeta,
+  emailRegistered,
+  findOrder,
   type PayResult,
-} from '../../services/checkout';
-import { emailRegistered, findOrder } from '../../services/orders';
+  paySandboxCard,
+} from '../../services/billing';
 import type { AppEnv, Db } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { setSessionCookies } from '../session-cookies';

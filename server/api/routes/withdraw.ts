@@ -8,7 +8,7 @@ import {
   withdraw,
   withdrawalContracts,
   withdrawLinkState,
-} from '../../services/withdrawals';
+} from '../../services/billing';
 import type { AppEnv } from '../context';
 import { requireUser } from '../middleware';
 import { BAD_INPUT, SIGNED_OUT, envelope, fails, jsonResponse, ok } from '../respond';
@@ -80,7 +80,7 @@ const accountConfirmRoute = createRoute({
   },
 });
 
-/** The withdrawal function's API (services/withdrawals.ts; Directive 2011/83/EU Art. 11a). */
+/** The withdrawal function's API (services/billing/withdrawals.ts; Directive 2011/83/EU Art. 11a). */
 export const withdrawApi = new OpenAPIHono<AppEnv>()
   .openapi(requestRoute, async (c) => {
     const body = readBody(c, linkRequestBody);

@@ -46,7 +46,7 @@ export const priceOffers = pgTable(
 );
 
 /**
- * Who has had the first-order discount (services/prices.ts `claimFirstOrderDiscount`): one row per browser
+ * Who has had the first-order discount (services/billing/prices.ts `claimFirstOrderDiscount`): one row per browser
  * (`browser:` + SHA-256 of its `offer_browser` cookie) and one per e-mail address (`email:` + SHA-256 of the address),
  * each naming the order holding it. The primary key makes a concurrent second claim wait for the first and then find
  * it. A holder that was never paid gives way to a newer order under the rules of `claimFirstOrderDiscount`.
@@ -65,7 +65,7 @@ export type RefundCause = 'unconsented_trial' | 'withdrawal' | 'requested';
 
 /**
  * A refund claimed and not yet recorded (`orders.refund_claim` while the order is `refunding`,
- * services/refund-claims.ts): everything the provider call and the record after it need, so that whoever finishes the
+ * services/billing/refund-claims.ts): everything the provider call and the record after it need, so that whoever finishes the
  * claim (its claimer, or the billing cycle's sweep after a crash) asks the provider the same question with the same
  * idempotency key. Instants are ISO 8601 strings (JSON).
  */
@@ -81,7 +81,7 @@ export type RefundClaim = {
   lang: string;
   /** The subscriptions ended at the provider at once (Stripe: cancel), the ones not already canceled when called. */
   cancel: string[];
-  /** A withdrawal's record (services/withdrawals.ts), written when the claim is finished. */
+  /** A withdrawal's record (services/billing/withdrawals.ts), written when the claim is finished. */
   withdrawal?: {
     userId: string;
     subscriptionId: string | null;
@@ -107,7 +107,7 @@ export const orders = pgTable(
     /** Public, unguessable order code used in checkout and status URLs. */
     code: text('code').notNull(),
     /**
-     * The order reference people read and quote (`CH-7K4M-2Q`: Crockford base32, services/order-reference.ts); unique,
+     * The order reference people read and quote (`CH-7K4M-2Q`: Crockford base32, services/billing/order-reference.ts); unique,
      * set when the order is created. Never accepted in place of `code`: it is short enough to guess.
      */
     reference: text('reference').notNull(),
@@ -149,7 +149,7 @@ export const orders = pgTable(
     providerSessionId: text('provider_session_id'),
     providerPaymentId: text('provider_payment_id'),
     refundedAt: at('refunded_at'),
-    /** The refund in progress while `refunding` (services/refund-claims.ts); null otherwise. */
+    /** The refund in progress while `refunding` (services/billing/refund-claims.ts); null otherwise. */
     refundClaim: jsonb('refund_claim').$type<RefundClaim>(),
     /** When the claim was taken, on the wall clock: a claim older than REFUND_CLAIM_STALE_MS is finished by the sweep. */
     refundClaimedAt: at('refund_claimed_at'),
@@ -177,14 +177,14 @@ export const orders = pgTable(
     index('orders_user_id_idx').on(t.userId),
     uniqueIndex('orders_idempotency_key').on(t.idempotencyKey),
     uniqueIndex('orders_provider_session_id_key').on(t.providerSessionId),
-    // The sweep's look-up of claims left behind (services/refund-claims.ts); only claimed rows are in it.
+    // The sweep's look-up of claims left behind (services/billing/refund-claims.ts); only claimed rows are in it.
     index('orders_refund_claimed_at_idx')
       .on(t.refundClaimedAt)
       .where(sql`${t.refundClaimedAt} IS NOT NULL`),
   ],
 );
 
-/** docs/rules.md#data: `trialing -> active -> past_due -> active | canceled`; transitions in services/subscriptions.ts. */
+/** docs/rules.md#data: `trialing -> active -> past_due -> active | canceled`; transitions in services/billing/subscriptions.ts. */
 export const subscriptionStatus = pgEnum('subscription_status', ['trialing', 'active', 'past_due', 'canceled']);
 
 export const subscriptions = pgTable(
@@ -206,7 +206,7 @@ export const subscriptions = pgTable(
     /** When a `past_due` renewal is tried again (the next settlement day). */
     nextRetryAt: at('next_retry_at'),
     /**
-     * When the last reminder was queued: the trial reminder, then each annual reminder (services/annual-notices.ts claims
+     * When the last reminder was queued: the trial reminder, then each annual reminder (services/billing/annual-notices.ts claims
      * the next one only when this is older than its anniversary's window, so each is sent once).
      */
     reminderSentAt: at('reminder_sent_at'),

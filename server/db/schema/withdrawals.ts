@@ -11,7 +11,7 @@ import { orders, refunds } from './billing';
 export const withdrawalTokens = emailedLinkTable('withdrawal_tokens');
 
 /**
- * The record of a buyer's withdrawal from a contract (Directive 2011/83/EU Art. 11a, services/withdrawals.ts): one per
+ * The record of a buyer's withdrawal from a contract (Directive 2011/83/EU Art. 11a, services/billing/withdrawals.ts): one per
  * order (unique), append-only — a trigger refuses UPDATE, DELETE and TRUNCATE (drizzle/0020). Who (the account and
  * address, copied so the row stands on its own; no cascade from the account), when, from where (IP, user agent, the
  * browser's time zone), by which path, and the refund computed by the rule (minor units): `full` within the 14 days,

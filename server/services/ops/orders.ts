@@ -4,10 +4,8 @@ import type { Db } from '../../db/client';
 import { orders, refunds, subscriptions } from '../../db/schema';
 import { DomainError, notFound } from '../../errors';
 import { paymentProvider } from '../../providers/payments';
-import { refundOrder } from '../refunds';
+import { cancelSubscriptions, consentRecordView, refundOrder, subscriptionConsentsOfOrders } from '../billing';
 import { withdrawals } from '../../db/schema/withdrawals';
-import { consentRecordView, subscriptionConsentsOfOrders } from '../subscription-consents';
-import { cancelSubscriptions } from '../subscriptions';
 import type { OperatorView } from './types';
 import { audit } from './audit';
 import { e164OrNull } from './phone';
@@ -25,9 +23,9 @@ function phoneOf(query: string): E164 | null {
  * Orders matching `query`: an order code or reference (`CH-7K4M-2Q`, what a customer quotes; exact,
  * any case), an e-mail (part of it, case-insensitive) or a phone
  * number (E.164, with or without `+`), newest first, at most 50, each with its subscriptions and refund. An empty
- * query lists the newest orders. Amounts in minor units. A withdrawal from the contract (services/withdrawals.ts) is
+ * query lists the newest orders. Amounts in minor units. A withdrawal from the contract (services/billing/withdrawals.ts) is
  * shown with who made it, when, from where and the refund (`withdrawal`, null when none); the buyer's consent to the
- * subscription at Pay with the exact terms shown (`subscriptionConsent`, services/subscription-consents.ts).
+ * subscription at Pay with the exact terms shown (`subscriptionConsent`, services/billing/subscription-consents.ts).
  */
 export async function searchOrders(db: Db, query: string) {
   const q = query.trim();

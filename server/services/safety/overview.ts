@@ -17,9 +17,8 @@ import { LIVE_STATES, OPEN_STATES } from '../../../lib/request-machine';
 import type { E164 } from '../../../lib/contracts/phone';
 import type { SafetyRequest } from '../../../lib/contracts/safety';
 import { env } from '../../env';
-import { CROCKFORD_ALPHABET } from '../order-reference';
 import { settleByClock } from '../request-transitions';
-import { maskEmail } from '../tokens';
+import { CROCKFORD_ALPHABET, maskEmail } from '../tokens';
 
 // What the safety centre shows: every request to the number, with its reference, requester, state and history.
 

@@ -1,14 +1,14 @@
 import 'server-only';
 import { and, asc, eq, lte } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { domainEvents, orders, refunds, subscriptions } from '../db/schema';
-import { env } from '../env';
-import { log } from '../observability/log';
+import type { Db } from '../../db/client';
+import { domainEvents, orders, refunds, subscriptions } from '../../db/schema';
+import { env } from '../../env';
+import { log } from '../../observability/log';
 import { lockOrder, lockSubscription, lockSubscriptionsOf } from './billing-locks';
-import { formatMoney } from './money';
+import { formatMoney } from '../money';
 import { claimRefund, runRefundClaim, type ClaimFinisher } from './refund-claims';
-import { queueEmail } from './outbox-queue';
-import type { RefundCause } from '../db/schema';
+import { queueEmail } from '../outbox-queue';
+import type { RefundCause } from '../../db/schema';
 import { TRIAL_DECISION_LEAD_MS, trialDecisionDue } from './subscription-machine';
 import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
 
@@ -50,8 +50,8 @@ export async function refundUnconsentedTrials(db: Db, now: Date = new Date()): P
 }
 
 /**
- * Decides one trial, with no transaction open while the provider is asked (services/refund-claims.ts,
- * docs/decisions/0009). In a short transaction the locks follow services/billing-locks.ts: the order row first (`FOR
+ * Decides one trial, with no transaction open while the provider is asked (./refund-claims.ts,
+ * docs/decisions/0009). In a short transaction the locks follow ./billing-locks.ts: the order row first (`FOR
  * NO KEY UPDATE`, as a buyer's refund and a withdrawal lock it), skipping one another transaction holds (retried the
  * next minute), then the subscription; both are read again under the locks, and an order already claimed or refunded
  * is left alone, so concurrent runs refund once. The refund is claimed with `autoRefundKey`; after the commit the
@@ -83,7 +83,7 @@ async function refundIfUnconsented(db: Db, due: { id: string; orderId: string },
 
 /**
  * Records the automatic refund of an unconsented trial once the provider has refunded (a `ClaimFinisher`,
- * services/refund-claims.ts): the machine's `trial_unconsented` for the order's trialing subscription (which ends the
+ * ./refund-claims.ts): the machine's `trial_unconsented` for the order's trialing subscription (which ends the
  * open requests), an `order.refunded` domain event and the buyer's e-mail (`trial-refunded`, messages/*.json
  * `Email.trialRefunded*`; sent when the transaction commits, as every outbox row).
  */

@@ -1,14 +1,14 @@
 import 'server-only';
 import { and, desc, eq } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { payments, subscriptions, type Order, type Subscription } from '../db/schema';
+import type { Db, Tx } from '../../db/client';
+import { payments, subscriptions, type Order, type Subscription } from '../../db/schema';
 import { locationSharedSince } from './subscriptions';
 import { withdrawalQuote, type WithdrawalQuote } from './withdrawal-rule';
 
 /**
  * The withdrawal quote of one paid order, read from the database: the one place that feeds the pure rule of
- * services/withdrawal-rule.ts (Directive 2011/83/EU Art. 9, 13, 14(3)) with an order's facts. The withdrawal itself
- * (services/withdrawals.ts) and the refund refusal that points to it (services/refunds.ts `refundCheck`) both quote
+ * ./withdrawal-rule.ts (Directive 2011/83/EU Art. 9, 13, 14(3)) with an order's facts. The withdrawal itself
+ * (./withdrawals.ts) and the refund refusal that points to it (./refunds.ts `refundCheck`) both quote
  * through here, so what Billing says a withdrawal gives back and what the withdrawal then refunds never differ
  * (docs/rules.md#states).
  */
@@ -27,7 +27,7 @@ export async function subscriptionOfOrder(db: Db | Tx, orderId: string): Promise
 /**
  * The quote of a withdrawal from `order` (paid: `paidAt` set) with its subscription `sub` at `now`: its successful
  * charges (minor units; a charge recorded before `payments` existed counts as the order's own amount) and whether a
- * location was shared since the payment (services/subscriptions.ts `locationSharedSince`), which counts only when the
+ * location was shared since the payment (./subscriptions.ts `locationSharedSince`), which counts only when the
  * buyer asked for the service to start at once (`orders.start_now`). Returns `withdrawalQuote`'s answer.
  */
 export async function quoteOfOrder(

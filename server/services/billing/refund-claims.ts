@@ -1,9 +1,9 @@
 import 'server-only';
 import { and, asc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { orders, refunds, subscriptions, withdrawalTokens, type Order, type RefundClaim } from '../db/schema';
-import { log } from '../observability/log';
-import { paymentProvider } from '../providers/payments';
+import type { Db, Tx } from '../../db/client';
+import { orders, refunds, subscriptions, withdrawalTokens, type Order, type RefundClaim } from '../../db/schema';
+import { log } from '../../observability/log';
+import { paymentProvider } from '../../providers/payments';
 import { lockOrder } from './billing-locks';
 import { applyOrderEvent } from './order-transitions';
 
@@ -11,7 +11,7 @@ import { applyOrderEvent } from './order-transitions';
  * Money goes back in three steps, so that no transaction is open while the payment provider answers
  * (docs/decisions/0009-no-network-call-inside-a-transaction.md; the states: docs/order-states.md):
  *
- * 1. **claim**, in a short transaction under the order's row lock (services/billing-locks.ts): the caller decides (its
+ * 1. **claim**, in a short transaction under the order's row lock (./billing-locks.ts): the caller decides (its
  *    own rules), then `claimRefund` moves the order `paid → refunding` (lib/order-machine.ts `refund_claimed`) and
  *    stores the claim (`orders.refund_claim`: the idempotency key, the amount, what the record needs). Commit.
  * 2. **call**, with no transaction open: the provider refunds with the stored key (Stripe: Idempotency-Key, "Idempotent
@@ -193,7 +193,7 @@ export async function settleRefund<T>(
   }
 }
 
-/** The finisher of each cause, for the sweep (services/billing-cycle.ts names them). */
+/** The finisher of each cause, for the sweep (services/billing/billing-cycle.ts names them). */
 export type ClaimFinishers = Record<RefundClaim['cause'], ClaimFinisher<unknown>>;
 
 /**

@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db } from '../../db/client';
 import {
   orders,
   priceSetups,
@@ -9,8 +9,8 @@ import {
   type Order,
   type PriceSetup,
   type Subscription,
-} from '../db/schema';
-import { PAID_STATES, buyerOrderState, type BuyerOrderState } from '../../lib/order-machine';
+} from '../../db/schema';
+import { PAID_STATES, buyerOrderState, type BuyerOrderState } from '../../../lib/order-machine';
 
 /** What the billing page lists for a user: orders and subscriptions, each with what the page shows of it. */
 export type BillingOverview = {

@@ -1,12 +1,12 @@
 import 'server-only';
 import { asc, eq, inArray, type SQL } from 'drizzle-orm';
-import type { Tx } from '../db/client';
-import { orders, subscriptions, type Order, type Subscription } from '../db/schema';
+import type { Tx } from '../../db/client';
+import { orders, subscriptions, type Order, type Subscription } from '../../db/schema';
 
 /**
  * The one lock order of every path that moves money or ends a subscription: a buyer's refund and an operator's
- * (services/refunds.ts), the automatic refund of an unconsented trial (services/unconsented-trials.ts), a withdrawal
- * (services/withdrawals.ts), a cancellation (services/subscriptions.ts `cancelSubscriptions`), a sandbox renewal charge
+ * (./refunds.ts), the automatic refund of an unconsented trial (./unconsented-trials.ts), a withdrawal
+ * (./withdrawals.ts), a cancellation (./subscriptions.ts `cancelSubscriptions`), a sandbox renewal charge
  * (`renewOne`) and a Stripe subscription update (server/payments/stripe-sync.ts). Each transaction takes its row locks in
  * this order and never goes back to an earlier step:
  *

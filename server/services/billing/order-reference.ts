@@ -1,11 +1,6 @@
 import 'server-only';
 import { randomInt } from 'node:crypto';
-
-/**
- * Crockford's base32 alphabet (https://www.crockford.com/base32.html): digits and upper-case letters without I, L, O
- * and U, so a reference read aloud or copied by hand has no 1/I/L or 0/O to confuse.
- */
-export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+import { CROCKFORD_ALPHABET } from '../tokens';
 
 /** The shape of an order reference: `CH-` then 4 and 2 Crockford characters (32⁶ ≈ 1.07 × 10⁹ values). */
 export const ORDER_REFERENCE = /^CH-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/;

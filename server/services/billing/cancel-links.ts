@@ -1,15 +1,15 @@
 import 'server-only';
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
-import type { CancelLink } from '../../lib/contracts/billing';
-import type { Db, Tx } from '../db/client';
-import { cancelTokens, subscriptions, users } from '../db/schema';
-import { env } from '../env';
-import { DomainError } from '../errors';
-import { paymentProvider } from '../providers/payments';
-import { localeUrl } from '../../i18n/routing';
-import { queueEmail } from './outbox-queue';
+import type { CancelLink } from '../../../lib/contracts/billing';
+import type { Db, Tx } from '../../db/client';
+import { cancelTokens, subscriptions, users } from '../../db/schema';
+import { env } from '../../env';
+import { DomainError } from '../../errors';
+import { paymentProvider } from '../../providers/payments';
+import { localeUrl } from '../../../i18n/routing';
+import { queueEmail } from '../outbox-queue';
 import { cancelSubscriptions, liveSubscriptions } from './subscriptions';
-import { randomToken, sha256 } from './tokens';
+import { randomToken, sha256 } from '../tokens';
 
 /** How long an e-mailed cancel link works. */
 export const CANCEL_LINK_TTL_MS = 24 * 3600_000;

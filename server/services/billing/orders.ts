@@ -1,19 +1,19 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { clientKey } from './client-ip';
+import { clientKey } from '../client-ip';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { orders, priceOffers, priceSetups, type Attribution, type Order } from '../db/schema';
-import { accountIdOf } from './accounts';
-import { env } from '../env';
-import { paymentProvider } from '../providers/payments';
-import { DomainError, notFound } from '../errors';
-import { randomToken } from './tokens';
+import type { Db } from '../../db/client';
+import { orders, priceOffers, priceSetups, type Attribution, type Order } from '../../db/schema';
+import { accountIdOf } from '../accounts';
+import { env } from '../../env';
+import { paymentProvider } from '../../providers/payments';
+import { DomainError, notFound } from '../../errors';
+import { randomToken } from '../tokens';
 import { newOrderReference } from './order-reference';
-import type { EmbeddedCheckout, OrderView } from '../../lib/contracts/orders';
-import type { E164 } from '../../lib/contracts/phone';
-import { refusalError } from './requests';
-import { smsRefusal } from './sms-guards';
+import type { EmbeddedCheckout, OrderView } from '../../../lib/contracts/orders';
+import type { E164 } from '../../../lib/contracts/phone';
+import { refusalError } from '../requests';
+import { smsRefusal } from '../sms-guards';
 import {
   buyerKey,
   claimFirstOrderDiscount,
@@ -23,9 +23,9 @@ import {
   priceSetup,
   pricePlan,
 } from './prices';
-import { formatMoney } from './money';
+import { formatMoney } from '../money';
 import { recordSubscriptionConsent } from './subscription-consents';
-import { buyerOrderState } from '../../lib/order-machine';
+import { buyerOrderState } from '../../../lib/order-machine';
 
 /** How many times `createOrder` draws a new reference when the drawn one is taken. */
 const REFERENCE_ATTEMPTS = 8;

@@ -1,12 +1,12 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { ConsentRecord } from '../../lib/contracts/billing';
-import type { Db, Tx } from '../db/client';
-import { orders, subscriptionConsents, type SubscriptionConsent } from '../db/schema';
-import { languageOf } from '../../i18n/routing';
-import { messagesOf, translate } from '../i18n';
-import { formatMoney } from './money';
+import type { ConsentRecord } from '../../../lib/contracts/billing';
+import type { Db, Tx } from '../../db/client';
+import { orders, subscriptionConsents, type SubscriptionConsent } from '../../db/schema';
+import { languageOf } from '../../../i18n/routing';
+import { messagesOf, translate } from '../../i18n';
+import { formatMoney } from '../money';
 
 /**
  * Proof of the buyer's consent to the subscription (table `subscription_consents`; California's automatic-renewal law

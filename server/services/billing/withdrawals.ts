@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
+import type { Db, Tx } from '../../db/client';
 import {
   domainEvents,
   orders,
@@ -11,26 +11,26 @@ import {
   withdrawalTokens,
   type Order,
   type Withdrawal,
-} from '../db/schema';
-import { env } from '../env';
-import { DomainError, notFound } from '../errors';
-import type { Acknowledgement, ContractState, ContractView, WithdrawLink } from '../../lib/contracts/withdraw';
-import { localeUrl } from '../../i18n/routing';
-import { PAID_STATES } from '../../lib/order-machine';
+} from '../../db/schema';
+import { env } from '../../env';
+import { DomainError, notFound } from '../../errors';
+import type { Acknowledgement, ContractState, ContractView, WithdrawLink } from '../../../lib/contracts/withdraw';
+import { localeUrl } from '../../../i18n/routing';
+import { PAID_STATES } from '../../../lib/order-machine';
 import { lockOrder, lockSubscription } from './billing-locks';
-import { formatMoney } from './money';
-import { queueEmail } from './outbox-queue';
+import { formatMoney } from '../money';
+import { queueEmail } from '../outbox-queue';
 import { assertUnclaimed, claimRefund, settleRefund, type ClaimFinisher } from './refund-claims';
 import { applySubscriptionEvent } from './subscriptions';
-import { emailDateTime } from './templates';
-import { randomToken, sha256 } from './tokens';
+import { emailDateTime } from '../templates';
+import { randomToken, sha256 } from '../tokens';
 import { quoteOfOrder, subscriptionOfOrder } from './contract-quote';
 
 /**
  * The withdrawal function (Directive 2011/83/EU Art. 11a, inserted by Directive (EU) 2023/2673, in force 19 June 2026):
  * "Withdraw from contract here" → a confirmation step naming the contract and what happens → "Confirm withdrawal" → an
  * acknowledgement on the page and by e-mail (a durable medium) with the date and time. Reachable without signing in by
- * a single-use e-mailed link (as `/cancel`), or from Billing when signed in. Refund amounts: services/withdrawal-rule.ts, quoted by services/contract-quote.ts.
+ * a single-use e-mailed link (as `/cancel`), or from Billing when signed in. Refund amounts: ./withdrawal-rule.ts, quoted by ./contract-quote.ts.
  */
 
 /** How long an e-mailed withdrawal link works: 24 hours. */
@@ -177,17 +177,17 @@ export type WithdrawResult = { withdrawal: Withdrawal; order: Order; repeated: b
 
 /**
  * Withdraws from the contract of order `code` ("Confirm withdrawal"). The decision is taken in one transaction, the
- * money moved with none open (services/refund-claims.ts, docs/decisions/0009):
+ * money moved with none open (./refund-claims.ts, docs/decisions/0009):
  * 1. an e-mailed link is claimed (single use: a used, expired or unknown token → 410 `Api.withdrawLinkInvalid`; a
  *    refused withdrawal rolls the claim back, so the link still works for cancelling or another contract);
- * 2. the order is locked (`for no key update`, before the subscription: the lock order of services/billing-locks.ts,
+ * 2. the order is locked (`for no key update`, before the subscription: the lock order of ./billing-locks.ts,
  *    which every refund, cancel and renewal path follows) — a second withdrawal of the same order waits (also for a
  *    refund in progress) and then answers the first (`repeated`); then its subscription is locked, so a renewal
  *    charge running at the same moment either finished before (and its charge is refunded with the rest) or finds
  *    the order claimed and charges nothing;
  * 3. refused: not the caller's order or never paid → 404; already refunded → 409 `Api.withdrawRefunded`
  *    (`reason: already_refunded`); after the 14 days → 409 `Api.withdrawPeriodEnded` (`reason: period_ended`);
- * 4. the refund (services/withdrawal-rule.ts) is claimed with the key `withdraw-<code>`; after the commit the
+ * 4. the refund (./withdrawal-rule.ts) is claimed with the key `withdraw-<code>`; after the commit the
  *    provider ends the subscription at once and refunds (none when the rule gives nothing back); a provider error is
  *    thrown and the claim released (the link works again);
  * 5. then, under the order's lock again (`finishWithdrawal`): the subscription's `withdrawn` (which ends open
@@ -217,7 +217,7 @@ export async function withdraw(db: Db, input: WithdrawInput): Promise<WithdrawRe
         if (!claimed) throw new DomainError('gone', 'Api.withdrawLinkInvalid');
         userId = claimed.userId;
       }
-      // NO KEY UPDATE (services/billing-locks.ts): withdrawals, refunds, cancellations and renewal charges of the
+      // NO KEY UPDATE (./billing-locks.ts): withdrawals, refunds, cancellations and renewal charges of the
       // order wait for each other in one order, while inserting rows that reference the order (KEY SHARE) is not
       // blocked.
       const order = await lockOrder(tx, and(eq(orders.code, input.code), eq(orders.userId, userId!)));
@@ -273,7 +273,7 @@ export async function withdraw(db: Db, input: WithdrawInput): Promise<WithdrawRe
 
 /**
  * Records a withdrawal once the provider has ended the subscription and refunded (a `ClaimFinisher`,
- * services/refund-claims.ts; `refund` null when the rule gave nothing back): the subscription's `withdrawn`, the
+ * ./refund-claims.ts; `refund` null when the rule gave nothing back): the subscription's `withdrawn`, the
  * `withdrawals` row, the `order.withdrawn` domain event and the acknowledgement e-mail (sent when the transaction
  * commits). Returns the withdrawal (`repeated: false`).
  */

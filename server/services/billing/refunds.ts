@@ -1,36 +1,36 @@
 import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { domainEvents, orders, refunds, withdrawals, type Order, type RefundCause } from '../db/schema';
-import { env } from '../env';
-import { DomainError, notFound } from '../errors';
-import { formatMoney } from './money';
+import type { Db, Tx } from '../../db/client';
+import { domainEvents, orders, refunds, withdrawals, type Order, type RefundCause } from '../../db/schema';
+import { env } from '../../env';
+import { DomainError, notFound } from '../../errors';
+import { formatMoney } from '../money';
 import { assertUnclaimed, claimRefund, settleRefund, type ClaimFinisher, type Refund } from './refund-claims';
-import { queueEmail } from './outbox-queue';
+import { queueEmail } from '../outbox-queue';
 import { lockOrder, lockSubscriptionsOf } from './billing-locks';
 import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
 import { quoteOfOrder, subscriptionOfOrder } from './contract-quote';
-import { emailDateTime } from './templates';
+import { emailDateTime } from '../templates';
 import type { WithdrawalQuote } from './withdrawal-rule';
-import { pickLanguage, translate } from '../i18n';
+import { pickLanguage, translate } from '../../i18n';
 
 export type RefundReason =
   'eligible' | 'already_refunded' | 'not_paid' | 'window_passed' | 'service_performed' | 'withdrawn';
 
 /**
  * Whether `order` can be refunded at `now` (docs/rules.md#limits, terms of use): asked within REFUND_WINDOW_DAYS (14) of the
- * transaction, the contract not withdrawn from (a withdrawal made its own refund, services/withdrawals.ts), and the
- * service was not performed — no location was shared with the buyer since the payment (services/subscriptions.ts
+ * transaction, the contract not withdrawn from (a withdrawal made its own refund, ./withdrawals.ts), and the
+ * service was not performed — no location was shared with the buyer since the payment (./subscriptions.ts
  * `locationSharedSince`, the same test the withdrawal rule uses). One refund per order. Returns the reason, the amount
  * (minor units), the last moment to ask and, when refused because the service was performed, what a withdrawal from
- * the contract would do now (`withdrawal`: services/contract-quote.ts, the quote the withdrawal itself uses; null
+ * the contract would do now (`withdrawal`: ./contract-quote.ts, the quote the withdrawal itself uses; null
  * otherwise), so the refusal names it and never disagrees with it.
  */
 export async function refundCheck(db: Db | Tx, order: Order, now: Date) {
   const deadline = order.paidAt ? new Date(order.paidAt.getTime() + env().REFUND_WINDOW_DAYS * 86_400_000) : null;
   let reason: RefundReason = 'eligible';
   let withdrawal: WithdrawalQuote | null = null;
-  // A refund under way (services/refund-claims.ts) reads as done: it is recorded in a moment, or released and asked again.
+  // A refund under way (./refund-claims.ts) reads as done: it is recorded in a moment, or released and asked again.
   if (order.status === 'refunded' || order.status === 'refunding') reason = 'already_refunded';
   else if (order.status !== 'paid' || !order.paidAt || !deadline) reason = 'not_paid';
   else if ((await db.select({ id: withdrawals.id }).from(withdrawals).where(eq(withdrawals.orderId, order.id))).length)
@@ -99,7 +99,7 @@ export type RefundResult = { refund: Refund; repeated: boolean };
  * `detail.reason` names it (`not_paid`, `window_passed`, `service_performed`, `withdrawn`);
  * a second refund of the same order is a no-op answering the first. The provider is called
  * with the key `refund-<order code>`, so a retry never refunds twice, and with no transaction open
- * (services/refund-claims.ts: claimed under the order's lock, the provider asked, recorded under the lock again; a
+ * (./refund-claims.ts: claimed under the order's lock, the provider asked, recorded under the lock again; a
  * refund or withdrawal of the same order in progress is waited for). The order becomes `refunded`, its subscriptions
  * end at once (at the provider too), and the buyer gets an e-mail, money written in `lang`. Foreign or unknown
  * orders: 404. A provider error is thrown, the order left `paid`.
@@ -108,7 +108,7 @@ export async function refundOrder(db: Db, userId: string, code: string, lang: st
   return settleRefund<RefundResult>(
     db,
     async (tx) => {
-      // The lock order of services/billing-locks.ts: the order, then its subscriptions.
+      // The lock order of ./billing-locks.ts: the order, then its subscriptions.
       const order = await lockOrder(tx, and(eq(orders.code, code), eq(orders.userId, userId)));
       if (!order) throw notFound();
       const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
@@ -137,7 +137,7 @@ export async function refundOrder(db: Db, userId: string, code: string, lang: st
 
 /**
  * Records a buyer's (or an operator's) refund once the provider has refunded (a `ClaimFinisher`,
- * services/refund-claims.ts): every subscription of the order ends (`refunded`) and the buyer is e-mailed
+ * ./refund-claims.ts): every subscription of the order ends (`refunded`) and the buyer is e-mailed
  * (`refund-issued`, sent when the transaction commits). Returns the refund and `repeated: false`.
  */
 export const finishRequestedRefund: ClaimFinisher<RefundResult> = async (tx, order, claim, refund) => {
@@ -161,8 +161,8 @@ export type { RefundCause };
 
 /**
  * Why each of `orderIds` (refunded orders) was refunded: `withdrawal` when a withdrawal from the contract is recorded
- * for it (services/withdrawals.ts), `unconsented_trial` when the automatic refund of a trial in which nothing was
- * shared made it (its `order.refunded` domain event, services/unconsented-trials.ts), else `requested` (the buyer's
+ * for it (./withdrawals.ts), `unconsented_trial` when the automatic refund of a trial in which nothing was
+ * shared made it (its `order.refunded` domain event, ./unconsented-trials.ts), else `requested` (the buyer's
  * refund, or an operator's on their behalf). Returns a map by order id.
  */
 export async function refundCauses(db: Db | Tx, orderIds: string[]): Promise<Map<string, RefundCause>> {

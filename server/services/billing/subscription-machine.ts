@@ -11,13 +11,16 @@
  * - A refund ends the subscription at once; so does a withdrawal from the contract (`withdrawn`, Directive 2011/83/EU
  *   Art. 9–11a: no further charge, the current period's access ends with it).
  * - A trial in which no location was ever shared ends without converting (`trial_unconsented`, decided
- *   TRIAL_DECISION_LEAD_MS before the trial ends by `trialDecisionDue`); services/unconsented-trials.ts refunds it.
+ *   TRIAL_DECISION_LEAD_MS before the trial ends by `trialDecisionDue`); ./unconsented-trials.ts refunds it.
  * - `provider_sync` takes the provider's view (Stripe), which is the source of truth for Stripe subscriptions.
  *
- * No import of the database here: `services/subscriptions.ts` applies these transitions in a transaction.
+ * No import of the database here: `./subscriptions.ts` applies these transitions in a transaction. Which states give
+ * access is lib/subscription-access.ts (re-exported here), which the locate domain reads too.
  */
 
-export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled';
+import { ACCESS_STATUSES, hasAccess, type SubscriptionStatus } from '../../../lib/subscription-access';
+
+export { ACCESS_STATUSES, hasAccess, type SubscriptionStatus };
 
 /** The fields the machine reads and writes. Times are absolute instants. */
 export type SubscriptionState = {
@@ -65,14 +68,6 @@ export function addMonths(date: Date, months: number): Date {
   const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
   d.setUTCDate(Math.min(day, last));
   return d;
-}
-
-/** The states in which a subscriber may use the service while inside the period (`hasAccess`). */
-export const ACCESS_STATUSES = ['trialing', 'active'] as const satisfies readonly SubscriptionStatus[];
-
-/** Whether a subscriber in `state` may use the service at `now`: trialing or active and inside the period. */
-export function hasAccess(state: SubscriptionState, now: Date): boolean {
-  return (ACCESS_STATUSES as readonly SubscriptionStatus[]).includes(state.status) && state.currentPeriodEnd > now;
 }
 
 /** Whether a renewal (charge) or the end of a cancelled period is due at `now`. */

@@ -1,14 +1,21 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { PricePlan } from '../../lib/contracts/orders';
-import type { Db, Tx } from '../db/client';
-import { firstOrderDiscounts, orders, priceOffers, priceSetups, type PriceOffer, type PriceSetup } from '../db/schema';
-import { notFound } from '../errors';
-import { accountIdOf } from './accounts';
-import { currencyFormat, formatMoney, minorDigits } from './money';
-import { sha256 } from './tokens';
+import type { PricePlan } from '../../../lib/contracts/orders';
+import type { Db, Tx } from '../../db/client';
+import {
+  firstOrderDiscounts,
+  orders,
+  priceOffers,
+  priceSetups,
+  type PriceOffer,
+  type PriceSetup,
+} from '../../db/schema';
+import { notFound } from '../../errors';
+import { accountIdOf } from '../accounts';
+import { currencyFormat, formatMoney, minorDigits } from '../money';
+import { sha256 } from '../tokens';
 import { applyOrderEvent } from './order-transitions';
-import { PAID_STATES } from '../../lib/order-machine';
+import { PAID_STATES } from '../../../lib/order-machine';
 
 /**
  * The currency a page language's visitors pay in when a price setup exists in it (ISO 4217): Spanish pages (Spain) →

@@ -1,7 +1,7 @@
 import 'server-only';
-import { emailDateTime } from './templates';
+import { emailDateTime } from '../templates';
 import { and, asc, desc, eq, exists, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
+import type { Db, Tx } from '../../db/client';
 import {
   consents,
   domainEvents,
@@ -11,15 +11,15 @@ import {
   priceSetups,
   subscriptions,
   users,
-} from '../db/schema';
-import type { Subscription } from '../db/schema';
-import { env } from '../env';
-import { localeUrl } from '../../i18n/routing';
+} from '../../db/schema';
+import type { Subscription } from '../../db/schema';
+import { env } from '../../env';
+import { localeUrl } from '../../../i18n/routing';
 import { lockOrder, lockOrders, lockSubscription } from './billing-locks';
-import { formatMoney } from './money';
-import { queueEmail } from './outbox-queue';
+import { formatMoney } from '../money';
+import { queueEmail } from '../outbox-queue';
 import { queueReceipt } from './receipts';
-import { withdrawRequests } from './requests';
+import { withdrawRequests } from '../requests';
 import { isDue, transition, type SubscriptionEvent, type SubscriptionState } from './subscription-machine';
 
 /**
@@ -47,7 +47,7 @@ export async function applySubscriptionEvent(tx: Tx, id: string, event: Subscrip
  * Whether a location was shared with buyer `userId` at or after `since` (their order's payment): a request of theirs
  * has `firstSharedAt` then or later, or the owner's consent record (`consents`, append-only) says `shared` or
  * `shared_again` since. This is "the service was performed" (terms of use, refunds): a trial without it is refunded
- * and does not convert (services/unconsented-trials.ts).
+ * and does not convert (./unconsented-trials.ts).
  */
 export async function locationSharedSince(db: Db | Tx, userId: string, since: Date): Promise<boolean> {
   const consentGiven = db
@@ -110,10 +110,10 @@ function emailParams(row: Billing, sub: SubscriptionState) {
  * unconsented-trial refund (never converted, whatever happens to that refund); a subscription whose cancel date has
  * come is canceled without a charge; otherwise the monthly price is charged (the sandbox card's renewal behaviour
  * decides the outcome), a `payments` row is written and the machine moves to `active` or `past_due`. A success
- * queues the receipt (services/receipts.ts), a failure e-mails the subscriber.
- * Locks the order, then the subscription (services/billing-locks.ts), skipping either when another transaction holds
+ * queues the receipt (./receipts.ts), a failure e-mails the subscriber.
+ * Locks the order, then the subscription (./billing-locks.ts), skipping either when another transaction holds
  * it (`skip locked`: a refund, withdrawal or cancellation in progress, or another worker); the next run finds it again.
- * An order whose refund is claimed (`refunding`, services/refund-claims.ts) is not charged either.
+ * An order whose refund is claimed (`refunding`, ./refund-claims.ts) is not charged either.
  */
 async function renewOne(db: Db, id: string, now: Date): Promise<void> {
   return db.transaction(async (tx) => {
@@ -122,7 +122,7 @@ async function renewOne(db: Db, id: string, now: Date): Promise<void> {
       .from(subscriptions)
       .where(eq(subscriptions.id, id));
     const order = ref && (await lockOrder(tx, eq(orders.id, ref.orderId), { skipLocked: true }));
-    // A refund in progress (services/refund-claims.ts) ends this subscription in a moment: nothing is charged.
+    // A refund in progress (./refund-claims.ts) ends this subscription in a moment: nothing is charged.
     if (!order || order.status === 'refunding') return;
     if (!(await lockSubscription(tx, id, { skipLocked: true }))) return;
     const row = await withOrder(tx, id);
@@ -181,7 +181,7 @@ async function failedInARow(tx: Tx, id: string): Promise<number> {
 
 /**
  * Renews every due sandbox subscription at `now` (`renewOne`, at most 200 a run, oldest first). Stripe subscriptions
- * are renewed by Stripe and arrive as webhooks. Part of the billing job (services/billing-cycle.ts).
+ * are renewed by Stripe and arrive as webhooks. Part of the billing job (./billing-cycle.ts).
  */
 export async function renewDueSubscriptions(db: Db, now: Date = new Date()): Promise<void> {
   const due = await dueSubscriptionIds(
@@ -270,7 +270,7 @@ export function liveSubscriptions(db: Db | Tx, userId: string): Promise<Subscrip
  * a trial cancelled before it ends is never charged. `cancelAtProvider` is called first for provider-managed
  * (Stripe) subscriptions. Queues a confirmation e-mail (sent when the transaction commits). Returns the cancel dates; no live
  * subscription → `[]` and nothing is sent. Locks every order of those subscriptions, then every subscription, before
- * changing any (services/billing-locks.ts), so a refund, withdrawal or renewal of one of them never waits in a cycle.
+ * changing any (./billing-locks.ts), so a refund, withdrawal or renewal of one of them never waits in a cycle.
  */
 export async function cancelSubscriptions(
   db: Db,

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { orders } from '../db/schema';
-import { ORDER_TRANSITIONS, type OrderEvent, type OrderState } from '../../lib/order-machine';
+import type { Db, Tx } from '../../db/client';
+import { orders } from '../../db/schema';
+import { ORDER_TRANSITIONS, type OrderEvent, type OrderState } from '../../../lib/order-machine';
 
 /** Columns an event may set beside the status (the payment's facts, the failure, the refund's time, …). */
 export type OrderColumns = Partial<

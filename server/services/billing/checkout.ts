@@ -1,23 +1,23 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { FUNNEL } from '../../lib/tracking/funnel';
-import { recordOrderEvent } from './events';
-import { domainEvents, orders, payments, priceSetups, subscriptions, users, type Order } from '../db/schema';
-import { isPayable } from '../../lib/order-machine';
+import type { Db, Tx } from '../../db/client';
+import { FUNNEL } from '../../../lib/tracking/funnel';
+import { recordOrderEvent } from '../events';
+import { domainEvents, orders, payments, priceSetups, subscriptions, users, type Order } from '../../db/schema';
+import { isPayable } from '../../../lib/order-machine';
 import { applyOrderEvent } from './order-transitions';
-import { env } from '../env';
-import { sandboxCardBrand, sandboxCharge } from '../providers/sandbox-payments';
-import { localeUrl } from '../../i18n/routing';
-import { accountIdOf } from './accounts';
-import { createSession } from './sessions';
-import { generatePassword } from './tokens';
-import { formatMoney } from './money';
-import { createLocationRequest } from './requests';
-import { queueEmail } from './outbox-queue';
+import { env } from '../../env';
+import { sandboxCardBrand, sandboxCharge } from '../../providers/sandbox-payments';
+import { localeUrl } from '../../../i18n/routing';
+import { accountIdOf } from '../accounts';
+import { createSession } from '../sessions';
+import { generatePassword } from '../tokens';
+import { formatMoney } from '../money';
+import { createLocationRequest } from '../requests';
+import { queueEmail } from '../outbox-queue';
 import { billingLinks, paidCard } from './receipts';
-import { emailDateTime } from './templates';
-import { TEMP_PASSWORD_TTL_MS, hashPassword } from './passwords';
+import { emailDateTime } from '../templates';
+import { TEMP_PASSWORD_TTL_MS, hashPassword } from '../passwords';
 
 export type ClientMeta = { ip: string | null; userAgent: string | null };
 
@@ -265,7 +265,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
       monthly: formatMoney(price.monthlyPriceMinor, price.currency, order.locale),
       descriptor: e.BILLING_DESCRIPTOR,
       link: localeUrl(e.APP_ORIGIN, order.locale, '/dashboard/locations/'),
-      // The receipt of the trial payment (services/receipts.ts has the renewals'): when, paid with what, how to cancel.
+      // The receipt of the trial payment (./receipts.ts has the renewals'): when, paid with what, how to cancel.
       date: emailDateTime(now, order.locale),
       method: order.paymentMethod,
       ...paidCard(how.cardBrand ?? order.cardBrand, how.cardLast4 ?? order.cardLast4),

@@ -1,14 +1,14 @@
 import 'server-only';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { subscriptions } from '../db/schema';
-import { env } from '../env';
+import type { Db } from '../../db/client';
+import { subscriptions } from '../../db/schema';
+import { env } from '../../env';
 import { issueCancelLink } from './cancel-links';
-import { formatMoney } from './money';
-import { queueEmail } from './outbox-queue';
+import { formatMoney } from '../money';
+import { queueEmail } from '../outbox-queue';
 import { nextAnniversary } from './subscription-machine';
 import { dueSubscriptionIds, withOrder } from './subscriptions';
-import { emailDateTime } from './templates';
+import { emailDateTime } from '../templates';
 
 /** How long the one-click cancel link of an annual reminder works: 30 days, so it outlives the next charge. */
 export const ANNUAL_CANCEL_LINK_TTL_MS = 30 * 24 * 3600_000;
@@ -18,7 +18,7 @@ export const ANNUAL_CANCEL_LINK_TTL_MS = 30 * 24 * 3600_000;
  * year, the terms of an automatic renewal and how to cancel): ANNUAL_NOTICE_DAYS (default 7) before each yearly
  * anniversary of a subscription's start, an `active` subscription that is not cancelled gets an e-mail with the
  * monthly price, the next charge date and a one-click cancel link (a single-use `/cancel/?token=` link valid
- * ANNUAL_CANCEL_LINK_TTL_MS, services/cancel-links.ts). Sandbox and Stripe alike. Once per anniversary: the send is
+ * ANNUAL_CANCEL_LINK_TTL_MS, ./cancel-links.ts). Sandbox and Stripe alike. Once per anniversary: the send is
  * claimed by a conditional update of `reminder_sent_at` (the last reminder queued, trial or annual) that succeeds
  * only when it is older than this anniversary's window, so concurrent runs send one e-mail. Texts: messages/*.json
  * `Email.annual*`. Returns how many were queued.
