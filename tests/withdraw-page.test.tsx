@@ -8,7 +8,7 @@ import en from '@/messages/en.json';
 
 // The withdrawal page opened from an e-mailed link, in happy-dom. The address (`?token=`) and the API are stand-ins:
 // `answers.link` is what `GET /portal/withdraw/link/{token}` answers, `answers.ack` what the confirmation answers.
-// A link ends when used (services/billing/withdrawals.ts `withdrawLinkState`): the acknowledgement stays on screen right after
+// A link ends when used (services/billing/withdrawal-links.ts `withdrawLinkState`): the acknowledgement stays on screen right after
 // confirming, and the link opened again later says only when the withdrawal was completed.
 
 const answers = { link: null as WithdrawLink | null, ack: null as Acknowledgement | null, posts: 0 };

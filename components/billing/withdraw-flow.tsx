@@ -36,7 +36,7 @@ function browserZone(): string | undefined {
  * with the date and time in UTC and in the reader's zone, which is also e-mailed; it is scrolled into view and
  * focused, so on a 360 px phone it is on screen right after Confirm (not above it). After the 14 days the contract says
  * the period has ended and offers cancellation instead. A link ends when used: opened again, it says only when the
- * withdrawal was completed (`completedAt`), no number and no order (services/billing/withdrawals.ts `withdrawLinkState`).
+ * withdrawal was completed (`completedAt`), no number and no order (services/billing/withdrawal-links.ts `withdrawLinkState`).
  * Texts: messages/*.json `Withdraw`.
  */
 export function WithdrawFlow() {

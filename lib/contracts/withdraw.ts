@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The withdrawal function's contract (`/portal/withdraw/*`, `/admin/withdraw/*`; Directive 2011/83/EU Art. 11a; the
  * link request's body is billing.ts `linkRequestBody`): each request body and answer once, as zod schemas. The route validates and documents with them
- * (server/api/routes/withdraw.ts), the service returns their types (server/services/billing/withdrawals.ts) and the page reads
+ * (server/api/routes/withdraw.ts), the services return their types (server/services/billing/withdrawal*.ts) and the page reads
  * them (components/billing/withdraw-flow.tsx). docs/decisions/0010-one-contract-per-payload.md.
  */
 

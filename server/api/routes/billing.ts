@@ -154,7 +154,7 @@ export const billingApi = new OpenAPIHono<AppEnv>()
       db,
       orderRows.filter((o) => o.status === 'refunded').map((o) => o.id),
     );
-    // Where each contract stands for a withdrawal (services/billing/withdrawals.ts, the page /withdraw reads the same).
+    // Where each contract stands for a withdrawal (services/billing/withdrawal-links.ts, the page /withdraw reads the same).
     const contracts = new Map(
       (await withdrawalContracts(db, userId, lang, new Date())).map((contract) => [contract.code, contract]),
     );

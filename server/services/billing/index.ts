@@ -11,7 +11,8 @@
 // ./order-reference.ts) and their checkout (./checkout.ts, ./receipts.ts); prices (./prices.ts); subscriptions
 // (./subscription-machine.ts, ./subscriptions.ts, ./subscription-consents.ts, ./cancel-links.ts,
 // ./annual-notices.ts); money back (./refund-claims.ts, ./refunds.ts, ./unconsented-trials.ts, ./withdrawal-rule.ts,
-// ./contract-quote.ts, ./withdrawals.ts); the lock order they share (./billing-locks.ts); the billing page
+// ./contract-quote.ts, ./withdrawals.ts with ./withdrawal-links.ts and
+// ./withdrawal-acknowledgement.ts); the lock order they share (./billing-locks.ts); the billing page
 // (./billing-overview.ts) and the job (./billing-cycle.ts). Pure rules (the machines, the withdrawal rule, who holds
 // the first-order discount) are exported too, so tests check them where they are defined.
 export { createOrder, embeddedCheckout, emailRegistered, findOrder, orderView, ownedOrder } from './orders';
@@ -64,14 +65,9 @@ export { cancelLinkState, confirmCancelLink, requestCancelLink } from './cancel-
 export { REFUND_CLAIM_STALE_MS, claimRefund } from './refund-claims';
 export { refundCauses, refundCheck, refundOrder, refusalMessage } from './refunds';
 export { WITHDRAWAL_DAYS, withdrawalQuote } from './withdrawal-rule';
-export {
-  acknowledgementView,
-  requestWithdrawLink,
-  withdraw,
-  withdrawKey,
-  withdrawLinkState,
-  withdrawalContracts,
-} from './withdrawals';
+export { withdraw, withdrawKey } from './withdrawals';
+export { requestWithdrawLink, withdrawLinkState, withdrawalContracts } from './withdrawal-links';
+export { acknowledgementView } from './withdrawal-acknowledgement';
 export { lockOrder } from './billing-locks';
 export { billingFacts, billingOverview } from './billing-overview';
 export { runBillingCycle } from './billing-cycle';
