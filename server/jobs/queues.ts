@@ -7,7 +7,7 @@ export const OUTBOX_QUEUE = 'outbox-deliver';
 export const SWEEP_QUEUE = 'outbox-sweep';
 /** Cron queue of the location-request upkeep: expiry, end of sharing windows, position retention. */
 export const LOCATE_QUEUE = 'locate-maintenance';
-/** Cron queue of sandbox renewals, retries of failed renewals and trial reminders (services/billing/subscriptions.ts). */
+/** Cron queue of sandbox renewals, retries of failed renewals and trial reminders (services/billing/renewals.ts). */
 export const BILLING_QUEUE = 'billing-cycle';
 /** Daily cron queue deleting tracking rows older than TRACKING_RETENTION_DAYS. */
 export const TRACKING_RETENTION_QUEUE = 'tracking-retention';

@@ -7,7 +7,8 @@ import { issueCancelLink } from './cancel-links';
 import { formatMoney } from '../money';
 import { queueEmail } from '../outbox-queue';
 import { nextAnniversary } from './subscription-machine';
-import { dueSubscriptionIds, withOrder } from './subscriptions';
+import { dueSubscriptionIds } from './renewals';
+import { withOrder } from './subscriptions';
 import { emailDateTime } from '../templates';
 
 /** How long the one-click cancel link of an annual reminder works: 30 days, so it outlives the next charge. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Db } from '../../db/client';
 import { sendAnnualNotices } from './annual-notices';
-import { renewDueSubscriptions, sendTrialReminders } from './subscriptions';
+import { renewDueSubscriptions, sendTrialReminders } from './renewals';
 import { finishUnconsentedRefund, refundUnconsentedTrials } from './unconsented-trials';
 import { finishStaleRefundClaims } from './refund-claims';
 import { finishRequestedRefund } from './refunds';
@@ -13,7 +13,7 @@ import { finishWithdrawal } from './withdrawals';
  *    clock) are finished with their stored idempotency key (./refund-claims.ts);
  * 1. trials ending within 10 minutes in which nothing was shared are refunded and end (./unconsented-trials.ts,
  *    sandbox and Stripe; off with REFUND_UNCONSENTED_TRIALS=false);
- * 2. due sandbox renewals are charged, each with its receipt (./subscriptions.ts; Stripe renews by itself and
+ * 2. due sandbox renewals are charged, each with its receipt (./renewals.ts; Stripe renews by itself and
  *    its invoices arrive as webhooks);
  * 3. the trial reminder, TRIAL_REMINDER_HOURS before a trial converts;
  * 4. the annual reminder, ANNUAL_NOTICE_DAYS before each anniversary (./annual-notices.ts).

@@ -7,8 +7,8 @@ import { orders, subscriptions, type Order, type Subscription } from '../../db/s
  * The one lock order of every path that moves money or ends a subscription: a buyer's refund and an operator's
  * (./refunds.ts), the automatic refund of an unconsented trial (./unconsented-trials.ts), a withdrawal
  * (./withdrawals.ts), a cancellation (./subscriptions.ts `cancelSubscriptions`), a sandbox renewal charge
- * (`renewOne`) and a Stripe subscription update (server/payments/stripe-sync.ts). Each transaction takes its row locks in
- * this order and never goes back to an earlier step:
+ * (./renewals.ts `renewOne`) and a Stripe subscription update (server/payments/stripe-sync.ts). Each transaction
+ * takes its row locks in this order and never goes back to an earlier step:
  *
  * 1. the order row(s), `FOR NO KEY UPDATE`, several in ascending id;
  * 2. then the subscription row(s) of those orders, `FOR UPDATE`, several in ascending id;

@@ -9,7 +9,7 @@
 //
 // This file is the one entry the rest of the app imports. Orders (./orders.ts, ./order-transitions.ts,
 // ./order-reference.ts) and their checkout (./checkout.ts, ./receipts.ts); prices (./prices.ts); subscriptions
-// (./subscription-machine.ts, ./subscriptions.ts, ./subscription-consents.ts, ./cancel-links.ts,
+// (./subscription-machine.ts, ./subscriptions.ts, ./renewals.ts, ./subscription-consents.ts, ./cancel-links.ts,
 // ./annual-notices.ts); money back (./refund-claims.ts, ./refunds.ts, ./unconsented-trials.ts, ./withdrawal-rule.ts,
 // ./contract-quote.ts, ./withdrawals.ts with ./withdrawal-links.ts and
 // ./withdrawal-acknowledgement.ts); the lock order they share (./billing-locks.ts); the billing page

@@ -28,7 +28,7 @@ export type WithdrawalInput = {
   now: Date;
   /** The buyer asked for the service to start at once (orders.start_now). */
   startNow: boolean;
-  /** A location was shared with the buyer since `paidAt` (services/billing/subscriptions.ts `locationSharedSince`). */
+  /** A location was shared with the buyer since `paidAt` (./subscriptions.ts `locationSharedSince`). */
   shared: boolean;
   /** Every successful charge of the contract, any order. */
   charges: PaidCharge[];
