@@ -18,7 +18,7 @@
  *   result recorded (`refunded`) or the claim released (back to `paid`, to be tried again).
  * - A refund ends an order for good: nothing leaves `refunded` or `canceled`.
  * - An unpaid order loses its first-order discount to a newer one of the same buyer (`superseded`,
- *   server/services/billing/prices.ts `claimFirstOrderDiscount`) only while it is still unpaid.
+ *   server/services/billing/first-order-discount.ts `claimFirstOrderDiscount`) only while it is still unpaid.
  */
 
 /** Every state an order can be in (the `order_status` enum, drizzle/0000_init.sql). */

@@ -5,10 +5,10 @@ import { BUYER_ORDER_STATES } from '../order-machine';
 
 /**
  * The orders' contract (`/portal/priceSetup`, `/portal/priceSetup/offer`, `/portal/order`, the status page): each
- * request body and answer once, as zod schemas. The routes validate and document with them (server/api/routes/orders.ts),
- * the services return their `z.infer` types (server/services/billing/orders.ts, prices.ts) and the pages read those types
- * (components/locate, components/payment). Changing an order's shape is an edit of this file
- * (docs/decisions/0010-one-contract-per-payload.md).
+ * request body and answer once, as zod schemas. The routes validate and document with them
+ * (server/api/routes/orders.ts), the services return their `z.infer` types (server/services/billing/order-views.ts,
+ * prices.ts) and the pages read those types (components/locate, components/payment). Changing an order's shape is an
+ * edit of this file (docs/decisions/0010-one-contract-per-payload.md).
  */
 
 const uuid = z.uuid('Validation.invalid');

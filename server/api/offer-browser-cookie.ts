@@ -8,10 +8,10 @@ import { randomToken } from '../services/tokens';
 
 /**
  * The cookie that tells one browser from another for the first-order discount ("first order from this browser and
- * this address, once": services/billing/prices.ts `claimFirstOrderDiscount`). A random 128-bit value (base64url), HttpOnly,
- * SameSite=Lax, sent to the API only (Path=/api_f/), Secure on an https origin, one year. It identifies nothing but the
- * browser; the server stores only its SHA-256. Listed with the essential cookies in the cookie policy: it exists only
- * once the visitor asks for a price for their order.
+ * this address, once": services/billing/first-order-discount.ts `claimFirstOrderDiscount`). A random 128-bit value
+ * (base64url), HttpOnly, SameSite=Lax, sent to the API only (Path=/api_f/), Secure on an https origin, one year. It
+ * identifies nothing but the browser; the server stores only its SHA-256. Listed with the essential cookies in the
+ * cookie policy: it exists only once the visitor asks for a price for their order.
  */
 export const OFFER_BROWSER_COOKIE = 'offer_browser';
 const MAX_AGE_S = 365 * 24 * 3600;

@@ -46,10 +46,11 @@ export const priceOffers = pgTable(
 );
 
 /**
- * Who has had the first-order discount (services/billing/prices.ts `claimFirstOrderDiscount`): one row per browser
- * (`browser:` + SHA-256 of its `offer_browser` cookie) and one per e-mail address (`email:` + SHA-256 of the address),
- * each naming the order holding it. The primary key makes a concurrent second claim wait for the first and then find
- * it. A holder that was never paid gives way to a newer order under the rules of `claimFirstOrderDiscount`.
+ * Who has had the first-order discount (services/billing/first-order-discount.ts `claimFirstOrderDiscount`): one row
+ * per browser (`browser:` + SHA-256 of its `offer_browser` cookie) and one per e-mail address (`email:` + SHA-256 of
+ * the address), each naming the order holding it. The primary key makes a concurrent second claim wait for the first
+ * and then find it. A holder that was never paid gives way to a newer order under the rules of
+ * `claimFirstOrderDiscount`.
  */
 export const firstOrderDiscounts = pgTable('first_order_discounts', {
   key: text('key').primaryKey(),

@@ -7,15 +7,16 @@
 // `payments`, `subscriptions`, `refunds` and `withdrawals` tables, and every call that moves money at the payment
 // provider, is in this folder (docs/decisions/0020-domain-folders.md).
 //
-// This file is the one entry the rest of the app imports. Orders (./orders.ts, ./order-transitions.ts,
-// ./order-reference.ts) and their checkout (./checkout.ts, ./receipts.ts); prices (./prices.ts); subscriptions
+// This file is the one entry the rest of the app imports. Orders (./orders.ts, ./order-views.ts, ./order-transitions.ts,
+// ./order-reference.ts) and their checkout (./checkout.ts, ./receipts.ts); prices (./prices.ts, ./first-order-discount.ts); subscriptions
 // (./subscription-machine.ts, ./subscriptions.ts, ./renewals.ts, ./subscription-consents.ts, ./cancel-links.ts,
 // ./annual-notices.ts); money back (./refund-claims.ts, ./refunds.ts, ./unconsented-trials.ts, ./withdrawal-rule.ts,
 // ./contract-quote.ts, ./withdrawals.ts with ./withdrawal-links.ts and
 // ./withdrawal-acknowledgement.ts); the lock order they share (./billing-locks.ts); the billing page
 // (./billing-overview.ts) and the job (./billing-cycle.ts). Pure rules (the machines, the withdrawal rule, who holds
 // the first-order discount) are exported too, so tests check them where they are defined.
-export { createOrder, embeddedCheckout, emailRegistered, findOrder, orderView, ownedOrder } from './orders';
+export { createOrder, emailRegistered } from './orders';
+export { embeddedCheckout, findOrder, orderView, ownedOrder } from './order-views';
 export { ORDER_REFERENCE } from './order-reference';
 export { applyOrderEvent } from './order-transitions';
 export {
@@ -28,21 +29,23 @@ export {
 } from './checkout';
 export { queueReceipt } from './receipts';
 export {
-  CLAIM_GRACE_MS,
-  OTHER_BROWSER_HOLD_MS,
   PRICE_CACHE_MS,
-  STRIPE_SESSION_MS,
-  browserKeyOf,
-  buyerKey,
   displayedPricePlan,
   displayedPriceSetup,
-  firstOrderStatus,
-  holding,
   preferredCurrency,
   pricePlan,
   priceSetup,
-  showOffer,
 } from './prices';
+export {
+  CLAIM_GRACE_MS,
+  OTHER_BROWSER_HOLD_MS,
+  STRIPE_SESSION_MS,
+  browserKeyOf,
+  buyerKey,
+  firstOrderStatus,
+  holding,
+  showOffer,
+} from './first-order-discount';
 export {
   MAX_FAILED_RENEWALS,
   TRIAL_DECISION_LEAD_MS,
