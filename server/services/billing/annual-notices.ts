@@ -11,6 +11,10 @@ import { dueSubscriptionIds } from './renewals';
 import { withOrder } from './subscriptions';
 import { emailDateTime } from '../templates';
 
+// The annual reminder of an automatic renewal (California's automatic-renewal law as amended by AB 2863: once a year,
+// the terms and how to cancel), sent by the billing job (./billing-cycle.ts) with a one-click cancel link
+// (./cancel-links.ts).
+
 /** How long the one-click cancel link of an annual reminder works: 30 days, so it outlives the next charge. */
 export const ANNUAL_CANCEL_LINK_TTL_MS = 30 * 24 * 3600_000;
 

@@ -7,6 +7,9 @@ import { finishStaleRefundClaims } from './refund-claims';
 import { finishRequestedRefund } from './refunds';
 import { finishWithdrawal } from './withdrawals';
 
+// The once-a-minute billing job (server/jobs/boss.ts, queue `billing-cycle`): the folder's background steps, in the
+// one order in which they run (docs/rules.md "Payments").
+
 /**
  * The billing job, once a minute (server/jobs/boss.ts), at `now`, in this order:
  * 0. refunds claimed by a process that died before recording them (older than REFUND_CLAIM_STALE_MS on the wall

@@ -12,6 +12,9 @@ import {
 } from '../../db/schema';
 import { PAID_STATES, buyerOrderState, type BuyerOrderState } from '../../../lib/order-machine';
 
+// What the Billing page reads (docs/rules.md "Payments"; docs/features.md "Payments and subscriptions"): the buyer's
+// orders in the states the buyer sees (lib/order-machine.ts `buyerOrderState`) and subscriptions with their prices.
+
 /** What the billing page lists for a user: orders and subscriptions, each with what the page shows of it. */
 export type BillingOverview = {
   /** The user's newest 100 orders, newest first, each in the state the buyer sees (lib/order-machine.ts). */

@@ -11,6 +11,10 @@ import { queueEmail } from '../outbox-queue';
 import { cancelSubscriptions, liveSubscriptions } from './subscriptions';
 import { randomToken, sha256 } from '../tokens';
 
+// Cancelling without signing in (docs/rules.md "States": cancel stops every further charge, access lasts to the
+// period end; docs/features.md "Payments and subscriptions"): the single-use e-mailed cancel link, what it can still
+// do, and its confirmation, which cancels at the provider and then through ./subscriptions.ts.
+
 /** How long an e-mailed cancel link works. */
 export const CANCEL_LINK_TTL_MS = 24 * 3600_000;
 

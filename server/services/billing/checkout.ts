@@ -19,6 +19,11 @@ import { billingLinks, paidCard } from './receipts';
 import { emailDateTime } from '../templates';
 import { TEMP_PASSWORD_TTL_MS, hashPassword } from '../passwords';
 
+// Paying an order and what the payment gives (docs/rules.md "Payments" and "States", docs/order-states.md): the
+// sandbox's card, 3-D Secure and wallet steps (Stripe's published test-card semantics), and `fulfilOrder`, which every
+// payment runs in the transaction that marks the order paid, the Stripe webhooks included: the account, the
+// subscription's trial, the first location request and the order e-mail with the trial payment's receipt.
+
 export type ClientMeta = { ip: string | null; userAgent: string | null };
 
 export type PayResult =

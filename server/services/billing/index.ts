@@ -1,20 +1,24 @@
-// Billing: what a buyer pays, for what, and how the money comes back (docs/rules.md "States" and "Limits",
-// docs/order-states.md; the order machine lib/order-machine.ts, the subscription machine ./subscription-machine.ts).
-// Orders and their checkout, prices and the first-order discount, subscriptions and their renewals, refunds and
-// withdrawals from the contract (Directive 2011/83/EU as amended by Directive (EU) 2023/2673), the proof of consent
-// and the annual reminder of an automatic renewal (California Business and Professions Code §17602 as amended by
-// AB 2863), cancel links, receipts, and the once-a-minute billing cycle. Everything that writes the `orders`,
-// `payments`, `subscriptions`, `refunds` and `withdrawals` tables, and every call that moves money at the payment
-// provider, is in this folder (docs/decisions/0020-domain-folders.md).
+// Billing: what a buyer pays, for what, and how the money comes back (docs/rules.md "Payments" and "States",
+// docs/order-states.md, docs/features.md "Payments and subscriptions"). Orders and their payment, prices and the
+// first-order discount, subscriptions and their renewals, refunds, withdrawals from the contract (Directive 2011/83/EU
+// as amended by Directive (EU) 2023/2673), the proof of consent to the subscription and the annual reminder
+// (California's automatic-renewal law as amended by AB 2863), cancel links, receipts, and the once-a-minute billing
+// job. Every write of the `orders`, `payments`, `subscriptions`, `refunds` and `withdrawals` tables and every call
+// that moves money at the payment provider is in this folder (docs/decisions/0020-domain-folders.md).
 //
-// This file is the one entry the rest of the app imports. Orders (./orders.ts, ./order-views.ts, ./order-transitions.ts,
-// ./order-reference.ts) and their checkout (./checkout.ts, ./receipts.ts); prices (./prices.ts, ./first-order-discount.ts); subscriptions
-// (./subscription-machine.ts, ./subscriptions.ts, ./renewals.ts, ./subscription-consents.ts, ./cancel-links.ts,
-// ./annual-notices.ts); money back (./refund-claims.ts, ./refunds.ts, ./unconsented-trials.ts, ./withdrawal-rule.ts,
-// ./contract-quote.ts, ./withdrawals.ts with ./withdrawal-links.ts and
-// ./withdrawal-acknowledgement.ts); the lock order they share (./billing-locks.ts); the billing page
-// (./billing-overview.ts) and the job (./billing-cycle.ts). Pure rules (the machines, the withdrawal rule, who holds
-// the first-order discount) are exported too, so tests check them where they are defined.
+// This file is the one entry the rest of the app imports:
+// - orders: ./orders.ts (creating one), ./order-views.ts (reading one), ./order-transitions.ts (its machine,
+//   lib/order-machine.ts, applied), ./order-reference.ts, ./checkout.ts (paying it), ./receipts.ts;
+// - prices: ./prices.ts, ./first-order-discount.ts;
+// - subscriptions: ./subscription-machine.ts, ./subscriptions.ts, ./renewals.ts, ./subscription-consents.ts,
+//   ./cancel-links.ts, ./annual-notices.ts;
+// - money back: ./refund-claims.ts (the three steps every refund takes), ./refunds.ts, ./unconsented-trials.ts,
+//   ./withdrawal-rule.ts, ./contract-quote.ts, ./withdrawal-links.ts, ./withdrawals.ts,
+//   ./withdrawal-acknowledgement.ts;
+// - what they share: the lock order (./billing-locks.ts); the Billing page (./billing-overview.ts); the job
+//   (./billing-cycle.ts).
+// Pure rules (the machines, the withdrawal rule, who holds the first-order discount) and the refund claim are exported
+// too, so that tests check them where they are defined.
 export { createOrder, emailRegistered } from './orders';
 export { embeddedCheckout, findOrder, orderView, ownedOrder } from './order-views';
 export { ORDER_REFERENCE } from './order-reference';

@@ -2,6 +2,8 @@ import 'server-only';
 import { randomInt } from 'node:crypto';
 import { CROCKFORD_ALPHABET } from '../tokens';
 
+// The order reference people read (docs/rules.md "Entities"): `CH-` and six Crockford base32 characters, never a key.
+
 /** The shape of an order reference: `CH-` then 4 and 2 Crockford characters (32⁶ ≈ 1.07 × 10⁹ values). */
 export const ORDER_REFERENCE = /^CH-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/;
 

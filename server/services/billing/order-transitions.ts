@@ -4,6 +4,9 @@ import type { Db, Tx } from '../../db/client';
 import { orders } from '../../db/schema';
 import { ORDER_TRANSITIONS, type OrderEvent, type OrderState } from '../../../lib/order-machine';
 
+// The order machine applied to the database (lib/order-machine.ts, docs/order-states.md): every status write of an
+// order is one conditional UPDATE, in the idiom of the location request's (docs/decisions/0007).
+
 /** Columns an event may set beside the status (the payment's facts, the failure, the refund's time, …). */
 export type OrderColumns = Partial<
   Pick<

@@ -8,6 +8,10 @@ import { formatMoney } from '../money';
 import { queueEmail } from '../outbox-queue';
 import { emailDateTime } from '../templates';
 
+// The receipt of every charge (California's automatic-renewal law, Business and Professions Code section 17602 as
+// amended by AB 2863: an acknowledgement that says how to cancel; PCI DSS for the card's last four only): its lines,
+// the card, and the links to the cancel page and Billing.
+
 /** One successful monthly charge (the trial's conversion included), as its receipt states it. Amounts in minor units of `currency`; times are instants. */
 export type Charge = {
   order: Order;

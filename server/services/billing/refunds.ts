@@ -14,6 +14,10 @@ import { emailDateTime } from '../templates';
 import type { WithdrawalQuote } from './withdrawal-rule';
 import { pickLanguage, translate } from '../../i18n';
 
+// A buyer's refund and an operator's (docs/rules.md "Payments" and "Limits"; the terms of use: 14 days, one refund per
+// order, none once the service was performed): whether an order can be refunded and, when it cannot, what a
+// withdrawal from the contract would still give back; the refund itself in the three steps of ./refund-claims.ts.
+
 export type RefundReason =
   'eligible' | 'already_refunded' | 'not_paid' | 'window_passed' | 'service_performed' | 'withdrawn';
 

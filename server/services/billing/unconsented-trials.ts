@@ -12,6 +12,10 @@ import type { RefundCause } from '../../db/schema';
 import { TRIAL_DECISION_LEAD_MS, trialDecisionDue } from './subscription-machine';
 import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
 
+// Money back when nobody consented (docs/features.md "Payments and subscriptions"; the subscription machine's
+// `trial_unconsented`, ./subscription-machine.ts): a trial in which no location was shared is refunded in full and
+// ends before it would convert, in the three steps of ./refund-claims.ts.
+
 /** The provider's idempotency key of the automatic refund of order `code`: a retry never refunds twice. */
 export const autoRefundKey = (code: string) => `auto-refund-${code}`;
 
