@@ -49,6 +49,7 @@ const asked: ConsentView = {
   expiresAt: '2099-01-01T00:00:00Z',
   sharingUntil: null,
   moreTimeAsked: false,
+  precision: 'exact',
   presets: [15, 60, 480],
 };
 

@@ -8,6 +8,7 @@ import {
   CircleMarker,
   MapContainer,
   Polyline,
+  Rectangle,
   ScaleControl,
   TileLayer,
   Tooltip,
@@ -16,6 +17,7 @@ import {
 } from 'react-leaflet';
 import type { Position } from '@/lib/contracts/locations';
 import { site } from '@/lib/site';
+import { areaCell } from '@/lib/geo';
 import { OfflineBase } from './offline-base';
 import { PlaceLabels } from './place-labels';
 
@@ -144,7 +146,8 @@ function AccuracyRing({ lat, lng, radiusM, color }: { lat: number; lng: number; 
  * given `texts.offlineBase`, a line under the map says the street map is missing. The map frames the trail and the
  * accuracy circle (or the IP area) and follows them until the user moves it by hand (`FitView`, with the
  * `texts.recentre` button); a metric and imperial scale gives distances; the circle stays visible at every zoom
- * (`AccuracyRing`).
+ * (`AccuracyRing`). An approximate share's fix (`precision` approximate) is drawn as its area cell (lib/geo.ts
+ * `areaCell`), a square labelled `areaLabel`, never as a point.
  */
 export default function LeafletMap({
   latest,
@@ -152,6 +155,7 @@ export default function LeafletMap({
   ip,
   ipLabel,
   markerLabel,
+  areaLabel,
   texts,
 }: {
   latest: Position | null;
@@ -159,12 +163,16 @@ export default function LeafletMap({
   ip: Position | null;
   ipLabel: string;
   markerLabel?: string;
+  /** The words on an approximate area ("Approximate area (about 2 km)"). */
+  areaLabel?: string;
   /** The map's own words, where the page has them: the Recentre button and the note shown without tiles. */
   texts?: { recentre: string; offlineBase: string };
 }) {
   const locale = useLocale();
   const focus = latest ?? ip;
-  const radiusM = latest ? (latest.accuracy ?? 50) : (ip?.accuracy ?? 5000);
+  // An approximate share: the cell the fix stands for, drawn as an area (its centre is no position).
+  const area = latest?.precision === 'approximate' ? areaCell(latest.latitude, latest.longitude) : null;
+  const radiusM = area ? area.radiusM : latest ? (latest.accuracy ?? 50) : (ip?.accuracy ?? 5000);
   const [offline, setOffline] = useState(false);
   const onOffline = useCallback(() => setOffline(true), []);
   // What to keep in view: every point of the trail and the newest fix's accuracy circle (or, before any fix, the IP
@@ -218,15 +226,32 @@ export default function LeafletMap({
             pathOptions={{ color: '#1d4ed8', weight: 3, opacity: 0.6 }}
           />
         )}
-        {latest && latest.accuracy !== null && (
+        {area && (
+          <Rectangle
+            bounds={[
+              [area.south, area.west],
+              [area.north, area.east],
+            ]}
+            pathOptions={{ color: '#1d4ed8', weight: 2, dashArray: '4 4', fillOpacity: 0.15 }}
+          >
+            <Tooltip permanent direction="top">
+              <span data-testid="area-label">
+                {markerLabel ? `${markerLabel} · ` : ''}
+                {areaLabel}
+              </span>
+            </Tooltip>
+          </Rectangle>
+        )}
+        {area && <AccuracyRing lat={area.latitude} lng={area.longitude} radiusM={area.radiusM} color="#1d4ed8" />}
+        {latest && !area && latest.accuracy !== null && (
           <Circle
             center={center}
             radius={latest.accuracy}
             pathOptions={{ color: '#1d4ed8', weight: 1, fillOpacity: 0.15 }}
           />
         )}
-        {latest && <AccuracyRing lat={center[0]} lng={center[1]} radiusM={radiusM} color="#1d4ed8" />}
-        {latest && (
+        {latest && !area && <AccuracyRing lat={center[0]} lng={center[1]} radiusM={radiusM} color="#1d4ed8" />}
+        {latest && !area && (
           <CircleMarker
             center={center}
             radius={8}

@@ -100,9 +100,12 @@ export function MapView() {
   // Positions arrive newest first; the track is drawn oldest to newest.
   const gps = trace.positions.filter((p) => p.source === 'gps');
   const latest = gps[0] ?? null;
+  // An approximate share shows its area alone: no point, no trail, no coordinates (lib/geo.ts `areaCell`).
+  const area = latest?.precision === 'approximate';
+  const points = area ? [] : gps.filter((p) => p.precision === 'exact');
   const ip = trace.positions.find((p) => p.source === 'ip') ?? null;
   const ipLabel = `${t('ipArea')}${ip?.label ? ` · ${ip.label}` : ''}`;
-  const near = trace.place ? t('near', placeWords(trace.place, locale)) : null;
+  const near = trace.place ? t('near', placeWords(trace.place, locale, area)) : null;
   const live = liveness(trace, now);
   return (
     <section className="space-y-4">
@@ -118,7 +121,7 @@ export function MapView() {
         </span>
         <span className="block text-xs text-slate-500">
           {transport === 'polling' ? t('transportPolling') : t('transportStream')}
-          {gps.length > 1 ? ` ${t('trailNote')}` : ''}
+          {points.length > 1 ? ` ${t('trailNote')}` : ''}
         </span>
       </p>
       <ShareEnd trace={trace} running={RUNNING.includes(live)} api={api} />
@@ -140,19 +143,29 @@ export function MapView() {
       {(latest || ip) && (
         <LeafletMap
           latest={latest}
-          track={[...gps].reverse()}
+          track={[...points].reverse()}
           ip={ip}
           ipLabel={ipLabel}
           markerLabel={formatPhone(trace.phone)}
+          areaLabel={t('areaLabel')}
           texts={{ recentre: t('recentre'), offlineBase: t('offlineBase') }}
         />
       )}
       {latest && (
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 text-sm" data-testid="position">
-          <dt className="text-slate-600">{t('coordinates')}</dt>
-          <dd data-testid="coordinates" className="font-mono">
-            {latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}
-          </dd>
+          {area ? (
+            <>
+              <dt className="text-slate-600">{t('area')}</dt>
+              <dd data-testid="area">{t('areaNote')}</dd>
+            </>
+          ) : (
+            <>
+              <dt className="text-slate-600">{t('coordinates')}</dt>
+              <dd data-testid="coordinates" className="font-mono">
+                {latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}
+              </dd>
+            </>
+          )}
           {near && (
             <>
               <dt className="text-slate-600">{t('place')}</dt>
@@ -161,7 +174,9 @@ export function MapView() {
           )}
           <dt className="text-slate-600">{t('source')}</dt>
           <dd>
-            {t('sourceGps')} · {t('accuracy', { accuracy: Math.round(latest.accuracy ?? 0) })}
+            {area
+              ? t('sourceArea')
+              : `${t('sourceGps')} · ${t('accuracy', { accuracy: Math.round(latest.accuracy ?? 0) })}`}
           </dd>
           <dt className="text-slate-600">{t('time')}</dt>
           <dd>{t('updated', { time: formatDateTime(latest.recordedAt, locale) })}</dd>
@@ -173,13 +188,13 @@ export function MapView() {
           {ip.label ? ` · ${ip.label}` : ''}
         </p>
       )}
-      {gps.length > 1 && (
+      {points.length > 1 && (
         <details className="text-sm">
           <summary className="cursor-pointer text-slate-700">
-            {t('fixes')} ({gps.length})
+            {t('fixes')} ({points.length})
           </summary>
           <ol className="mt-2 space-y-1 font-mono" data-testid="fixes">
-            {gps.map((p) => (
+            {points.map((p) => (
               <li key={p.recordedAt + p.latitude}>
                 {formatTime(p.recordedAt, locale)} · {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)} · ±
                 {Math.round(p.accuracy ?? 0)} m
@@ -194,11 +209,21 @@ export function MapView() {
 
 /**
  * The words of a nearest place for `Map.near`: "Sol, Madrid, Spain" (the country's name in `locale`, Intl.DisplayNames)
- * and its distance ("800 m", "1.2 km"), from the trace's `place` (metres).
+ * and its distance ("800 m", "1.2 km"), from the trace's `place` (metres). For an approximate area (`area`) the
+ * distance is rounded to whole kilometres, at least 2: a distance from the cell's centre says nothing finer.
  */
-function placeWords(place: NonNullable<LocationTrace['place']>, locale: string): { place: string; distance: string } {
+function placeWords(
+  place: NonNullable<LocationTrace['place']>,
+  locale: string,
+  area = false,
+): { place: string; distance: string } {
   const country = new Intl.DisplayNames([locale], { type: 'region' }).of(place.country) ?? place.country;
   const parts = [place.name, place.region, country].filter((part, i, all) => part && all.indexOf(part) === i);
+  if (area) {
+    const km = Math.max(2, Math.round(place.distanceM / 1000));
+    const words = new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 });
+    return { place: parts.join(', '), distance: words.format(km) };
+  }
   const km = place.distanceM >= 1000;
   const distance = new Intl.NumberFormat(locale, {
     style: 'unit',

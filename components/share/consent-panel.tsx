@@ -11,6 +11,8 @@ import { Link } from '../ui/link';
 import { useApi } from '../ui/use-api';
 import { OpenInBrowser, useOutsideBrowser } from './open-in-browser';
 import { MoreTime } from './more-time';
+import { PrecisionChoice, SharingPrecision } from './precision';
+import type { SharePrecision } from '@/lib/contracts/consent';
 import { ReportAbuse } from './report-abuse';
 import { useConsent, type OwnerState } from './use-consent';
 
@@ -42,6 +44,7 @@ export function ConsentPanel() {
   const { state, view, gps, accuracy, sendFailing, error, busy, share, act, moreTime, report, wakeLock, now } =
     useConsent(api, code);
   const [minutes, setMinutes] = useState(60);
+  const [precision, setPrecision] = useState<SharePrecision>('exact');
   const [confirmStop, setConfirmStop] = useState(false);
   /** Share again after a stop or an ended window waits for this confirmation: it gives consent anew. */
   const [confirmAgain, setConfirmAgain] = useState(false);
@@ -156,6 +159,7 @@ export function ConsentPanel() {
               ))}
             </div>
           </fieldset>
+          <PrecisionChoice value={precision} onChange={setPrecision} />
           {state === 'asked' && <p className="mt-3 text-sm text-slate-600">{t('stopHow')}</p>}
           {gps === 'waiting' && (
             <p role="status" className="mt-4">
@@ -173,7 +177,9 @@ export function ConsentPanel() {
               type="button"
               disabled={busy}
               data-btn-id="consent_share"
-              onClick={() => (state === 'stopped' || state === 'ended' ? setConfirmAgain(true) : share(minutes))}
+              onClick={() =>
+                state === 'stopped' || state === 'ended' ? setConfirmAgain(true) : share(minutes, precision)
+              }
               className={`${button} border-brand text-brand`}
             >
               {gps === 'denied' || state !== 'asked' ? t('shareAgain') : t('share')}
@@ -204,6 +210,7 @@ export function ConsentPanel() {
           ) : (
             <p className="text-sm text-slate-600">{t('pauseNote')}</p>
           )}
+          <SharingPrecision precision={view.precision} busy={busy} onApproximate={() => void act('approximate')} />
           <MoreTime view={view} now={now} busy={busy} onAnswer={(action) => void moreTime(action)} />
           {wakeLock.supported && (
             <label className="flex min-h-11 items-start gap-3 text-sm">
@@ -221,7 +228,11 @@ export function ConsentPanel() {
             </label>
           )}
           <p className="text-sm text-slate-600">{t('noHistory')}</p>
-          {accuracy !== null && <p data-testid="last-sent">{t('lastSent', { accuracy })}</p>}
+          {accuracy !== null && (
+            <p data-testid="last-sent">
+              {view.precision === 'approximate' ? t('lastSentArea') : t('lastSent', { accuracy })}
+            </p>
+          )}
           {sendFailing && <p className="text-sm text-amber-800">{t('reconnecting')}</p>}
           <p className="text-sm text-slate-600">{t('stopHow')}</p>
           <button
@@ -263,7 +274,7 @@ export function ConsentPanel() {
         cancelLabel={t('cancel')}
         onClose={(confirmed) => {
           setConfirmAgain(false);
-          if (confirmed) share(minutes);
+          if (confirmed) share(minutes, precision);
         }}
       />
       <ConfirmDialog

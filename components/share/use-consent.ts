@@ -1,8 +1,8 @@
 'use client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiClient } from '@/lib/api/client';
-import type { ConsentAnswer, ConsentView, PresenceAnswer } from '@/lib/contracts/consent';
-import { shouldSendFix } from '@/lib/geo';
+import type { ConsentAnswer, ConsentView, PresenceAnswer, SharePrecision } from '@/lib/contracts/consent';
+import { fixAt, shouldSendFix } from '@/lib/geo';
 import { LIVE_HEARTBEAT_MS } from '@/lib/live-state';
 import { sendHeartbeat, sendPresence, setPageLeaving, useWakeLock } from './owner-presence';
 import { GPS_OPTIONS, RETRY_MS, stateOf, transient, type GpsState, type OwnerState } from './owner-state';
@@ -28,6 +28,8 @@ export function useConsent(api: ApiClient, code: string) {
   const [now, setNow] = useState(() => Date.now());
   const watchId = useRef<number | null>(null);
   const lastSent = useRef<{ latitude: number; longitude: number; at: number } | null>(null);
+  /** How precise the running share is (the watch's callback reads it): the server's word, or the owner's last choice. */
+  const precision = useRef<SharePrecision>('exact');
   const path = `/spyContent/phoneLocation/${encodeURIComponent(code)}`;
 
   /** What an answer says of the running share (its end, the requester's ask) goes into the view at once. */
@@ -48,6 +50,7 @@ export function useConsent(api: ApiClient, code: string) {
         const v = await api.get<ConsentView>(`/spyContent/consent/${encodeURIComponent(code)}`);
         setFailed(null);
         setView(v);
+        precision.current = v.precision;
         if (v.locationDenied && v.status !== 'sharing' && v.status !== 'paused') setGps('denied');
         return;
       } catch (e) {
@@ -69,11 +72,13 @@ export function useConsent(api: ApiClient, code: string) {
         if (!shouldSendFix(lastSent.current, { ...fix, accuracy: pos.coords.accuracy })) return;
         const previous = lastSent.current;
         lastSent.current = fix;
-        api.put<ConsentAnswer>(path, { action: 'position', ...fix, accuracy: pos.coords.accuracy }).then(
+        // An approximate share: only the area cell leaves the phone, never the point (lib/geo.ts `fixAt`).
+        const sent = fixAt(pos.coords, precision.current);
+        api.put<ConsentAnswer>(path, { action: 'position', ...sent }).then(
           (answer) => {
             applyNews(answer);
             setSendFailing(false);
-            setAccuracy(Math.round(pos.coords.accuracy));
+            setAccuracy(Math.round(sent.accuracy));
           },
           (e: unknown) => {
             if (transient(e)) {
@@ -181,8 +186,11 @@ export function useConsent(api: ApiClient, code: string) {
 
   const wakeLock = useWakeLock(sharing);
 
-  /** Share for `minutes`: the browser's permission and first fix come first; the consent is sent with that fix. */
-  const share = (minutes: number) => {
+  /**
+   * Share for `minutes` at precision `chosen` (exact, or an approximate area: only its cell leaves the phone): the
+   * browser's permission and first fix come first; the consent is sent with that fix.
+   */
+  const share = (minutes: number, chosen: SharePrecision = 'exact') => {
     setBusy(true);
     setError(null);
     const refused = () => {
@@ -196,14 +204,11 @@ export function useConsent(api: ApiClient, code: string) {
     navigator.geolocation.getCurrentPosition(
       async (pos) => {
         const fix = { latitude: pos.coords.latitude, longitude: pos.coords.longitude };
+        const sent = fixAt(pos.coords, chosen);
         try {
-          await api.put<ConsentAnswer>(path, {
-            action: 'share',
-            minutes,
-            ...fix,
-            accuracy: pos.coords.accuracy,
-          });
-          setAccuracy(Math.round(pos.coords.accuracy));
+          await api.put<ConsentAnswer>(path, { action: 'share', minutes, precision: chosen, ...sent });
+          precision.current = chosen;
+          setAccuracy(Math.round(sent.accuracy));
           lastSent.current = { ...fix, at: Date.now() };
           setGps('ok');
           await load();
@@ -219,13 +224,19 @@ export function useConsent(api: ApiClient, code: string) {
     );
   };
 
-  /** Decline or stop; the view is reloaded so the page shows the server's state. */
-  const act = async (action: 'decline' | 'stop') => {
+  /**
+   * Decline, stop, or turn the running share into an approximate one (`approximate`: from the next fix on only area
+   * cells are sent; back to exact needs a new share); the view is reloaded so the page shows the server's state.
+   */
+  const act = async (action: 'decline' | 'stop' | 'approximate') => {
     setBusy(true);
     setError(null);
     try {
       await api.put<ConsentAnswer>(path, { action });
-      stopWatch();
+      if (action === 'approximate') {
+        precision.current = 'approximate';
+        lastSent.current = null;
+      } else stopWatch();
       await load();
     } catch (e) {
       setError((e as Error).message);

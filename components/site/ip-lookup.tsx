@@ -100,6 +100,7 @@ export function IpLookup() {
                   ip={{
                     id: 0,
                     source: 'ip',
+                    precision: 'approximate',
                     latitude: info.latitude!,
                     longitude: info.longitude!,
                     accuracy: info.accuracyRadiusKm ? info.accuracyRadiusKm * 1000 : null,

@@ -15,6 +15,15 @@ import { prototypeOf } from '../validation/skeleton';
 export const SHARE_PRESETS = [15, 60, 480] as const;
 
 /**
+ * How precise a share is, the owner's choice on the consent page: the exact GPS position, or an approximate area
+ * (a fixed cell of about 2 km, lib/geo.ts `areaCell`, snapped on the phone before it is sent and again by the server).
+ * The owner may go from exact to approximate while sharing; back to exact only with a new share.
+ * docs/decisions/0022-approximate-area-cells.md.
+ */
+export const SHARE_PRECISIONS = ['exact', 'approximate'] as const;
+export type SharePrecision = (typeof SHARE_PRECISIONS)[number];
+
+/**
  * What the owner may add to a running share (minutes): "+15 min" and "+1 h", as WhatsApp's live location and Glympse
  * let the sharer extend before the end. Never beyond MAX_SHARE_MINUTES from the moment of the tap.
  */
@@ -77,6 +86,7 @@ export const consentViewSchema = z.object({
   moreTimeAsked: z.boolean().meta({
     description: 'the requester asked for more time during this share and the owner has not answered yet',
   }),
+  precision: z.enum(SHARE_PRECISIONS).meta({ description: 'how precise the running or last share is' }),
   presets: z.array(z.number()).meta({ description: 'the sharing durations to choose from, minutes' }),
 });
 export type ConsentView = z.infer<typeof consentViewSchema>;
@@ -140,6 +150,7 @@ export const answerBody = z.discriminatedUnion('action', [
       .int()
       .refine((m) => (SHARE_PRESETS as readonly number[]).includes(m), 'Validation.invalid')
       .default(60),
+    precision: z.enum(SHARE_PRECISIONS, { error: 'Validation.invalid' }).default('exact'),
     ...fix,
   }),
   z.object({ action: z.literal('denied') }),
@@ -155,6 +166,7 @@ export const answerBody = z.discriminatedUnion('action', [
       .refine((m) => (MORE_TIME_STEPS as readonly number[]).includes(m), 'Validation.invalid'),
   }),
   z.object({ action: z.literal('keep_end') }),
+  z.object({ action: z.literal('approximate') }),
 ]);
 
 /** What the owner's page learns of a running share with each answer: its end and the requester's pending ask. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUYER_STATES } from '../request-machine';
 import { askFields, formBoolean } from './fields';
+import { SHARE_PRECISIONS } from './consent';
 
 /**
  * The buyer's location requests' contract (`/spyContent*`, `/gpsTrace/phoneLocation/{id}`, its live stream): each
@@ -58,6 +59,10 @@ export const positionSchema = z.object({
   latitude: z.number().meta({ description: 'degrees' }),
   longitude: z.number().meta({ description: 'degrees' }),
   accuracy: z.number().nullable().meta({ description: 'metres; null for an IP position without a radius' }),
+  precision: z.enum(SHARE_PRECISIONS).meta({
+    description:
+      'exact, or approximate: the centre of a fixed cell of about 2 km (lib/geo.ts areaCell) with `accuracy` its half-diagonal; the map shows the area, never a point',
+  }),
   label: z.string().nullable(),
   recordedAt: z.string(),
 });

@@ -15,6 +15,8 @@ import { optOut } from './sms-guards';
 import { maskEmail, sha256 } from './tokens';
 import { SHARE_PRESETS, type ConsentView, type RequesterFacts } from '../../lib/contracts/consent';
 import { answerMoreTime, type MoreTimeAction, type ShareNews } from './more-time';
+import { approximateShare, fixFor } from './share-precision';
+import type { SharePrecision } from '../../lib/contracts/consent';
 
 // The phone owner's side of a location request, reached with the consent code of the SMS link (docs/rules.md#the-product,
 // #security): what the page shows and what the owner decides. What the page sends while sharing is owner-signals.ts.
@@ -108,6 +110,7 @@ export async function consentView(db: Db, code: string): Promise<Omit<ConsentVie
     expiresAt: row.request.expiresAt.toISOString(),
     sharingUntil: row.request.sharingUntil?.toISOString() ?? null,
     moreTimeAsked: isLive(status) && row.request.moreTimeAsk === 'asked',
+    precision: row.request.precision,
   };
 }
 
@@ -137,7 +140,8 @@ export type AnswerResult =
   | { error: 'not_found' | 'expired' | 'withdrawn' | 'answered' | 'not_sharing' };
 
 export type ConsentAction =
-  | { action: 'share'; minutes: number; fix: Fix }
+  | { action: 'share'; minutes: number; fix: Fix; precision: SharePrecision }
+  | { action: 'approximate' }
   | { action: 'denied' }
   | { action: 'decline' }
   | { action: 'stop' }
@@ -149,7 +153,8 @@ export type ConsentAction =
  * so the same answer sent many times at once is recorded once. Every decision is its own append-only consent record
  * (UTC time, IP, user agent, SHA-256 of the text shown):
  * - `share`: sent only after the browser gave its first fix, which it carries. Records the consent
- *   (`shared`, or `shared_again` after a stop) with the duration, opens the window of `minutes`, and stores that fix
+ *   (`shared`, or `shared_again` after a stop) with the duration and the precision chosen (an approximate share
+ *   stores the fix's area cell, never the point), opens the window of `minutes`, and stores that fix
  *   together with the IP-based area. Every share alerts the buyer (services/buyer-alerts.ts: a push, or by default an
  *   e-mail with a link to the map). Refused (`withdrawn`) when
  *   the buyer no longer has access;
@@ -157,6 +162,8 @@ export type ConsentAction =
  *   request keeps its status and is marked so the buyer sees "location not allowed";
  * - `decline`: records the refusal and alerts the buyer; nothing about the phone's position is stored;
  * - `stop`: ends sharing (recorded) and alerts the buyer; the owner may share again;
+ * - `approximate`: a running exact share sends only approximate areas from now on (services/share-precision.ts;
+ *   recorded as `approximated`); the way back to exact is a new share;
  * - `extend`, `keep_end`: more time for a running share, or no to the requester's ask (services/more-time.ts
  *   `answerMoreTime`: the end moves at most to MAX_SHARE_MINUTES from now; the extension is its own consent record);
  * - `report`: puts the number on the opt-out list (no more SMS to it; not when sent signed in as the request's buyer or
@@ -201,10 +208,11 @@ export async function answerConsent(
     };
     const record = (
       decision: (typeof consents.$inferInsert)['decision'],
-      extra: { durationMinutes?: number; reason?: string | null } = {},
+      extra: { durationMinutes?: number; reason?: string | null; precision?: SharePrecision } = {},
     ) => tx.insert(consents).values({ ...base, decision, ...extra });
 
     if (action.action === 'extend' || action.action === 'keep_end') return answerMoreTime(tx, request, action, record);
+    if (action.action === 'approximate') return approximateShare(tx, request, record);
 
     if (action.action === 'report') {
       // The requester holds the same link: a "report" from their session or browser is recorded, but only the owner's
@@ -243,7 +251,10 @@ export async function answerConsent(
     const [optedOut] = await tx.select().from(optOuts).where(eq(optOuts.phoneE164, request.targetE164));
     if (optedOut) return { error: 'answered' };
     if (!(await buyerHasAccess(tx, request.userId))) return { error: 'withdrawn' };
-    await record(status === 'stopped' ? 'shared_again' : 'shared', { durationMinutes: action.minutes });
+    await record(status === 'stopped' ? 'shared_again' : 'shared', {
+      durationMinutes: action.minutes,
+      precision: action.precision,
+    });
     await applyEvent(tx, id, 'shared', {
       sharingUntil: new Date(Date.now() + action.minutes * 60_000),
       firstSharedAt: request.firstSharedAt ?? new Date(),
@@ -252,11 +263,13 @@ export async function answerConsent(
       liveSignal: null,
       // One ask for more time per share: a new share starts without one.
       moreTimeAsk: null,
+      precision: action.precision,
     });
     if (ipLocation?.status === 'found' && ipLocation.latitude != null && ipLocation.longitude != null) {
       await tx.insert(positions).values({
         requestId: id,
         source: 'ip',
+        precision: 'approximate',
         latitude: ipLocation.latitude,
         longitude: ipLocation.longitude,
         accuracyM: ipLocation.accuracyRadiusKm != null ? ipLocation.accuracyRadiusKm * 1000 : null,
@@ -265,7 +278,12 @@ export async function answerConsent(
     }
     const [fix] = await tx
       .insert(positions)
-      .values({ requestId: id, source: 'gps', ...gpsColumns(action.fix) })
+      .values({
+        requestId: id,
+        source: 'gps',
+        precision: action.precision,
+        ...gpsColumns(fixFor(action.fix, action.precision)),
+      })
       .returning({ id: positions.id });
     announced.push({ requestId: id, positionId: fix.id });
     if (!request.firstSharedAt) await recordRequestEvent(tx, FUNNEL.shared, id);

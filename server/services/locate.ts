@@ -136,6 +136,7 @@ function positionOf(p: typeof positions.$inferSelect): Position {
     latitude: p.latitude,
     longitude: p.longitude,
     accuracy: p.accuracyM,
+    precision: p.precision,
     label: p.label,
     recordedAt: p.recordedAt.toISOString(),
   };

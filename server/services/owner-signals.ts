@@ -5,6 +5,7 @@ import { locationRequests, positions } from '../db/schema';
 import { liveBroker } from './live-broker';
 import { LIVE_STATES, isLive, type RequestState } from '../../lib/request-machine';
 import { byConsentCode, type AnswerResult, type Fix } from './consent';
+import { fixFor } from './share-precision';
 import {
   LIMITS,
   RateLimitedError,
@@ -33,7 +34,7 @@ import type { MoreTimeAsk } from '../../lib/contracts/locations';
  * - refuses an IP that has used up its guesses of consent codes (`consentMissPerIp`, as the other consent routes do
  *   before any lookup: server/api/consent-guard.ts), without reading the request;
  * - spends one point of the request's limit (positionsPerRequest, counted by the code's hash) when the code exists;
- * - stores the position only if the limit holds, the request is live (`sharing` or `paused`) and inside its window,
+ * - stores the position (for an approximate share, its area cell: services/share-precision.ts) only if the limit holds, the request is live (`sharing` or `paused`) and inside its window,
  *   and its buyer has access (`buyerHasAccessSql`). The request row is locked `FOR NO KEY UPDATE` until the statement
  *   commits: a concurrent Stop (which locks it `FOR UPDATE`) waits for a position already being written and every
  *   later one sees `stopped`, and two fixes of one request take their turns (a weaker `FOR SHARE` let two of them
@@ -57,22 +58,28 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
   const nowMs = now.getTime();
   const access = buyerHasAccessSql(sql`request.user_id`, now);
   const heartbeatDue = new Date(nowMs - HEARTBEAT_WRITE_MS);
+  // An approximate share stores the fix's area cell, whatever the page sent (services/share-precision.ts).
+  const area = fixFor(fix, 'approximate');
   const { rows } = await db.execute<SavedRow>(sql`
     with guard as (
       select ${limitReachedSql('consentMissPerIp', ip ?? 'unknown', nowMs)} as guessed_out
     ), request as (
-      select id, status, user_id, expires_at, sharing_until, more_time_ask from ${locationRequests}
+      select id, status, user_id, expires_at, sharing_until, more_time_ask, precision from ${locationRequests}
       where ${locationRequests.consentCodeHash} = ${hash} and not (select guessed_out from guard)
       for no key update
     ), counted as (
       ${consumeOneSql('positionsPerRequest', hash, nowMs, sql`request`)}
     ), accepted as (
-      select id from request
+      select id, precision from request
       where (select points from counted) <= ${LIMITS.positionsPerRequest.points}
         and status in (${LIVE_STATES_SQL}) and sharing_until > ${now} and ${access}
     ), stored as (
-      insert into ${positions} (request_id, source, latitude, longitude, accuracy_m)
-      select id, 'gps', ${fix.latitude}, ${fix.longitude}, ${fix.accuracy} from accepted
+      insert into ${positions} (request_id, source, precision, latitude, longitude, accuracy_m)
+      select id, 'gps', precision,
+        case when precision = 'approximate' then ${area.latitude}::float8 else ${fix.latitude}::float8 end,
+        case when precision = 'approximate' then ${area.longitude}::float8 else ${fix.longitude}::float8 end,
+        case when precision = 'approximate' then ${area.accuracy}::float8 else ${fix.accuracy}::float8 end
+      from accepted
       returning id
     ), seen as (
       update ${locationRequests} set owner_seen_at = ${now} from accepted

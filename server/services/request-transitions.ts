@@ -8,7 +8,14 @@ import { TRANSITIONS, isLive, isOpen, type RequestEvent, type RequestState } fro
 export type RequestColumns = Partial<
   Pick<
     typeof locationRequests.$inferInsert,
-    'sharingUntil' | 'firstSharedAt' | 'locationDeniedAt' | 'withdrawnAt' | 'ownerSeenAt' | 'liveSignal' | 'moreTimeAsk'
+    | 'sharingUntil'
+    | 'firstSharedAt'
+    | 'locationDeniedAt'
+    | 'withdrawnAt'
+    | 'ownerSeenAt'
+    | 'liveSignal'
+    | 'moreTimeAsk'
+    | 'precision'
   >
 >;
 

@@ -37,7 +37,7 @@ const answerRoute = createRoute({
   method: 'put',
   path: '/spyContent/phoneLocation/{id}',
   summary:
-    'Consent page actions by consent code: share (sent after the browser gave its first fix, which it carries: records consent, stores that fix and the IP area), denied (the browser refused the location: nothing stored, the buyer sees it), decline, stop, report (no more SMS to this number; in any state, after a decline too; an optional `reason` of at most 140 characters is stored with it), position (lat/lng degrees, accuracy metres; only while sharing; answers the end of the share and whether the requester asks for more time), extend (minutes 15 or 60 added to a running share, never beyond 8 h from now; a consent record `extended`), keep_end (no to the requester asking for more time). Unknown codes answer 404 and are rate limited per IP; a request withdrawn (subscription ended) answers 410.',
+    'Consent page actions by consent code: share (sent after the browser gave its first fix, which it carries: records consent, stores that fix and the IP area), denied (the browser refused the location: nothing stored, the buyer sees it), decline, stop, report (no more SMS to this number; in any state, after a decline too; an optional `reason` of at most 140 characters is stored with it), position (lat/lng degrees, accuracy metres; only while sharing; answers the end of the share and whether the requester asks for more time), extend (minutes 15 or 60 added to a running share, never beyond 8 h from now; a consent record `extended`), keep_end (no to the requester asking for more time), approximate (a running exact share sends only areas of about 2 km from now on; share takes `precision` exact or approximate). Unknown codes answer 404 and are rate limited per IP; a request withdrawn (subscription ended) answers 410.',
   request: { params: consentCodeParams, body: bodyOf(answerBody) },
   responses: {
     200: jsonResponse(envelope(consentAnswerSchema), 'New status'),
@@ -107,7 +107,9 @@ export const consentApi = new OpenAPIHono<AppEnv>()
       const answer = await answerConsent(
         db,
         id,
-        body.action === 'share' ? { action: 'share', minutes: body.minutes, fix: body } : body,
+        body.action === 'share'
+          ? { action: 'share', minutes: body.minutes, precision: body.precision, fix: body }
+          : body,
         meta,
       );
       return 'error' in answer && answer.error === 'not_found' ? null : answer;

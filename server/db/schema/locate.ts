@@ -16,6 +16,7 @@ import { orders } from './billing';
 import type { E164 } from '../../../lib/contracts/phone';
 import { OPEN_STATES, REQUEST_STATES } from '../../../lib/request-machine';
 import { MORE_TIME_ASKS } from '../../../lib/contracts/locations';
+import { SHARE_PRECISIONS } from '../../../lib/contracts/consent';
 
 /** The location-request states, from the one table in lib/request-machine.ts. */
 export const locationRequestStatus = pgEnum('location_request_status', REQUEST_STATES);
@@ -70,6 +71,11 @@ export const locationRequests = pgTable(
      * then `granted` or `refused` by the owner. Cleared when a new share starts: one ask per share.
      */
     moreTimeAsk: text('more_time_ask', { enum: MORE_TIME_ASKS }),
+    /**
+     * How precise the running or last share is, the owner's choice (lib/contracts/consent.ts SHARE_PRECISIONS): an
+     * `approximate` share stores only the cells of lib/geo.ts `areaCell`, whatever the page sends.
+     */
+    precision: text('precision', { enum: SHARE_PRECISIONS }).notNull().default('exact'),
     /** When the request was withdrawn because the buyer's subscription ended; status `withdrawn`. */
     withdrawnAt: at('withdrawn_at'),
     ...timestamps(),
@@ -83,7 +89,15 @@ export const locationRequests = pgTable(
 );
 
 /** The owner's decisions on the consent page: each one is its own append-only record. */
-export const CONSENT_DECISIONS = ['shared', 'shared_again', 'extended', 'stopped', 'declined', 'reported'] as const;
+export const CONSENT_DECISIONS = [
+  'shared',
+  'shared_again',
+  'extended',
+  'approximated',
+  'stopped',
+  'declined',
+  'reported',
+] as const;
 
 /**
  * The owner's decisions on the consent page: when, from where, and a hash of the text they were shown. Append-only:
@@ -108,6 +122,8 @@ export const consents = pgTable(
      * rules (lib/validation/requester-name.ts `ownerNoteProblem`); null when none was given.
      */
     reason: text('reason'),
+    /** For `shared`, `shared_again` and `approximated`: how precise the owner chose the share to be. */
+    precision: text('precision', { enum: SHARE_PRECISIONS }),
     /**
      * Whether the answer came from the requester's side, and how it is known (services/requester-marks.ts
      * `answeredByRequester`): `session` (signed in as the request's buyer), `device` (the browser the request was made
@@ -154,6 +170,8 @@ export const positions = pgTable(
     longitude: doublePrecision('longitude').notNull(),
     /** Radius of the 68% confidence circle, metres; null for an IP position whose database gives none. */
     accuracyM: doublePrecision('accuracy_m'),
+    /** `approximate`: the centre of an area cell (lib/geo.ts `areaCell`) and its half-diagonal, never a point. */
+    precision: text('precision', { enum: SHARE_PRECISIONS }).notNull().default('exact'),
     label: text('label'),
     recordedAt: at('recorded_at').notNull().defaultNow(),
   },
