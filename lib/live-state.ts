@@ -30,6 +30,12 @@ export const LIVE_OFFLINE_AFTER_MS = 60_000;
 /** How often the owner's page says it is still open while visible (ms). */
 export const LIVE_HEARTBEAT_MS = 20_000;
 
+/**
+ * How often the owner's page takes and sends a fix while no buyer's map is open (ms): it rests the GPS in between
+ * and keeps its heartbeat (docs/decisions/0023-fixes-driven-by-viewers.md).
+ */
+export const REST_FIX_MS = 5 * 60_000;
+
 /** What `liveness` reads: the buyer's view of a request (`LocationTrace` and its live fields). */
 export type LiveInput = {
   status: BuyerState;

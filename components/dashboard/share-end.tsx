@@ -7,6 +7,9 @@ import { formatTime } from '@/lib/intl-format';
 import { type AppLocale } from '@/lib/routing/rules';
 
 /** The words for each answer of the owner to the ask for more time (messages/*.json `Map`). */
+/** How long the map says a fresh position was asked for (ms): as long as the next ask is refused. */
+const REFRESH_SHOWN_MS = 30_000;
+
 const ASK_WORDS: Record<MoreTimeAsk, 'moreTimeAsked' | 'moreTimeGranted' | 'moreTimeRefused'> = {
   asked: 'moreTimeAsked',
   granted: 'moreTimeGranted',
@@ -18,7 +21,9 @@ const ASK_WORDS: Record<MoreTimeAsk, 'moreTimeAsked' | 'moreTimeGranted' | 'more
  * it moves at once when the owner adds time, through the stream's `state` event) and "Ask for more time", once per
  * share (`POST /gpsTrace/phoneLocation/{id}/more-time`, server/services/more-time.ts): the owner decides on their page,
  * no SMS is sent, and the line then says what the owner answered (`trace.moreTime`: asked, granted, refused). A
- * refusal of the API (409: already asked, or the share ended) is shown in its localized words.
+ * refusal of the API (409: already asked, or the share ended) is shown in its localized words. "Refresh now"
+ * (`POST /gpsTrace/phoneLocation/{id}/refresh`, server/services/watchers.ts) asks the owner's open page for one
+ * high-accuracy fix, at most every 30 s (the button rests meanwhile; a 429 is said in its words).
  * docs/decisions/0021-more-time-is-the-owners-decision.md.
  */
 export function ShareEnd({ trace, running, api }: { trace: LocationTrace; running: boolean; api: ApiClient }) {
@@ -27,6 +32,8 @@ export function ShareEnd({ trace, running, api }: { trace: LocationTrace; runnin
   const [asked, setAsked] = useState<{ id: string; sharingUntil: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** "Refresh now" was taken: said, and the button rests, for REFRESH_SHOWN_MS. */
+  const [refreshing, setRefreshing] = useState(false);
   if (!running || !trace.sharingUntil) return null;
   // Asked from this page: shown at once, until the stream brings the ask (or a new share clears it).
   const mine = asked?.id === trace.id && asked.sharingUntil === trace.sharingUntil ? 'asked' : null;
@@ -42,6 +49,17 @@ export function ShareEnd({ trace, running, api }: { trace: LocationTrace; runnin
       setError((e as Error).message);
     } finally {
       setBusy(false);
+    }
+  };
+
+  const refresh = async () => {
+    setError(null);
+    try {
+      await api.post<{ askedAt: string }>(`/gpsTrace/phoneLocation/${encodeURIComponent(trace.id)}/refresh`);
+      setRefreshing(true);
+      setTimeout(() => setRefreshing(false), REFRESH_SHOWN_MS);
+    } catch (e) {
+      setError((e as Error).message);
     }
   };
 
@@ -68,6 +86,22 @@ export function ShareEnd({ trace, running, api }: { trace: LocationTrace; runnin
           <p className="mt-1 text-xs text-slate-500">{t('askMoreTimeNote')}</p>
         </div>
       )}
+      <div className="w-full">
+        <button
+          type="button"
+          disabled={refreshing}
+          onClick={() => void refresh()}
+          className="min-h-11 rounded-lg border border-slate-400 px-3 py-2 font-medium text-slate-800 disabled:opacity-60"
+          data-testid="refresh-now"
+        >
+          {t('refreshNow')}
+        </button>
+        {refreshing && (
+          <p role="status" className="mt-1 text-xs text-slate-600" data-testid="refresh-asked">
+            {t('refreshAsked')}
+          </p>
+        )}
+      </div>
       {error && (
         <p role="alert" className="w-full text-red-700">
           {error}

@@ -41,7 +41,7 @@ export function ConsentPanel() {
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const code = useSearchParams().get('c') ?? '';
-  const { state, view, gps, accuracy, sendFailing, error, busy, share, act, moreTime, report, wakeLock, now } =
+  const { state, view, gps, accuracy, sendFailing, error, busy, share, act, moreTime, report, wakeLock, now, resting } =
     useConsent(api, code);
   const [minutes, setMinutes] = useState(60);
   const [precision, setPrecision] = useState<SharePrecision>('exact');
@@ -210,6 +210,9 @@ export function ConsentPanel() {
           ) : (
             <p className="text-sm text-slate-600">{t('pauseNote')}</p>
           )}
+          <p className="text-sm text-slate-600" data-testid="rest-note" data-resting={resting}>
+            {t('restNote')}
+          </p>
           <SharingPrecision precision={view.precision} busy={busy} onApproximate={() => void act('approximate')} />
           <MoreTime view={view} now={now} busy={busy} onAnswer={(action) => void moreTime(action)} />
           {wakeLock.supported && (

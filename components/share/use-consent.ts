@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiClient } from '@/lib/api/client';
 import type { ConsentAnswer, ConsentView, PresenceAnswer, SharePrecision } from '@/lib/contracts/consent';
 import { fixAt, shouldSendFix } from '@/lib/geo';
-import { LIVE_HEARTBEAT_MS } from '@/lib/live-state';
+import { LIVE_HEARTBEAT_MS, REST_FIX_MS } from '@/lib/live-state';
 import { sendHeartbeat, sendPresence, setPageLeaving, useWakeLock } from './owner-presence';
 import { GPS_OPTIONS, RETRY_MS, stateOf, transient, type GpsState, type OwnerState } from './owner-state';
 
@@ -14,7 +14,8 @@ export type { GpsState, OwnerState };
  * errors retried with backoff, shown as `reconnecting`, never as an invalid link); Share asks the browser first and
  * sends the share with that first fix (nothing is stored before); while sharing, `watchPosition` sends fixes at most
  * every 10 s unless the phone moved over 25 m, a failed send is retried with the next fix, and the watch restarts when
- * the page becomes visible again. When the window ends on the device's clock the state turns `ended`; a refusal from
+ * the page becomes visible again. While no buyer's map is open the GPS rests and one fix is taken every REST_FIX_MS;
+ * a "Refresh now" from the map gets one high-accuracy fix (server/services/watchers.ts). When the window ends on the device's clock the state turns `ended`; a refusal from
  * the server (409/410) reloads the view so the page shows what the server says.
  */
 export function useConsent(api: ApiClient, code: string) {
@@ -30,14 +31,50 @@ export function useConsent(api: ApiClient, code: string) {
   const lastSent = useRef<{ latitude: number; longitude: number; at: number } | null>(null);
   /** How precise the running share is (the watch's callback reads it): the server's word, or the owner's last choice. */
   const precision = useRef<SharePrecision>('exact');
+  /** No buyer's map is open: the GPS rests and a fix is taken every REST_FIX_MS (the ref for the callbacks). */
+  const [resting, setResting] = useState(false);
+  const restingRef = useRef(false);
+  /** The last "Refresh now" answered, so that each is answered once. */
+  const servedWant = useRef<string | null>(null);
   const path = `/spyContent/phoneLocation/${encodeURIComponent(code)}`;
 
-  /** What an answer says of the running share (its end, the requester's ask) goes into the view at once. */
-  const applyNews = useCallback((news: Partial<PresenceAnswer> | ConsentAnswer) => {
-    const { sharingUntil, moreTimeAsked } = news;
-    if (sharingUntil === undefined) return;
-    setView((v) => (v ? { ...v, sharingUntil, moreTimeAsked: moreTimeAsked ?? false } : v));
-  }, []);
+  /** One high-accuracy fix now, sent at the share's precision: "Refresh now", and each fix while resting. */
+  const sendFreshFix = useCallback(() => {
+    navigator.geolocation?.getCurrentPosition(
+      (pos) => {
+        const sent = fixAt(pos.coords, precision.current);
+        lastSent.current = { latitude: pos.coords.latitude, longitude: pos.coords.longitude, at: Date.now() };
+        api.put(path, { action: 'position', ...sent }).then(
+          () => setAccuracy(Math.round(sent.accuracy)),
+          () => undefined,
+        );
+      },
+      () => undefined,
+      GPS_OPTIONS,
+    );
+  }, [api, path]);
+
+  /**
+   * What an answer says of the running share goes into the page at once: its end and the requester's ask (the view),
+   * whether a map is open (the page rests while none is: `resting`), and a "Refresh now" not served yet (one fresh
+   * fix each).
+   */
+  const applyNews = useCallback(
+    (news: Partial<PresenceAnswer> | ConsentAnswer) => {
+      const { sharingUntil, moreTimeAsked, watched, fixWantedAt } = news;
+      if (sharingUntil === undefined) return;
+      setView((v) => (v ? { ...v, sharingUntil, moreTimeAsked: moreTimeAsked ?? false } : v));
+      if (watched !== undefined && watched === restingRef.current) {
+        restingRef.current = !watched;
+        setResting(!watched);
+      }
+      if (fixWantedAt && fixWantedAt !== servedWant.current) {
+        servedWant.current = fixWantedAt;
+        sendFreshFix();
+      }
+    },
+    [sendFreshFix],
+  );
 
   const stopWatch = useCallback(() => {
     if (watchId.current !== null) navigator.geolocation.clearWatch(watchId.current);
@@ -63,6 +100,8 @@ export function useConsent(api: ApiClient, code: string) {
 
   const startWatch = useCallback(() => {
     stopWatch();
+    // Resting (no map open): the rest's own timer takes the fixes.
+    if (restingRef.current) return;
     // Reported after the effect that starts the watch, not during it.
     if (!('geolocation' in navigator)) return void queueMicrotask(() => setGps('lost'));
     watchId.current = navigator.geolocation.watchPosition(
@@ -184,6 +223,22 @@ export function useConsent(api: ApiClient, code: string) {
     };
   }, [sharing, code, startWatch, stopWatch, beat]);
 
+  // No map open: the GPS rests, one fix every REST_FIX_MS while the page is visible; a map opened starts the watch again.
+  useEffect(() => {
+    if (!sharing || !resting) return;
+    stopWatch();
+    const rest = setInterval(() => {
+      if (document.visibilityState === 'visible') sendFreshFix();
+    }, REST_FIX_MS);
+    return () => {
+      clearInterval(rest);
+      if (!restingRef.current && document.visibilityState === 'visible') {
+        lastSent.current = null;
+        startWatch();
+      }
+    };
+  }, [sharing, resting, stopWatch, startWatch, sendFreshFix]);
+
   const wakeLock = useWakeLock(sharing);
 
   /**
@@ -285,5 +340,5 @@ export function useConsent(api: ApiClient, code: string) {
   };
 
   const state: OwnerState = failed ?? (view ? stateOf(view, now, gps) : 'loading');
-  return { state, view, gps, accuracy, sendFailing, error, busy, share, act, moreTime, report, wakeLock, now };
+  return { state, view, gps, accuracy, sendFailing, error, busy, share, act, moreTime, report, wakeLock, now, resting };
 }

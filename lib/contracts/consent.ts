@@ -173,6 +173,13 @@ export const answerBody = z.discriminatedUnion('action', [
 const shareNews = {
   sharingUntil: z.string().nullable().meta({ description: 'the end of the share, ISO 8601 UTC' }),
   moreTimeAsked: z.boolean().meta({ description: 'the requester asked for more time; the owner has not answered' }),
+  watched: z.boolean().meta({
+    description:
+      "a buyer's map of the request is open: the page sends every fix, else it rests (server/services/watchers.ts)",
+  }),
+  fixWantedAt: z.string().nullable().meta({
+    description: 'when the buyer pressed "Refresh now", ISO 8601 UTC: the page sends one high-accuracy fix for it',
+  }),
 };
 
 /**

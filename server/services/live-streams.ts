@@ -14,6 +14,7 @@ import { nearestPlace } from './places';
 import { RateLimitedError } from './rate-limit';
 import { liveSessionOwners } from './sessions';
 import { sha256 } from './tokens';
+import { WATCH_MARK_MS, markWatched } from './watchers';
 
 // The buyer's live map: one request's positions and state changes as Server-Sent Events (WHATWG HTML, "Server-sent
 // events"), whatever carries the bytes: the API's route (server/api/routes/live.ts, Hono's streamSSE) or the Node
@@ -424,14 +425,17 @@ export async function canWatch(db: Db, userId: string, requestId: string): Promi
 
 /**
  * The open streams of this process and their upkeep, on one timer: every KEEPALIVE_MS a keep-alive comment to each
- * (or its end past STREAM_LIFETIME_MS or MAX_BUFFERED_BYTES), and every SESSION_CHECK_MS one query for the sessions of
- * all of them (`liveSessionOwners`): a stream whose session ended, or now names another user, ends.
+ * (or its end past STREAM_LIFETIME_MS or MAX_BUFFERED_BYTES), every WATCH_MARK_MS one UPDATE that marks their
+ * requests as watched (services/watchers.ts: the owner's page sends every fix while a map is open), and every
+ * SESSION_CHECK_MS one query for the sessions of all of them (`liveSessionOwners`): a stream whose session ended, or
+ * now names another user, ends.
  */
 class OpenStreams {
   private open = new Set<LiveStream>();
   private timer: NodeJS.Timeout | null = null;
   private lastCheck = Date.now();
   private checking = false;
+  private lastWatchMark = Date.now();
 
   get size(): number {
     return this.open.size;
@@ -441,6 +445,8 @@ class OpenStreams {
     this.open.add(stream);
     metrics().liveStreamsOpen.set(this.open.size);
     this.timer ??= setInterval(() => void this.tick(), KEEPALIVE_MS).unref();
+    // A map opened: the owner's page learns it with its next answer and sends every fix again (services/watchers.ts).
+    void this.markWatched([stream.requestId]);
   }
 
   delete(stream: LiveStream): void {
@@ -452,9 +458,22 @@ class OpenStreams {
     }
   }
 
+  /** Tells the owner's pages of `requestIds` that a map of theirs is open; a failure waits for the next mark. */
+  private async markWatched(requestIds: string[]): Promise<void> {
+    try {
+      await markWatched(await getDb(), requestIds);
+    } catch (error) {
+      log().warn({ component: 'live-streams', err: describeError(error) }, 'could not mark the watched requests');
+    }
+  }
+
   /** One round of upkeep (exported for tests through `liveStreams().tick`). */
   async tick(now = Date.now()): Promise<void> {
     for (const stream of [...this.open]) stream.upkeep(now);
+    if (now - this.lastWatchMark >= WATCH_MARK_MS - 1000) {
+      this.lastWatchMark = now;
+      void this.markWatched([...this.open].map((s) => s.requestId));
+    }
     if (now - this.lastCheck < SESSION_CHECK_MS - 1000 || this.checking) return;
     this.lastCheck = now;
     this.checking = true;

@@ -6,6 +6,7 @@ import { liveBroker } from './live-broker';
 import { LIVE_STATES, isLive, type RequestState } from '../../lib/request-machine';
 import { byConsentCode, type AnswerResult, type Fix } from './consent';
 import { fixFor } from './share-precision';
+import { viewersOf } from './watchers';
 import {
   LIMITS,
   RateLimitedError,
@@ -45,7 +46,8 @@ import type { MoreTimeAsk } from '../../lib/contracts/locations';
  * A stored position and a heartbeat written reach the buyer's open map through the live broker after the statement
  * commits, batched with others (services/live-broker.ts).
  *
- * Returns `{ status: 'sharing' }` with the share's end and whether the requester asks for more time when stored; otherwise `not_found` (unknown code: the caller counts the guess),
+ * Returns `{ status: 'sharing' }` with the share's end, whether the requester asks for more time, whether a map is
+ * open and a waiting "Refresh now" (services/watchers.ts `viewersOf`) when stored; otherwise `not_found` (unknown code: the caller counts the guess),
  * `not_sharing` (the request is not live, or its window ended: the clock's transition is then applied,
  * request-transitions.ts `settleByClock`), `withdrawn` (the buyer has no access any more). Throws RateLimitedError
  * when the IP is out of guesses (nothing read or written), or when the request is live but out of points (no position
@@ -64,7 +66,8 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
     with guard as (
       select ${limitReachedSql('consentMissPerIp', ip ?? 'unknown', nowMs)} as guessed_out
     ), request as (
-      select id, status, user_id, expires_at, sharing_until, more_time_ask, precision from ${locationRequests}
+      select id, status, user_id, expires_at, sharing_until, more_time_ask, precision, watched_until, fix_wanted_at
+      from ${locationRequests}
       where ${locationRequests.consentCodeHash} = ${hash} and not (select guessed_out from guard)
       for no key update
     ), counted as (
@@ -88,7 +91,7 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
       returning 1
     )
     select guard.guessed_out, request.id, request.status, request.expires_at, request.sharing_until,
-      request.more_time_ask,
+      request.more_time_ask, request.watched_until, request.fix_wanted_at,
       (select points from counted) as points, (select expire from counted) as expire,
       exists (select 1 from stored) as stored, (select id from stored) as position_id,
       exists (select 1 from seen) as heartbeat, ${access} as access
@@ -107,6 +110,7 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
       status: 'sharing',
       sharingUntil: new Date(row.sharing_until!).toISOString(),
       moreTimeAsked: row.more_time_ask === 'asked',
+      ...viewersOf({ watchedUntil: dateOf(row.watched_until), fixWantedAt: dateOf(row.fix_wanted_at) }, now),
     };
   }
   // Not stored: why, in the order the owner's page needs to know it (a share that ended, before a limit).
@@ -122,6 +126,9 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
   }
   return { error: 'not_sharing' };
 }
+
+/** A time as the driver gives it (a Date, or a string from a raw statement), or null. */
+const dateOf = (t: Date | string | null): Date | null => (t === null ? null : new Date(t));
 
 /** LIVE_STATES as an SQL list, for `savePosition`'s statement. */
 const LIVE_STATES_SQL = sql.join(
@@ -140,6 +147,8 @@ type SavedRow = {
   expires_at: Date | string | null;
   sharing_until: Date | string | null;
   more_time_ask: MoreTimeAsk | null;
+  watched_until: Date | string | null;
+  fix_wanted_at: Date | string | null;
   points: number | string | null;
   expire: number | string | null;
   stored: boolean;
@@ -208,6 +217,7 @@ export async function recordPresence(
   const news = {
     sharingUntil: row.request.sharingUntil?.toISOString() ?? null,
     moreTimeAsked: row.request.moreTimeAsk === 'asked',
+    ...viewersOf(row.request),
   };
   if (presence === 'visible') {
     await heartbeat(db, id);

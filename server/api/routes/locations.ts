@@ -6,6 +6,7 @@ import { clearPositions, listRequests, requestWithPositions } from '../../servic
 import { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '../../services/notifications';
 import { quotaOf, renewConsentLink, requestLocation } from '../../services/requests';
 import { askMoreTime } from '../../services/more-time';
+import { askFreshFix } from '../../services/watchers';
 import type { AppEnv } from '../context';
 import { readBrowserKey } from '../offer-browser-cookie';
 import { notFound } from '../errors';
@@ -145,6 +146,20 @@ const moreTimeRoute = createRoute({
   },
 });
 
+// POST /api_f/v1/gpsTrace/phoneLocation/{id}/refresh - "Refresh now": one high-accuracy fix from the owner's open page
+const refreshRoute = createRoute({
+  method: 'post',
+  path: '/gpsTrace/phoneLocation/{id}/refresh',
+  summary:
+    "Refresh now: asks the owner's open page of one of the caller's running shares for one high-accuracy fix (it learns of it with its next heartbeat, every 20 s, and the fix reaches the map as a `position` event). At most once every 30 s per request (429 `Api.refreshWait`); 409 when no share runs; another user's id answers 404",
+  middleware: [requireUser] as const,
+  request: { params: requestIdParams },
+  responses: {
+    200: jsonResponse(envelope(z.object({ askedAt: z.string().meta({ description: 'ISO 8601 UTC' }) })), 'Asked'),
+    ...fails({ ...SIGNED_OUT, 404: 'Not found or not yours', 409: 'No share runs', 429: 'Asked less than 30 s ago' }),
+  },
+});
+
 export const locationsApi = new OpenAPIHono<AppEnv>()
   .openapi(listRoute, async (c) => {
     const { pageNum, pageSize } = c.req.valid('query');
@@ -203,6 +218,9 @@ export const locationsApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(moreTimeRoute, async (c) =>
     ok(c, await askMoreTime(await c.var.db(), c.get('user')!.id, c.req.valid('param').id)),
+  )
+  .openapi(refreshRoute, async (c) =>
+    ok(c, { askedAt: await askFreshFix(await c.var.db(), c.get('user')!.id, c.req.valid('param').id) }),
   )
   .openapi(clearRoute, async (c) => {
     const cleared = await clearPositions(await c.var.db(), c.get('user')!.id, c.req.valid('param').id);

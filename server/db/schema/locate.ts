@@ -76,6 +76,13 @@ export const locationRequests = pgTable(
      * `approximate` share stores only the cells of lib/geo.ts `areaCell`, whatever the page sends.
      */
     precision: text('precision', { enum: SHARE_PRECISIONS }).notNull().default('exact'),
+    /**
+     * Until when a buyer's map of the request counts as open: each app process holding a live stream of it pushes this
+     * forward (services/watchers.ts). The owner's page sends every fix while it lies ahead and rests otherwise.
+     */
+    watchedUntil: at('watched_until'),
+    /** When the buyer last pressed "Refresh now": the owner's open page sends one high-accuracy fix for it. */
+    fixWantedAt: at('fix_wanted_at'),
     /** When the request was withdrawn because the buyer's subscription ended; status `withdrawn`. */
     withdrawnAt: at('withdrawn_at'),
     ...timestamps(),

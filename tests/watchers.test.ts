@@ -1,0 +1,69 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { getDb } from '@/server/db/client';
+import { locationRequests } from '@/server/db/schema';
+import { liveHub } from '@/server/services/live-hub';
+import { WATCH_TTL_MS } from '@/server/services/watchers';
+import { openStream, until } from './support/live-stream';
+import { call, uniqueEmail } from './support/accounts';
+import { subscribe, trialRequest } from './support/billing';
+
+// Fixes driven by viewers (docs/decisions/0023-fixes-driven-by-viewers.md): the owner's page learns whether a buyer's
+// map is open, and of a "Refresh now", from the answers to its heartbeats and fixes.
+
+const fix = { latitude: 40.4168, longitude: -3.7038, accuracy: 12 };
+const answer = (code: string, body: Record<string, string | number>) =>
+  call('PUT', `/spyContent/phoneLocation/${code}`, { body, ip: '81.2.69.142' });
+const heartbeat = async (code: string) => {
+  const res = await call('POST', `/spyContent/phoneLocation/${code}/presence`, { body: { state: 'visible' } });
+  return ((await res.json()) as { obj: { watched: boolean; fixWantedAt: string | null } }).obj;
+};
+const refresh = (id: string, cookie: string, lang = 'en') =>
+  call('POST', `/gpsTrace/phoneLocation/${id}/refresh`, { headers: { cookie, 'accept-language': lang } });
+
+afterAll(() => liveHub().close());
+
+describe('a map open or not', () => {
+  it('says watched while a stream of the request is open, and not once its mark runs out', async () => {
+    const { id, code, cookie } = await trialRequest('watch-open');
+    expect((await answer(code, { action: 'share', minutes: 60, ...fix })).status).toBe(200);
+    expect((await heartbeat(code)).watched).toBe(false);
+    const stream = await openStream(id, cookie);
+    await until(stream, 'trace');
+    await expect.poll(async () => (await heartbeat(code)).watched, { timeout: 5_000 }).toBe(true);
+    // The mark is only pushed forward while a stream is held: one that ran out reads as not watched.
+    stream.close();
+    const db = await getDb();
+    await db
+      .update(locationRequests)
+      .set({ watchedUntil: new Date(Date.now() - 1) })
+      .where(eq(locationRequests.id, id));
+    expect((await heartbeat(code)).watched).toBe(false);
+    expect(WATCH_TTL_MS).toBeGreaterThan(2 * 20_000);
+  });
+});
+
+describe('Refresh now', () => {
+  it('is taken once of 30 at once, reaches the owner page with its heartbeat and fixes, and says when to retry', async () => {
+    const { id, code, cookie } = await trialRequest('refresh-now');
+    expect((await refresh(id, cookie)).status).toBe(409);
+    expect((await answer(code, { action: 'share', minutes: 60, ...fix })).status).toBe(200);
+    const all = await Promise.all(Array.from({ length: 30 }, () => refresh(id, cookie, 'es')));
+    expect(all.filter((r) => r.status === 200)).toHaveLength(1);
+    const limited = all.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(29);
+    expect(((await limited[0].json()) as { msg: string }).msg).toMatch(/Vuelve a intentarlo en \d+ s/);
+    const askedAt = ((await all.find((r) => r.status === 200)!.json()) as { obj: { askedAt: string } }).obj.askedAt;
+    expect((await heartbeat(code)).fixWantedAt).toBe(askedAt);
+    const res = await answer(code, { action: 'position', ...fix });
+    expect(((await res.json()) as { obj: { fixWantedAt: string } }).obj.fixWantedAt).toBe(askedAt);
+  });
+
+  it("answers 404 for another buyer's request", async () => {
+    const mine = await trialRequest('refresh-mine');
+    await answer(mine.code, { action: 'share', minutes: 60, ...fix });
+    const other = await subscribe(uniqueEmail('refresh-other'));
+    expect((await refresh(mine.id, other.cookie)).status).toBe(404);
+    expect((await heartbeat(mine.code)).fixWantedAt).toBeNull();
+  });
+});
