@@ -137,7 +137,7 @@ const providersSettings = {
   USERNAME_LOOKUP_ALLOW_LOOPBACK: bool.default(false),
   /**
    * Tests only: let a Web Push endpoint be on this machine (http or https on `localhost`, 127.0.0.0/8, `[::1]`), where
-   * the tests' push service (web-push-testing) listens (services/web-push.ts `pushEndpointAllowed`). Private,
+   * the tests' push service (web-push-testing) listens (services/messaging/web-push.ts `pushEndpointAllowed`). Private,
    * link-local and other non-public addresses stay refused either way. Refused at start in live mode and with
    * NODE_ENV=production, so a deployment cannot turn it on by accident.
    */

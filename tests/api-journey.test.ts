@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { consents, locationRequests, orders, outboundMessages, positions, sessions, users } from '@/server/db/schema';
-import { deliverOutboxMessage } from '@/server/services/outbox';
+import { deliverOutboxMessage } from '@/server/services/messaging';
 import { sha256 } from '@/server/services/tokens';
 import { API, app, clientHeaders, form } from './support/api';
 import { nextIp } from './support/accounts';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { outboundMessages, users } from '@/server/db/schema';
-import { queueEmail } from '@/server/services/outbox-queue';
+import { queueEmail } from '@/server/services/messaging';
 import { account, buyAccount, call, latestEmail, nextIp, signIn, tokenOf } from './support/accounts';
 
 afterEach(() => vi.useRealTimers());

@@ -4,7 +4,7 @@ import { getDb } from '@/server/db/client';
 import { domainEvents, locationRequests, orders, outboundMessages, payments, refunds } from '@/server/db/schema';
 import { env } from '@/server/env';
 import { nextAnniversary, runBillingCycle, TRIAL_DECISION_LEAD_MS } from '@/server/services/billing';
-import { emailDateTime } from '@/server/services/templates';
+import { emailDateTime } from '@/server/services/messaging';
 import { call } from './support/accounts';
 import { emailsTo, subscribe, subscriptionById } from './support/billing';
 

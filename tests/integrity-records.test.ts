@@ -6,7 +6,7 @@ import { getDb } from '@/server/db/client';
 import { consents, locationRequests, outboundMessages } from '@/server/db/schema';
 import type { SmsProvider } from '@/server/providers/sms';
 import { runLocateMaintenance } from '@/server/services/locate';
-import { pollSmsStatuses } from '@/server/services/sms-status';
+import { pollSmsStatuses } from '@/server/services/messaging';
 import { call, uniqueEmail } from './support/accounts';
 import { subscribe } from './support/billing';
 

@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { locationRequests, orders, outboundMessages } from '@/server/db/schema';
-import { deliverOutboxMessage, redactHandedOver } from '@/server/services/outbox';
+import { deliverOutboxMessage, redactHandedOver } from '@/server/services/messaging';
 import { call, latestEmail, uniqueEmail } from './support/accounts';
 import { payCard, placeOrder, subscribe } from './support/billing';
 

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { outboundMessages, users } from '@/server/db/schema';
 import { LOGIN_LOCK_AFTER_FAILURES } from '@/server/services/accounts';
-import { renderEmail } from '@/server/services/templates';
+import { renderEmail } from '@/server/services/messaging';
 import { account, call, latestEmail, signIn, tokenOf } from './support/accounts';
 
 // NIST SP 800-63B §5.2.2: at most 100 failed sign-ins in a row on one account, however many addresses they come

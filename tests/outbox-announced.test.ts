@@ -6,7 +6,7 @@ import { hasPgBouncer, startPgBouncer } from './support/pgbouncer';
 import { getDb, getDbState, type Db } from '@/server/db/client';
 import { outboundMessages } from '@/server/db/schema';
 import type { EmailProvider, OutgoingEmail } from '@/server/providers/email';
-import { queueEmail } from '@/server/services/outbox-queue';
+import { queueEmail } from '@/server/services/messaging';
 import { getBoss, startOutboxWorkers } from '@/server/jobs/boss';
 import { OutboxListener, type Announced } from '@/server/jobs/outbox-listener';
 

@@ -5,23 +5,21 @@ import { getDb, getDbState } from '@/server/db/client';
 import { outboundMessages } from '@/server/db/schema';
 import { createSmtpProvider } from '@/server/providers/email';
 import {
-  DELIVERY_HORIZON_MS,
-  LEASE_MS,
-  MAX_DELIVERY_ATTEMPTS,
-  RETRY_SCHEDULE_MS,
   deliverOutboxMessage,
+  DELIVERY_HORIZON_MS,
   dueOutboxIds,
   isLastAttempt,
+  LEASE_MS,
+  MAX_DELIVERY_ATTEMPTS,
   messageIdOf,
   nextAttemptAfter,
-} from '@/server/services/outbox';
-import { queueEmail } from '@/server/services/outbox-queue';
-import {
   PROBE_INTERVAL_MS,
-  ProviderHealth,
   probeWaitingProviders,
+  ProviderHealth,
+  queueEmail,
+  RETRY_SCHEDULE_MS,
   wakeWaiting,
-} from '@/server/services/outbox-recovery';
+} from '@/server/services/messaging';
 import { enqueueOutbox, getBoss, startOutboxWorkers } from '@/server/jobs/boss';
 import { isTwilioOutage, outboxSmsProvider } from '@/server/providers/sms';
 import { isSmtpOutage } from '@/server/providers/email';

@@ -14,7 +14,7 @@ import {
   PushEndpointError,
   pushEndpointAllowed,
   pushToUser,
-} from '@/server/services/web-push';
+} from '@/server/services/messaging';
 import { call } from './support/accounts';
 import { trialRequest } from './support/billing';
 

@@ -15,7 +15,7 @@ import { sha256 } from '@/server/services/tokens';
 import { call, nextIp, nextPhone, uniqueEmail } from './support/accounts';
 import { placeOrder, payCard } from './support/billing';
 import { undeliveredMessages } from '@/server/services/ops';
-import { dueOutboxIds } from '@/server/services/outbox';
+import { dueOutboxIds } from '@/server/services/messaging';
 import { pruneSafety } from '@/server/services/safety';
 import { ownerRefusal } from '@/server/services/sms-guards';
 import { env } from '@/server/env';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { routing } from '@/i18n/routing';
 import { pickLanguage, translate } from '@/server/i18n';
 import { SMS_TEXTS, consentLink, consentSmsText } from '@/server/services/consent-sms';
-import { renderEmail, type EmailTemplate } from '@/server/services/templates';
+import { renderEmail, type EmailTemplate } from '@/server/services/messaging';
 
 /**
  * The API's, e-mails' and SMS' texts go through next-intl's ICU formatter (server/i18n.ts): every template renders in

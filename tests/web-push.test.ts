@@ -7,8 +7,13 @@ import { getDb } from '@/server/db/client';
 import { locationRequests, outboundMessages, pushSubscriptions, webPushKeys } from '@/server/db/schema';
 import type { EmailProvider } from '@/server/providers/email';
 import { alertSilentShares, SILENCE_ALERT_MS } from '@/server/services/buyer-alerts';
-import { deliverOutboxMessage, PUSH_ATTEMPTS } from '@/server/services/outbox';
-import { loadVapidKeys, MAX_PUSH_DEVICES, pushEndpointAllowed } from '@/server/services/web-push';
+import {
+  deliverOutboxMessage,
+  loadVapidKeys,
+  MAX_PUSH_DEVICES,
+  PUSH_ATTEMPTS,
+  pushEndpointAllowed,
+} from '@/server/services/messaging';
 import { liveHub } from '@/server/services/live-hub';
 import { formatPhone } from '@/lib/phone-format';
 import { API, app, clientHeaders } from './support/api';

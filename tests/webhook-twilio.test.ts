@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { optOuts, outboundMessages } from '@/server/db/schema';
 import type { SmsProvider } from '@/server/providers/sms';
-import { deliverOutboxMessage } from '@/server/services/outbox';
+import { deliverOutboxMessage } from '@/server/services/messaging';
 import { API, app, form } from './support/api';
 
 const TOKEN = 'test-auth-token-0123456789';

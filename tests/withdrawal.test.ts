@@ -14,7 +14,7 @@ import {
   withdrawKey,
   withdrawLinkState,
 } from '@/server/services/billing';
-import { emailDateTime } from '@/server/services/templates';
+import { emailDateTime } from '@/server/services/messaging';
 import { call, tokenOf, uniqueEmail } from './support/accounts';
 import { emailsTo, payCard, placeOrder, subscriptionById } from './support/billing';
 

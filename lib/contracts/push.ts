@@ -11,8 +11,8 @@ const base64url = (bytes: number) =>
  * A browser's push subscription (W3C Push API `PushSubscription.toJSON()`), flattened to form fields as every call of
  * the browser client is sent: the push service URL and the keys to encrypt for it (RFC 8291: a 65-byte uncompressed
  * P-256 point and a 16-byte secret). Whether the endpoint is a push service we send to (https, a browser vendor's,
- * resolving to public addresses only) is the service's check (server/services/web-push.ts `checkPushEndpoint`); the
- * keys also prove the caller holds an endpoint another account registered (`subscribePush`).
+ * resolving to public addresses only) is the service's check (server/services/messaging/web-push.ts
+ * `checkPushEndpoint`); the keys also prove the caller holds an endpoint another account registered (`subscribePush`).
  */
 export const pushSubscriptionBody = z
   .object({ endpoint: z.url().max(1000), p256dh: base64url(65), auth: base64url(16) })

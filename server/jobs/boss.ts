@@ -19,16 +19,19 @@ import { forwardAdEvent, unsentAdEventIds } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
 import { pruneSafety } from '../services/safety';
 import {
+  PROBE_INTERVAL_MS,
+  ProviderHealth,
   deliverOutboxMessage,
   dueOutboxIds,
   firstAttemptIds,
+  pollSmsStatuses,
+  probeWaitingProviders,
   redactHandedOver,
   retryTimesOf,
-} from '../services/outbox';
+  wakeWaiting,
+} from '../services/messaging';
 import { OutboxListener } from './outbox-listener';
-import { PROBE_INTERVAL_MS, ProviderHealth, probeWaitingProviders, wakeWaiting } from '../services/outbox-recovery';
 import { emailProvider, type EmailProvider } from '../providers/email';
-import { pollSmsStatuses } from '../services/sms-status';
 import { pruneLookups, runUsernameCheck } from '../services/username-lookup';
 import { smsProvider, type SmsProvider } from '../providers/sms';
 import { log } from '../observability/log';
@@ -61,10 +64,10 @@ export function getBoss(): Promise<PgBoss> {
 /**
  * Enqueues delivery of outbox rows that already exist (a new row needs no call: the outbox announces it when its
  * transaction commits, and OutboxListener enqueues it; this is for retries, the sweep and tests). Retries are not pg-boss's:
- * a failed attempt puts its row back to `queued` with its next time (services/outbox.ts) and the minute sweep
- * enqueues it then. The queue's `stately` policy keeps one waiting job per row (a second send while one waits is
- * dropped), and even two running jobs would send once: only one can claim the row's lease. A job of a crashed worker
- * expires after a minute.
+ * a failed attempt puts its row back to `queued` with its next time (services/messaging/outbox-schedule.ts) and the
+ * minute sweep enqueues it then. The queue's `stately` policy keeps one waiting job per row (a second send while one
+ * waits is dropped), and even two running jobs would send once: only one can claim the row's lease. A job of a crashed
+ * worker expires after a minute.
  */
 export async function enqueueOutbox(ids: string[]): Promise<void> {
   if (!ids.length) return;
@@ -146,9 +149,10 @@ const OUTBOX_BATCH = 8;
  *   followed by the next at once, so a burst drains at delivery speed, not 8 per poll. A failed attempt whose retry is
  *   due within TIMED_RETRY_MS is enqueued again at that time by this process (a timer; if the process ends first, the
  *   minute sweep finds the row).
- * - Probe (services/outbox-recovery.ts): every PROBE_INTERVAL_MS, a channel whose messages wait for a retry has its
- *   provider probed; when a provider answers again (that probe, or a delivery that succeeds), every message waiting
- *   for it is made due and enqueued at once. The next probe round starts PROBE_INTERVAL_MS after the previous one ends.
+ * - Probe (services/messaging/outbox-recovery.ts): every PROBE_INTERVAL_MS, a channel whose messages wait for a retry
+ *   has its provider probed; when a provider answers again (that probe, or a delivery that succeeds), every message
+ *   waiting for it is made due and enqueued at once. The next probe round starts PROBE_INTERVAL_MS after the previous
+ *   one ends.
  *
  * Timers are unref'd and end with pg-boss, as does the listener; a failed round is logged and the loop goes on.
  * `providers` replaces the configured ones (EMAIL_PROVIDER, SMS_PROVIDER), for tests; `listenUrl` the connection the

@@ -7,10 +7,10 @@ export type OutgoingEmail = { to: string; subject: string; text: string; html: s
 
 /**
  * Sends e-mail; `send` resolves to the provider's message id (null when the provider has none) and rejects on failure.
- * The optional parts serve the outbox's recovery (services/outbox-recovery.ts): `probe` is a light check that the
- * provider answers (resolves, or rejects with why not) without sending anything; `isOutage(error)` tells whether an
- * error of `send` means the provider did not answer or cannot be used at all (connection, timeout, authentication),
- * as opposed to the provider answering and refusing this one message.
+ * The optional parts serve the outbox's recovery (services/messaging/outbox-recovery.ts): `probe` is a light check that
+ * the provider answers (resolves, or rejects with why not) without sending anything; `isOutage(error)` tells whether an
+ * error of `send` means the provider did not answer or cannot be used at all (connection, timeout, authentication), as
+ * opposed to the provider answering and refusing this one message.
  */
 export type EmailProvider = {
   name: string;

@@ -68,7 +68,7 @@ export async function sendPush(
   throw new Error(`push service answered ${res.status}`);
 }
 
-/** A new VAPID key pair (P-256, base64url), made once per installation (server/services/web-push.ts). */
+/** A new VAPID key pair (P-256, base64url), made once per installation (server/services/messaging/web-push.ts). */
 export function newVapidKeys(): { publicKey: string; privateKey: string } {
   return webpush.generateVAPIDKeys();
 }

@@ -8,9 +8,9 @@ export type OutgoingSms = { to: string; body: string; statusCallback?: string };
 /**
  * Sends SMS; resolves to the provider's message id (null when it has none); rejects on failure. `status`, when the
  * provider has one, reads a sent message's current status in the provider's words (e.g. Twilio `delivered`).
- * `probe` and `isOutage` serve the outbox's recovery (services/outbox-recovery.ts), as for e-mail providers: a light
- * check that the provider answers, and whether an error of `send` means the provider did not answer or cannot be used
- * at all rather than refusing this one message.
+ * `probe` and `isOutage` serve the outbox's recovery (services/messaging/outbox-recovery.ts), as for e-mail providers:
+ * a light check that the provider answers, and whether an error of `send` means the provider did not answer or cannot
+ * be used at all rather than refusing this one message.
  */
 export type SmsProvider = {
   name: string;

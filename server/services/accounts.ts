@@ -6,7 +6,7 @@ import type { Db, Tx } from '../db/client';
 import { orders, passwordResetCodes, sessions, users } from '../db/schema';
 import { env } from '../env';
 import { DomainError } from '../errors';
-import { queueEmail } from './outbox-queue';
+import { queueEmail } from './messaging';
 import { clientKey } from './client-ip';
 import { hashPassword, newPasswordProblem, verifyPassword } from './passwords';
 import { assertNotLimited, consume, resetLimit } from './rate-limit';

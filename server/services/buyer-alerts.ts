@@ -7,9 +7,7 @@ import { pickLanguage, translate } from '../i18n';
 import { formatPhone } from '../../lib/phone-format';
 import { localeUrl } from '../../i18n/routing';
 import { LIVE_STATES } from '../../lib/request-machine';
-import { queueEmail } from './outbox-queue';
-import type { EmailTemplate } from './templates';
-import { pushDeviceCount } from './web-push';
+import { pushDeviceCount, queueEmail, type EmailTemplate, type PushFallback } from './messaging';
 
 /**
  * What a buyer is told about a request without having the map open (docs/rules.md#live-location): the owner shared,
@@ -32,14 +30,12 @@ export const ALERT_EMAIL: Record<BuyerAlert, EmailTemplate> = {
 /** The push notification the service worker shows (public/sw.js): texts in the buyer's language and where a tap goes. */
 export type PushPayload = { title: string; body: string; url: string; tag: string };
 
-/** An outbox row of channel `push` keeps in `payload` the e-mail to send when no device takes it. */
-export type PushFallback = { to: string; template: EmailTemplate; params: Record<string, string> };
-
 /**
  * Queues `kind` for the buyer of `request` inside `tx` (the transaction of the change it announces, so the alert exists
  * exactly when the change does), in the language of the buyer's order:
- * - when the buyer turned on notifications on some device (services/web-push.ts), an outbox row of channel `push`:
- *   its body is the PushPayload, its payload the e-mail to send instead if no device takes it (services/outbox.ts);
+ * - when the buyer turned on notifications on some device (services/messaging/web-push.ts), an outbox row of channel
+ *   `push`: its body is the PushPayload, its payload the e-mail to send instead if no device takes it
+ *   (services/messaging/outbox.ts);
  * - otherwise the e-mail (ALERT_EMAIL), e-mail being the default.
  * Returns the id of the outbox row it wrote (sent when the transaction commits).
  */

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Db } from '../db/client';
 import { supportMessages } from '../db/schema';
 import { env } from '../env';
-import { queueEmail } from './outbox-queue';
+import { queueEmail } from './messaging';
 
 /** A message from the contact form (/contact-us), validated: name, e-mail, text and the page's locale. */
 export type ContactMessage = { name: string; email: string; message: string; locale: string };

@@ -111,10 +111,8 @@ export async function smsRefusal(
   return null;
 }
 
-/** Records that `e164` wants no more consent SMS (report abuse on the consent page, or STOP). Idempotent. */
-export async function optOut(db: Db | Tx, e164: E164, reason: 'report' | 'stop', requestId?: string): Promise<void> {
-  await db.insert(optOuts).values({ phoneE164: e164, reason, requestId }).onConflictDoNothing();
-}
+// The opt-out list is messaging's (services/messaging/opt-outs.ts); consent.ts still takes `optOut` from here.
+export { optOut } from './messaging';
 
 /** Refused answers (declines and reports) among a buyer's answered requests of the last 30 days that hold their SMS. */
 export const REVIEW_REFUSED_MIN = 3;

@@ -2,7 +2,7 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { translate } from '../../i18n';
 import { changePassword, isRegistered, login, resetPassword, sendResetCode } from '../../services/accounts';
-import { undeliveredEmailsTo } from '../../services/outbox';
+import { undeliveredEmailsTo } from '../../services/messaging';
 import { consume } from '../../services/rate-limit';
 import { revokeSession, type SessionUser } from '../../services/sessions';
 import type { AppEnv } from '../context';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { devOutboxEnabled } from '../../env';
-import { latestOutboundMessages } from '../../services/dev-outbox';
+import { latestOutboundMessages } from '../../services/messaging';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { envelope, fails, jsonResponse, ok } from '../respond';

@@ -10,7 +10,7 @@ import {
   subscribePush,
   unsubscribePush,
   vapidKeys,
-} from '../../services/web-push';
+} from '../../services/messaging';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
 import { requireUser } from '../middleware';
@@ -70,14 +70,15 @@ const unsubscribeRoute = createRoute({
 
 /**
  * Web Push for the buyer's alerts:
- * - `GET /push/key`: the VAPID public key (services/web-push.ts `vapidKeys`), public and cacheable for an hour;
+ * - `GET /push/key`: the VAPID public key (services/messaging/web-push.ts `vapidKeys`), public and cacheable for an
+ *   hour;
  * - `GET /push/subscriptions?endpoint=`: `{ subscribed, devices }` for the signed-in caller;
  * - `POST /push/subscriptions` (`endpoint`, `p256dh`, `auth` of `PushSubscription.toJSON()`, lib/contracts/push.ts):
  *   adds this browser; 422 `Api.pushEndpoint` when the endpoint is not https on a browser vendor's push service or its
- *   name resolves to a non-public address (the server would POST there; services/web-push.ts `checkPushEndpoint`);
- *   409 `Api.pushEndpointTaken` when the endpoint is another account's and the keys sent are not the stored ones (only
- *   the browser holding the subscription moves it, `subscribePush`); 503 `Api.unavailable` when its name cannot be
- *   resolved now;
+ *   name resolves to a non-public address (the server would POST there; services/messaging/web-push.ts
+ *   `checkPushEndpoint`); 409 `Api.pushEndpointTaken` when the endpoint is another account's and the keys sent are not
+ *   the stored ones (only the browser holding the subscription moves it, `subscribePush`); 503 `Api.unavailable` when
+ *   its name cannot be resolved now;
  * - `DELETE /push/subscriptions?endpoint=`: removes it; only the caller's own device is touched.
  * Subscribe and unsubscribe count against `pushChangesPerAccount` (429). 401 without a session.
  */

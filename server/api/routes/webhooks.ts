@@ -5,7 +5,7 @@ import { env } from '../../env';
 import { parseE164 } from '../../../lib/contracts/e164';
 import { handleStripeEvent } from '../../payments/stripe-webhook';
 import { stripeClient } from '../../providers/stripe';
-import { applyInboundSms, applyTwilioStatus } from '../../services/sms-status';
+import { applyInboundSms, applyTwilioStatus } from '../../services/messaging';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
 import { envelope, fails, jsonResponse, ok } from '../respond';

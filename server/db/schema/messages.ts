@@ -14,7 +14,7 @@ export const outboundMessages = pgTable(
     id: id(),
     channel: text('channel', { enum: ['email', 'sms', 'push'] }).notNull(),
     recipient: text('recipient').notNull(),
-    /** Template name (server/services/templates) and the locale it was rendered in. */
+    /** Template name (server/services/messaging/templates.ts) and the locale it was rendered in. */
     template: text('template'),
     locale: text('locale').notNull().default('en'),
     /** The template's parameters, kept for support and re-rendering. */
@@ -32,7 +32,7 @@ export const outboundMessages = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** While `sending`: until when the worker that claimed it owns the message; past it, another may try again. */
     leaseUntil: at('lease_until'),
-    /** When a failed attempt may be retried (the retry schedule in services/outbox.ts); null: at once. */
+    /** When a failed attempt may be retried (services/messaging/outbox-schedule.ts); null: at once. */
     nextAttemptAt: at('next_attempt_at'),
     lastError: text('last_error'),
     sentAt: at('sent_at'),

@@ -5,11 +5,10 @@ import { subscriptions } from '../../db/schema';
 import { env } from '../../env';
 import { issueCancelLink } from './cancel-links';
 import { formatMoney } from '../money';
-import { queueEmail } from '../outbox-queue';
+import { emailDateTime, queueEmail } from '../messaging';
 import { nextAnniversary } from './subscription-machine';
 import { dueSubscriptionIds } from './renewals';
 import { withOrder } from './subscriptions';
-import { emailDateTime } from '../templates';
 
 // The annual reminder of an automatic renewal (California's automatic-renewal law as amended by AB 2863: once a year,
 // the terms and how to cancel), sent by the billing job (./billing-cycle.ts) with a one-click cancel link

@@ -7,7 +7,7 @@ import { env } from '../../env';
 import { DomainError } from '../../errors';
 import { paymentProvider } from '../../providers/payments';
 import { localeUrl } from '../../../i18n/routing';
-import { queueEmail } from '../outbox-queue';
+import { queueEmail } from '../messaging';
 import { cancelSubscriptions, liveSubscriptions } from './subscriptions';
 import { randomToken, sha256 } from '../tokens';
 

@@ -14,9 +14,8 @@ import { createSession } from '../sessions';
 import { generatePassword } from '../tokens';
 import { formatMoney } from '../money';
 import { createLocationRequest } from '../requests';
-import { queueEmail } from '../outbox-queue';
+import { emailDateTime, queueEmail } from '../messaging';
 import { billingLinks, paidCard } from './receipts';
-import { emailDateTime } from '../templates';
 import { TEMP_PASSWORD_TTL_MS, hashPassword } from '../passwords';
 
 // Paying an order and what the payment gives (docs/rules.md "Payments" and "States", docs/order-states.md): the

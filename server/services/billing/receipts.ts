@@ -5,8 +5,7 @@ import { env } from '../../env';
 import { cardBrandName } from '../../../lib/card-brand';
 import { localeUrl } from '../../../i18n/routing';
 import { formatMoney } from '../money';
-import { queueEmail } from '../outbox-queue';
-import { emailDateTime } from '../templates';
+import { emailDateTime, queueEmail } from '../messaging';
 
 // The receipt of every charge (California's automatic-renewal law, Business and Professions Code section 17602 as
 // amended by AB 2863: an acknowledgement that says how to cancel; PCI DSS for the card's last four only): its lines,

@@ -6,11 +6,10 @@ import { env } from '../../env';
 import { DomainError, notFound } from '../../errors';
 import { formatMoney } from '../money';
 import { assertUnclaimed, claimRefund, settleRefund, type ClaimFinisher, type Refund } from './refund-claims';
-import { queueEmail } from '../outbox-queue';
+import { emailDateTime, queueEmail } from '../messaging';
 import { lockOrder, lockSubscriptionsOf } from './billing-locks';
 import { applySubscriptionEvent, locationSharedSince } from './subscriptions';
 import { quoteOfOrder, subscriptionOfOrder } from './contract-quote';
-import { emailDateTime } from '../templates';
 import type { WithdrawalQuote } from './withdrawal-rule';
 import { pickLanguage, translate } from '../../i18n';
 

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import { orders, payments, subscriptions, users } from '../../db/schema';
 import { env } from '../../env';
 import { lockOrder, lockSubscription } from './billing-locks';
-import { queueEmail } from '../outbox-queue';
+import { queueEmail } from '../messaging';
 import { queueReceipt } from './receipts';
 import { isDue } from './subscription-machine';
 import { applySubscriptionEvent, emailParams, locationSharedSince, withOrder, type Billing } from './subscriptions';

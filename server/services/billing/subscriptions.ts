@@ -7,9 +7,8 @@ import { env } from '../../env';
 import { localeUrl } from '../../../i18n/routing';
 import { lockOrders, lockSubscription } from './billing-locks';
 import { formatMoney } from '../money';
-import { queueEmail } from '../outbox-queue';
+import { emailDateTime, queueEmail } from '../messaging';
 import { withdrawRequests } from '../requests';
-import { emailDateTime } from '../templates';
 import { transition, type SubscriptionEvent, type SubscriptionState } from './subscription-machine';
 
 // A buyer's subscriptions in the database: every change goes through the machine (./subscription-machine.ts,

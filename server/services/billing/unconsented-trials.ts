@@ -7,7 +7,7 @@ import { log } from '../../observability/log';
 import { lockOrder, lockSubscription, lockSubscriptionsOf } from './billing-locks';
 import { formatMoney } from '../money';
 import { claimRefund, runRefundClaim, type ClaimFinisher } from './refund-claims';
-import { queueEmail } from '../outbox-queue';
+import { queueEmail } from '../messaging';
 import type { RefundCause } from '../../db/schema';
 import { TRIAL_DECISION_LEAD_MS, trialDecisionDue } from './subscription-machine';
 import { applySubscriptionEvent, locationSharedSince } from './subscriptions';

@@ -4,8 +4,7 @@ import type { Order, Withdrawal } from '../../db/schema';
 import { env } from '../../env';
 import type { Acknowledgement } from '../../../lib/contracts/withdraw';
 import { formatMoney } from '../money';
-import { queueEmail } from '../outbox-queue';
-import { emailDateTime } from '../templates';
+import { emailDateTime, queueEmail } from '../messaging';
 
 // The acknowledgement of a withdrawal (Directive 2011/83/EU Art. 11a(3)): e-mailed on a durable medium when the
 // withdrawal is recorded (./withdrawals.ts `finishWithdrawal`) and shown on the page, with the date and time in UTC and

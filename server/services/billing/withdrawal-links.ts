@@ -7,7 +7,7 @@ import type { ContractState, ContractView, WithdrawLink } from '../../../lib/con
 import { localeUrl } from '../../../i18n/routing';
 import { PAID_STATES } from '../../../lib/order-machine';
 import { formatMoney } from '../money';
-import { queueEmail } from '../outbox-queue';
+import { queueEmail } from '../messaging';
 import { randomToken, sha256 } from '../tokens';
 import { quoteOfOrder, subscriptionOfOrder } from './contract-quote';
 

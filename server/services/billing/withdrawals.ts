@@ -14,7 +14,7 @@ import { DomainError, notFound } from '../../errors';
 import { lockOrder, lockSubscription } from './billing-locks';
 import { assertUnclaimed, claimRefund, settleRefund, type ClaimFinisher } from './refund-claims';
 import { applySubscriptionEvent } from './subscriptions';
-import { emailDateTime } from '../templates';
+import { emailDateTime } from '../messaging';
 import { sha256 } from '../tokens';
 import { quoteOfOrder } from './contract-quote';
 import { queueAcknowledgement } from './withdrawal-acknowledgement';

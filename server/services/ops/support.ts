@@ -3,7 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { supportMessages } from '../../db/schema';
 import { notFound } from '../../errors';
-import { queueEmail } from '../outbox-queue';
+import { queueEmail } from '../messaging';
 import type { OperatorView } from './types';
 import { audit } from './audit';
 

@@ -16,7 +16,7 @@ import { isLive } from '../../../lib/request-machine';
 import type { E164 } from '../../../lib/contracts/phone';
 import { applyEvent, applyEventWhere } from '../request-transitions';
 import { alertBuyer, alertFor, type BuyerAlert } from '../buyer-alerts';
-import { optOut } from '../sms-guards';
+import { optOut } from '../messaging';
 import { sha256 } from '../tokens';
 import { onlyOf, referencesOf } from './overview';
 

@@ -1,7 +1,11 @@
 import 'server-only';
-import { outboundMessages } from '../db/schema';
-import type { Tx } from '../db/client';
+import { outboundMessages } from '../../db/schema';
+import type { Tx } from '../../db/client';
 import { renderEmail, type EmailTemplate } from './templates';
+
+// Writing an e-mail to the outbox, in the transaction of the change that causes it
+// (docs/decisions/0005-outbox-with-pg-boss.md): rendered at once, delivered after the commit by the outbox job
+// (./outbox.ts); its secrets kept only until it is handed over (docs/rules.md, "Retention").
 
 /** Parameters that are secrets: kept in the sent text only as long as delivery needs them. */
 const SECRET_PARAMS = ['password', 'code'];
@@ -10,11 +14,14 @@ const SECRET_LINKS = new Set<EmailTemplate>(['cancel-link', 'annual-notice']);
 /** What stands where a secret was, once the message has been handed over. */
 export const REMOVED = '[removed]';
 
+/** An outbox row of channel `push` keeps in `payload` the e-mail to send when no device takes it. */
+export type PushFallback = { to: string; template: EmailTemplate; params: Record<string, string> };
+
 /**
  * Writes an e-mail to the outbox inside `tx`, the transaction of the change that causes it (rolled back with it).
  * Rendered now, in `locale`; delivered later by the outbox job. When a parameter is a secret (a temporary password, a
  * reset code, a cancel link), the row also keeps a rendering without it (`redacted`) that replaces the texts once the
- * message is handed to the provider (services/outbox.ts). Returns the row id (enqueue it after the commit).
+ * message is handed to the provider (./outbox.ts). Returns the row id (enqueue it after the commit).
  */
 export async function queueEmail(
   tx: Tx,

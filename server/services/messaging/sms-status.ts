@@ -1,11 +1,15 @@
 import 'server-only';
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
-import type { E164 } from '../../lib/contracts/phone';
-import type { SmsProvider } from '../providers/sms';
-import type { Db } from '../db/client';
-import { outboundMessages } from '../db/schema';
-import { optOut } from './sms-guards';
-import { log } from '../observability/log';
+import type { E164 } from '../../../lib/contracts/phone';
+import type { SmsProvider } from '../../providers/sms';
+import type { Db } from '../../db/client';
+import { outboundMessages } from '../../db/schema';
+import { optOut } from './opt-outs';
+import { log } from '../../observability/log';
+
+// What happens to an SMS after it is handed to the provider (Twilio "Track the message status" docs): the status
+// callbacks, a poll for those whose callback was lost, and the inbound STOP that puts a number on the opt-out list
+// (Twilio "Advanced Opt-Out" docs; ./opt-outs.ts). A status only moves forward (docs/rules.md#data).
 
 type Status = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
 

@@ -2,11 +2,16 @@ import 'server-only';
 import { isIP } from 'node:net';
 import { and, asc, eq, notInArray, or, sql } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
-import type { Db, Tx } from '../db/client';
-import { pushSubscriptions, users, webPushKeys } from '../db/schema';
-import { env } from '../env';
-import { newVapidKeys, sendPush, type PushTarget, type Vapid } from '../providers/push';
-import { isPublicHost, systemResolve, type Resolve } from '../net/public-address';
+import type { Db, Tx } from '../../db/client';
+import { pushSubscriptions, users, webPushKeys } from '../../db/schema';
+import { env } from '../../env';
+import { newVapidKeys, sendPush, type PushTarget, type Vapid } from '../../providers/push';
+import { isPublicHost, systemResolve, type Resolve } from '../../net/public-address';
+
+// Web push to the buyer's devices (W3C Push API; RFC 8030, RFC 8291 message encryption, RFC 8292 VAPID): the
+// installation's keys, the `push_subscriptions` of each account and their cap, the check that an endpoint is a browser
+// vendor's push service and resolves to public addresses only (OWASP SSRF Prevention Cheat Sheet; docs/rules.md,
+// "Security"), and the fan-out of one alert to every device.
 
 /** Devices (push subscriptions) kept per account; subscribing an eleventh drops the oldest. */
 export const MAX_PUSH_DEVICES = 10;

@@ -1,8 +1,12 @@
 import 'server-only';
-import { formatPhone } from '../../lib/phone-format';
-import { env } from '../env';
-import { localeUrl } from '../../i18n/routing';
-import { pickLanguage, translate, type ApiLanguage } from '../i18n';
+import { formatPhone } from '../../../lib/phone-format';
+import { env } from '../../env';
+import { localeUrl } from '../../../i18n/routing';
+import { pickLanguage, translate, type ApiLanguage } from '../../i18n';
+
+// The e-mails the product sends, rendered in the reader's language from the catalogues (messages/*.json, `Email`): a
+// subject, a plain-text body and an HTML body with every parameter escaped (OWASP Cross Site Scripting Prevention
+// Cheat Sheet: encode on output). The order e-mails carry the withdrawal line (Directive 2011/83/EU Art. 11a).
 
 /** E-mail templates; their texts live in messages/*.json under `Email` (en-PH uses en). */
 export type EmailTemplate =

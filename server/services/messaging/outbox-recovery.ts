@@ -1,11 +1,11 @@
 import 'server-only';
 import { and, eq, gt, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { outboundMessages } from '../db/schema';
-import type { EmailProvider } from '../providers/email';
-import type { SmsProvider } from '../providers/sms';
-import { log } from '../observability/log';
-import { describeError } from '../observability/describe-error';
+import type { Db } from '../../db/client';
+import { outboundMessages } from '../../db/schema';
+import type { EmailProvider } from '../../providers/email';
+import type { SmsProvider } from '../../providers/sms';
+import { log } from '../../observability/log';
+import { describeError } from '../../observability/describe-error';
 
 // Recovery of the outbox after a provider outage. A failed delivery waits for its next slot of the retry schedule
 // (services/outbox.ts), which grows to an hour; without this, a message that failed during an outage would leave at
