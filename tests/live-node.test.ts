@@ -14,7 +14,7 @@ import {
   STREAM_RETRY_S,
   streams,
 } from '@/server/services/live-streams';
-import { createSession } from '@/server/services/sessions';
+import { createSession } from '@/server/services/accounts';
 import { sha256 } from '@/server/services/tokens';
 import { clientHeaders } from './support/api';
 import { app } from './support/api';

@@ -7,7 +7,7 @@ import { proxy } from '../proxy';
 import { getDb } from '@/server/db/client';
 import { locationRequests, users } from '@/server/db/schema';
 import { randomToken, sha256 } from '@/server/services/tokens';
-import { hashPassword } from '@/server/services/passwords';
+import { hashPassword } from '@/server/services/accounts';
 import { createOperator } from '@/server/services/ops';
 import { API, app, clientHeaders } from './support/api';
 import { call, nextIp, uniqueEmail } from './support/accounts';

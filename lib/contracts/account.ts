@@ -9,7 +9,10 @@ import { emailBody } from './fields';
  * (lib/validation/schemas.ts), whose message keys these share.
  */
 
-/** A password as a body carries it; its policy (length, spaces, common list) is the service's (server/services/accounts.ts). */
+/**
+ * A password as a body carries it; its policy (length, spaces, common list) is the service's
+ * (server/services/accounts/passwords.ts).
+ */
 const password = z
   .string('Validation.passwordRequired')
   .min(1, 'Validation.passwordRequired')

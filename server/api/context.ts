@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Db } from '../db/client';
 import type { ApiLanguage } from '../i18n';
-import type { SessionUser } from '../services/sessions';
+import type { SessionUser } from '../services/accounts';
 
 /** The database handle routes pass to services (server/db/client.ts). */
 export type { Db };

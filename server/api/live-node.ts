@@ -11,7 +11,7 @@ import { isDraining } from '../lifecycle';
 import { resolveClientIp } from '../services/client-ip';
 import { openLiveStream } from '../services/live-streams';
 import { RateLimitedError } from '../services/rate-limit';
-import { sessionUserOf } from '../services/sessions';
+import { sessionUserOf } from '../services/accounts';
 import { TOKEN_HEADER } from './middleware';
 import { sessionCookie } from './session-cookies';
 

@@ -4,7 +4,7 @@ import { requestId } from 'hono/request-id';
 import { getDb } from '../db/client';
 import { env } from '../env';
 import { resolveClientIp } from '../services/client-ip';
-import { sessionUserOf } from '../services/sessions';
+import { sessionUserOf } from '../services/accounts';
 import type { AppEnv } from './context';
 import { ApiError, ErrorCode } from './errors';
 import { pickLanguage } from '../i18n';

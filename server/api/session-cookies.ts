@@ -12,7 +12,7 @@ import {
   sessionCookieName,
 } from '../../lib/session-cookie-names';
 import { env } from '../env';
-import { SESSION_ABSOLUTE_MS } from '../services/sessions';
+import { SESSION_ABSOLUTE_MS } from '../services/accounts';
 
 /** The `userInfo` cookie the pages read (docs/rules.md#entities); not a credential, so never prefixed. */
 export const USER_INFO_COOKIE = 'userInfo';

@@ -1,10 +1,17 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { translate } from '../../i18n';
-import { changePassword, isRegistered, login, resetPassword, sendResetCode } from '../../services/accounts';
+import {
+  changePassword,
+  isRegistered,
+  login,
+  resetPassword,
+  revokeSession,
+  sendResetCode,
+  type SessionUser,
+} from '../../services/accounts';
 import { undeliveredEmailsTo } from '../../services/messaging';
 import { consume } from '../../services/rate-limit';
-import { revokeSession, type SessionUser } from '../../services/sessions';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { TOKEN_HEADER, requireSession } from '../middleware';
@@ -150,7 +157,8 @@ const meta = (c: {
 
 /**
  * The session's user as the API answers it: a restricted session (opened with the temporary password) must change it;
- * the payment's own session chooses the first password without the temporary one (`firstPassword`, services/sessions).
+ * the payment's own session chooses the first password without the temporary one (`firstPassword`,
+ * services/accounts/sessions.ts).
  */
 function userInfoOf(user: SessionUser): UserInfo {
   return {

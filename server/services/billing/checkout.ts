@@ -9,14 +9,12 @@ import { applyOrderEvent } from './order-transitions';
 import { env } from '../../env';
 import { sandboxCardBrand, sandboxCharge } from '../../providers/sandbox-payments';
 import { localeUrl } from '../../../i18n/routing';
-import { accountIdOf } from '../accounts';
-import { createSession } from '../sessions';
+import { accountIdOf, createSession, hashPassword, TEMP_PASSWORD_TTL_MS } from '../accounts';
 import { generatePassword } from '../tokens';
 import { formatMoney } from '../money';
 import { createLocationRequest } from '../requests';
 import { emailDateTime, queueEmail } from '../messaging';
 import { billingLinks, paidCard } from './receipts';
-import { TEMP_PASSWORD_TTL_MS, hashPassword } from '../passwords';
 
 // Paying an order and what the payment gives (docs/rules.md "Payments" and "States", docs/order-states.md): the
 // sandbox's card, 3-D Secure and wallet steps (Stripe's published test-card semantics), and `fulfilOrder`, which every

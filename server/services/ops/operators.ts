@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { operatorAudit, operators, operatorSessions } from '../../db/schema';
 import { env } from '../../env';
 import { DomainError } from '../../errors';
-import { hashPassword, verifyPassword } from '../passwords';
+import { hashPassword, verifyPassword } from '../accounts';
 import { clientKey } from '../client-ip';
 import { consume, giveBack, resetLimit } from '../rate-limit';
 import { generatePassword, randomToken, sha256 } from '../tokens';

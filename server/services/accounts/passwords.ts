@@ -2,9 +2,13 @@ import 'server-only';
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { createHash } from 'node:crypto';
-import { PASSWORD_MAX, PASSWORD_MIN, passwordLength } from '../../lib/validation/password';
-import { log } from '../observability/log';
-import { passwordRangeProvider } from '../providers/breaches';
+import { PASSWORD_MAX, PASSWORD_MIN, passwordLength } from '../../../lib/validation/password';
+import { log } from '../../observability/log';
+import { passwordRangeProvider } from '../../providers/breaches';
+
+// The password policy and its storage (docs/decisions/0002-passwords-8-to-64-characters.md; docs/security.md
+// "Pwned Passwords"): 8 to 64 characters, not a common password nor one seen in a breach (the Pwned Passwords range
+// API), hashed with argon2id at OWASP's minimum parameters (OWASP Password Storage Cheat Sheet).
 
 /** How long a generated temporary password works (ms): 7 days. */
 export const TEMP_PASSWORD_TTL_MS = 7 * 24 * 3600 * 1000;
