@@ -3,7 +3,7 @@ import { getDbState } from './db/client';
 import { env } from './env';
 import { isDemoMode } from '../lib/site';
 import { getBoss, startWorkers } from './jobs/boss';
-import { siteList } from './services/username-sites';
+import { siteList } from './services/lookups';
 import { onShutdown, startupSummary } from './lifecycle';
 import { LIVE_STREAM_SERVER, serveLiveStream } from './api/live-node';
 import { streams } from './services/live-streams';

@@ -7,9 +7,18 @@ import { getDb } from '@/server/db/client';
 import { usernameCheckResults, usernameChecks } from '@/server/db/schema';
 import { consumeAll, resetLimit } from '@/server/services/rate-limit';
 import { sha256 } from '@/server/services/tokens';
-import { isBlockedAddress, pathAsWrittenAndParsed } from '@/server/services/username-fetch';
-import { checkSite, createLookup, decide, pruneLookups, runUsernameCheck } from '@/server/services/username-lookup';
-import { loadSiteList, sitesToCheck, type WmnSite } from '@/server/services/username-sites';
+import { isBlockedAddress } from '@/server/net/public-address';
+import {
+  checkSite,
+  createLookup,
+  decide,
+  loadSiteList,
+  pathAsWrittenAndParsed,
+  pruneLookups,
+  runUsernameCheck,
+  sitesToCheck,
+  type WmnSite,
+} from '@/server/services/lookups';
 import { usernameProblem } from '@/lib/validation/username';
 import { lookupVerdict } from '@/lib/username-verdict';
 import { call } from './support/accounts';

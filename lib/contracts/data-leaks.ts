@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The data-leak check's contract (`GET /account/dataLeaks`): the answer once, as zod schemas, for the route
- * (server/api/routes/data-leaks.ts), the service and the breach provider (server/services/data-leaks.ts,
+ * (server/api/routes/data-leaks.ts), the service and the breach provider (server/services/lookups/data-leaks.ts,
  * server/providers/breaches.ts) and the page (components/dashboard/data-leaks-view.tsx).
  * docs/decisions/0010-one-contract-per-payload.md.
  */

@@ -3,8 +3,8 @@ import { formBoolean, usernameBody } from './fields';
 
 /**
  * The reverse username lookup's contract (`/usernameLookup*`): each body and answer once, as zod schemas, for the
- * route (server/api/routes/username-lookup.ts), the service (server/services/username-lookup.ts), the verdict rule
- * (lib/username-verdict.ts) and the page. docs/decisions/0010-one-contract-per-payload.md.
+ * route (server/api/routes/username-lookup.ts), the service (server/services/lookups/username-lookup.ts), the verdict
+ * rule (lib/username-verdict.ts) and the page. docs/decisions/0010-one-contract-per-payload.md.
  */
 
 /** The path of a lookup: its unguessable id. */

@@ -32,7 +32,7 @@ import {
 } from '../services/messaging';
 import { OutboxListener } from './outbox-listener';
 import { emailProvider, type EmailProvider } from '../providers/email';
-import { pruneLookups, runUsernameCheck } from '../services/username-lookup';
+import { pruneLookups, runUsernameCheck } from '../services/lookups';
 import { smsProvider, type SmsProvider } from '../providers/sms';
 import { log } from '../observability/log';
 import { timedJob } from '../observability/metrics';

@@ -7,7 +7,7 @@ import { env } from '../env';
 import { log } from '../observability/log';
 import { metrics, metricsAuth } from '../observability/metrics';
 import { onShutdown } from '../lifecycle';
-import { siteList } from '../services/username-sites';
+import { siteList } from '../services/lookups';
 import { getBoss, startWorkers } from './boss';
 
 process.env.APP_ROLE ??= 'worker';

@@ -5,7 +5,7 @@ import { UsernameLookup } from '@/components/site/username-lookup';
 import { ClientMessages } from '@/components/ui/client-messages';
 import { Link } from '@/components/ui/link';
 import type { Locale } from '@/i18n/routing';
-import { sitesToCheck } from '@/server/services/username-sites';
+import { sitesToCheck } from '@/server/services/lookups';
 
 /**
  * `/username-lookup`: on which public sites a profile with a username exists, checked against the

@@ -1,7 +1,7 @@
 import 'server-only';
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { dataLeakReportSchema } from '../../../lib/contracts/data-leaks';
-import { dataLeakReport } from '../../services/data-leaks';
+import { dataLeakReport } from '../../services/lookups';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { requireUser } from '../middleware';

@@ -6,7 +6,7 @@ import { ipInfoSchema, phoneInfoSchema } from '../../../lib/contracts/lookups';
 import { placeLabelsQuery, placeLabelsSchema } from '../../../lib/contracts/places';
 import { placeLabels } from '../../services/places';
 import { phoneCountry } from '../../../lib/contracts/phone';
-import { phoneInfo } from '../../services/phone-info';
+import { phoneInfo } from '../../services/lookups';
 import type { AppEnv } from '../context';
 import { e164Of } from '../phone';
 import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';

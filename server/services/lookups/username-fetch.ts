@@ -1,10 +1,7 @@
 import 'server-only';
 import { isIP } from 'node:net';
 import { fetch } from 'undici';
-import { BlockedRequestError, isBlockedAddress, publicOnlyAgent } from '../net/public-address';
-
-// The address rule lives in server/net/public-address.ts (the push sender uses it too); the lookup's tests import it from here.
-export { BlockedRequestError, isBlockedAddress };
+import { BlockedRequestError, isBlockedAddress, publicOnlyAgent } from '../../net/public-address';
 
 /**
  * Outbound requests of the reverse username lookup, made so that a site list entry or a redirect cannot

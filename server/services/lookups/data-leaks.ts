@@ -1,11 +1,15 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import type { BreachView, DataLeakReport } from '../../lib/contracts/data-leaks';
-import { breachChecks, users } from '../db/schema';
-import { DomainError, notFound } from '../errors';
-import { log } from '../observability/log';
-import { BreachServiceError, breachProvider, type BreachProvider } from '../providers/breaches';
+import type { Db, Tx } from '../../db/client';
+import type { BreachView, DataLeakReport } from '../../../lib/contracts/data-leaks';
+import { breachChecks, users } from '../../db/schema';
+import { DomainError, notFound } from '../../errors';
+import { log } from '../../observability/log';
+import { BreachServiceError, breachProvider, type BreachProvider } from '../../providers/breaches';
+
+// The data-leak check of a subscriber's own account e-mail against Have I Been Pwned API v3 (docs/features.md "Extra
+// features"), its day-long cache in `breach_checks`, and no database connection held while the service answers
+// (docs/decisions/0009-no-network-call-inside-a-transaction.md).
 
 /** How long one account's breach list is reused before Have I Been Pwned is asked again (ms): a day. */
 export const BREACH_CACHE_MS = 24 * 3600 * 1000;
