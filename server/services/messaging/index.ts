@@ -1,6 +1,6 @@
 // Messaging: what the product sends and what becomes of it (docs/decisions/0005-outbox-with-pg-boss.md, docs/rules.md
-// "SMS", "Retention" and "Data"). The outbox of e-mails, SMS and push notifications, written in the transaction of the
-// change that causes it and delivered by the job worker with retries, a lease and recovery after a provider outage;
+// "SMS", "Retention" and "States"). The outbox of e-mails, SMS and push notifications, written in the transaction of
+// the change that causes it and delivered by the job worker with retries, a lease and recovery after a provider outage;
 // the e-mail templates; the SMS status callbacks and the opt-out list (Twilio's status and opt-out docs); web push to
 // the buyer's devices (W3C Push API, RFC 8291, RFC 8292). A message's delivery (claim, lease, retries, outcome), the
 // push subscriptions and keys and every call to the e-mail, SMS and push providers are in this folder; what other

@@ -3,9 +3,9 @@ import { and, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { outboundMessages } from '../../db/schema';
 
-// When an outbox message is tried (docs/decisions/0005-outbox-with-pg-boss.md, docs/rules.md#data): the retry schedule
-// of a failed delivery and when a message may be given up, the lease a worker holds while it sends, and the rows the
-// job worker and the minute sweep enqueue (due retries, first attempts, crashed deliveries).
+// When an outbox message is tried (docs/decisions/0005-outbox-with-pg-boss.md, docs/rules.md#states): the retry
+// schedule of a failed delivery and when a message may be given up, the lease a worker holds while it sends, and the
+// rows the job worker and the minute sweep enqueue (due retries, first attempts, crashed deliveries).
 
 /**
  * The retry schedule of a failed delivery: the wait (ms) after failed attempt n is entry n-1; past the table, its last

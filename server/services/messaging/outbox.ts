@@ -14,10 +14,11 @@ import { queueEmail, type PushFallback } from './outbox-queue';
 import { isLastAttempt, LEASE_MS, leaseExpired, nextAttemptAfter } from './outbox-schedule';
 import { pushToUser, type PushFanOut } from './web-push';
 
-// Delivery of one outbox row (docs/decisions/0005-outbox-with-pg-boss.md; its states in docs/rules.md#data): claim it,
-// hand it to its provider with no transaction open (docs/decisions/0009-no-network-call-inside-a-transaction.md),
+// Delivery of one outbox row (docs/decisions/0005-outbox-with-pg-boss.md; its states in docs/rules.md#states): claim
+// it, hand it to its provider with no transaction open (docs/decisions/0009-no-network-call-inside-a-transaction.md),
 // record the outcome; a push goes to the buyer's devices and falls back to e-mail. Secrets leave the row once the
 // message is handed over (docs/rules.md, "Retention"). When a failed attempt is tried again is ./outbox-schedule.ts.
+
 /**
  * The columns that replace a message's secret-bearing texts by their redacted rendering. Applied when
  * delivery no longer needs the secret: once a real provider has the message, once it has finally failed, and for

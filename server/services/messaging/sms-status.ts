@@ -9,7 +9,7 @@ import { log } from '../../observability/log';
 
 // What happens to an SMS after it is handed to the provider (Twilio "Track the message status" docs): the status
 // callbacks, a poll for those whose callback was lost, and the inbound STOP that puts a number on the opt-out list
-// (Twilio "Advanced Opt-Out" docs; ./opt-outs.ts). A status only moves forward (docs/rules.md#data).
+// (Twilio "Advanced Opt-Out" docs; ./opt-outs.ts). A status only moves forward (docs/rules.md#states).
 
 type Status = 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
 
