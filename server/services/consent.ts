@@ -11,7 +11,7 @@ import { applyEvent, settleByClock } from './request-transitions';
 import { lookupIp } from './geoip';
 import { alertBuyer, alertFor } from './buyer-alerts';
 import { buyerHasAccess } from './requests';
-import { optOut } from './sms-guards';
+import { optOut } from './messaging';
 import { maskEmail, sha256 } from './tokens';
 import { SHARE_PRESETS, type ConsentView, type RequesterFacts } from '../../lib/contracts/consent';
 import { answerMoreTime, type MoreTimeAction, type ShareNews } from './more-time';

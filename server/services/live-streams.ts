@@ -12,7 +12,7 @@ import { liveHub, type LiveEvent } from './live-hub';
 import { liveStateOf, positionsAfter, requestWithPositions } from './locate';
 import { nearestPlace } from './places';
 import { RateLimitedError } from './rate-limit';
-import { liveSessionOwners } from './sessions';
+import { liveSessionOwners } from './accounts';
 import { sha256 } from './tokens';
 import { WATCH_MARK_MS, markWatched } from './watchers';
 
@@ -492,7 +492,7 @@ class OpenStreams {
 
   /**
    * Ends at once the streams opened with any of the session tokens whose SHA-256 is in `tokenHashes` (a sign-out or
-   * a revocation, announced by the hub to every process: services/sessions.ts). Returns how many ended.
+   * a revocation, announced by the hub to every process: services/accounts/sessions.ts). Returns how many ended.
    */
   closeSessions(tokenHashes: readonly string[]): number {
     const ended = new Set(tokenHashes);

@@ -111,8 +111,6 @@ export async function smsRefusal(
   return null;
 }
 
-// The opt-out list is messaging's (services/messaging/opt-outs.ts); consent.ts still takes `optOut` from here.
-export { optOut } from './messaging';
 
 /** Refused answers (declines and reports) among a buyer's answered requests of the last 30 days that hold their SMS. */
 export const REVIEW_REFUSED_MIN = 3;
