@@ -11,7 +11,7 @@ import { Link } from '../ui/link';
 import { useApi } from '../ui/use-api';
 import { OpenInBrowser, useOutsideBrowser } from './open-in-browser';
 import { MoreTime } from './more-time';
-import { PrecisionChoice, SharingPrecision } from './precision';
+import { ChoiceRow, PrecisionChoice, SharingPrecision } from './precision';
 import type { SharePrecision } from '@/lib/contracts/consent';
 import { ReportAbuse } from './report-abuse';
 import { useConsent, type OwnerState } from './use-consent';
@@ -138,27 +138,14 @@ export function ConsentPanel() {
 
       {CAN_SHARE.includes(state) && (
         <>
-          <fieldset className="mt-6">
-            <legend className="text-sm font-medium text-slate-800">{t('duration')}</legend>
-            <div className="mt-2 flex gap-2">
-              {view.presets.map((m) => (
-                <label
-                  key={m}
-                  className={`flex min-h-11 flex-1 cursor-pointer items-center justify-center rounded-lg border px-3 py-2 text-center text-sm has-[:focus-visible]:ring-2 ${minutes === m ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
-                >
-                  <input
-                    type="radio"
-                    name="duration"
-                    value={m}
-                    checked={minutes === m}
-                    onChange={() => setMinutes(m)}
-                    className="sr-only"
-                  />
-                  {durationText(m)}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <ChoiceRow
+            name="duration"
+            legend={t('duration')}
+            options={view.presets.map((m) => ({ value: m, label: durationText(m) }))}
+            value={minutes}
+            onChange={setMinutes}
+            className="mt-6"
+          />
           <PrecisionChoice value={precision} onChange={setPrecision} />
           {state === 'asked' && <p className="mt-3 text-sm text-slate-600">{t('stopHow')}</p>}
           {gps === 'waiting' && (

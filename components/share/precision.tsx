@@ -1,14 +1,62 @@
 'use client';
 import { useTranslations } from 'next-intl';
+import type { ReactNode } from 'react';
 import { SHARE_PRECISIONS, type SharePrecision } from '@/lib/contracts/consent';
 
 // Exact or approximate, the owner's choice (docs/decisions/0022-approximate-area-cells.md), on the consent page:
 // before a share, and while one runs.
 
 /**
+ * One choice of the consent page as a row of radio buttons that look like buttons (the duration, the precision):
+ * `legend` names it, `options` are its values with their words, `value` is the one chosen, `onChange` sets it; the
+ * radios are visually hidden and the focused one is ringed. `children` comes under the row (a note on the choice).
+ */
+export function ChoiceRow<T extends string | number>({
+  name,
+  legend,
+  options,
+  value,
+  onChange,
+  className = '',
+  children,
+}: {
+  name: string;
+  legend: string;
+  options: readonly { value: T; label: string }[];
+  value: T;
+  onChange: (value: T) => void;
+  className?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset className={className} data-testid={`${name}-choice`}>
+      <legend className="text-sm font-medium text-slate-800">{legend}</legend>
+      <div className="mt-2 flex gap-2">
+        {options.map((o) => (
+          <label
+            key={o.value}
+            className={`flex min-h-11 flex-1 cursor-pointer items-center justify-center rounded-lg border px-3 py-2 text-center text-sm has-[:focus-visible]:ring-2 ${value === o.value ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
+          >
+            <input
+              type="radio"
+              name={name}
+              value={o.value}
+              checked={value === o.value}
+              onChange={() => onChange(o.value)}
+              className="sr-only"
+            />
+            {o.label}
+          </label>
+        ))}
+      </div>
+      {children}
+    </fieldset>
+  );
+}
+
+/**
  * "What to share" beside the duration on the consent page: the exact position, or an approximate area of about 2 km
- * (only its cell leaves the phone). `value` is the choice, `onChange` sets it; radio buttons that look like the
- * duration's.
+ * (only its cell leaves the phone). `value` is the choice, `onChange` sets it.
  */
 export function PrecisionChoice({
   value,
@@ -19,28 +67,19 @@ export function PrecisionChoice({
 }) {
   const t = useTranslations('Consent');
   return (
-    <fieldset className="mt-4" data-testid="precision-choice">
-      <legend className="text-sm font-medium text-slate-800">{t('precision')}</legend>
-      <div className="mt-2 flex gap-2">
-        {SHARE_PRECISIONS.map((p) => (
-          <label
-            key={p}
-            className={`flex min-h-11 flex-1 cursor-pointer items-center justify-center rounded-lg border px-3 py-2 text-center text-sm has-[:focus-visible]:ring-2 ${value === p ? 'border-brand bg-brand-light' : 'border-slate-300'}`}
-          >
-            <input
-              type="radio"
-              name="precision"
-              value={p}
-              checked={value === p}
-              onChange={() => onChange(p)}
-              className="sr-only"
-            />
-            {p === 'exact' ? t('precisionExact') : t('precisionArea')}
-          </label>
-        ))}
-      </div>
+    <ChoiceRow
+      name="precision"
+      legend={t('precision')}
+      options={SHARE_PRECISIONS.map((p) => ({
+        value: p,
+        label: p === 'exact' ? t('precisionExact') : t('precisionArea'),
+      }))}
+      value={value}
+      onChange={onChange}
+      className="mt-4"
+    >
       {value === 'approximate' && <p className="mt-2 text-sm text-slate-600">{t('precisionAreaNote')}</p>}
-    </fieldset>
+    </ChoiceRow>
   );
 }
 
