@@ -53,6 +53,7 @@ describe('Refresh now', () => {
     const limited = all.filter((r) => r.status === 429);
     expect(limited).toHaveLength(29);
     expect(((await limited[0].json()) as { msg: string }).msg).toMatch(/Vuelve a intentarlo en \d+ s/);
+    expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThan(0);
     const askedAt = ((await all.find((r) => r.status === 200)!.json()) as { obj: { askedAt: string } }).obj.askedAt;
     expect((await heartbeat(code)).fixWantedAt).toBe(askedAt);
     const res = await answer(code, { action: 'position', ...fix });

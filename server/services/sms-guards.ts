@@ -111,7 +111,6 @@ export async function smsRefusal(
   return null;
 }
 
-
 /** Refused answers (declines and reports) among a buyer's answered requests of the last 30 days that hold their SMS. */
 export const REVIEW_REFUSED_MIN = 3;
 /** Different numbers a buyer asks in 24 hours from which their further consent SMS wait for review. */

@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { locationRequests } from '../db/schema';
 import { DomainError, notFound } from '../errors';
+import { RateLimitedError } from './rate-limit';
 import { LIVE_STATES, isLive } from '../../lib/request-machine';
 
 // Fixes driven by viewers, as Life360 asks for frequent fixes only while someone looks at the map: the app processes
@@ -56,8 +57,8 @@ export function viewersOf(
  * "Refresh now" (`POST /gpsTrace/phoneLocation/{id}/refresh`): the buyer `userId` asks the owner's open page of their
  * request `requestId` for one high-accuracy fix. One conditional UPDATE: taken while the share runs and at most once
  * per REFRESH_EVERY_MS (of many at once, one is taken). Returns when it was asked (ISO 8601 UTC). Raises DomainError
- * `notFound` (not the caller's), `conflict` `Api.notSharing` (no share runs) or `limited` `Api.refreshWait` (asked
- * less than REFRESH_EVERY_MS ago; `retryAfter` in seconds in its detail).
+ * `notFound` (not the caller's) or `conflict` `Api.notSharing` (no share runs); throws RateLimitedError
+ * (`Api.refreshWait`, 429 with Retry-After in seconds) when asked less than REFRESH_EVERY_MS ago.
  */
 export async function askFreshFix(db: Db, userId: string, requestId: string, now = new Date()): Promise<string> {
   const mine = and(eq(locationRequests.id, requestId), eq(locationRequests.userId, userId));
@@ -89,5 +90,5 @@ export async function askFreshFix(db: Db, userId: string, requestId: string, now
   if (!isLive(row.status) || !row.sharingUntil || row.sharingUntil <= now)
     throw new DomainError('conflict', 'Api.notSharing');
   const wait = Math.max(1, Math.ceil((row.fixWantedAt!.getTime() + REFRESH_EVERY_MS - now.getTime()) / 1000));
-  throw new DomainError('limited', 'Api.refreshWait', { seconds: wait }, { retryAfter: wait });
+  throw new RateLimitedError(wait, 'Api.refreshWait');
 }
