@@ -6,8 +6,7 @@ import { getBoss, startWorkers } from './jobs/boss';
 import { siteList } from './services/lookups';
 import { onShutdown, startupSummary } from './lifecycle';
 import { LIVE_STREAM_SERVER, serveLiveStream } from './api/live-node';
-import { streams } from './services/live-streams';
-import { liveBroker } from './services/live-broker';
+import { liveBroker, streams } from './services/locate';
 
 /**
  * Start-up of the web process: validates settings, opens the database, starts in-process workers, and on SIGINT or

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/server/db/client';
 import { consents, positions } from '@/server/db/schema';
-import { liveHub } from '@/server/services/live-hub';
+import { liveHub } from '@/server/services/locate';
 import { AREA_CELL_M, areaCell, distanceMeters, fixAt } from '@/lib/geo';
 import { call } from './support/accounts';
 import { trialRequest } from './support/billing';

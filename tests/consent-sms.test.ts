@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SMS_TEXTS, consentLink, consentSmsText, localeForCountry, smsSegments } from '@/server/services/consent-sms';
+import { SMS_TEXTS, consentLink, consentSmsText, localeForCountry, smsSegments } from '@/server/services/locate';
 import { REQUESTER_NAME } from '@/lib/validation/requester-name';
 
 // The SMS names who asks, is written in correct orthography, and is sent in GSM-7 where the

@@ -3,10 +3,16 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/server/db/client';
-import { createLiveBroker, type LiveBroker } from '@/server/services/live-broker';
-import { DEAF_POLL_MS, LiveHub, liveHub, type LiveEvent } from '@/server/services/live-hub';
-import { streams } from '@/server/services/live-streams';
-import { redisConnection } from '@/server/services/live-redis';
+import {
+  DEAF_POLL_MS,
+  type LiveBroker,
+  type LiveEvent,
+  LiveHub,
+  createLiveBroker,
+  liveHub,
+  redisConnection,
+  streams,
+} from '@/server/services/locate';
 import { call } from './support/accounts';
 import { trialRequest } from './support/billing';
 import { collect, openStream, until } from './support/live-stream';

@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { isDraining, startDraining } from '@/server/lifecycle';
-import { liveHub } from '@/server/services/live-hub';
-import { RESUME_RETRY_MS, streamCaps, streams } from '@/server/services/live-streams';
+import { RESUME_RETRY_MS, liveHub, streamCaps, streams } from '@/server/services/locate';
 import { API, app, clientHeaders } from './support/api';
 import { call } from './support/accounts';
 import { trialRequest } from './support/billing';

@@ -6,14 +6,14 @@ import { eq } from 'drizzle-orm';
 import { canonicalPath, serveLiveStream } from '@/server/api/live-node';
 import { getDb } from '@/server/db/client';
 import { sessions } from '@/server/db/schema';
-import { liveHub } from '@/server/services/live-hub';
 import {
   SESSION_CHECK_MS,
-  streamCaps,
   STREAM_LIFETIME_MS,
   STREAM_RETRY_S,
+  liveHub,
+  streamCaps,
   streams,
-} from '@/server/services/live-streams';
+} from '@/server/services/locate';
 import { createSession } from '@/server/services/accounts';
 import { sha256 } from '@/server/services/tokens';
 import { clientHeaders } from './support/api';

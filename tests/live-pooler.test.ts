@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { DEAF_POLL_MS, LIVE_CHANNEL, LiveHub, liveHub, type LiveEvent } from '@/server/services/live-hub';
+import { DEAF_POLL_MS, LIVE_CHANNEL, LiveHub, liveHub, type LiveEvent } from '@/server/services/locate';
 import { API, app, clientHeaders } from './support/api';
 import { call } from './support/accounts';
 import { trialRequest } from './support/billing';

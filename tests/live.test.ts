@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { liveHub } from '@/server/services/live-hub';
-import { streamCaps, STREAM_RETRY_S, streams } from '@/server/services/live-streams';
+import { STREAM_RETRY_S, liveHub, streamCaps, streams } from '@/server/services/locate';
 import { LIVE_OFFLINE_AFTER_MS, liveness, type LiveInput } from '@/lib/live-state';
 import { API, app, clientHeaders } from './support/api';
 import { openStream, until } from './support/live-stream';

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/server/db/client';
 import { consents, locationRequests } from '@/server/db/schema';
-import { liveHub } from '@/server/services/live-hub';
+import { liveHub } from '@/server/services/locate';
 import { MAX_SHARE_MINUTES } from '@/lib/contracts/consent';
 import { sharedDuration } from '@/server/services/safety';
 import { openStream, until } from './support/live-stream';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { consents, locationRequests, optOuts, orders, outboundMessages } from '@/server/db/schema';
-import { foldName, markRows } from '@/server/services/requester-marks';
+import { foldName, markRows } from '@/server/services/locate';
 import { randomToken } from '@/server/services/tokens';
 import { call, nextIp, nextPhone, tokenOf, uniqueEmail } from './support/accounts';
 

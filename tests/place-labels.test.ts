@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LABEL_CELL_PX, MAX_LABEL_TILES, placeLabelsSchema } from '@/lib/contracts/places';
-import { placeLabels } from '@/server/services/places';
+import { placeLabels } from '@/server/services/locate';
 import { call } from './support/accounts';
 
 // The maps' place labels without tiles (lib/contracts/places.ts, server/services/places.ts, GET /other/places): the

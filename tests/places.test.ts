@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nearestPlace } from '@/server/services/places';
+import { nearestPlace } from '@/server/services/locate';
 
 describe('nearest named place from offline data (server/services/places.ts)', () => {
   it('names the town, its region and country, with the distance in metres', async () => {

@@ -13,8 +13,7 @@ import {
   type RequestEvent,
   type RequestState,
 } from '@/lib/request-machine';
-import { applyEvent, settleByClock } from '@/server/services/request-transitions';
-import { runLocateMaintenance } from '@/server/services/locate';
+import { applyEvent, runLocateMaintenance, settleByClock } from '@/server/services/locate';
 import { ErrorCode } from '@/server/api/errors';
 import { call, uniqueEmail } from './support/accounts';
 import { subscribe } from './support/billing';

@@ -17,7 +17,7 @@ import { placeOrder, payCard } from './support/billing';
 import { undeliveredMessages } from '@/server/services/ops';
 import { dueOutboxIds } from '@/server/services/messaging';
 import { pruneSafety } from '@/server/services/safety';
-import { ownerRefusal } from '@/server/services/sms-guards';
+import { ownerRefusal } from '@/server/services/locate';
 import { env } from '@/server/env';
 import { getBoss } from '@/server/jobs/boss';
 import { Client } from 'pg';

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { routing } from '@/i18n/routing';
 import { pickLanguage, translate } from '@/server/i18n';
-import { SMS_TEXTS, consentLink, consentSmsText } from '@/server/services/consent-sms';
+import { SMS_TEXTS, consentLink, consentSmsText } from '@/server/services/locate';
 import { renderEmail, type EmailTemplate } from '@/server/services/messaging';
 
 /**

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { locationRequests, outboundMessages } from '@/server/db/schema';
 import { REMOVED_SMS_TEXTS } from '@/lib/contracts/locations';
-import { SMS_TEXTS, consentLink, consentSmsText, offeredSmsText } from '@/server/services/consent-sms';
-import { MASKED_CODE } from '@/server/services/requests';
+import { MASKED_CODE, SMS_TEXTS, consentLink, consentSmsText, offeredSmsText } from '@/server/services/locate';
 import { buyAccount, call, uniqueEmail } from './support/accounts';
 import { expectNewRequestRefused, newRequest } from './support/billing';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { locationRequests, outboundMessages, pushSubscriptions, webPushKeys } from '@/server/db/schema';
 import type { EmailProvider } from '@/server/providers/email';
-import { alertSilentShares, SILENCE_ALERT_MS } from '@/server/services/buyer-alerts';
+import { SILENCE_ALERT_MS, alertSilentShares, liveHub } from '@/server/services/locate';
 import {
   deliverOutboxMessage,
   loadVapidKeys,
@@ -14,7 +14,6 @@ import {
   PUSH_ATTEMPTS,
   pushEndpointAllowed,
 } from '@/server/services/messaging';
-import { liveHub } from '@/server/services/live-hub';
 import { formatPhone } from '@/lib/phone-format';
 import { API, app, clientHeaders } from './support/api';
 import { call } from './support/accounts';

@@ -4,7 +4,7 @@ import { createTranslator } from 'next-intl';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/server/db/client';
 import { consents, locationRequests, orders, outboundMessages, users } from '@/server/db/schema';
-import { smsSegments } from '@/server/services/consent-sms';
+import { smsSegments } from '@/server/services/locate';
 import { claimsAuthority } from '@/lib/validation/authority-names';
 import { requesterNameProblem } from '@/lib/validation/requester-name';
 import { prototypeOf } from '@/lib/validation/skeleton';

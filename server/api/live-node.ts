@@ -9,7 +9,7 @@ import { metrics } from '../observability/metrics';
 import { env } from '../env';
 import { isDraining } from '../lifecycle';
 import { resolveClientIp } from '../services/client-ip';
-import { openLiveStream } from '../services/live-streams';
+import { openLiveStream } from '../services/locate';
 import { RateLimitedError } from '../services/rate-limit';
 import { sessionUserOf } from '../services/accounts';
 import { TOKEN_HEADER } from './middleware';

@@ -13,7 +13,7 @@ import {
 import { getDbState, type Db } from '../db/client';
 import { isShutdownError } from '../db/client';
 import { env } from '../env';
-import { runLocateMaintenance } from '../services/locate';
+import { consentSmsSent, runLocateMaintenance } from '../services/locate';
 import { purgeSubscriptionConsents, runBillingCycle } from '../services/billing';
 import { forwardAdEvent, unsentAdEventIds } from '../services/ad-events';
 import { pruneTracking } from '../services/events';
@@ -192,7 +192,7 @@ export async function startOutboxWorkers(
         // A full fetch: more may wait; fetch again as soon as this one is done.
         if (jobs.length === OUTBOX_BATCH && workerId) boss.notifyWorker(workerId);
         const results = await Promise.allSettled(
-          jobs.map((job) => deliverOutboxMessage(db, job.data.id, { ...providers, health })),
+          jobs.map((job) => deliverOutboxMessage(db, job.data.id, { ...providers, health, smsSent: consentSmsSent })),
         );
         const waiting = jobs.filter((_job, i) => results[i].status === 'fulfilled' && results[i].value === 'queued');
         await retrySoon(waiting.map((job) => job.data.id));

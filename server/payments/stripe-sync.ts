@@ -2,7 +2,7 @@ import 'server-only';
 import type Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { payerKeyOfCard } from '../services/requester-marks';
+import { payerKeyOfCard } from '../services/locate';
 import { orders, priceSetups, subscriptions } from '../db/schema';
 import { cancelAtOf, periodEndOf, statusFromStripe, stripeClient } from '../providers/stripe';
 import { applySubscriptionEvent, type ClientMeta, fulfilOrder, lockOrder, queueReceipt } from '../services/billing';

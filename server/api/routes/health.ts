@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { env } from '../../env';
 import { metrics, metricsAuth } from '../../observability/metrics';
 import { pingDatabase, queueState, type QueueState } from '../../services/health';
-import { liveHub } from '../../services/live-hub';
+import { liveHub } from '../../services/locate';
 import { isDraining } from '../../lifecycle';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';

@@ -1,14 +1,13 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { canWatch, openLiveStream } from '../../services/live-streams';
+import { PRESENCE_SIGNALS, canWatch, openLiveStream, recordPresence } from '../../services/locate';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser, sessionTokens } from '../middleware';
 import { BAD_INPUT, SMALL_ANSWER, envelope, fails, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 import { guessingGuard } from '../consent-guard';
-import { PRESENCE_SIGNALS, recordPresence } from '../../services/owner-signals';
 import { ApiError, ErrorCode } from '../errors';
 import { presenceAnswerSchema, type PresenceAnswer } from '../../../lib/contracts/consent';
 

@@ -1,12 +1,20 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { env } from '../../env';
-import { consentSmsText } from '../../services/consent-sms';
-import { clearPositions, listRequests, requestWithPositions } from '../../services/locate';
-import { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '../../services/notifications';
-import { quotaOf, renewConsentLink, requestLocation } from '../../services/requests';
-import { askMoreTime } from '../../services/more-time';
-import { askFreshFix } from '../../services/watchers';
+import {
+  askFreshFix,
+  askMoreTime,
+  clearPositions,
+  consentSmsText,
+  listRequests,
+  markNotificationsSeen,
+  notificationsSeenAt,
+  notificationsTotal,
+  quotaOf,
+  renewConsentLink,
+  requestLocation,
+  requestWithPositions,
+} from '../../services/locate';
 import type { AppEnv } from '../context';
 import { readBrowserKey } from '../offer-browser-cookie';
 import { notFound } from '../errors';

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { lookupIp, unknownLocation } from '../../services/geoip';
 import { ipInfoSchema, phoneInfoSchema } from '../../../lib/contracts/lookups';
 import { placeLabelsQuery, placeLabelsSchema } from '../../../lib/contracts/places';
-import { placeLabels } from '../../services/places';
+import { placeLabels } from '../../services/locate';
 import { phoneCountry } from '../../../lib/contracts/phone';
 import { phoneInfo } from '../../services/lookups';
 import type { AppEnv } from '../context';

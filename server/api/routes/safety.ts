@@ -24,7 +24,7 @@ import {
 } from '../../services/safety';
 import type { AppEnv } from '../context';
 import { readBrowserKey } from '../offer-browser-cookie';
-import { onRequesterSide } from '../../services/requester-marks';
+import { onRequesterSide } from '../../services/locate';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { e164Of } from '../phone';
 import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';

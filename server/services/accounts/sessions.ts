@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
-import { announceSessionsEnded } from '../live-hub';
+import { announceSessionsEnded } from '../live-channel';
 import { randomToken, sha256 } from '../tokens';
 
 // Sessions (docs/decisions/0001-session-is-an-httponly-cookie.md; docs/rules.md "Limits"): a 256-bit random token kept

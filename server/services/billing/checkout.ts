@@ -12,7 +12,7 @@ import { localeUrl } from '../../../i18n/routing';
 import { accountIdOf, createSession, hashPassword, TEMP_PASSWORD_TTL_MS } from '../accounts';
 import { generatePassword } from '../tokens';
 import { formatMoney } from '../money';
-import { createLocationRequest } from '../requests';
+import { createLocationRequest } from '../locate';
 import { emailDateTime, queueEmail } from '../messaging';
 import { billingLinks, paidCard } from './receipts';
 

@@ -8,7 +8,7 @@ import { localeUrl } from '../../../i18n/routing';
 import { lockOrders, lockSubscription } from './billing-locks';
 import { formatMoney } from '../money';
 import { emailDateTime, queueEmail } from '../messaging';
-import { withdrawRequests } from '../requests';
+import { withdrawRequests } from '../locate';
 import { transition, type SubscriptionEvent, type SubscriptionState } from './subscription-machine';
 
 // A buyer's subscriptions in the database: every change goes through the machine (./subscription-machine.ts,

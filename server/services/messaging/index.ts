@@ -18,7 +18,7 @@
 // defined.
 export { REMOVED, queueEmail, type PushFallback } from './outbox-queue';
 export { emailDateTime, escapeHtml, renderEmail, type EmailTemplate } from './templates';
-export { PUSH_ATTEMPTS, deliverOutboxMessage, messageIdOf, redactHandedOver } from './outbox';
+export { PUSH_ATTEMPTS, deliverOutboxMessage, messageIdOf, redactHandedOver, type SmsSentStep } from './outbox';
 export {
   DELIVERY_HORIZON_MS,
   LEASE_MS,

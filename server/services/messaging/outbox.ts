@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, eq, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
-import { retryOnConnectionLoss, type Db } from '../../db/client';
+import { retryOnConnectionLoss, type Db, type Tx } from '../../db/client';
 import { outboundMessages } from '../../db/schema';
 import { emailProvider, type EmailProvider } from '../../providers/email';
 import { smsProvider, type SmsProvider } from '../../providers/sms';
@@ -8,7 +8,6 @@ import { devOutboxEnabled, env } from '../../env';
 import { log } from '../../observability/log';
 import { metrics } from '../../observability/metrics';
 import { describeError } from '../../observability/describe-error';
-import { applyEvent } from '../request-transitions';
 import type { ProviderHealth } from './outbox-recovery';
 import { queueEmail, type PushFallback } from './outbox-queue';
 import { isLastAttempt, LEASE_MS, leaseExpired, nextAttemptAfter } from './outbox-schedule';
@@ -49,6 +48,9 @@ export async function redactHandedOver(db: Db): Promise<number> {
     .returning({ id: outboundMessages.id });
   return rows.length;
 }
+/** What becomes of a location request when its consent SMS is sent, in the transaction that records the row as sent. */
+export type SmsSentStep = (tx: Tx, locationRequestId: string) => Promise<unknown>;
+
 /**
  * Delivers one outbox row through its provider (docs/rules.md#data: `queued -> sent -> delivered | failed`), in three
  * steps so that no database transaction or pooled connection is held during the provider call:
@@ -57,20 +59,24 @@ export async function redactHandedOver(db: Db): Promise<number> {
  *    message is sent once however many jobs run for it;
  * 2. the provider call (providers have connection and socket timeouts of a few seconds); e-mails carry a stable
  *    Message-ID made from the row id, so a retry after an unknown outcome can be recognised downstream;
- * 3. record: `sent` (secrets redacted, a consent SMS moves its request `queued -> sms_sent`), or back to `queued` with
- *    `nextAttemptAt` from RETRY_SCHEDULE_MS, or `failed` once isLastAttempt (secrets redacted).
+ * 3. record: `sent` (secrets redacted; for a consent SMS, `smsSent` moves its request `queued -> sms_sent` in the same
+ *    transaction), or back to `queued` with `nextAttemptAt` from RETRY_SCHEDULE_MS, or `failed` once isLastAttempt
+ *    (secrets redacted).
  * The minute sweep enqueues rows that are due again. Delivery is at least once: a crash between the provider's
  * acceptance and step 3 sends the message again after the lease (with the same Message-ID).
  * With `health` (the job worker's ProviderHealth, services/outbox-recovery.ts), the outcome also tells whether the
  * provider answers: a success marks it up (and, when it was down or not yet known, makes every message waiting for
  * it due at once); a failure the provider calls an outage (its `isOutage`) marks it down. A failure of that
  * recovery is logged; it never changes this delivery's result.
+ * `smsSent` is locate's step for a consent SMS the provider accepted (services/locate `consentSmsSent`), handed in by
+ * the job worker (server/jobs/boss.ts): the outbox does not import locate, which imports messaging
+ * (docs/decisions/0020-domain-folders.md). Without it a sent row of a request moves nothing.
  * Returns the row's status afterwards, or null when the row does not exist.
  */
 export async function deliverOutboxMessage(
   db: Db,
   id: string,
-  providers: { email?: EmailProvider; sms?: SmsProvider; health?: ProviderHealth } = {},
+  providers: { email?: EmailProvider; sms?: SmsProvider; health?: ProviderHealth; smsSent?: SmsSentStep } = {},
 ): Promise<string | null> {
   const now = new Date();
   const email = providers.email ?? emailProvider();
@@ -158,9 +164,7 @@ export async function deliverOutboxMessage(
           ...(keepsSecrets(provider) ? {} : redaction),
         })
         .where(eq(outboundMessages.id, id));
-      if (row.locationRequestId) {
-        await applyEvent(tx, row.locationRequestId, 'sms_accepted');
-      }
+      if (row.locationRequestId) await providers.smsSent?.(tx, row.locationRequestId);
     }),
   );
   metrics().deliveries.inc({ channel: row.channel, outcome: 'sent' });

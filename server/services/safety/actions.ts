@@ -7,15 +7,13 @@ import {
   optOuts,
   positions,
   requestErasures,
-  requestViews,
   requesterBlocks,
   safetyCodes,
   safetySessions,
 } from '../../db/schema';
 import { isLive } from '../../../lib/request-machine';
 import type { E164 } from '../../../lib/contracts/phone';
-import { applyEvent, applyEventWhere } from '../request-transitions';
-import { alertBuyer, alertFor, type BuyerAlert } from '../buyer-alerts';
+import { alertBuyer, alertFor, applyEvent, applyEventWhere, type BuyerAlert } from '../locate';
 import { optOut } from '../messaging';
 import { sha256 } from '../tokens';
 import { onlyOf, referencesOf } from './overview';
@@ -25,7 +23,7 @@ import { onlyOf, referencesOf } from './overview';
 /** Who acted and the text they were shown, for the consent records the safety centre writes (like the consent page). */
 export type SafetyMeta = { ip: string | null; userAgent: string | null; shownText: string };
 
-/** Writes one consent record per request in `ids` with `decision`, as the consent page does (services/consent.ts). */
+/** Writes one consent record per request in `ids` with `decision`, as the consent page does (services/locate/consent.ts). */
 async function record(
   tx: Tx,
   ids: string[],
@@ -220,16 +218,6 @@ export async function reportRequest(
   if (!reported) return null;
   const reference = (await referencesOf(db, [requestId])).get(requestId);
   return reference ? { reference } : null;
-}
-
-/**
- * Records that the buyer opened the map of request `requestId` during a share (the safety centre's view log): at most
- * one row a minute per request, one INSERT … WHERE NOT EXISTS on the request's index.
- */
-export async function recordMapView(db: Db, requestId: string): Promise<void> {
-  await db.execute(sql`insert into ${requestViews} (request_id)
-    select ${requestId}::uuid where not exists (
-      select 1 from ${requestViews} v where v.request_id = ${requestId}::uuid and v.viewed_at > now() - interval '1 minute')`);
 }
 
 /**

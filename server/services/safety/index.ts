@@ -24,7 +24,6 @@ export {
   blockRequester,
   eraseShared,
   pruneSafety,
-  recordMapView,
   reportRequest,
   stopEverything,
   unblockEveryone,

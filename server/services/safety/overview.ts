@@ -17,7 +17,7 @@ import { LIVE_STATES, OPEN_STATES } from '../../../lib/request-machine';
 import type { E164 } from '../../../lib/contracts/phone';
 import type { SafetyRequest } from '../../../lib/contracts/safety';
 import { env } from '../../env';
-import { settleByClock } from '../request-transitions';
+import { settleByClock } from '../locate';
 import { CROCKFORD_ALPHABET, maskEmail } from '../tokens';
 
 // What the safety centre shows: every request to the number, with its reference, requester, state and history.

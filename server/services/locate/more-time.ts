@@ -1,11 +1,11 @@
 import 'server-only';
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { locationRequests, type LocationRequest } from '../db/schema';
-import { DomainError, notFound } from '../errors';
-import { LIVE_STATES, isLive } from '../../lib/request-machine';
-import { minutesAddable } from '../../lib/contracts/consent';
-import type { MoreTimeAskAnswer } from '../../lib/contracts/locations';
+import type { Db, Tx } from '../../db/client';
+import { locationRequests, type LocationRequest } from '../../db/schema';
+import { DomainError, notFound } from '../../errors';
+import { LIVE_STATES, isLive } from '../../../lib/request-machine';
+import { minutesAddable } from '../../../lib/contracts/consent';
+import type { MoreTimeAskAnswer } from '../../../lib/contracts/locations';
 
 // More time during a share, the owner's decision alone (docs/decisions/0021-more-time-is-the-owners-decision.md): the
 // owner adds "+15 min" or "+1 h" from their page, never beyond MAX_SHARE_MINUTES from the tap; the requester may ask

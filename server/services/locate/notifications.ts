@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, count, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { locationRequests, users } from '../db/schema';
+import type { Db } from '../../db/client';
+import { locationRequests, users } from '../../db/schema';
 
 /** When `userId` last looked at their locations (the epoch before a first look). */
 export async function notificationsSeenAt(db: Db, userId: string): Promise<Date> {

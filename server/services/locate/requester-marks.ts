@@ -1,11 +1,11 @@
 import 'server-only';
 import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { orders, requesterMarks, type MarkKind } from '../db/schema';
-import { prototypeOf } from '../../lib/validation/skeleton';
-import type { E164 } from '../../lib/contracts/phone';
-import { clientKey } from './client-ip';
-import { sha256 } from './tokens';
+import type { Db, Tx } from '../../db/client';
+import { orders, requesterMarks, type MarkKind } from '../../db/schema';
+import { prototypeOf } from '../../../lib/validation/skeleton';
+import type { E164 } from '../../../lib/contracts/phone';
+import { clientKey } from '../client-ip';
+import { sha256 } from '../tokens';
 
 // The owner's protections hold for the person, not the account (docs/rules.md#consent; docs/decisions/
 // 0018-owner-protections-follow-the-requester.md). A request carries its requester's marks: the account, the paying

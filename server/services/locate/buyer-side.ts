@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, asc, count, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
-import type { LiveState, LocationTrace, Position, RequestPage } from '../../lib/contracts/locations';
-import type { Db } from '../db/client';
-import { consents, locationRequests, positions, requestErasures } from '../db/schema';
+import type { LiveState, LocationTrace, Position, RequestPage } from '../../../lib/contracts/locations';
+import type { Db } from '../../db/client';
+import { consents, locationRequests, positions, requestErasures, requestViews } from '../../db/schema';
 import {
   ENDED_STATES,
   LIVE_STATES,
@@ -10,14 +10,25 @@ import {
   buyerState,
   isLive,
   type RequestState,
-} from '../../lib/request-machine';
+} from '../../../lib/request-machine';
 import { applyEventWhere, linkTimeUp, settleByClock, windowOver } from './request-transitions';
 import { updatedSince } from './notifications';
 import { alertSilentShares } from './buyer-alerts';
 import { nearestPlace } from './places';
-import { recordMapView } from './safety';
 
 // The subscriber's side of location requests: every function takes the caller's id and reads only their rows.
+
+/**
+ * Records that the buyer opened the map of request `requestId` during a share, for the safety centre's view log
+ * (`request_views`, which services/safety reads to show the owner when their share was watched): at most one row a
+ * minute per request, one INSERT … WHERE NOT EXISTS on the request's index. Written here, where the buyer reads the
+ * trace, so that locate does not import the safety centre, which imports locate.
+ */
+export async function recordMapView(db: Db, requestId: string): Promise<void> {
+  await db.execute(sql`insert into ${requestViews} (request_id)
+    select ${requestId}::uuid where not exists (
+      select 1 from ${requestViews} v where v.request_id = ${requestId}::uuid and v.viewed_at > now() - interval '1 minute')`);
+}
 
 /**
  * A request of `userId` with its newest positions (max 100, newest first; each with its increasing `id`, the live
@@ -35,7 +46,7 @@ export async function requestWithPositions(db: Db, userId: string, id: string): 
     .limit(1);
   if (!request) return null;
   const state = (await settleByClock(db, request.id, new Date(), request)) ?? request.status;
-  // The buyer reading a live request's trace is a map view the owner sees in the safety centre (services/safety/).
+  // The buyer reading a live request's trace is a map view the owner sees in the safety centre (services/safety).
   if (isLive(state)) await recordMapView(db, request.id);
   const status = buyerState(state, request.firstSharedAt !== null);
   const list = await db

@@ -2,21 +2,21 @@ import 'server-only';
 import { and, count, countDistinct, desc, eq } from 'drizzle-orm';
 import { answeredByRequester } from './requester-marks';
 import { liveBroker } from './live-broker';
-import type { Db, Tx } from '../db/client';
-import { FUNNEL } from '../../lib/tracking/funnel';
-import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../db/schema';
-import { isLive, next, refusal } from '../../lib/request-machine';
-import { recordRequestEvent } from './events';
+import type { Db, Tx } from '../../db/client';
+import { FUNNEL } from '../../../lib/tracking/funnel';
+import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../../db/schema';
+import { isLive, next, refusal } from '../../../lib/request-machine';
+import { recordRequestEvent } from '../events';
 import { applyEvent, settleByClock } from './request-transitions';
-import { lookupIp } from './geoip';
+import { lookupIp } from '../geoip';
 import { alertBuyer, alertFor } from './buyer-alerts';
 import { buyerHasAccess } from './requests';
-import { optOut } from './messaging';
-import { maskEmail, sha256 } from './tokens';
-import { SHARE_PRESETS, type ConsentView, type RequesterFacts } from '../../lib/contracts/consent';
+import { optOut } from '../messaging';
+import { maskEmail, sha256 } from '../tokens';
+import { SHARE_PRESETS, type ConsentView, type RequesterFacts } from '../../../lib/contracts/consent';
 import { answerMoreTime, type MoreTimeAction, type ShareNews } from './more-time';
 import { approximateShare, fixFor } from './share-precision';
-import type { SharePrecision } from '../../lib/contracts/consent';
+import type { SharePrecision } from '../../../lib/contracts/consent';
 
 // The phone owner's side of a location request, reached with the consent code of the SMS link (docs/rules.md#the-product,
 // #security): what the page shows and what the owner decides. What the page sends while sharing is owner-signals.ts.

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, eq, inArray, lte, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { locationRequests } from '../db/schema';
-import { TRANSITIONS, isLive, isOpen, type RequestEvent, type RequestState } from '../../lib/request-machine';
+import type { Db, Tx } from '../../db/client';
+import { locationRequests } from '../../db/schema';
+import { TRANSITIONS, isLive, isOpen, type RequestEvent, type RequestState } from '../../../lib/request-machine';
 
 /** Columns an event may set beside the status (the sharing window, the first share, the withdrawal time, …). */
 export type RequestColumns = Partial<
@@ -39,6 +39,16 @@ export async function applyEvent(
     .where(and(eq(locationRequests.id, id), inArray(locationRequests.status, [...TRANSITIONS[event].from]), also))
     .returning({ status: locationRequests.status });
   return row?.status ?? null;
+}
+
+/**
+ * The consent SMS of request `requestId` was accepted by the SMS provider: `queued -> sms_sent` (`sms_accepted`), in
+ * the transaction in which the outbox records the message as sent. The job worker hands it to messaging's
+ * `deliverOutboxMessage` (server/jobs/boss.ts): messaging does not import locate, which imports messaging
+ * (docs/decisions/0020-domain-folders.md).
+ */
+export async function consentSmsSent(tx: Tx, requestId: string): Promise<void> {
+  await applyEvent(tx, requestId, 'sms_accepted');
 }
 
 /**

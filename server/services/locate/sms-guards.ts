@@ -1,10 +1,10 @@
 import 'server-only';
 import { and, count, eq, gt, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { locationRequests, optOuts, outboundMessages } from '../db/schema';
-import { env } from '../env';
-import { e164Country, phoneNumberOf } from '../../lib/contracts/e164';
-import type { E164 } from '../../lib/contracts/phone';
+import type { Db, Tx } from '../../db/client';
+import { locationRequests, optOuts, outboundMessages } from '../../db/schema';
+import { env } from '../../env';
+import { e164Country, phoneNumberOf } from '../../../lib/contracts/e164';
+import type { E164 } from '../../../lib/contracts/phone';
 import { ownerRefusalOf, requesterSignals, type RequesterMarks, type StoredMarks } from './requester-marks';
 
 /** Why a consent SMS may not be sent (docs/rules.md#security); each maps to 403 or 429 without a provider call. */

@@ -1,16 +1,17 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import type { MoreTimeAsk, Position } from '../../lib/contracts/locations';
-import { getDbState, type Db, type Tx } from '../db/client';
-import { NotifyProbes } from '../db/notify-probes';
-import { env } from '../env';
-import { log } from '../observability/log';
-import { describeError } from '../observability/describe-error';
+import type { MoreTimeAsk, Position } from '../../../lib/contracts/locations';
+import { getDbState } from '../../db/client';
+import { NotifyProbes } from '../../db/notify-probes';
+import { env } from '../../env';
+import { log } from '../../observability/log';
+import { describeError } from '../../observability/describe-error';
+import { LIVE_CHANNEL, type SessionsEnded } from '../live-channel';
 import { RedisFeed } from './live-redis';
 
-/** The PostgreSQL channel the `notify_request_live` trigger announces on (drizzle/0023_live_location.sql). */
-export const LIVE_CHANNEL = 'request_live';
+// The channel's name and the end-of-sessions notice are shared with accounts (services/live-channel.ts).
+export { LIVE_CHANNEL };
 
 /**
  * A new position of a request with its data, as the positions trigger of releases before decision 0019 announced it
@@ -70,24 +71,6 @@ export const PROBE_AGAIN_MS = 30_000;
 export type HubHearing = 'idle' | 'checking' | 'hearing' | 'deaf';
 
 type Listener = (event: LiveEvent) => void;
-
-/** Session tokens that ended (signed out or revoked), by their SHA-256, as announced on LIVE_CHANNEL. */
-type SessionsEnded = { k: 'x'; h: string[] };
-
-/** At most this many token hashes in one notification (64 hex characters each; PostgreSQL's payload is < 8,000 B). */
-const HASHES_PER_NOTICE = 100;
-
-/**
- * Announces to every process's hub that the sessions whose token hashes are `tokenHashes` ended, so that their open
- * live streams end at once rather than at the next session check (services/live-streams.ts `closeSessions`). Inside
- * a transaction the notice goes at its commit (PostgreSQL docs, "NOTIFY"), so a rolled-back sign-out ends nothing.
- */
-export async function announceSessionsEnded(db: Db | Tx, tokenHashes: readonly string[]): Promise<void> {
-  for (let i = 0; i < tokenHashes.length; i += HASHES_PER_NOTICE) {
-    const notice: SessionsEnded = { k: 'x', h: tokenHashes.slice(i, i + HASHES_PER_NOTICE) };
-    await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(notice)})`);
-  }
-}
 
 /**
  * One process's listener for live location: a single dedicated PostgreSQL connection LISTENs on `request_live`

@@ -1,19 +1,19 @@
 import 'server-only';
-import { getDb, type Db } from '../db/client';
-import { env } from '../env';
-import { buyerState, type RequestState } from '../../lib/request-machine';
-import { liveStateSchema, type LiveState, type LocationTrace, type Position } from '../../lib/contracts/locations';
-import { describeError } from '../observability/describe-error';
-import { log } from '../observability/log';
-import { metrics } from '../observability/metrics';
-import { isDraining } from '../lifecycle';
-import { clientKey } from './client-ip';
+import { getDb, type Db } from '../../db/client';
+import { env } from '../../env';
+import { buyerState, type RequestState } from '../../../lib/request-machine';
+import { liveStateSchema, type LiveState, type LocationTrace, type Position } from '../../../lib/contracts/locations';
+import { describeError } from '../../observability/describe-error';
+import { log } from '../../observability/log';
+import { metrics } from '../../observability/metrics';
+import { isDraining } from '../../lifecycle';
+import { clientKey } from '../client-ip';
 import { liveHub, type LiveEvent } from './live-hub';
-import { liveStateOf, positionsAfter, requestWithPositions } from './locate';
+import { liveStateOf, positionsAfter, requestWithPositions } from './buyer-side';
 import { nearestPlace } from './places';
-import { RateLimitedError } from './rate-limit';
-import { liveSessionOwners } from './accounts';
-import { sha256 } from './tokens';
+import { RateLimitedError } from '../rate-limit';
+import { liveSessionOwners } from '../accounts';
+import { sha256 } from '../tokens';
 import { WATCH_MARK_MS, markWatched } from './watchers';
 
 // The buyer's live map: one request's positions and state changes as Server-Sent Events (WHATWG HTML, "Server-sent

@@ -1,13 +1,13 @@
 import 'server-only';
 import { and, eq, inArray, isNotNull, lt, or, isNull, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
-import { locationRequests, orders, outboundMessages, users } from '../db/schema';
-import { env } from '../env';
-import { pickLanguage, translate } from '../i18n';
-import { formatPhone } from '../../lib/phone-format';
-import { localeUrl } from '../../i18n/routing';
-import { LIVE_STATES } from '../../lib/request-machine';
-import { pushDeviceCount, queueEmail, type EmailTemplate, type PushFallback } from './messaging';
+import type { Db, Tx } from '../../db/client';
+import { locationRequests, orders, outboundMessages, users } from '../../db/schema';
+import { env } from '../../env';
+import { pickLanguage, translate } from '../../i18n';
+import { formatPhone } from '../../../lib/phone-format';
+import { localeUrl } from '../../../i18n/routing';
+import { LIVE_STATES } from '../../../lib/request-machine';
+import { pushDeviceCount, queueEmail, type EmailTemplate, type PushFallback } from '../messaging';
 
 /**
  * What a buyer is told about a request without having the map open (docs/rules.md#live-location): the owner shared,
