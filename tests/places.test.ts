@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nearestPlace } from '@/server/services/locate';
 
-describe('nearest named place from offline data (server/services/places.ts)', () => {
+describe('nearest named place from offline data (server/services/locate/places.ts)', () => {
   it('names the town, its region and country, with the distance in metres', async () => {
     // Puerta del Sol, Madrid: GeoNames lists the quarter itself.
     const sol = await nearestPlace(40.4169, -3.7035);

@@ -47,7 +47,7 @@ async function buyer(tag: string, phone: string, requesterName = 'Anna (your sis
   return { cookie: `token=${token}`, requestId: request.id, userId: request.userId, code: await codeOf(request.id) };
 }
 
-/** Another requester's name: a refusal follows the requester name too (services/requester-marks.ts). */
+/** Another requester's name: a refusal follows the requester name too (services/locate/requester-marks.ts). */
 const OTHER_NAME = 'Marta (your neighbour)';
 
 /** The buyer asks `phone` again (a new request from the dashboard), named `requesterName`. */

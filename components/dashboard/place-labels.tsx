@@ -59,9 +59,9 @@ function labelIcon(name: string): L.DivIcon {
  * Names the places around what the map shows on the built-in base map, for maps whose tiles cannot load (mounted by
  * leaflet-map.tsx only then): after each move, the gazetteer's places for the view and a margin around it, from
  * `GET /other/places` (fetch, no session: the same public data for everyone, cached a day by the browser), at most
- * one per 128 × 40 px so they do not pile up (server/services/places.ts). From zoom 9 (PLACE_LABEL_ZOOMS); closer than
- * 18 it reuses zoom 18's. `language` is the page's, for the API's error texts. A failed request leaves the labels
- * shown before and is asked again at the next move.
+ * one per 128 × 40 px so they do not pile up (server/services/locate/places.ts). From zoom 9 (PLACE_LABEL_ZOOMS);
+ * closer than 18 it reuses zoom 18's. `language` is the page's, for the API's error texts. A failed request leaves the
+ * labels shown before and is asked again at the next move.
  */
 export function PlaceLabels({ language }: { language: string }) {
   const map = useMap();

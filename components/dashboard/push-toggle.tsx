@@ -42,10 +42,11 @@ function pushSupported(): boolean {
 
 /**
  * "Notify me on this device": the buyer's choice of Web Push for their alerts (the owner shared, declined or stopped,
- * or no update for 5 minutes; server/services/buyer-alerts.ts), e-mail being the default. Nothing is asked on load:
- * the browser's permission prompt appears only after the tap (Notifications API `requestPermission` in a user gesture),
- * then the service worker (public/sw.js) is registered and its subscription handed to `POST /push/subscriptions`.
- * "Turn off" unsubscribes the browser and removes the device. Each state says where alerts go now.
+ * or no update for 5 minutes; server/services/locate/buyer-alerts.ts), e-mail being the default. Nothing is asked on
+ * load: the browser's permission prompt appears only after the tap (Notifications API `requestPermission` in a user
+ * gesture), then the service worker (public/sw.js) is registered and its subscription handed to `POST
+ * /push/subscriptions`. "Turn off" unsubscribes the browser and removes the device. Each state says where alerts go
+ * now.
  */
 export function PushToggle() {
   const t = useTranslations('Dashboard.push');

@@ -19,11 +19,11 @@ const ASK_WORDS: Record<MoreTimeAsk, 'moreTimeAsked' | 'moreTimeGranted' | 'more
 /**
  * Under the buyer's map while a share runs (`running`): when it ends ("Shares until 14:30", in the buyer's time zone;
  * it moves at once when the owner adds time, through the stream's `state` event) and "Ask for more time", once per
- * share (`POST /gpsTrace/phoneLocation/{id}/more-time`, server/services/more-time.ts): the owner decides on their page,
- * no SMS is sent, and the line then says what the owner answered (`trace.moreTime`: asked, granted, refused). A
- * refusal of the API (409: already asked, or the share ended) is shown in its localized words. "Refresh now"
- * (`POST /gpsTrace/phoneLocation/{id}/refresh`, server/services/watchers.ts) asks the owner's open page for one
- * high-accuracy fix, at most every 30 s (the button rests meanwhile; a 429 is said in its words).
+ * share (`POST /gpsTrace/phoneLocation/{id}/more-time`, server/services/locate/more-time.ts): the owner decides on
+ * their page, no SMS is sent, and the line then says what the owner answered (`trace.moreTime`: asked, granted,
+ * refused). A refusal of the API (409: already asked, or the share ended) is shown in its localized words. "Refresh
+ * now" (`POST /gpsTrace/phoneLocation/{id}/refresh`, server/services/locate/watchers.ts) asks the owner's open page for
+ * one high-accuracy fix, at most every 30 s (the button rests meanwhile; a 429 is said in its words).
  * docs/decisions/0021-more-time-is-the-owners-decision.md.
  */
 export function ShareEnd({ trace, running, api }: { trace: LocationTrace; running: boolean; api: ApiClient }) {

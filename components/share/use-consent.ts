@@ -15,8 +15,9 @@ export type { GpsState, OwnerState };
  * sends the share with that first fix (nothing is stored before); while sharing, `watchPosition` sends fixes at most
  * every 10 s unless the phone moved over 25 m, a failed send is retried with the next fix, and the watch restarts when
  * the page becomes visible again. While no buyer's map is open the GPS rests and one fix is taken every REST_FIX_MS;
- * a "Refresh now" from the map gets one high-accuracy fix (server/services/watchers.ts). When the window ends on the device's clock the state turns `ended`; a refusal from
- * the server (409/410) reloads the view so the page shows what the server says.
+ * a "Refresh now" from the map gets one high-accuracy fix (server/services/locate/watchers.ts). When the window ends on
+ * the device's clock the state turns `ended`; a refusal from the server (409/410) reloads the view so the page shows
+ * what the server says.
  */
 export function useConsent(api: ApiClient, code: string) {
   const [view, setView] = useState<ConsentView | null>(null);

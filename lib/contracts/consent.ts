@@ -7,7 +7,7 @@ import { prototypeOf } from '../validation/skeleton';
 /**
  * The consent page's contract (`/spyContent/consent/{id}`, `PUT /spyContent/phoneLocation/{id}`): each request body
  * and answer once, as zod schemas. The route validates and documents with them (server/api/routes/consent.ts), the
- * service returns their types (server/services/consent.ts) and the owner's page reads them (components/share).
+ * service returns their types (server/services/locate/consent.ts) and the owner's page reads them (components/share).
  * docs/decisions/0010-one-contract-per-payload.md.
  */
 
@@ -35,7 +35,7 @@ export const MAX_SHARE_MINUTES = Math.max(...SHARE_PRESETS);
 /**
  * The whole minutes that `minutes` more may add to a share ending at `until` (ms since the epoch) when the owner taps
  * at `now` (ms): at most up to MAX_SHARE_MINUTES from `now`, 0 when the end is there already. The server applies it
- * (server/services/more-time.ts) and the owner's page greys out a step that would add nothing.
+ * (server/services/locate/more-time.ts) and the owner's page greys out a step that would add nothing.
  */
 export function minutesAddable(until: number, minutes: number, now: number): number {
   const end = Math.min(until + minutes * 60_000, now + MAX_SHARE_MINUTES * 60_000);
@@ -49,8 +49,8 @@ export const requestStateSchema = z.enum(REQUEST_STATES);
 export const consentCodeParams = z.object({ id: z.string().min(16).max(64) });
 
 /**
- * What the owner is told of the account that asks (server/services/consent.ts `requesterFacts`), shown beside the
- * name.
+ * What the owner is told of the account that asks (server/services/locate/consent.ts `requesterFacts`), shown beside
+ * the name.
  */
 export const requesterFactsSchema = z
   .object({
@@ -175,7 +175,7 @@ const shareNews = {
   moreTimeAsked: z.boolean().meta({ description: 'the requester asked for more time; the owner has not answered' }),
   watched: z.boolean().meta({
     description:
-      "a buyer's map of the request is open: the page sends every fix, else it rests (server/services/watchers.ts)",
+      "a buyer's map of the request is open: the page sends every fix, else it rests (server/services/locate/watchers.ts)",
   }),
   fixWantedAt: z.string().nullable().meta({
     description: 'when the buyer pressed "Refresh now", ISO 8601 UTC: the page sends one high-accuracy fix for it',

@@ -6,11 +6,12 @@ import { SHARE_PRECISIONS } from './consent';
 /**
  * The buyer's location requests' contract (`/spyContent*`, `/gpsTrace/phoneLocation/{id}`, its live stream): each
  * request body and answer once, as zod schemas. The routes validate and document with them
- * (server/api/routes/locations.ts, live.ts), the services return their types (server/services/locate.ts) and the
- * dashboard reads the same types (components/dashboard). docs/decisions/0010-one-contract-per-payload.md.
+ * (server/api/routes/locations.ts, live.ts), the services return their types (server/services/locate/buyer-side.ts) and
+ * the dashboard reads the same types (components/dashboard). docs/decisions/0010-one-contract-per-payload.md.
  */
 
-/** The consent SMS texts a buyer may choose (server/services/consent-sms.ts renders them; messages/*.json `Sms`). */
+/** The consent SMS texts a buyer may choose (server/services/locate/consent-sms.ts renders them; messages/*.json
+ * `Sms`). */
 export const SMS_TEXTS = ['standard'] as const;
 
 /** The text a request gets when it names none, and the one a withdrawn text is sent in. */
@@ -21,7 +22,7 @@ export const DEFAULT_SMS_TEXT: (typeof SMS_TEXTS)[number] = 'standard';
  * is"; unnamed: "a contact wants…") claimed what we cannot know, who is in the owner's contacts, and a stranger's SMS
  * that says so is a lure (docs/rules.md#validation, "Consent SMS texts"). A new request naming one is refused
  * (422 `Validation.smsTextRemoved`); a stored request written with one is sent again in DEFAULT_SMS_TEXT
- * (server/services/requests.ts `renewConsentLink`).
+ * (server/services/locate/requests.ts `renewConsentLink`).
  */
 export const REMOVED_SMS_TEXTS: readonly string[] = ['contact'];
 
@@ -146,9 +147,9 @@ export const locationTraceSchema = z.object({
 export type LocationTrace = z.infer<typeof locationTraceSchema>;
 
 /**
- * The live stream's `state` event (server/services/live-streams.ts writes it, components/dashboard/use-live-trace.ts
- * reads it): the request's state as the buyer sees it, what the owner's page last said, the share's end and the ask
- * for more time. Times ISO 8601 UTC.
+ * The live stream's `state` event (server/services/locate/live-streams.ts writes it,
+ * components/dashboard/use-live-trace.ts reads it): the request's state as the buyer sees it, what the owner's page
+ * last said, the share's end and the ask for more time. Times ISO 8601 UTC.
  */
 export const liveStateSchema = locationTraceSchema.pick({
   status: true,

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * The map's place labels (`GET /other/places`): the query and the answer once, as zod schemas. The route validates and
- * documents with them (server/api/routes/lookups.ts), the service returns their types (server/services/places.ts)
- * and the map reads them (components/dashboard/place-labels.tsx). docs/decisions/0010-one-contract-per-payload.md.
+ * documents with them (server/api/routes/lookups.ts), the service returns their types
+ * (server/services/locate/places.ts) and the map reads them (components/dashboard/place-labels.tsx).
+ * docs/decisions/0010-one-contract-per-payload.md.
  *
  * A query names a block of Web Mercator tiles (the XYZ scheme of OpenStreetMap's "Slippy map tilenames", which
  * Leaflet's `map.project` and tile layers use): tile `x` counts 0 … 2^z − 1 eastwards from 180° W, `y` southwards from

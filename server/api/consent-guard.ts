@@ -17,7 +17,7 @@ export async function guessingGuard<T>(ip: string | null, lookup: () => Promise<
 /**
  * A consent code that names nothing: spends a point of `ip`'s guessing limit (`consentMissPerIp`), then throws the
  * 404 of any missing record (RateLimitedError, 429, when that was the last point). For a lookup that checked the
- * limit itself, in the same statement (services/owner-signals.ts `savePosition`).
+ * limit itself, in the same statement (services/locate/owner-signals.ts `savePosition`).
  */
 export async function guessMissed(ip: string | null): Promise<never> {
   await consume('consentMissPerIp', ip ?? 'unknown');

@@ -50,8 +50,8 @@ const ROUTE = '/api_f/v1/gpsTrace/phoneLocation/:id/live';
  *
  * Only a stream that can open is answered here: a GET of that path (any spelling of it: `canonicalPath`) whose session tokens (the session cookie and/or
  * the `_chamspy_token` header) name one unrestricted user, for a request of that user. Then the answer is 200
- * `text/event-stream` with the same events as the API route (services/live-streams.ts), and `true` is returned once
- * the headers are out. Anything else returns `false` before a byte is written, and the caller hands the request to
+ * `text/event-stream` with the same events as the API route (services/locate/live-streams.ts), and `true` is returned
+ * once the headers are out. Anything else returns `false` before a byte is written, and the caller hands the request to
  * Next, whose API route gives the answer (401, 403, 404, 405, the error envelope in the caller's language). A
  * failure while opening also returns `false` (the route then answers, or fails, the usual way); it never throws. A
  * refused open costs its checks twice (here, then in the route): refusals are rare, streams are not.

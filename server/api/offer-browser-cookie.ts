@@ -40,7 +40,7 @@ export function offerBrowserKey(c: Context): string {
 /**
  * The browser's key (`browserKeyOf` its `offer_browser` cookie) when it already has a well-formed cookie, else null;
  * sets nothing (the owner's consent page and New request must not plant a cookie). What tells the requester's browser
- * apart for the owner's protections (services/requester-marks.ts).
+ * apart for the owner's protections (services/locate/requester-marks.ts).
  */
 export function readBrowserKey(c: Context): string | null {
   const value = getCookie(c, OFFER_BROWSER_COOKIE);

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
  * The round trip that tells a LISTEN connection whether it hears what the app's pool notifies (PostgreSQL docs,
  * "NOTIFY"; behind PgBouncer in transaction mode, or on a standby, it hears nothing, silently). One per listener:
  * `send` notifies a fresh nonce through the pool, the listener calls `arrived` with each probe nonce it hears, and
- * `run` answers whether it came back in time (and rejects when `send` does). Used by the live hub (services/live-hub.ts) and the outbox listener (jobs/outbox-listener.ts).
+ * `run` answers whether it came back in time (and rejects when `send` does). Used by the live hub
+ * (services/locate/live-hub.ts) and the outbox listener (jobs/outbox-listener.ts).
  */
 export class NotifyProbes {
   private waiting = new Map<string, () => void>();

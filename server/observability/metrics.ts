@@ -19,7 +19,7 @@ type Metrics = {
   /** Time from an outbox row's creation to its hand-over to the provider, seconds, by channel. */
   deliveryLatency: Histogram<'channel'>;
   /**
-   * Live streams this process holds open now (`liveStreamsOpen.set` by services/live-streams.ts as they open and
+   * Live streams this process holds open now (`liveStreamsOpen.set` by services/locate/live-streams.ts as they open and
    * end): what an autoscaler counts per pod (deploy/k8s).
    */
   liveStreamsOpen: Gauge;

@@ -65,7 +65,8 @@ export async function applyPaidCheckout(tx: Tx, paid: PaidCheckout, meta: Client
     cardLast4: method?.card?.last4,
     cardBrand: method?.card?.brand ?? null,
     // Stripe's card fingerprint is the same for the same card number on any customer (Stripe API, PaymentMethod
-    // `card.fingerprint`), wallets included: the owner's protections follow the card (services/requester-marks.ts).
+    // `card.fingerprint`), wallets included: the owner's protections follow the card
+    // (services/locate/requester-marks.ts).
     payerKey: method?.card?.fingerprint ? payerKeyOfCard(method.card.fingerprint) : null,
   });
 }

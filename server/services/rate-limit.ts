@@ -51,7 +51,7 @@ export const LIMITS = {
   /**
    * Safety-centre code asks per phone number from everywhere, known numbers or not: the ceiling against SMS floods,
    * spent only by asks that passed `safetyCodesPerNumberAddress` (it takes four addresses to reach it). Separate from
-   * the consent-SMS caps (services/sms-guards.ts), which requesters can fill.
+   * the consent-SMS caps (services/locate/sms-guards.ts), which requesters can fill.
    */
   safetyCodesPerNumber: { points: 10, duration: 24 * 3600 },
   /** Safety-centre one-time code requests per client IP, known numbers or not. */
@@ -249,8 +249,9 @@ function storedKey(name: LimitName, subject: string): string {
 }
 
 /**
- * For a statement that checks a limit where it writes (services/owner-signals.ts `savePosition`): an SQL condition, true
- * when `subject` has no point of `name` left at `nowMs` (ms since the epoch), as `assertNotLimited` reads it.
+ * For a statement that checks a limit where it writes (services/locate/owner-signals.ts `savePosition`): an SQL
+ * condition, true when `subject` has no point of `name` left at `nowMs` (ms since the epoch), as `assertNotLimited`
+ * reads it.
  */
 export function limitReachedSql(name: LimitName, subject: string, nowMs: number): SQL {
   return sql`exists (select 1 from ${rateLimits} where ${rateLimits.key} = ${storedKey(name, subject)}

@@ -40,12 +40,12 @@ const liveRoute = createRoute({
 
 /**
  * `GET /api_f/v1/gpsTrace/phoneLocation/{id}/live`: the buyer's map receives positions and state changes as they are
- * committed (services/live-hub.ts, PostgreSQL LISTEN/NOTIFY), instead of polling. The session and the request's
+ * committed (services/locate/live-hub.ts, PostgreSQL LISTEN/NOTIFY), instead of polling. The session and the request's
  * ownership are checked when the stream opens (401 without a session, 404 for a request that is not the caller's); the
  * open streams' sessions are checked again together every SESSION_CHECK_MS, and a stream ends with its session, after
- * STREAM_LIFETIME_MS, or when the tab closes (its listener is removed): services/live-streams.ts. With `Last-Event-ID`
- * (a position id) only the positions after it are sent, then the current state, so a reconnect neither loses nor
- * doubles a point. Polling the GET route stays the fallback where SSE fails. One process holds at most
+ * STREAM_LIFETIME_MS, or when the tab closes (its listener is removed): services/locate/live-streams.ts. With
+ * `Last-Event-ID` (a position id) only the positions after it are sent, then the current state, so a reconnect neither
+ * loses nor doubles a point. Polling the GET route stays the fallback where SSE fails. One process holds at most
  * `streamCaps()` streams per session token, account and client address: past one, 429 `Api.tooManyStreams` with
  * Retry-After. A sign-out or revocation ends the session's streams at once, its absolute expiry too. `HEAD` answers
  * the header fields (200, or 401/404 as the GET) and opens no stream.

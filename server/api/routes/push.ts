@@ -18,7 +18,8 @@ import { BAD_INPUT, SIGNED_OUT, envelope, fails, jsonResponse, ok } from '../res
 import { bodyOf, readBody } from '../validation';
 
 // The buyer's alerts on their devices (Web Push, RFC 8030/8291/8292): the dashboard asks the browser for a
-// subscription after the user's tap, never on load, and hands it here; services/buyer-alerts.ts sends through it.
+// subscription after the user's tap, never on load, and hands it here; services/locate/buyer-alerts.ts sends through
+// it.
 
 const keyRoute = createRoute({
   method: 'get',

@@ -161,7 +161,7 @@ export const orders = pgTable(
     startNow: boolean('start_now').notNull().default(false),
     /**
      * The paying instrument, hashed (SHA-256 of `card:` + Stripe's card fingerprint): the same card on a new e-mail is
-     * the same payer (services/requester-marks.ts). Null in the sandbox, whose test cards every visitor shares.
+     * the same payer (services/locate/requester-marks.ts). Null in the sandbox, whose test cards every visitor shares.
      */
     payerKey: text('payer_key'),
     /** SHA-256 of the ordering browser's `offer_browser` cookie (server/api/offer-browser-cookie.ts); null without one. */

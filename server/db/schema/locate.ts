@@ -63,7 +63,7 @@ export const locationRequests = pgTable(
     liveSignal: text('live_signal', { enum: ['hidden', 'permission_lost'] }),
     /**
      * The `ownerSeenAt` the buyer was last alerted about as silent ("no update for 5 minutes",
-     * services/buyer-alerts.ts): a silence is announced once; the next fix or heartbeat starts a new one.
+     * services/locate/buyer-alerts.ts): a silence is announced once; the next fix or heartbeat starts a new one.
      */
     silenceAlertedFor: at('silence_alerted_for'),
     /**
@@ -78,7 +78,7 @@ export const locationRequests = pgTable(
     precision: text('precision', { enum: SHARE_PRECISIONS }).notNull().default('exact'),
     /**
      * Until when a buyer's map of the request counts as open: each app process holding a live stream of it pushes this
-     * forward (services/watchers.ts). The owner's page sends every fix while it lies ahead and rests otherwise.
+     * forward (services/locate/watchers.ts). The owner's page sends every fix while it lies ahead and rests otherwise.
      */
     watchedUntil: at('watched_until'),
     /** When the buyer last pressed "Refresh now": the owner's open page sends one high-accuracy fix for it. */
@@ -132,7 +132,7 @@ export const consents = pgTable(
     /** For `shared`, `shared_again` and `approximated`: how precise the owner chose the share to be. */
     precision: text('precision', { enum: SHARE_PRECISIONS }),
     /**
-     * Whether the answer came from the requester's side, and how it is known (services/requester-marks.ts
+     * Whether the answer came from the requester's side, and how it is known (services/locate/requester-marks.ts
      * `answeredByRequester`): `session` (signed in as the request's buyer), `device` (the browser the request was made
      * from), `address` (its address only: a family may share one); null when from none of them. The record is kept
      * either way; the signals about the requester weigh it (`requesterSignals`, `ownerRefusalOf`).
@@ -143,7 +143,7 @@ export const consents = pgTable(
   (t) => [index('consents_request_id_idx').on(t.requestId)],
 );
 
-/** What identifies who made a request, beyond the account (services/requester-marks.ts). */
+/** What identifies who made a request, beyond the account (services/locate/requester-marks.ts). */
 export const MARK_KINDS = ['account', 'payer', 'device', 'address', 'name'] as const;
 export type MarkKind = (typeof MARK_KINDS)[number];
 

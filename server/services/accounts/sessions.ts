@@ -16,7 +16,7 @@ export const SESSION_ABSOLUTE_MS = 90 * 24 * 3600 * 1000;
 
 /**
  * The user behind a live session, as the API sees it; `endsBy` is the session's absolute expiry (its idle expiry slides
- * with use), the moment by which anything it opened must end (services/live-streams.ts).
+ * with use), the moment by which anything it opened must end (services/locate/live-streams.ts).
  */
 export type SessionUser = {
   id: string;
@@ -76,9 +76,9 @@ export async function sessionUserOf(db: Db, tokens: readonly string[]): Promise<
 
 /**
  * Which of `tokens` still name a live, unrestricted session, in one statement for any number of tokens (the open live
- * streams check theirs together: services/live-streams.ts). Returns token → user id for those; the others are gone
- * (signed out, expired, revoked). Slides the idle expiry of each found session forward at most once a minute, never
- * past the absolute expiry, as `findSessionUser` does.
+ * streams check theirs together: services/locate/live-streams.ts). Returns token → user id for those; the others are
+ * gone (signed out, expired, revoked). Slides the idle expiry of each found session forward at most once a minute,
+ * never past the absolute expiry, as `findSessionUser` does.
  */
 export async function liveSessionOwners(db: Db, tokens: readonly string[]): Promise<Map<string, string>> {
   const byHash = new Map([...new Set(tokens)].map((t) => [sha256(t), t]));
@@ -140,7 +140,7 @@ export async function findSessionUser(db: Db, token: string): Promise<SessionUse
 
 /**
  * Revokes one session (sign-out). Its open live streams end at once, in every process (`announceSessionsEnded`,
- * services/live-streams.ts).
+ * services/locate/live-streams.ts).
  */
 export async function revokeSession(db: Db | Tx, sessionId: string): Promise<void> {
   const ended = await db

@@ -39,8 +39,8 @@ export type Fulfilment = {
   /** The card's scheme, Stripe's `card.brand` code (`visa`, …); never more of the number than the last four. */
   cardBrand?: string | null;
   /**
-   * The paying card's key (services/requester-marks.ts `payerKeyOfCard`, from Stripe's card fingerprint). None in the
-   * sandbox: its cards are Stripe's published test cards, the same for every visitor, so they tell no one apart.
+   * The paying card's key (services/locate/requester-marks.ts `payerKeyOfCard`, from Stripe's card fingerprint). None
+   * in the sandbox: its cards are Stripe's published test cards, the same for every visitor, so they tell no one apart.
    */
   payerKey?: string | null;
   providerSubscription?: { id: string; status: 'trialing' | 'active'; currentPeriodEnd: Date };

@@ -35,8 +35,8 @@ export async function recordMapView(db: Db, requestId: string): Promise<void> {
  * stream's event id), what the owner's page last said (`ownerSeenAt`, `liveSignal`, for lib/live-state.ts), how a
  * stopped share ended, whether the owner deleted what they had shared (`erased`, the safety centre's "Delete what was
  * shared": positions gone, consent records kept), and the named place nearest to the newest GPS fix (offline
- * gazetteer, services/places.ts; null when none within 100 km or no fix); null when the request is absent or someone
- * else's.
+ * gazetteer, services/locate/places.ts; null when none within 100 km or no fix); null when the request is absent or
+ * someone else's.
  */
 export async function requestWithPositions(db: Db, userId: string, id: string): Promise<LocationTrace | null> {
   const [request] = await db
@@ -97,7 +97,7 @@ export async function requestWithPositions(db: Db, userId: string, id: string): 
 
 /**
  * The positions of request `requestId` after position `afterId`, oldest first, at most `limit` (the live stream's read
- * when the broker announces new ones: services/live-streams.ts). The caller has checked that the request is the
+ * when the broker announces new ones: services/locate/live-streams.ts). The caller has checked that the request is the
  * buyer's when the stream opened.
  */
 export async function positionsAfter(db: Db, requestId: string, afterId: number, limit = 100): Promise<Position[]> {
@@ -231,8 +231,9 @@ export async function clearPositions(db: Db, userId: string, id: string): Promis
  * Periodic upkeep (a pg-boss cron job, every minute): requests whose link passed its expiry unanswered become
  * `expired`; sharing windows that ended become `stopped`; positions of requests that ended more than
  * `retentionDays` ago are deleted (POSITION_RETENTION_DAYS); consent records are deleted `consentDays` after that
- * (CONSENT_RETENTION_DAYS); live shares silent for 5 minutes are announced to their buyers (services/buyer-alerts.ts
- * `alertSilentShares`). Returns how many rows each step touched (`alerts`: how many buyers were alerted).
+ * (CONSENT_RETENTION_DAYS); live shares silent for 5 minutes are announced to their buyers
+ * (services/locate/buyer-alerts.ts `alertSilentShares`). Returns how many rows each step touched (`alerts`: how many
+ * buyers were alerted).
  */
 export async function runLocateMaintenance(db: Db, retentionDays: number, consentDays = 365) {
   const now = new Date();

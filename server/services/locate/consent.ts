@@ -124,7 +124,7 @@ export type ConsentMeta = {
   /**
    * The account the answering browser is signed in as, and its browser key (its `offer_browser` cookie), when any:
    * an answer from the request's buyer, their browser or their address is recorded with `requester_side`
-   * (services/requester-marks.ts `answeredByRequester`).
+   * (services/locate/requester-marks.ts `answeredByRequester`).
    */
   sessionUserId?: string | null;
   browserKey?: string | null;
@@ -155,16 +155,17 @@ export type ConsentAction =
  * - `share`: sent only after the browser gave its first fix, which it carries. Records the consent
  *   (`shared`, or `shared_again` after a stop) with the duration and the precision chosen (an approximate share
  *   stores the fix's area cell, never the point), opens the window of `minutes`, and stores that fix
- *   together with the IP-based area. Every share alerts the buyer (services/buyer-alerts.ts: a push, or by default an
+ *   together with the IP-based area. Every share alerts the buyer (services/locate/buyer-alerts.ts: a push, or by
+ * default an
  *   e-mail with a link to the map). Refused (`withdrawn`) when
  *   the buyer no longer has access;
  * - `denied`: the browser refused or could not give a position: nothing is stored, no consent is recorded, the
  *   request keeps its status and is marked so the buyer sees "location not allowed";
  * - `decline`: records the refusal and alerts the buyer; nothing about the phone's position is stored;
  * - `stop`: ends sharing (recorded) and alerts the buyer; the owner may share again;
- * - `approximate`: a running exact share sends only approximate areas from now on (services/share-precision.ts;
+ * - `approximate`: a running exact share sends only approximate areas from now on (services/locate/share-precision.ts;
  *   recorded as `approximated`); the way back to exact is a new share;
- * - `extend`, `keep_end`: more time for a running share, or no to the requester's ask (services/more-time.ts
+ * - `extend`, `keep_end`: more time for a running share, or no to the requester's ask (services/locate/more-time.ts
  *   `answerMoreTime`: the end moves at most to MAX_SHARE_MINUTES from now; the extension is its own consent record);
  * - `report`: puts the number on the opt-out list (no more SMS to it; not when sent signed in as the request's buyer or
  *   from the browser the request was made from, who holds the same link) and ends the request (recorded, with the
@@ -290,7 +291,7 @@ export async function answerConsent(
     await alertBuyer(tx, request, 'shared');
     return { status: 'sharing' };
   });
-  // Committed: the live broker tells the buyers' open maps of the share's positions (services/live-broker.ts).
+  // Committed: the live broker tells the buyers' open maps of the share's positions (services/locate/live-broker.ts).
   for (const a of announced) liveBroker().announce(a.requestId, a.positionId);
   return result;
 }

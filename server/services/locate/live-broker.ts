@@ -23,11 +23,11 @@ const PAIRS_PER_NOTICE = 120;
 
 /**
  * What every engine of the live broker does (docs/decisions/0019-live-broker.md): tells the hubs of every app process
- * (services/live-hub.ts) that requests have new positions or a heartbeat, after their transactions committed, ids
- * only. A stream that hears of a request's new positions reads them from the table after its last event id
- * (services/live-streams.ts), as a reconnect with `Last-Event-ID` does, so a notice lost (a crash between commit and
- * announcement, a listener reconnecting, a broker restarting) is made good by the next one or by the hub's reading on
- * a timer, and none is ever needed to carry a position.
+ * (services/locate/live-hub.ts) that requests have new positions or a heartbeat, after their transactions committed,
+ * ids only. A stream that hears of a request's new positions reads them from the table after its last event id
+ * (services/locate/live-streams.ts), as a reconnect with `Last-Event-ID` does, so a notice lost (a crash between commit
+ * and announcement, a listener reconnecting, a broker restarting) is made good by the next one or by the hub's reading
+ * on a timer, and none is ever needed to carry a position.
  */
 export interface LiveBroker {
   /** `postgres` (NOTIFY) or `redis` (one Redis Stream per request), as REDIS_URL chose. */
@@ -130,8 +130,8 @@ class PostgresBroker extends GatheringBroker {
  * The live broker's Redis (or Valkey) engine, chosen by REDIS_URL: what was announced in one turn of the event loop
  * goes out in one pipeline, one `XADD live:<request> MAXLEN ~ STREAM_MAXLEN * [p <newest position id>] [s 1]` per
  * request and a `PEXPIRE` of STREAM_TTL_MS (Redis docs, "XADD", "Pipelining"), read by the hubs that hold that
- * request's maps (services/live-redis.ts `RedisFeed`). Redis takes no database-wide lock, so nothing is gained by
- * waiting longer. While Redis does not answer, what was announced is kept and tried again every RETRY_MS; the hubs
+ * request's maps (services/locate/live-redis.ts `RedisFeed`). Redis takes no database-wide lock, so nothing is gained
+ * by waiting longer. While Redis does not answer, what was announced is kept and tried again every RETRY_MS; the hubs
  * read on a timer meanwhile, so no position is lost.
  */
 class RedisBroker extends GatheringBroker {

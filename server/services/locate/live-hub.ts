@@ -47,8 +47,8 @@ export type LiveEvent =
   | { k: 'poll'; r: string };
 
 /**
- * A batch as the live broker's PostgreSQL engine announces it on LIVE_CHANNEL (services/live-broker.ts), ids only:
- * `p`, `[request id, newest position id]` pairs of new positions; `s`, requests whose owner's page was heard from
+ * A batch as the live broker's PostgreSQL engine announces it on LIVE_CHANNEL (services/locate/live-broker.ts), ids
+ * only: `p`, `[request id, newest position id]` pairs of new positions; `s`, requests whose owner's page was heard from
  * (`owner_seen_at` written: a heartbeat).
  */
 export type PositionsNotice = { k: 'b'; p: [string, number][]; s?: string[] };
@@ -78,7 +78,7 @@ type Listener = (event: LiveEvent) => void;
  * notification out to the open streams of that request in this process. So an owner posting to one app process and
  * a buyer watching through another see each other. With the live broker's Redis engine (REDIS_URL) the positions'
  * notices and heartbeats come instead from the Redis Streams of the requests this process holds (`RedisFeed`,
- * services/live-redis.ts), and the LISTEN carries the rest: state changes, ended sessions and the probe
+ * services/locate/live-redis.ts), and the LISTEN carries the rest: state changes, ended sessions and the probe
  * (docs/decisions/0019-live-broker.md). While Redis does not answer, streams read on a timer, as when deaf.
  *
  * The connection opens with the first subscriber and is restarted with backoff (0.5 s doubling to 10 s) when it
@@ -93,7 +93,8 @@ class LiveHub {
   private deafTimer: NodeJS.Timeout | null = null;
   private lastProbe = 0;
 
-  /** The Redis engine's reader (services/live-redis.ts), opened with the first subscriber; null on PostgreSQL's. */
+  /** The Redis engine's reader (services/locate/live-redis.ts), opened with the first subscriber; null on PostgreSQL's.
+   * */
   private feed: RedisFeed | null = null;
   /** Redis does not answer the feed: streams read on a timer, as when deaf. */
   private feedDown = false;

@@ -6,8 +6,8 @@ import { log } from '../../observability/log';
 // The live broker's Redis engine (docs/decisions/0019-live-broker.md): one Redis Stream per location request carries
 // "this request has new positions" and "its owner's page was heard from" notices, ids only, from the process that
 // committed them to the processes that hold that request's open maps (Redis docs, "Redis Streams"). The writing side
-// is services/live-broker.ts (`RedisBroker`); the reading side is `RedisFeed`, one per process, inside its hub
-// (services/live-hub.ts). Works the same on Valkey, which keeps Redis's stream commands.
+// is services/locate/live-broker.ts (`RedisBroker`); the reading side is `RedisFeed`, one per process, inside its hub
+// (services/locate/live-hub.ts). Works the same on Valkey, which keeps Redis's stream commands.
 
 /** The stream of request `requestId`'s notices (`live:<uuid>`; one key per request, so not for Redis Cluster). */
 export function streamKeyOf(requestId: string): string {

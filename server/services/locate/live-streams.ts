@@ -426,7 +426,7 @@ export async function canWatch(db: Db, userId: string, requestId: string): Promi
 /**
  * The open streams of this process and their upkeep, on one timer: every KEEPALIVE_MS a keep-alive comment to each
  * (or its end past STREAM_LIFETIME_MS or MAX_BUFFERED_BYTES), every WATCH_MARK_MS one UPDATE that marks their
- * requests as watched (services/watchers.ts: the owner's page sends every fix while a map is open), and every
+ * requests as watched (services/locate/watchers.ts: the owner's page sends every fix while a map is open), and every
  * SESSION_CHECK_MS one query for the sessions of all of them (`liveSessionOwners`): a stream whose session ended, or
  * now names another user, ends.
  */
@@ -445,7 +445,8 @@ class OpenStreams {
     this.open.add(stream);
     metrics().liveStreamsOpen.set(this.open.size);
     this.timer ??= setInterval(() => void this.tick(), KEEPALIVE_MS).unref();
-    // A map opened: the owner's page learns it with its next answer and sends every fix again (services/watchers.ts).
+    // A map opened: the owner's page learns it with its next answer and sends every fix again
+    // (services/locate/watchers.ts).
     void this.markWatched([stream.requestId]);
   }
 

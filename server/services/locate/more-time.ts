@@ -19,10 +19,11 @@ export type ShareNews = {
   moreTimeAsked: boolean;
 };
 
-/** The owner's answer on more time, taken by `answerConsent` (services/consent.ts) with the request row locked. */
+/** The owner's answer on more time, taken by `answerConsent` (services/locate/consent.ts) with the request row locked.
+ * */
 export type MoreTimeAction = { action: 'extend'; minutes: number } | { action: 'keep_end' };
 
-/** Writes the owner's consent record `extended` with the minutes added (services/consent.ts builds it). */
+/** Writes the owner's consent record `extended` with the minutes added (services/locate/consent.ts builds it). */
 type RecordExtension = (decision: 'extended', extra: { durationMinutes: number }) => Promise<unknown>;
 
 /**

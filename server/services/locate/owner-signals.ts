@@ -23,8 +23,8 @@ import type { PresenceAnswer } from '../../../lib/contracts/consent';
 import type { MoreTimeAsk } from '../../../lib/contracts/locations';
 
 // What the owner's page sends, by consent code, while a share runs: the browser's fixes and what the page says of
-// itself (visible, hidden, permission lost), for the buyer's live map (docs/rules.md#the-product; services/consent.ts
-// holds the owner's decisions).
+// itself (visible, hidden, permission lost), for the buyer's live map (docs/rules.md#the-product;
+// services/locate/consent.ts holds the owner's decisions).
 
 /**
  * Stores a browser GPS position `fix` for the request of consent code `code`, sent from client IP `ip`, in one
@@ -35,7 +35,8 @@ import type { MoreTimeAsk } from '../../../lib/contracts/locations';
  * - refuses an IP that has used up its guesses of consent codes (`consentMissPerIp`, as the other consent routes do
  *   before any lookup: server/api/consent-guard.ts), without reading the request;
  * - spends one point of the request's limit (positionsPerRequest, counted by the code's hash) when the code exists;
- * - stores the position (for an approximate share, its area cell: services/share-precision.ts) only if the limit holds, the request is live (`sharing` or `paused`) and inside its window,
+ * - stores the position (for an approximate share, its area cell: services/locate/share-precision.ts) only if the limit
+ * holds, the request is live (`sharing` or `paused`) and inside its window,
  *   and its buyer has access (`buyerHasAccessSql`). The request row is locked `FOR NO KEY UPDATE` until the statement
  *   commits: a concurrent Stop (which locks it `FOR UPDATE`) waits for a position already being written and every
  *   later one sees `stopped`, and two fixes of one request take their turns (a weaker `FOR SHARE` let two of them
@@ -44,14 +45,14 @@ import type { MoreTimeAsk } from '../../../lib/contracts/locations';
  *   HEARTBEAT_WRITE_MS: the buyer's "offline" needs a minute of silence). It does not resume a paused share: a fix
  *   sent just before the page was hidden may arrive after the page said so; only the page's own `visible` resumes.
  * A stored position and a heartbeat written reach the buyer's open map through the live broker after the statement
- * commits, batched with others (services/live-broker.ts).
+ * commits, batched with others (services/locate/live-broker.ts).
  *
  * Returns `{ status: 'sharing' }` with the share's end, whether the requester asks for more time, whether a map is
- * open and a waiting "Refresh now" (services/watchers.ts `viewersOf`) when stored; otherwise `not_found` (unknown code: the caller counts the guess),
- * `not_sharing` (the request is not live, or its window ended: the clock's transition is then applied,
- * request-transitions.ts `settleByClock`), `withdrawn` (the buyer has no access any more). Throws RateLimitedError
- * when the IP is out of guesses (nothing read or written), or when the request is live but out of points (no position
- * stored; the point is spent, as rate-limiter-flexible's `consume` spends it).
+ * open and a waiting "Refresh now" (services/locate/watchers.ts `viewersOf`) when stored; otherwise `not_found`
+ * (unknown code: the caller counts the guess), `not_sharing` (the request is not live, or its window ended: the clock's
+ * transition is then applied, request-transitions.ts `settleByClock`), `withdrawn` (the buyer has no access any more).
+ * Throws RateLimitedError when the IP is out of guesses (nothing read or written), or when the request is live but out
+ * of points (no position stored; the point is spent, as rate-limiter-flexible's `consume` spends it).
  */
 export async function savePosition(db: Db, code: string, fix: Fix, ip: string | null): Promise<AnswerResult> {
   const hash = sha256(code);
@@ -60,7 +61,7 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
   const nowMs = now.getTime();
   const access = buyerHasAccessSql(sql`request.user_id`, now);
   const heartbeatDue = new Date(nowMs - HEARTBEAT_WRITE_MS);
-  // An approximate share stores the fix's area cell, whatever the page sent (services/share-precision.ts).
+  // An approximate share stores the fix's area cell, whatever the page sent (services/locate/share-precision.ts).
   const area = fixFor(fix, 'approximate');
   const { rows } = await db.execute<SavedRow>(sql`
     with guard as (
@@ -172,7 +173,7 @@ async function heartbeat(db: Db, id: string): Promise<void> {
   const seen = { ownerSeenAt: new Date(), liveSignal: null };
   if (await applyEvent(db, id, 'page_visible', seen)) return; // a change of state: the table's trigger announces it
   await markSeen(db, id, 'sharing', seen);
-  // Only the time changed: the live broker tells the buyers' open maps (services/live-broker.ts).
+  // Only the time changed: the live broker tells the buyers' open maps (services/locate/live-broker.ts).
   liveBroker().heartbeat(id);
 }
 

@@ -91,8 +91,9 @@ export async function createLocationRequest(
     text?: SmsTextId;
     onRefusal?: 'throw' | 'record';
     /**
-     * Who asks beyond the account (services/requester-marks.ts): the card, the browser and the address the request
-     * was made with. Recorded with the request; the owner's block, cool-down and the review signals follow them.
+     * Who asks beyond the account (services/locate/requester-marks.ts): the card, the browser and the address the
+     * request was made with. Recorded with the request; the owner's block, cool-down and the review signals follow
+     * them.
      */
     marks?: Omit<RequesterMarks, 'account' | 'name'>;
   },
@@ -244,8 +245,8 @@ export async function buyerHasAccess(db: Db | Tx, userId: string): Promise<boole
 
 /**
  * `buyerHasAccess` as an SQL condition on the buyer id `userId` (a column or a value) at `now`, for a statement that
- * checks access where it writes (services/owner-signals.ts `savePosition`): true when one of the buyer's subscriptions is in
- * ACCESS_STATUSES and its period ends after `now`.
+ * checks access where it writes (services/locate/owner-signals.ts `savePosition`): true when one of the buyer's
+ * subscriptions is in ACCESS_STATUSES and its period ends after `now`.
  */
 export function buyerHasAccessSql(userId: SQLWrapper, now: Date): SQL {
   return sql`exists (select 1 from ${subscriptions} where ${subscriptions.userId} = ${userId}
@@ -306,7 +307,7 @@ export async function requestLocation(
     note?: string | null;
     text?: SmsTextId;
     locale?: string;
-    /** The caller's browser key and address (services/requester-marks.ts); the card is the subscription's. */
+    /** The caller's browser key and address (services/locate/requester-marks.ts); the card is the subscription's. */
     marks?: { device?: string | null; address?: string | null };
   },
 ): Promise<{ requestId: string; link: string }> {

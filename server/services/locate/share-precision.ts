@@ -17,7 +17,7 @@ type Fix = { latitude: number; longitude: number; accuracy: number };
 /** `fix` as the share of precision `precision` stores it (lib/geo.ts `fixAt`: unchanged, or its area cell's centre). */
 export const fixFor = (fix: Fix, precision: SharePrecision): Fix => fixAt(fix, precision);
 
-/** Writes the owner's consent record `approximated` (services/consent.ts builds it). */
+/** Writes the owner's consent record `approximated` (services/locate/consent.ts builds it). */
 type RecordApproximation = (decision: 'approximated', extra: { precision: SharePrecision }) => Promise<unknown>;
 
 /**

@@ -42,7 +42,8 @@ const DAY_MS = 24 * 3600 * 1000;
  * What the owner of `e164` decided about this requester in the safety centre or on a consent page: `blocked` when they
  * blocked the requester of an earlier request to this number by the same person, `cooling_down` when they declined
  * one less than REQUEST_COOLDOWN_DAYS ago; null otherwise. The same person is the same account or any shared mark
- * (card, browser, address, requester name: services/requester-marks.ts), so a new e-mail does not shed a refusal.
+ * (card, browser, address, requester name: services/locate/requester-marks.ts), so a new e-mail does not shed a
+ * refusal.
  */
 export async function ownerRefusal(
   db: Db | Tx,
@@ -123,7 +124,7 @@ export const REVIEW_NUMBERS_PER_DAY = 5;
  * declined or reported and those are more than half of the answered ones; `many_numbers` when this SMS would make
  * REVIEW_NUMBERS_PER_DAY different numbers asked in 24 hours. Null when nothing stands out. "Their requests" are those
  * of the account or of the same card or browser under any e-mail, and answers the requester gave from their own
- * session, browser or address never count (services/requester-marks.ts `requesterSignals`).
+ * session, browser or address never count (services/locate/requester-marks.ts `requesterSignals`).
  */
 export async function reviewReason(
   db: Db | Tx,

@@ -182,8 +182,8 @@ export async function deliverOutboxMessage(
 export const PUSH_ATTEMPTS = 3;
 
 /**
- * Delivers a claimed outbox row of channel `push` (services/buyer-alerts.ts): its body goes to every device of the
- * buyer (`recipient`, a user id) through services/web-push.ts, outside any transaction.
+ * Delivers a claimed outbox row of channel `push` (services/locate/buyer-alerts.ts): its body goes to every device of
+ * the buyer (`recipient`, a user id) through services/web-push.ts, outside any transaction.
  * - Some device took it: `sent` (`providerMessageId` says how many of how many).
  * - A device failed in a way that may pass (network, 429, 5xx) and none took it: back to `queued` for the retry
  *   schedule, like any message, for PUSH_ATTEMPTS attempts in all.

@@ -36,8 +36,8 @@ export async function abuseOverview(db: Db) {
 }
 
 /**
- * Adds a number to the opt-out list (no consent SMS goes to it any more; services/sms-guards.ts) with the operator's
- * reason, and audits `opt_out.add`. A number already listed keeps its first reason (200, `added: false`).
+ * Adds a number to the opt-out list (no consent SMS goes to it any more; services/locate/sms-guards.ts) with the
+ * operator's reason, and audits `opt_out.add`. A number already listed keeps its first reason (200, `added: false`).
  */
 export async function addOptOut(db: Db, operator: OperatorView, phoneE164: E164, reason: string) {
   return db.transaction(async (tx) => {

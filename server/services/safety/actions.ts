@@ -64,7 +64,8 @@ async function endRequests(tx: Tx, e164: E164, meta: SafetyMeta, where?: ReturnT
   return { stopped: stopped.length, declined: declined.length };
 }
 
-/** Alerts the buyer of each of `ids` (services/buyer-alerts.ts) in `tx`; the outbox announces the alerts at commit. */
+/** Alerts the buyer of each of `ids` (services/locate/buyer-alerts.ts) in `tx`; the outbox announces the alerts at
+ * commit. */
 async function alertBuyers(tx: Tx, ids: string[], kind: BuyerAlert): Promise<void> {
   if (!ids.length) return;
   const requests = await tx.select().from(locationRequests).where(inArray(locationRequests.id, ids));
@@ -113,7 +114,7 @@ async function buyerOf(
 
 /**
  * Blocks the requester of `requestId` from `e164`: that buyer account can no longer ask this number (new requests and
- * new links are refused before any SMS, services/sms-guards.ts `ownerRefusal`), and its requests to this number
+ * new links are refused before any SMS, services/locate/sms-guards.ts `ownerRefusal`), and its requests to this number
  * still running or waiting end (see `endRequests`). Other requesters are not affected. Taken under the SMS queue's
  * lock, so an order racing the block either committed its request before (and it is ended here) or sees the block.
  * Returns true, or null when the request is not this number's.
@@ -191,11 +192,11 @@ export async function eraseShared(
 }
 
 /**
- * Reports request `requestId` of `e164` as abuse, as the consent page's Report does (services/consent.ts
+ * Reports request `requestId` of `e164` as abuse, as the consent page's Report does (services/locate/consent.ts
  * `answerConsent`): the number goes on the opt-out list, the report is recorded with the owner's optional `reason`
  * (already checked by the route), and the request takes the `reported` event; its buyer reads it as a decline or a
- * stop (services/buyer-alerts.ts `alertFor`). Returns the request's reference to quote, or null when the request is not
- * this number's.
+ * stop (services/locate/buyer-alerts.ts `alertFor`). Returns the request's reference to quote, or null when the request
+ * is not this number's.
  */
 export async function reportRequest(
   db: Db,
