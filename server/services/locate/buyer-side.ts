@@ -16,7 +16,11 @@ import { updatedSince } from './notifications';
 import { alertSilentShares } from './buyer-alerts';
 import { nearestPlace } from './places';
 
-// The subscriber's side of location requests: every function takes the caller's id and reads only their rows.
+// The buyer's side of location requests (docs/rules.md "States", "Live location" and "Retention"): the list of their
+// requests, one request's trace with the nearest named place, the positions after a live stream's last event, clearing
+// positions, the safety centre's log of map views, and the maintenance job (links and windows that ran out, silent
+// shares, positions and consent records past their retention). Every function that takes the caller's id reads only
+// their rows.
 
 /**
  * Records that the buyer opened the map of request `requestId` during a share, for the safety centre's view log

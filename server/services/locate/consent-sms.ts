@@ -4,6 +4,10 @@ import { DEFAULT_SMS_TEXT, SMS_TEXTS } from '../../../lib/contracts/locations';
 import { localeUrl } from '../../../i18n/routing';
 import { pickLanguage, translate } from '../../i18n';
 
+// The consent SMS (docs/rules.md "SMS" and "Consent"): its texts, one of which the buyer chooses (messages/*.json
+// `Sms`), in the owner's language from their number's country, never the buyer's page; the consent link; and its
+// length in GSM-7 or UCS-2 segments (GSM 03.38), which the New request form previews.
+
 // The owner's language from their number's country, shared with the New request form's preview.
 export { localeForCountry } from '../../../lib/owner-language';
 

@@ -20,8 +20,8 @@
 // - live: ./live-broker.ts (announcing positions), ./live-hub.ts (hearing them in each process), ./live-redis.ts (the
 //   Redis engine), ./live-streams.ts (the buyer's server-sent events and this process's registry of them).
 // The channel's name and the end of sessions that accounts announces are services/live-channel.ts, outside the folder.
-// Pure rules and constants (the alerts, the stream caps, the SMS texts) are exported so that tests check them where they
-// are defined.
+// Pure rules and constants (the alerts, the stream caps, the SMS texts) are exported so that tests check them where
+// they are defined.
 export {
   MASKED_CODE,
   createLocationRequest,

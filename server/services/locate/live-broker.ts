@@ -8,6 +8,10 @@ import { env } from '../../env';
 import { LIVE_CHANNEL, type PositionsNotice } from './live-hub';
 import { entryFields, redisConnection, STREAM_MAXLEN, STREAM_TTL_MS, streamKeyOf } from './live-redis';
 
+// The live broker (docs/decisions/0019-live-broker.md): the app process that committed a position or a heartbeat
+// announces it, batched every BATCH_MS and ids only, to the hubs of every process, through PostgreSQL NOTIFY by default
+// or one Redis Stream per request when REDIS_URL is set (./live-redis.ts). One broker per process (`liveBroker`).
+
 /**
  * How long the broker gathers new positions before it announces them in one notification (ms). PostgreSQL commits
  * notifying transactions one at a time under one database-wide lock (PostgreSQL docs, "NOTIFY"; bench/notify-report.md):

@@ -10,6 +10,11 @@ import { describeError } from '../../observability/describe-error';
 import { LIVE_CHANNEL, type SessionsEnded } from '../live-channel';
 import { RedisFeed } from './live-redis';
 
+// Each process's hub of live location (docs/decisions/0019-live-broker.md; PostgreSQL docs, "LISTEN" and "NOTIFY"):
+// one LISTEN connection, or the Redis feed of the requests this process holds, fanned out to the open streams of each
+// request; a probe tells whether notifications are heard at all (a transaction pooler swallows them), and streams read
+// on a timer while they are not. One hub per process (`liveHub`).
+
 // The channel's name and the end-of-sessions notice are shared with accounts (services/live-channel.ts).
 export { LIVE_CHANNEL };
 

@@ -3,6 +3,9 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { locationRequests, users } from '../../db/schema';
 
+// The buyer's notifications count (docs/features.md): how many of their requests have news since they last looked at
+// their locations (`users.notifications_seen_at`). A read of `location_requests`; nothing is sent.
+
 /** When `userId` last looked at their locations (the epoch before a first look). */
 export async function notificationsSeenAt(db: Db, userId: string): Promise<Date> {
   const [user] = await db.select({ seenAt: users.notificationsSeenAt }).from(users).where(eq(users.id, userId));

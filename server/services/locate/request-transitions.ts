@@ -4,6 +4,11 @@ import type { Db, Tx } from '../../db/client';
 import { locationRequests } from '../../db/schema';
 import { TRANSITIONS, isLive, isOpen, type RequestEvent, type RequestState } from '../../../lib/request-machine';
 
+// The request machine applied (lib/request-machine.ts; docs/rules.md "States"; docs/decisions/
+// 0007-request-machine-one-table-conditional-updates.md): every status write of `location_requests` is one conditional
+// UPDATE here, and the clock's events (an unanswered link past its expiry, a share past its window) are settled when a
+// request is read.
+
 /** Columns an event may set beside the status (the sharing window, the first share, the withdrawal time, …). */
 export type RequestColumns = Partial<
   Pick<

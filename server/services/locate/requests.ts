@@ -14,6 +14,11 @@ import { REQUEST_COOLDOWN_DAYS, ownerRefusal, reviewReason, smsRefusal, type Sms
 import { payerKeyOf, recordMarks, storedMarks, type RequesterMarks, type StoredMarks } from './requester-marks';
 import { randomToken, sha256 } from '../tokens';
 
+// Creating location requests and what follows from the buyer's side (docs/rules.md "States", "SMS" and "Payments",
+// docs/request-states.md): a request with its consent SMS written to the outbox under the SMS guards' lock, a new
+// consent link, the quota of a subscription, access (lib/subscription-access.ts), and the withdrawal of open requests
+// when a subscription ends.
+
 /**
  * The SMS guards' refusal for `e164`, checked under an advisory lock held until `tx` commits, so the check and the SMS
  * row it allows are one step across every process: requests at once cannot pass a cap together.

@@ -7,6 +7,11 @@ import { e164Country, phoneNumberOf } from '../../../lib/contracts/e164';
 import type { E164 } from '../../../lib/contracts/phone';
 import { ownerRefusalOf, requesterSignals, type RequesterMarks, type StoredMarks } from './requester-marks';
 
+// Whether a consent SMS may go to a number (docs/rules.md "SMS", "Consent" and "Limits"): the opt-out list, the country
+// allowlist, the per-number, global and per-buyer daily caps, the cool-down after the owner declined, the owner's
+// refusals of this requester (./requester-marks.ts), and the operator's review of a requester many owners refuse or
+// who tries many numbers (signals of unwanted tracking, IETF DULT threat model).
+
 /** Why a consent SMS may not be sent (docs/rules.md#security); each maps to 403 or 429 without a provider call. */
 export type SmsRefusal =
   | 'opted_out'
