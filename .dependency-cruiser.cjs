@@ -123,6 +123,16 @@ module.exports = {
       from: { pathNot: '^server/services/(safety|billing|messaging|accounts|lookups|locate)/' },
       to: { path: '^server/services/(safety|billing|messaging|accounts|lookups|locate)/(?!index\\.ts$)' },
     },
+    {
+      name: 'domain-folder-no-reaching-in',
+      severity: 'error',
+      comment:
+        'One domain folder imports another only through its index.ts, as the rest of the app does: the rule above ' +
+        'exempts the folders themselves (their own inside), this one refuses a reach into a sibling folder ' +
+        '(docs/decisions/0020-domain-folders.md).',
+      from: { path: '^server/services/([^/]+)/' },
+      to: { path: '^server/services/[^/]+/(?!index\\.ts$)', pathNot: '^server/services/$1/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
