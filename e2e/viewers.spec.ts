@@ -10,7 +10,7 @@ test('Refresh now brings a fix the owner page would not have sent; the page rest
   browser,
   baseURL,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(210_000);
   const { buyer, map, owner, ownerPage, id } = await liveShare(browser, baseURL!, '+1 707 555 0161', '+17075550161');
   await ownerPage.locator('[data-btn-id="consent_share"]').click();
   await expect(map.getByTestId('coordinates')).toHaveText('40.41678, -3.70379');
@@ -29,11 +29,11 @@ test('Refresh now brings a fix the owner page would not have sent; the page rest
   await owner.setGeolocation({ latitude: 40.41714, longitude: -3.70379, accuracy: 79 });
   await expect(map.getByTestId('coordinates')).toHaveText('40.41714, -3.70379', { timeout: 15_000 });
 
-  // No map open any more (its mark run out): the page rests; a map opened again wakes it.
+  // No map open any more (its mark run out): after a minute's grace the page rests; a map opened again wakes it.
   await map.goto('/dashboard/locations/');
   await query("update location_requests set watched_until = now() - interval '1 second' where id = $1", [id]);
   const note = ownerPage.getByTestId('rest-note');
-  await expect(note).toHaveAttribute('data-resting', 'true', { timeout: 30_000 });
+  await expect(note).toHaveAttribute('data-resting', 'true', { timeout: 100_000 });
   await map.goto(`/map/?id=${id}`);
   await expect(note).toHaveAttribute('data-resting', 'false', { timeout: 30_000 });
   await owner.setGeolocation({ latitude: 40.42678, longitude: -3.70379, accuracy: 10 });

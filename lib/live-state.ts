@@ -36,6 +36,12 @@ export const LIVE_HEARTBEAT_MS = 20_000;
  */
 export const REST_FIX_MS = 5 * 60_000;
 
+/**
+ * How long no map may be open before the owner's page rests (ms): a buyer who opens the map on the "shared" alert, or
+ * reloads it, finds the page still sending every move.
+ */
+export const REST_GRACE_MS = 60_000;
+
 /** What `liveness` reads: the buyer's view of a request (`LocationTrace` and its live fields). */
 export type LiveInput = {
   status: BuyerState;

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiClient } from '@/lib/api/client';
 import type { ConsentAnswer, ConsentView, PresenceAnswer, SharePrecision } from '@/lib/contracts/consent';
 import { fixAt, shouldSendFix } from '@/lib/geo';
-import { LIVE_HEARTBEAT_MS, REST_FIX_MS } from '@/lib/live-state';
+import { LIVE_HEARTBEAT_MS, REST_FIX_MS, REST_GRACE_MS } from '@/lib/live-state';
 import { sendHeartbeat, sendPresence, setPageLeaving, useWakeLock } from './owner-presence';
 import { GPS_OPTIONS, RETRY_MS, stateOf, transient, type GpsState, type OwnerState } from './owner-state';
 
@@ -14,7 +14,8 @@ export type { GpsState, OwnerState };
  * errors retried with backoff, shown as `reconnecting`, never as an invalid link); Share asks the browser first and
  * sends the share with that first fix (nothing is stored before); while sharing, `watchPosition` sends fixes at most
  * every 10 s unless the phone moved over 25 m, a failed send is retried with the next fix, and the watch restarts when
- * the page becomes visible again. While no buyer's map is open the GPS rests and one fix is taken every REST_FIX_MS;
+ * the page becomes visible again. Once no buyer's map has been open for REST_GRACE_MS the GPS rests and one fix is
+ * taken every REST_FIX_MS;
  * a "Refresh now" from the map gets one high-accuracy fix (server/services/locate/watchers.ts). When the window ends on
  * the device's clock the state turns `ended`; a refusal from the server (409/410) reloads the view so the page shows
  * what the server says.
@@ -35,6 +36,8 @@ export function useConsent(api: ApiClient, code: string) {
   /** No buyer's map is open: the GPS rests and a fix is taken every REST_FIX_MS (the ref for the callbacks). */
   const [resting, setResting] = useState(false);
   const restingRef = useRef(false);
+  /** Since when (ms) the answers say no map is open; null while one is. */
+  const unwatchedSince = useRef<number | null>(null);
   /** The last "Refresh now" answered, so that each is answered once. */
   const servedWant = useRef<string | null>(null);
   const path = `/spyContent/phoneLocation/${encodeURIComponent(code)}`;
@@ -65,9 +68,15 @@ export function useConsent(api: ApiClient, code: string) {
       const { sharingUntil, moreTimeAsked, watched, fixWantedAt } = news;
       if (sharingUntil === undefined) return;
       setView((v) => (v ? { ...v, sharingUntil, moreTimeAsked: moreTimeAsked ?? false } : v));
-      if (watched !== undefined && watched === restingRef.current) {
-        restingRef.current = !watched;
-        setResting(!watched);
+      if (watched !== undefined) {
+        // Rest only after REST_GRACE_MS without a map: a buyer who opens it on the "shared" alert finds it awake.
+        if (watched) unwatchedSince.current = null;
+        else unwatchedSince.current ??= Date.now();
+        const rest = !watched && Date.now() - unwatchedSince.current! >= REST_GRACE_MS;
+        if (rest !== restingRef.current) {
+          restingRef.current = rest;
+          setResting(rest);
+        }
       }
       if (fixWantedAt && fixWantedAt !== servedWant.current) {
         servedWant.current = fixWantedAt;
