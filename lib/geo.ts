@@ -91,7 +91,7 @@ export function areaCell(latitude: number, longitude: number): AreaCell {
 /**
  * A browser fix as a share of `precision` sends and stores it: unchanged when `exact`; when `approximate`, the centre
  * of its area cell (`areaCell`) with the cell's half-diagonal as the accuracy (m). The owner's page applies it before
- * a fix leaves the phone, the server again before it stores one (server/services/locate/share-precision.ts).
+ * a fix leaves the phone, the server again before it stores one (server/services/locate/consent.ts, owner-signals.ts).
  */
 export function fixAt<F extends { latitude: number; longitude: number; accuracy: number }>(
   fix: F,

@@ -3,7 +3,7 @@ import { createdAt, id } from './columns';
 
 /**
  * Proof of the buyer's consent to the subscription, one row per order, written when the buyer presses Pay (California
- * Business and Professions Code §17602 as amended by AB 2863: the business keeps the consumer's affirmative consent
+ * Business and Professions Code section 17602 as amended by AB 2863: the business keeps the consumer's affirmative consent
  * with the terms; US FTC ROSCA: the terms are disclosed before billing information). It keeps the exact terms shown
  * (the rendered text, its SHA-256 and the version of the terms of use it refers to), the prices, the time, the
  * client's address and user agent. Append-only (a trigger refuses UPDATE and TRUNCATE, and DELETE except the

@@ -18,7 +18,7 @@ import { withOrder } from './subscriptions';
 export const ANNUAL_CANCEL_LINK_TTL_MS = 30 * 24 * 3600_000;
 
 /**
- * The annual reminder (California Business and Professions Code §17602(b), as amended by AB 2863: at least once a
+ * The annual reminder (California Business and Professions Code section 17602(b), as amended by AB 2863: at least once a
  * year, the terms of an automatic renewal and how to cancel): ANNUAL_NOTICE_DAYS (default 7) before each yearly
  * anniversary of a subscription's start, an `active` subscription that is not cancelled gets an e-mail with the
  * monthly price, the next charge date and a one-click cancel link (a single-use `/cancel/?token=` link valid

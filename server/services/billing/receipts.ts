@@ -41,7 +41,7 @@ export function paidCard(brand: string | null | undefined, last4: string | null 
  * charge sends nothing): what was charged and when (UTC), for what, with which card (scheme and last four only) or
  * the wallet, the statement descriptor (BILLING_DESCRIPTOR), the next charge, and how to cancel — the cancel page
  * that needs no sign-in and Billing. Every charge gets one: each renewal, sandbox and Stripe; the trial payment's
- * receipt is the order e-mail (`order-credentials`, ./checkout.ts), which carries the same lines (California Business and Professions Code §17602, automatic renewal: an acknowledgement that says how to cancel).
+ * receipt is the order e-mail (`order-credentials`, ./checkout.ts), which carries the same lines (California Business and Professions Code section 17602, automatic renewal: an acknowledgement that says how to cancel).
  * Texts: messages/*.json `Email.receipt*`. Returns the outbox id.
  */
 export async function queueReceipt(tx: Tx, charge: Charge): Promise<string> {

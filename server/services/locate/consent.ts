@@ -15,7 +15,8 @@ import { optOut } from '../messaging';
 import { maskEmail, sha256 } from '../tokens';
 import { SHARE_PRESETS, type ConsentView, type RequesterFacts } from '../../../lib/contracts/consent';
 import { answerMoreTime, type MoreTimeAction, type ShareNews } from './more-time';
-import { approximateShare, fixFor } from './share-precision';
+import { approximateShare } from './share-precision';
+import { fixAt } from '../../../lib/geo';
 import type { SharePrecision } from '../../../lib/contracts/consent';
 
 // The phone owner's side of a location request, reached with the consent code of the SMS link (docs/rules.md#the-product,
@@ -283,7 +284,7 @@ export async function answerConsent(
         requestId: id,
         source: 'gps',
         precision: action.precision,
-        ...gpsColumns(fixFor(action.fix, action.precision)),
+        ...gpsColumns(fixAt(action.fix, action.precision)),
       })
       .returning({ id: positions.id });
     announced.push({ requestId: id, positionId: fix.id });

@@ -5,7 +5,7 @@ import { locationRequests, positions } from '../../db/schema';
 import { liveBroker } from './live-broker';
 import { LIVE_STATES, isLive, type RequestState } from '../../../lib/request-machine';
 import { byConsentCode, type AnswerResult, type Fix } from './consent';
-import { fixFor } from './share-precision';
+import { fixAt } from '../../../lib/geo';
 import { viewersOf } from './watchers';
 import {
   LIMITS,
@@ -35,7 +35,7 @@ import type { MoreTimeAsk } from '../../../lib/contracts/locations';
  * - refuses an IP that has used up its guesses of consent codes (`consentMissPerIp`, as the other consent routes do
  *   before any lookup: server/api/consent-guard.ts), without reading the request;
  * - spends one point of the request's limit (positionsPerRequest, counted by the code's hash) when the code exists;
- * - stores the position (for an approximate share, its area cell: services/locate/share-precision.ts) only if the limit
+ * - stores the position (for an approximate share, its area cell: lib/geo.ts `fixAt`) only if the limit
  * holds, the request is live (`sharing` or `paused`) and inside its window,
  *   and its buyer has access (`buyerHasAccessSql`). The request row is locked `FOR NO KEY UPDATE` until the statement
  *   commits: a concurrent Stop (which locks it `FOR UPDATE`) waits for a position already being written and every
@@ -61,8 +61,8 @@ export async function savePosition(db: Db, code: string, fix: Fix, ip: string | 
   const nowMs = now.getTime();
   const access = buyerHasAccessSql(sql`request.user_id`, now);
   const heartbeatDue = new Date(nowMs - HEARTBEAT_WRITE_MS);
-  // An approximate share stores the fix's area cell, whatever the page sent (services/locate/share-precision.ts).
-  const area = fixFor(fix, 'approximate');
+  // An approximate share stores the fix's area cell, whatever the page sent (lib/geo.ts `fixAt`).
+  const area = fixAt(fix, 'approximate');
   const { rows } = await db.execute<SavedRow>(sql`
     with guard as (
       select ${limitReachedSql('consentMissPerIp', ip ?? 'unknown', nowMs)} as guessed_out

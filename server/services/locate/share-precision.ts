@@ -3,19 +3,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { locationRequests, type LocationRequest } from '../../db/schema';
 import { LIVE_STATES, isLive } from '../../../lib/request-machine';
-import { fixAt } from '../../../lib/geo';
 import type { SharePrecision } from '../../../lib/contracts/consent';
-
-/** A browser position: degrees (WGS 84) and the accuracy radius in metres (Geolocation API `coords`). */
-type Fix = { latitude: number; longitude: number; accuracy: number };
 
 // Exact or approximate, the owner's choice (docs/decisions/0022-approximate-area-cells.md): an approximate share stores
 // only the centre of a fixed cell of about 2 km (lib/geo.ts `areaCell`) with the cell's half-diagonal as its accuracy.
-// The owner's page snaps each fix before it leaves the phone; the server snaps again, so a page that sent a point
-// anyway (an old page, a hand-made request) stores the same cell.
-
-/** `fix` as the share of precision `precision` stores it (lib/geo.ts `fixAt`: unchanged, or its area cell's centre). */
-export const fixFor = (fix: Fix, precision: SharePrecision): Fix => fixAt(fix, precision);
+// The owner's page snaps each fix before it leaves the phone; the server snaps again (lib/geo.ts `fixAt`, in the share
+// and the fix statement), so a page that sent a point anyway (an old page, a hand-made request) stores the same cell.
 
 /** Writes the owner's consent record `approximated` (services/locate/consent.ts builds it). */
 type RecordApproximation = (decision: 'approximated', extra: { precision: SharePrecision }) => Promise<unknown>;
