@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import { locationRequests, type LocationRequest } from '../../db/schema';
 import { DomainError, notFound } from '../../errors';
 import { LIVE_STATES, isLive } from '../../../lib/request-machine';
-import { minutesAddable } from '../../../lib/contracts/consent';
+import { minutesAddable, type PresenceAnswer } from '../../../lib/contracts/consent';
 import type { MoreTimeAskAnswer } from '../../../lib/contracts/locations';
 
 // More time during a share, the owner's decision alone (docs/decisions/0021-more-time-is-the-owners-decision.md): the
@@ -13,11 +13,7 @@ import type { MoreTimeAskAnswer } from '../../../lib/contracts/locations';
 // the ask reach the buyer's open map through the request's live trigger (drizzle/0033_more_time.sql).
 
 /** What the owner's page learns after an extension or a refusal: the state, the share's end, a pending ask. */
-export type ShareNews = {
-  status: LocationRequest['status'];
-  sharingUntil: string | null;
-  moreTimeAsked: boolean;
-};
+export type ShareNews = { status: LocationRequest['status'] } & Pick<PresenceAnswer, 'sharingUntil' | 'moreTimeAsked'>;
 
 /** The owner's answer on more time, taken by `answerConsent` (services/locate/consent.ts) with the request row locked.
  * */
