@@ -160,6 +160,37 @@ export const liveStateSchema = locationTraceSchema.pick({
 });
 export type LiveState = z.infer<typeof liveStateSchema>;
 
+/**
+ * The most people the people map shows (`GET /gpsTrace/people` and its live stream): the running shares first, then
+ * the ended ones by their newest fix. A buyer's quota allows far fewer requests at once, so the cap only bounds the
+ * stream's subscriptions.
+ */
+export const PEOPLE_MAX = 20;
+
+/**
+ * `GET /gpsTrace/people` and the people stream's `people` event: every request of the account that is sharing, or has
+ * shared and still has its positions (they are deleted POSITION_RETENTION_DAYS after the end, or when the owner or the
+ * buyer deletes them: then it leaves the map). Each is the request's trace (`locationTraceSchema`) with only its newest
+ * GPS fix in `positions` (or none yet), running shares first, oldest request first within each group, at most
+ * PEOPLE_MAX.
+ */
+export const peopleSchema = z.object({ people: z.array(locationTraceSchema).max(PEOPLE_MAX) });
+export type People = z.infer<typeof peopleSchema>;
+
+/**
+ * The events of the people stream (`GET /gpsTrace/people/live`) other than `people` and `person` (a whole trace, as
+ * in `peopleSchema`): each names its request in `r`. `position`: a new GPS fix; `state`: as the single stream's
+ * `state` (`liveStateSchema`); `place`: the nearest named place changed; `gone`: the request left the map (its
+ * positions were deleted).
+ */
+export type PeopleEvent =
+  | { event: 'people'; data: People }
+  | { event: 'person'; data: LocationTrace }
+  | { event: 'position'; data: Position & { r: string } }
+  | { event: 'state'; data: LiveState & { r: string } }
+  | { event: 'place'; data: Pick<LocationTrace, 'place'> & { r: string } }
+  | { event: 'gone'; data: { r: string } };
+
 /** `POST /gpsTrace/phoneLocation/{id}/more-time`'s answer: the ask as it now stands. */
 export const moreTimeAskSchema = z.object({ moreTime: z.enum(MORE_TIME_ASKS) });
 export type MoreTimeAskAnswer = z.infer<typeof moreTimeAskSchema>;

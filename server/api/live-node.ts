@@ -9,7 +9,7 @@ import { metrics } from '../observability/metrics';
 import { env } from '../env';
 import { isDraining } from '../lifecycle';
 import { resolveClientIp } from '../services/client-ip';
-import { openLiveStream } from '../services/locate';
+import { openLiveStream, openPeopleStream } from '../services/locate';
 import { RateLimitedError } from '../services/rate-limit';
 import { sessionUserOf } from '../services/accounts';
 import { TOKEN_HEADER } from './middleware';
@@ -37,15 +37,20 @@ export function canonicalPath(url: string): string {
   }
 }
 
+/** The people map's stream (routes/live.ts `peopleLiveRoute`), with or without the trailing slash. */
+const PEOPLE_PATH = /^\/api_f\/v1\/gpsTrace\/people\/live\/?$/;
+
 /** A request id a client or proxy may give in `X-Request-Id` (hono/request-id's check, with the API's 64 characters). */
 const REQUEST_ID = /^[\w=-]{1,64}$/;
 
-/** The route name the request log and metrics give these streams, as Hono names the route. */
+/** The route names the request log and metrics give these streams, as Hono names the routes. */
 const ROUTE = '/api_f/v1/gpsTrace/phoneLocation/:id/live';
+const PEOPLE_ROUTE = '/api_f/v1/gpsTrace/people/live';
 
 /**
  * The Node server's own path for the buyer's live stream (docs/decisions/0014-live-streams-on-the-node-server.md):
- * `GET /api_f/v1/gpsTrace/phoneLocation/{id}/live` answered on the Node request and response themselves, without
+ * `GET /api_f/v1/gpsTrace/phoneLocation/{id}/live` and the people map's `GET /api_f/v1/gpsTrace/people/live` answered
+ * on the Node request and response themselves, without
  * a Next.js route-handler request kept open for the stream's whole life (bench/live-report.md: memory per open stream).
  *
  * Only a stream that can open is answered here: a GET of that path (any spelling of it: `canonicalPath`) whose session tokens (the session cookie and/or
@@ -58,8 +63,11 @@ const ROUTE = '/api_f/v1/gpsTrace/phoneLocation/:id/live';
  */
 export async function serveLiveStream(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   if (req.method !== 'GET') return false;
-  const match = LIVE_PATH.exec(canonicalPath(req.url ?? ''));
-  if (!match) return false;
+  const path = canonicalPath(req.url ?? '');
+  const match = LIVE_PATH.exec(path);
+  const people = !match && PEOPLE_PATH.test(path);
+  if (!match && !people) return false;
+  const route = people ? PEOPLE_ROUTE : ROUTE;
   const started = performance.now();
   let live: Awaited<ReturnType<typeof openLiveStream>> = null;
   try {
@@ -72,13 +80,15 @@ export async function serveLiveStream(req: IncomingMessage, res: ServerResponse)
     const user = await sessionUserOf(db, tokens);
     if (!user || user.restricted) return false;
     const lastEventId = req.headers['last-event-id'];
-    live = await openLiveStream(db, {
+    const opening = {
       userId: user.id,
       tokens,
-      requestId: match[1].toLowerCase(),
       lastEventId: typeof lastEventId === 'string' ? lastEventId : null,
       clientIp: resolveClientIp(req.socket.remoteAddress, header0(req, 'x-forwarded-for'), env().TRUSTED_PROXIES),
-    });
+    };
+    live = match
+      ? await openLiveStream(db, { ...opening, requestId: match[1].toLowerCase() })
+      : await openPeopleStream(db, { ...opening, lastEventId: null });
     if (!live) return false;
     const stream = live;
     if (res.destroyed || req.socket.destroyed) {
@@ -109,19 +119,16 @@ export async function serveLiveStream(req: IncomingMessage, res: ServerResponse)
     );
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const m = metrics();
-    m.httpRequests.inc({ method: 'GET', route: ROUTE, status: '200' });
-    m.httpDuration.observe({ method: 'GET', route: ROUTE }, ms / 1000);
-    log().info({ reqId: requestId, method: 'GET', route: ROUTE, status: 200, ms, server: 'node' }, 'request');
+    m.httpRequests.inc({ method: 'GET', route, status: '200' });
+    m.httpDuration.observe({ method: 'GET', route }, ms / 1000);
+    log().info({ reqId: requestId, method: 'GET', route, status: 200, ms, server: 'node' }, 'request');
     return true;
   } catch (error) {
     if (res.headersSent) return true;
     live?.close();
     // A cap reached: the API route answers the 429 in the caller's language (its own check refuses as this one did).
     if (error instanceof RateLimitedError) return false;
-    log().warn(
-      { route: ROUTE, err: describeError(error) },
-      'live stream not opened on the Node server; handed to Next',
-    );
+    log().warn({ route, err: describeError(error) }, 'live stream not opened on the Node server; handed to Next');
     return false;
   }
 }

@@ -8,8 +8,13 @@ import { API, app, clientHeaders } from './api';
 export type SseEvent = { event: string; id?: string; data: string };
 
 /** Opens the buyer's stream of request `id` and reads its events as they come. */
-export async function openStream(id: string, cookie: string, lastEventId?: string) {
-  const res = await app.request(`${API}/gpsTrace/phoneLocation/${id}/live`, {
+export function openStream(id: string, cookie: string, lastEventId?: string) {
+  return openPath(`/gpsTrace/phoneLocation/${id}/live`, cookie, lastEventId);
+}
+
+/** Opens the event stream at `path` (under the API's base) as the buyer of `cookie` and reads its events as they come. */
+export async function openPath(path: string, cookie: string, lastEventId?: string) {
+  const res = await app.request(`${API}${path}`, {
     headers: { ...clientHeaders, cookie, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
   });
   if (res.status !== 200) return { status: res.status, next: async () => null as SseEvent | null, close: () => {} };

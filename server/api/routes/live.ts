@@ -1,15 +1,25 @@
 import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { PRESENCE_SIGNALS, canWatch, openLiveStream, recordPresence } from '../../services/locate';
+import {
+  PRESENCE_SIGNALS,
+  canWatch,
+  openLiveStream,
+  openPeopleStream,
+  peopleOf,
+  recordPresence,
+} from '../../services/locate';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { requireUser, sessionTokens } from '../middleware';
-import { BAD_INPUT, SMALL_ANSWER, envelope, fails, jsonResponse, ok } from '../respond';
+import { BAD_INPUT, SIGNED_OUT, SMALL_ANSWER, envelope, fails, jsonResponse, ok } from '../respond';
 import { bodyOf, readBody } from '../validation';
 import { guessingGuard } from '../consent-guard';
 import { ApiError, ErrorCode } from '../errors';
 import { presenceAnswerSchema, type PresenceAnswer } from '../../../lib/contracts/consent';
+import { PEOPLE_MAX, peopleSchema } from '../../../lib/contracts/locations';
+import type { Context } from 'hono';
+import type { LiveStream } from '../../services/locate';
 
 const presenceBody = z.object({ state: z.enum(PRESENCE_SIGNALS) });
 
@@ -37,6 +47,61 @@ const liveRoute = createRoute({
     ...fails({ 404: 'No such request of the caller', 429: 'Too many open streams', ...BAD_INPUT }),
   },
 });
+
+const peopleRoute = createRoute({
+  method: 'get',
+  path: '/gpsTrace/people',
+  summary: `The people map: every request of the caller that is sharing, or has shared and still has its positions (running shares first, at most ${PEOPLE_MAX}), each as its trace with only the newest GPS fix. The people stream's fallback where Server-Sent Events fail`,
+  middleware: [requireUser] as const,
+  responses: {
+    200: jsonResponse(envelope(peopleSchema), 'The people on the map'),
+    ...fails({ ...SIGNED_OUT }),
+  },
+});
+
+const peopleLiveRoute = createRoute({
+  method: 'get',
+  path: '/gpsTrace/people/live',
+  summary:
+    "Server-Sent Events of the people map, one connection for every person: `people` (as GET /gpsTrace/people) on open, `person` (one trace, as in `people`) when a person joins or a share ends, `position` (a new GPS fix), `state` and `place` (as the single stream's), each naming its request in `r`, and `gone` (`{ r }`) when a person leaves the map (their positions were deleted). No event ids: a reconnect gets `people` again",
+  middleware: [requireUser] as const,
+  responses: {
+    200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: z.string() } } },
+    ...fails({ ...SIGNED_OUT, 429: 'Too many open streams' }),
+  },
+});
+
+/**
+ * Serves the opened stream `live` with Hono's streamSSE until it ends (the tab closes, the session ends, its lifetime
+ * passes): the header fields that keep proxies and compression from holding events back, and a client gone while it
+ * opened frees its slots at once (204).
+ */
+function serveStream(c: Context<AppEnv>, live: LiveStream, endsBy: Date | undefined) {
+  if (c.req.raw.signal.aborted) {
+    live.close();
+    return c.body(null, 204);
+  }
+  return streamSSE(c, async (stream) => {
+    stream.onAbort(() => live.close());
+    live.start(
+      {
+        write: (chunk) => void stream.write(chunk).catch(() => live.close()),
+        end: () => void stream.close().catch(() => {}),
+        buffered: () => 0,
+        abort: () => stream.abort(),
+      },
+      endsBy,
+    );
+    await live.closed;
+  });
+}
+
+/** The header fields of every event stream: no proxy or compression may hold the events back. */
+function streamHeaders(c: Context<AppEnv>): void {
+  // Compression skips `no-transform`, as nginx's X-Accel-Buffering.
+  c.header('Cache-Control', 'no-cache, no-transform');
+  c.header('X-Accel-Buffering', 'no');
+}
 
 /**
  * `GET /api_f/v1/gpsTrace/phoneLocation/{id}/live`: the buyer's map receives positions and state changes as they are
@@ -71,9 +136,7 @@ export const liveApi = new OpenAPIHono<AppEnv>()
     const user = c.get('user')!;
     const requestId = c.req.valid('param').id;
     const db = await c.var.db();
-    // No proxy or compression may hold the events back (compression skips `no-transform`, as nginx's X-Accel-Buffering).
-    c.header('Cache-Control', 'no-cache, no-transform');
-    c.header('X-Accel-Buffering', 'no');
+    streamHeaders(c);
     // HEAD (which Hono routes to this GET handler) answers the stream's header fields and opens nothing: a stream
     // opened for a HEAD would have its body dropped and never be closed (RFC 9110, section 9.3.2).
     if (c.req.method === 'HEAD') {
@@ -88,22 +151,23 @@ export const liveApi = new OpenAPIHono<AppEnv>()
       clientIp: c.get('clientIp') ?? null,
     });
     if (!live) throw notFound();
-    // A client gone while the stream opened would otherwise hold its slots until the stream's lifetime ends.
-    if (c.req.raw.signal.aborted) {
-      live.close();
-      return c.body(null, 204);
-    }
-    return streamSSE(c, async (stream) => {
-      stream.onAbort(() => live.close());
-      live.start(
-        {
-          write: (chunk) => void stream.write(chunk).catch(() => live.close()),
-          end: () => void stream.close().catch(() => {}),
-          buffered: () => 0,
-          abort: () => stream.abort(),
-        },
-        user.endsBy,
-      );
-      await live.closed;
+    return serveStream(c, live, user.endsBy);
+  })
+  .openapi(peopleRoute, async (c) => {
+    const user = c.get('user')!;
+    c.header('Cache-Control', 'no-store');
+    return ok(c, { people: await peopleOf(await c.var.db(), user.id) });
+  })
+  .openapi(peopleLiveRoute, async (c) => {
+    const user = c.get('user')!;
+    streamHeaders(c);
+    // HEAD opens nothing (as the single stream's).
+    if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream' });
+    const live = await openPeopleStream(await c.var.db(), {
+      userId: user.id,
+      tokens: sessionTokens(c),
+      lastEventId: null,
+      clientIp: c.get('clientIp') ?? null,
     });
+    return serveStream(c, live, user.endsBy);
   });

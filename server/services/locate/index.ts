@@ -18,7 +18,9 @@
 // - the buyer's side: ./buyer-side.ts (the list, the trace, the map views, the maintenance job), ./notifications.ts,
 //   ./buyer-alerts.ts, ./places.ts (the nearest named place and the map's labels);
 // - live: ./live-broker.ts (announcing positions), ./live-hub.ts (hearing them in each process), ./live-redis.ts (the
-//   Redis engine), ./live-streams.ts (the buyer's server-sent events and this process's registry of them).
+//   Redis engine), ./live-streams.ts (the buyer's server-sent events, one request's or the people map's: ./people.ts),
+//   ./live-open.ts (opening one), ./live-slots.ts (the ceilings), ./live-events.ts (the events' text),
+//   ./open-streams.ts (this process's registry of them).
 // The channel's name and the end of sessions that accounts announces are services/live-channel.ts, outside the folder.
 // Pure rules and constants (the alerts, the stream caps, the SMS texts) are exported so that tests check them where
 // they are defined.
@@ -46,13 +48,8 @@ export { nearestPlace, placeLabels } from './places';
 export { createLiveBroker, liveBroker, type LiveBroker } from './live-broker';
 export { DEAF_POLL_MS, LIVE_CHANNEL, LiveHub, liveHub, type LiveEvent } from './live-hub';
 export { redisConnection } from './live-redis';
-export {
-  RESUME_RETRY_MS,
-  SESSION_CHECK_MS,
-  STREAM_LIFETIME_MS,
-  STREAM_RETRY_S,
-  canWatch,
-  openLiveStream,
-  streamCaps,
-  streams,
-} from './live-streams';
+export { RESUME_RETRY_MS, STREAM_LIFETIME_MS, type LiveStream } from './live-streams';
+export { SESSION_CHECK_MS, streams } from './open-streams';
+export { STREAM_RETRY_S, streamCaps } from './live-slots';
+export { canWatch, openLiveStream, openPeopleStream } from './live-open';
+export { peopleOf } from './people';
