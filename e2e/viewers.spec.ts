@@ -29,8 +29,9 @@ test('Refresh now brings a fix the owner page would not have sent; the page rest
   await owner.setGeolocation({ latitude: 40.41714, longitude: -3.70379, accuracy: 79 });
   await expect(map.getByTestId('coordinates')).toHaveText('40.41714, -3.70379', { timeout: 15_000 });
 
-  // No map open any more (its mark run out): after a minute's grace the page rests; a map opened again wakes it.
-  await map.goto('/dashboard/locations/');
+  // No map open any more (its mark run out; "My locations" has the people map, a map too): after a minute's grace the
+  // page rests; a map opened again wakes it.
+  await map.goto('/dashboard/account/');
   await query("update location_requests set watched_until = now() - interval '1 second' where id = $1", [id]);
   const note = ownerPage.getByTestId('rest-note');
   await expect(note).toHaveAttribute('data-resting', 'true', { timeout: 100_000 });

@@ -22,7 +22,7 @@ import { OfflineBase } from './offline-base';
 import { PlaceLabels } from './place-labels';
 
 /** How far the map zooms in to frame the positions with tiles (their streets and buildings show). */
-const MAX_FIT_ZOOM = 17;
+export const MAX_FIT_ZOOM = 17;
 
 /**
  * How far it zooms in without tiles, on the built-in base map: at 14 a 360 px frame is about 2 km wide, wide enough to
@@ -31,7 +31,7 @@ const MAX_FIT_ZOOM = 17;
 const MAX_OFFLINE_FIT_ZOOM = 14;
 
 /** The margin (CSS px) kept between what is framed and the map's edge. */
-const FIT_PADDING_PX = 32;
+export const FIT_PADDING_PX = 32;
 
 /** The view's bounds less `inset` CSS px on every side: what counts as "in the frame". */
 function innerBounds(map: L.Map, inset: number): L.LatLngBounds {
@@ -50,7 +50,7 @@ function innerBounds(map: L.Map, inset: number): L.LatLngBounds {
  * follows again; without that text (a map with no button) it still stops following. The fits are not animated, so
  * their own move events end before the flag that marks them is cleared.
  */
-function FitView({
+export function FitView({
   frame,
   offline,
   recentre,
@@ -113,7 +113,17 @@ const MIN_RING_PX = 12;
  * A ring of at least MIN_RING_PX around (`lat`, `lng`) while the accuracy circle of `radiusM` metres is drawn smaller
  * than that at the map's zoom: zoomed out to the country outlines, the position's circle stays visible.
  */
-function AccuracyRing({ lat, lng, radiusM, color }: { lat: number; lng: number; radiusM: number; color: string }) {
+export function AccuracyRing({
+  lat,
+  lng,
+  radiusM,
+  color,
+}: {
+  lat: number;
+  lng: number;
+  radiusM: number;
+  color: string;
+}) {
   const map = useMap();
   const pixels = () => {
     const centre = map.latLngToLayerPoint([lat, lng]);

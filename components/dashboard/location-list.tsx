@@ -16,6 +16,7 @@ import { PushToggle } from './push-toggle';
 import { SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
 import { SmsFailedActions } from './sms-failed-actions';
+import { PeopleMap } from './people-map';
 
 type Badge = RequestStatus | 'delivered' | 'smsFailed' | 'locationDenied' | 'withdrawn';
 
@@ -56,7 +57,8 @@ const BADGE: Record<Badge, string> = {
  * live subscription (refunded, ended) "New request" becomes "Buy again", to the home page's locate box. A request whose
  * owner deleted what they had shared (`erased`) says so where its last position would be. An invalid
  * session shows a sign-in notice and link, never a redirect (no loop with the home page's redirect); a session
- * opened with a temporary password links to the account page to choose a password.
+ * opened with a temporary password links to the account page to choose a password. Above the list, the people map
+ * (./people-map.tsx) shows everyone who shares on one map.
  */
 export function LocationList() {
   const t = useTranslations('Dashboard');
@@ -146,6 +148,7 @@ export function LocationList() {
         </p>
       )}
       {rows && rows.length === 0 && <p className="mt-4 text-slate-600">{t('empty')}</p>}
+      {rows && rows.length > 0 && <PeopleMap />}
       {rows && rows.length > 0 && (
         <ul className="mt-4 divide-y divide-slate-200 rounded-xl bg-white ring-1 ring-slate-200">
           {rows.map((r) => {
