@@ -15,6 +15,15 @@ export const FUNNEL = {
 
 export type FunnelEvent = (typeof FUNNEL)[keyof typeof FUNNEL];
 
+/** The stages of the funnel report (server/services/events.ts `funnelReport`, the console's funnel tab), in order. */
+export const FUNNEL_STAGES = [
+  FUNNEL.landingView,
+  FUNNEL.locateSubmitted,
+  FUNNEL.paid,
+  FUNNEL.consentOpened,
+  FUNNEL.shared,
+] as const;
+
 /** Codes a browser may send to `POST /operationLog` (the server-witnessed ones are refused from browsers). */
 export const BROWSER_EVENTS = [
   FUNNEL.landingView,

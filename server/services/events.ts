@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
-import { FUNNEL, type FunnelEvent } from '../../lib/tracking/funnel';
+import { FUNNEL_STAGES, type FunnelEvent } from '../../lib/tracking/funnel';
 import { splitLocale } from '../../lib/routing/rules';
 import type { Db, Tx } from '../db/client';
 import { adEvents, buttonClicks, locationRequests, operationLogs, orders, type Attribution } from '../db/schema';
@@ -98,14 +98,8 @@ export async function pruneTracking(db: Db, days: number, now = new Date()): Pro
   return deleted.reduce((sum, rows) => sum + rows.length, 0);
 }
 
-/** The stages of the funnel report, in order. */
-export const FUNNEL_STAGES = [
-  FUNNEL.landingView,
-  FUNNEL.locateSubmitted,
-  FUNNEL.paid,
-  FUNNEL.consentOpened,
-  FUNNEL.shared,
-] as const;
+/** The stages of the funnel report, in order (lib/tracking/funnel.ts, which the console's funnel tab reads too). */
+export { FUNNEL_STAGES };
 
 export type FunnelRow = { locale: string; channel: string; counts: Record<(typeof FUNNEL_STAGES)[number], number> };
 
