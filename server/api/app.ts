@@ -27,7 +27,7 @@ import { cancelApi } from './routes/cancel';
 import { withdrawApi } from './routes/withdraw';
 import { contactApi } from './routes/contact';
 import { trackingApi } from './routes/tracking';
-import { opsApi } from './routes/ops';
+import { opsMount } from './routes/ops';
 import { validationHook } from './validation';
 import { inputHygiene } from './input-hygiene';
 import { RateLimitedError, waitParams } from '../services/rate-limit';
@@ -80,8 +80,9 @@ export function createApp() {
   app.route('/', safetyApi);
   app.route('/', pushApi);
   app.route('/', devApi);
-  // Kept out of the OpenAPI document: the operator console is not advertised.
-  app.route('/', opsApi);
+  // Kept out of the public OpenAPI document: the operator console is not advertised (its own document is behind the
+  // operator session, server/api/routes/ops.ts).
+  app.route('/', opsMount);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -49,6 +49,16 @@ export function bodyOf<T extends z.ZodType>(schema: T) {
   } as const;
 }
 
+/**
+ * The `request.body` of a route that takes `schema` as JSON only (the operator console): a body of any other declared
+ * type, or one without a type, answers 415 before it is read (`@hono/zod-openapi`'s media-type check, mapped by
+ * `onError`), so a cross-site HTML form, which cannot send `application/json` without a CORS preflight, never reaches
+ * it. Read it with `readBody`; a request without a body is validated as `{}`.
+ */
+export function jsonBodyOf<T extends z.ZodType>(schema: T) {
+  return { required: false, content: { 'application/json': { schema } } } as const;
+}
+
 /** The `track_id` header (docs/rules.md#entities): the browser's 64-hex event token, or undefined when absent or malformed. */
 export function trackIdOf(c: Context): string | undefined {
   const value = c.req.header('track_id');

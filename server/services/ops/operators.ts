@@ -11,6 +11,7 @@ import { consume, giveBack, resetLimit } from '../rate-limit';
 import { generatePassword, randomToken, sha256 } from '../tokens';
 import type { OperatorView } from './types';
 import { audit } from './audit';
+import type { OpsSignInBody } from '../../../lib/contracts/ops';
 
 // Operators and their console sessions: creation (CLI), sign-in with password and TOTP code, session look-up, sign-out.
 
@@ -80,7 +81,7 @@ export type OpsSignInFailure = 'unknown_address' | 'disabled' | 'wrong_password'
  */
 export async function opsSignIn(
   db: Db,
-  input: { email: string; password: string; code: string },
+  input: OpsSignInBody,
   ip: string | null,
 ): Promise<{ token: string; expiresAt: Date; operator: { id: string; email: string } }> {
   const address = input.email.trim().toLowerCase();

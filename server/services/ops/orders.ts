@@ -8,15 +8,21 @@ import { cancelSubscriptions, consentRecordView, refundOrder, subscriptionConsen
 import { withdrawals } from '../../db/schema/withdrawals';
 import type { OperatorView } from './types';
 import { audit } from './audit';
-import { e164OrNull } from './phone';
+import { parseE164 } from '../../../lib/contracts/e164';
+import { asInternational } from '../../../lib/contracts/ops';
 import type { E164 } from '../../../lib/contracts/phone';
 
 // The console's order desk: search, refund, cancel.
 
-/** The E.164 form of a searched number, when the query reads as one (digits and separators only). */
+/**
+ * The E.164 form of a searched number, when the query reads as one (digits and separators only), read as the console
+ * reads a number (`asInternational`, lib/contracts/ops.ts) by the API's parser; else null (then it is no number).
+ */
 function phoneOf(query: string): E164 | null {
   const digits = query.replace(/[\s().-]/g, '');
-  return /^\+?\d{6,15}$/.test(digits) ? e164OrNull(digits) : null;
+  if (!/^\+?\d{6,15}$/.test(digits)) return null;
+  const parsed = parseE164(asInternational(digits));
+  return parsed.ok ? parsed.value : null;
 }
 
 /**
@@ -26,9 +32,10 @@ function phoneOf(query: string): E164 | null {
  * query lists the newest orders. Amounts in minor units. A withdrawal from the contract (services/billing/withdrawals.ts) is
  * shown with who made it, when, from where and the refund (`withdrawal`, null when none); the buyer's consent to the
  * subscription at Pay with the exact terms shown (`subscriptionConsent`, services/billing/subscription-consents.ts).
+ * Only the first 200 characters of `query` are searched. Shaped as `OpsOrder` (lib/contracts/ops.ts) once serialised.
  */
 export async function searchOrders(db: Db, query: string) {
-  const q = query.trim();
+  const q = query.slice(0, 200).trim();
   const phone = phoneOf(q);
   const where = !q
     ? undefined
