@@ -1,34 +1,22 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { ActionButton, Field, Table, cell, opsCall, useOps, when } from './parts';
+import { ActionButton, Field, Table, cell, fieldOf, opsCall, useOps, when } from './parts';
 
 // The console tab: abuse reports and the opt-out list.
-
-type AbuseData = {
-  reports: {
-    id: string;
-    targetE164: string | null;
-    reportedAt: string;
-    reason: string | null;
-    buyerEmail: string | null;
-    requestStatus: string | null;
-  }[];
-  optOuts: { phoneE164: string; reason: string; note: string | null; createdAt: string }[];
-};
 
 /**
  * Abuse tab: reported requests and the opt-out list (`GET /ops/abuse`); add or remove a number with a reason
  * (`POST /ops/opt-outs`, `DELETE /ops/opt-outs/{number}`).
  */
 export function Abuse() {
-  const { data, error, reload } = useOps<AbuseData>('/abuse');
+  const { data, error, reload } = useOps('GET /abuse');
   const [note, setNote] = useState('');
   async function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     try {
-      await opsCall('POST', '/opt-outs', Object.fromEntries(new FormData(form)));
+      await opsCall('POST /opt-outs', { body: { phone: fieldOf(form, 'phone'), reason: fieldOf(form, 'reason') } });
       setNote('Added');
       form.reset();
       reload();
@@ -73,7 +61,9 @@ export function Abuse() {
               <td className={cell}>
                 <ActionButton
                   label="Remove"
-                  action={(reason) => opsCall('DELETE', `/opt-outs/${encodeURIComponent(o.phoneE164)}`, { reason })}
+                  action={(reason) =>
+                    opsCall('DELETE /opt-outs/{phone}', { params: { phone: o.phoneE164 }, body: { reason } })
+                  }
                   done={reload}
                 />
               </td>

@@ -5,7 +5,7 @@ import { Abuse } from './abuse-tab';
 import { Messages, Support } from './messages-tab';
 import { Orders } from './orders-tab';
 import { Audit, Funnel } from './reports-tab';
-import { Field, opsCall } from './parts';
+import { Field, fieldOf, opsCall } from './parts';
 
 const TABS = ['Orders', 'Abuse & opt-outs', 'Messages', 'Support', 'Funnel', 'Audit log'] as const;
 type Tab = (typeof TABS)[number];
@@ -19,7 +19,7 @@ export function OpsConsole() {
   const [tab, setTab] = useState<Tab>('Orders');
 
   useEffect(() => {
-    opsCall<{ email: string }>('GET', '/session')
+    opsCall('GET /session')
       .then((me) => setOperator(me.email))
       .catch(() => setOperator(null));
   }, []);
@@ -34,7 +34,7 @@ export function OpsConsole() {
           <span data-testid="ops-operator">{operator}</span>
           <button
             className="min-h-11 rounded border border-slate-300 px-3"
-            onClick={() => opsCall('DELETE', '/session').finally(() => setOperator(null))}
+            onClick={() => opsCall('DELETE /session').finally(() => setOperator(null))}
           >
             Sign out
           </button>
@@ -69,11 +69,13 @@ function SignIn({ onSignedIn }: { onSignedIn: (email: string) => void }) {
   const [busy, setBusy] = useState(false);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
+    const form = event.currentTarget;
     setBusy(true);
     setError('');
     try {
-      const me = await opsCall<{ email: string }>('POST', '/session', Object.fromEntries(data));
+      const me = await opsCall('POST /session', {
+        body: { email: fieldOf(form, 'email'), password: fieldOf(form, 'password'), code: fieldOf(form, 'code') },
+      });
       onSignedIn(me.email);
     } catch (e) {
       setError((e as Error).message);

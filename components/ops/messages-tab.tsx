@@ -1,29 +1,16 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { ActionButton, Table, cell, opsCall, useOps, when } from './parts';
+import { ActionButton, Table, cell, fieldOf, opsCall, useOps, when } from './parts';
 
 // The console tabs: failed deliveries with retry, and contact-form messages with reply.
-
-type MessageRow = {
-  id: string;
-  channel: string;
-  recipient: string;
-  template: string | null;
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  redacted: boolean;
-  createdAt: string;
-};
 
 /**
  * Messages tab: SMS and e-mails that failed or wait for a retry, without their bodies (`GET /ops/messages`), with a
  * retry (`POST /ops/messages/{id}/retry`).
  */
 export function Messages() {
-  const { data, error, reload } = useOps<{ messages: MessageRow[] }>('/messages');
+  const { data, error, reload } = useOps('GET /messages');
   return (
     <section>
       {error && <p role="alert">{error}</p>}
@@ -48,7 +35,7 @@ export function Messages() {
             <td className={cell}>
               <ActionButton
                 label="Retry"
-                action={(reason) => opsCall('POST', `/messages/${m.id}/retry`, { reason })}
+                action={(reason) => opsCall('POST /messages/{id}/retry', { params: { id: m.id }, body: { reason } })}
                 done={reload}
               />
             </td>
@@ -59,19 +46,9 @@ export function Messages() {
   );
 }
 
-type SupportRow = {
-  id: string;
-  name: string;
-  email: string;
-  message: string;
-  locale: string;
-  createdAt: string;
-  repliedAt: string | null;
-};
-
 /** Support tab: contact-form messages (`GET /ops/support`) with a reply by e-mail (`support-reply` template). */
 export function Support() {
-  const { data, error, reload } = useOps<{ messages: SupportRow[] }>('/support');
+  const { data, error, reload } = useOps('GET /support');
   return (
     <section className="grid gap-3">
       {error && <p role="alert">{error}</p>}
@@ -96,7 +73,7 @@ function SupportReply({ id, done }: { id: string; done: () => void }) {
     event.preventDefault();
     const form = event.currentTarget;
     try {
-      await opsCall('POST', `/support/${id}/reply`, Object.fromEntries(new FormData(form)));
+      await opsCall('POST /support/{id}/reply', { params: { id }, body: { reply: fieldOf(form, 'reply') } });
       setNote('Reply e-mailed');
       form.reset();
       done();

@@ -3,44 +3,7 @@
 import { useState } from 'react';
 import { ActionButton, Table, cell, money, opsCall, useOps, when } from './parts';
 
-// The console tab: orders, with refund and cancel.
-
-type OrderRow = {
-  id: string;
-  code: string;
-  /** The short reference the customer sees and quotes (`CH-7K4M-2Q`). */
-  reference: string;
-  email: string;
-  phoneE164: string;
-  status: string;
-  amountMinor: number;
-  currency: string;
-  createdAt: string;
-  paidAt: string | null;
-  subscriptions: { id: string; status: string; currentPeriodEnd: string; cancelAt: string | null }[];
-  refund: { amountMinor: number; createdAt: string } | null;
-  /** The buyer's withdrawal from the contract (append-only record), null when none. */
-  withdrawal: {
-    withdrawnAt: string;
-    via: 'email_link' | 'account';
-    ip: string | null;
-    userAgent: string | null;
-    timeZone: string | null;
-    rule: 'full' | 'pro_rata';
-    paidMinor: number;
-    refundMinor: number;
-  } | null;
-  /** The buyer's consent to the subscription at Pay: the terms shown, their SHA-256 and version, time and client. */
-  subscriptionConsent: {
-    termsVersion: string;
-    termsText: string;
-    termsSha256: string;
-    startNow: boolean;
-    ip: string | null;
-    userAgent: string | null;
-    agreedAt: string;
-  } | null;
-};
+// The console tab: orders, with refund and cancel; rows typed by the contract (lib/contracts/ops.ts `OpsOrder`).
 
 /**
  * Orders tab: search by e-mail, number (with or without +), order reference or order code (`GET /ops/orders`); refund and cancel through
@@ -48,7 +11,7 @@ type OrderRow = {
  */
 export function Orders() {
   const [query, setQuery] = useState('');
-  const { data, error, reload } = useOps<{ orders: OrderRow[] }>(`/orders?q=${encodeURIComponent(query)}`);
+  const { data, error, reload } = useOps('GET /orders', { q: query });
   return (
     <section>
       <form
@@ -122,14 +85,14 @@ export function Orders() {
               {o.status === 'paid' && (
                 <ActionButton
                   label="Refund"
-                  action={(reason) => opsCall('POST', `/orders/${o.id}/refund`, { reason })}
+                  action={(reason) => opsCall('POST /orders/{id}/refund', { params: { id: o.id }, body: { reason } })}
                   done={reload}
                 />
               )}
               {o.subscriptions.some((s) => ['trialing', 'active', 'past_due'].includes(s.status) && !s.cancelAt) && (
                 <ActionButton
                   label="Cancel subscription"
-                  action={(reason) => opsCall('POST', `/orders/${o.id}/cancel`, { reason })}
+                  action={(reason) => opsCall('POST /orders/{id}/cancel', { params: { id: o.id }, body: { reason } })}
                   done={reload}
                 />
               )}

@@ -3,21 +3,45 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { formatDateTime } from '@/lib/intl-format';
 import { formatMoney } from '@/lib/money';
+import type { OpsAnswers, OpsBodies, OpsCall } from '@/lib/contracts/ops';
 
 /** Shared parts of the operator console's tabs: the API call, formatting, forms and tables. */
 
 export type Envelope<T> = { success: 0 | 1; msg: string; obj?: T };
 
+/** What a console call takes besides its name: the path's `{name}` values, the query and the JSON body. */
+export type OpsCallOptions<K extends OpsCall> = {
+  params?: Record<string, string>;
+  query?: Record<string, string | number>;
+} & (K extends keyof OpsBodies ? { body: OpsBodies[K] } : { body?: undefined });
+
+/** The URL of `call` (`METHOD /path` of lib/contracts/ops.ts) with its `{name}` parts %-encoded and its query. */
+function opsUrl(call: OpsCall, params: Record<string, string> = {}, query?: Record<string, string | number>): string {
+  const path = call
+    .slice(call.indexOf(' ') + 1)
+    .replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]));
+  const search =
+    query && Object.keys(query).length
+      ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`
+      : '';
+  return `/api_f/v1/ops${path}${search}`;
+}
+
 /**
- * Calls the console API (`/api_f/v1/ops…`) with JSON and the `website_type` header the API requires of changes.
- * Resolves to the envelope's `obj`; rejects with the envelope's message (or a network message), so every form shows
- * the server's own words.
+ * Calls the console API (`/api_f/v1/ops…`) with JSON and the `website_type` header the API requires of changes. `call`
+ * names the route as lib/contracts/ops.ts does (`'POST /orders/{id}/refund'`), so its body and its answer are the
+ * contract's types (`OpsBodies`, `OpsAnswers`). Resolves to the envelope's `obj`; rejects with the envelope's message
+ * (or a network message), so every form shows the server's own words.
  */
-export async function opsCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function opsCall<K extends OpsCall>(
+  call: K,
+  options: OpsCallOptions<K> = {} as OpsCallOptions<K>,
+): Promise<OpsAnswers[K]> {
+  const { params, query, body } = options;
   let res: Response;
   try {
-    res = await fetch(`/api_f/v1/ops${path}`, {
-      method,
+    res = await fetch(opsUrl(call, params, query), {
+      method: call.slice(0, call.indexOf(' ')),
       credentials: 'same-origin',
       headers: {
         website_type: 'ops',
@@ -29,10 +53,15 @@ export async function opsCall<T>(method: string, path: string, body?: unknown): 
   } catch {
     throw new Error('Network error: the server did not answer.');
   }
-  const data = (await res.json().catch(() => null)) as Envelope<T> | null;
+  const data = (await res.json().catch(() => null)) as Envelope<OpsAnswers[K]> | null;
   if (!res.ok || !data?.success)
     throw Object.assign(new Error(data?.msg || `HTTP ${res.status}`), { status: res.status });
-  return data.obj as T;
+  return data.obj as OpsAnswers[K];
+}
+
+/** The text of a form's field `name` ('' when absent), for a body of the contract. */
+export function fieldOf(form: HTMLFormElement, name: string): string {
+  return String(new FormData(form).get(name) ?? '');
 }
 
 /**
@@ -58,18 +87,19 @@ export function Field(props: { label: string; name: string } & React.InputHTMLAt
   );
 }
 
-/** Loads `path` on mount and on `reload()`; shows errors as text. */
-export function useOps<T>(path: string) {
-  const [data, setData] = useState<T | null>(null);
+/** Loads the console's GET `call` (with `query`) on mount, when the query changes and on `reload()`; errors as text. */
+export function useOps<K extends OpsCall & `GET ${string}`>(call: K, query?: Record<string, string | number>) {
+  const [data, setData] = useState<OpsAnswers[K] | null>(null);
   const [error, setError] = useState('');
+  const key = JSON.stringify(query ?? {});
   const reload = useCallback(() => {
-    opsCall<T>('GET', path)
+    opsCall(call, { query: JSON.parse(key) as Record<string, string | number> } as OpsCallOptions<K>)
       .then((value) => {
         setData(value);
         setError('');
       })
       .catch((e: Error) => setError(e.message));
-  }, [path]);
+  }, [call, key]);
   useEffect(reload, [reload]);
   return { data, error, reload };
 }

@@ -1,17 +1,15 @@
 'use client';
 
 import { useState } from 'react';
+import { FUNNEL_STAGES } from '@/lib/tracking/funnel';
 import { Table, cell, useOps, when } from './parts';
 
 // The console tabs: the funnel and the audit log.
 
-type FunnelData = { days: number; rows: { locale: string; channel: string; counts: Record<string, number> }[] };
-
 /** Funnel tab: visitors per stage, locale and channel over the last days (`GET /ops/funnel`). */
 export function Funnel() {
   const [days, setDays] = useState(7);
-  const { data, error } = useOps<FunnelData>(`/funnel?days=${days}`);
-  const stages = ['landing_view', 'locate_submitted', 'paid', 'consent_opened', 'shared'];
+  const { data, error } = useOps('GET /funnel', { days });
   return (
     <section>
       <label className="mb-3 flex items-center gap-2 text-sm">
@@ -27,12 +25,12 @@ export function Funnel() {
         </select>
       </label>
       {error && <p role="alert">{error}</p>}
-      <Table head={['Locale', 'Channel', ...stages]} empty="No visits in this period.">
+      <Table head={['Locale', 'Channel', ...FUNNEL_STAGES]} empty="No visits in this period.">
         {(data?.rows ?? []).map((r) => (
           <tr key={`${r.locale}-${r.channel}`}>
             <td className={cell}>{r.locale}</td>
             <td className={cell}>{r.channel}</td>
-            {stages.map((s) => (
+            {FUNNEL_STAGES.map((s) => (
               <td key={s} className={cell}>
                 {r.counts[s] ?? 0}
               </td>
@@ -44,19 +42,9 @@ export function Funnel() {
   );
 }
 
-type AuditRow = {
-  id: number;
-  operatorEmail: string;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
-  reason: string | null;
-  createdAt: string;
-};
-
 /** Audit log tab: every operator action with its reason, newest first (`GET /ops/audit`, append-only table). */
 export function Audit() {
-  const { data, error } = useOps<{ entries: AuditRow[] }>('/audit');
+  const { data, error } = useOps('GET /audit');
   return (
     <section>
       {error && <p role="alert">{error}</p>}
