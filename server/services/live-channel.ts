@@ -19,7 +19,7 @@ const HASHES_PER_NOTICE = 100;
 
 /**
  * Announces to every process's hub that the sessions whose token hashes are `tokenHashes` ended, so that their open
- * live streams end at once rather than at the next session check (services/locate/live-streams.ts `closeSessions`).
+ * live streams end at once rather than at the next session check (services/locate/open-streams.ts `closeSessions`).
  * Inside a transaction the notice goes at its commit (PostgreSQL docs, "NOTIFY"), so a rolled-back sign-out ends
  * nothing.
  */

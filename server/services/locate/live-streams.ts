@@ -8,7 +8,15 @@ import { isDraining } from '../../lifecycle';
 import { liveHub, type LiveEvent } from './live-hub';
 import { liveStateOf, positionsAfter, requestWithPositions } from './buyer-side';
 import { nearestPlace } from './places';
-import { liveStateOfChange, placeKeyOf, sseEvent } from './live-events';
+import {
+  MAX_BUFFERED_BYTES,
+  RESUME_RETRY_MS,
+  STREAM_LIFETIME_MS,
+  liveStateOfChange,
+  placeKeyOf,
+  sseEvent,
+  type LiveSink,
+} from './live-events';
 import { streams, type OpenStream } from './open-streams';
 import { streamSlots } from './live-slots';
 import { peopleIds, personOf } from './people';
@@ -17,36 +25,6 @@ import { peopleIds, personOf } from './people';
 // map of every request of the account over one stream (docs/features.md "The people map"), whatever carries the bytes:
 // the API's route (server/api/routes/live.ts, Hono's streamSSE) or the Node server's own path for the same URL
 // (server/api/live-node.ts; docs/decisions/0014-live-streams-on-the-node-server.md). Opening one: ./live-open.ts.
-
-/**
- * A stream ends after this long and the browser's EventSource reconnects by itself with `Last-Event-ID`, which checks
- * the session and the ownership again and bounds a stream's life (ms).
- */
-export const STREAM_LIFETIME_MS = 10 * 60_000;
-/**
- * A client that has not taken this many bytes of its stream is too slow to follow (or gone without a close): the
- * stream ends, and the browser's reconnect with `Last-Event-ID` sends what it missed (bytes). Applied where the sink
- * can tell what is queued (the Node server's path); Hono's stream does not say, so under `next start` and `next dev`
- * a slow client's events wait in memory until the stream's lifetime ends it.
- */
-export const MAX_BUFFERED_BYTES = 256 * 1024;
-/**
- * The reconnection time a stream ended by a shutdown tells its browser (the `retry:` field, WHATWG HTML "Server-sent
- * events"): between RESUME_RETRY_MS and twice it, spread so the reconnects do not all arrive at once (ms).
- */
-export const RESUME_RETRY_MS = 1_000;
-
-/** Where a stream's bytes go: the Node response or Hono's stream. */
-export type LiveSink = {
-  /** Queues `chunk` (UTF-8 text of whole events) for the client. */
-  write(chunk: string): void;
-  /** Ends the response. */
-  end(): void;
-  /** Bytes queued and not yet taken by the client. */
-  buffered(): number;
-  /** Drops the connection at once, with what is queued on it (a client too slow to follow); optional. */
-  abort?(): void;
-};
 
 /**
  * What one stream shows. `request`: one request's map (`trace`, then `position` events whose id the browser sends

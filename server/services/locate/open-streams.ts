@@ -7,7 +7,7 @@ import { liveSessionOwners } from '../accounts';
 import { liveHub } from './live-hub';
 import { WATCH_MARK_MS, markWatched } from './watchers';
 
-// This process's registry of open live streams (services/locate/live-streams.ts opens them): one timer for the
+// This process's registry of open live streams (services/locate/live-open.ts opens them): one timer for the
 // keep-alives, the watched marks and the session checks of all, the end of a signed-out session's streams, and the
 // drain of a shutdown.
 
