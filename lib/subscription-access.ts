@@ -1,9 +1,9 @@
 /**
  * Which subscriptions let a buyer locate: the one rule that the billing domain (which moves subscriptions through their
  * states, server/services/billing/subscription-machine.ts) and the locate domain (which checks it where a consent is
- * recorded and where a position is stored, server/services/locate/requests.ts) both read (docs/rules.md#states: a trial
- * or a paid month gives access until its period ends; `past_due` suspends it). Pure and on its own, so that locate
- * reads the rule without importing billing, which itself creates and withdraws location requests
+ * recorded and where a position is stored, server/services/locate/buyer-access.ts) both read (docs/rules.md#states: a
+ * trial or a paid month gives access until its period ends; `past_due` suspends it). Pure and on its own, so that
+ * locate reads the rule without importing billing, which itself creates and withdraws location requests
  * (docs/decisions/0020-domain-folders.md).
  */
 

@@ -10,7 +10,7 @@ import { recordRequestEvent } from '../events';
 import { applyEvent, settleByClock } from './request-transitions';
 import { lookupIp } from '../geoip';
 import { alertBuyer, alertFor } from './buyer-alerts';
-import { buyerHasAccess } from './requests';
+import { buyerHasAccess } from './buyer-access';
 import { optOut } from '../messaging';
 import { maskEmail, sha256 } from '../tokens';
 import { SHARE_PRESETS, type ConsentView, type RequesterFacts } from '../../../lib/contracts/consent';

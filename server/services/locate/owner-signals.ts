@@ -17,7 +17,7 @@ import {
   retryAfterSeconds,
 } from '../rate-limit';
 import { applyEvent, settleByClock, type RequestColumns } from './request-transitions';
-import { buyerHasAccessSql } from './requests';
+import { buyerHasAccessSql } from './buyer-access';
 import { sha256 } from '../tokens';
 import type { PresenceAnswer } from '../../../lib/contracts/consent';
 import type { MoreTimeAsk } from '../../../lib/contracts/locations';

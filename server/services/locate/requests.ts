@@ -1,68 +1,28 @@
 import 'server-only';
-import { ACCESS_STATUSES, hasAccess } from '../../../lib/subscription-access';
-import { and, count, desc, eq, gte, inArray, isNull, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { eq, and, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { locationRequests, orders, outboundMessages, priceSetups, subscriptions } from '../../db/schema';
+import { locationRequests } from '../../db/schema';
 import { env } from '../../env';
-import { FINAL_STATES, OPEN_STATES } from '../../../lib/request-machine';
+import { OPEN_STATES } from '../../../lib/request-machine';
 import { applyEventWhere } from './request-transitions';
 import { DomainError } from '../../errors';
 import { DEFAULT_SMS_TEXT, consentLink, consentSmsText, localeForCountry, type SmsTextId } from './consent-sms';
 import { e164Country } from '../../../lib/contracts/e164';
 import type { E164 } from '../../../lib/contracts/phone';
-import { REQUEST_COOLDOWN_DAYS, ownerRefusal, reviewReason, smsRefusal, type SmsRefusal } from './sms-guards';
-import { payerKeyOf, recordMarks, storedMarks, type RequesterMarks, type StoredMarks } from './requester-marks';
+import { ownerRefusal, reviewReason, type SmsRefusal } from './sms-guards';
+import { payerKeyOf, recordMarks, storedMarks, type RequesterMarks } from './requester-marks';
 import { randomToken, sha256 } from '../tokens';
+import { MASKED_CODE, lockedSmsRefusal, queueConsentSms, refusalError } from './consent-sms-outbox';
+import { buyerHasAccess, quotaOf } from './buyer-access';
 
 // Creating location requests and what follows from the buyer's side (docs/rules.md "States", "SMS" and "Payments",
-// docs/request-states.md): a request with its consent SMS written to the outbox under the SMS guards' lock, a new
-// consent link, the quota of a subscription, access (lib/subscription-access.ts), and the withdrawal of open requests
-// when a subscription ends.
+// docs/request-states.md): a request with its consent SMS (./consent-sms-outbox.ts: written to the outbox under the
+// SMS guards' lock), a new consent link, a request within the subscription's quota (./buyer-access.ts: the quota and
+// access, lib/subscription-access.ts), and the withdrawal of open requests when a subscription ends.
 
-/**
- * The SMS guards' refusal for `e164`, checked under an advisory lock held until `tx` commits, so the check and the SMS
- * row it allows are one step across every process: requests at once cannot pass a cap together.
- */
-async function lockedSmsRefusal(tx: Tx, e164: E164, marks: RequesterMarks | StoredMarks): Promise<SmsRefusal | null> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
-  return smsRefusal(tx, e164, marks);
-}
-
-/**
- * Writes the consent SMS of request `requestId` to the outbox: the full `body` to deliver, with `code` masked in the
- * rendering that replaces it once handed over. A refused SMS (`refusal`) is written `failed` with the
- * reason and only the masked text. Returns the row id.
- */
-async function queueConsentSms(
-  tx: Tx,
-  sms: {
-    requestId: string;
-    to: string;
-    locale: string;
-    body: string;
-    code: string;
-    refusal?: SmsRefusal | null;
-    held?: string | null;
-  },
-): Promise<string> {
-  const masked = sms.body.replace(sms.code, MASKED_CODE);
-  // Held for review: queued with its reason and no time to go, so only an operator's retry (the console's message
-  // desk, services/ops/messages.ts) sends it; queued rows keep their text until handed over.
-  const hold = sms.held ? { lastError: `held for review: ${sms.held}`, nextAttemptAt: HELD_UNTIL } : {};
-  const [row] = await tx
-    .insert(outboundMessages)
-    .values({
-      channel: 'sms',
-      recipient: sms.to,
-      locale: sms.locale,
-      locationRequestId: sms.requestId,
-      ...(sms.refusal
-        ? { body: masked, status: 'failed' as const, lastError: `refused: ${sms.refusal}`, redactedAt: new Date() }
-        : { body: sms.body, redacted: { body: masked, html: null }, ...hold }),
-    })
-    .returning({ id: outboundMessages.id });
-  return row.id;
-}
+// Their names as this file exported them before they moved, for the folder's entry (./index.ts) and its callers.
+export { HELD_UNTIL, MASKED_CODE, refusalError } from './consent-sms-outbox';
+export { buyerHasAccess, buyerHasAccessSql, quotaOf } from './buyer-access';
 
 /**
  * Creates a location request for `e164` inside `tx` (docs/rules.md#data: `queued`): a consent code of 128 random bits
@@ -203,61 +163,6 @@ export async function renewConsentLink(
   });
 }
 
-/** The next attempt of a consent SMS held for review: none (only an operator's retry, which clears it, sends it). */
-export const HELD_UNTIL = new Date('9999-12-31T00:00:00Z');
-
-/** What stands for the consent code in stored SMS texts. */
-export const MASKED_CODE = '[code]';
-
-/**
- * The refusal of an SMS guard as an API error: 403 for a number or country that may not be asked (a requester the
- * owner blocked gets the opted-out answer; the cool-down after a decline says so, `Api.coolingDown`), 422 for a
- * number that cannot receive SMS (premium rate, satellite, landline…), 429 for caps.
- */
-export function refusalError(refusal: SmsRefusal): DomainError {
-  // A blocked requester reads what an opted-out number answers: nothing tells them the owner singled them out.
-  if (refusal === 'opted_out' || refusal === 'blocked') return new DomainError('forbidden', 'Api.optedOut');
-  if (refusal === 'cooling_down') {
-    return new DomainError('forbidden', 'Api.coolingDown', { days: REQUEST_COOLDOWN_DAYS }, { reason: refusal });
-  }
-  if (refusal === 'not_mobile') {
-    return new DomainError('invalid', 'Api.notMobile', {}, { field: 'phone', reason: refusal });
-  }
-  if (refusal === 'country_not_allowed') return new DomainError('forbidden', 'Api.countryNotAllowed');
-  return new DomainError('limited', 'Api.smsLimit', {}, { reason: refusal });
-}
-
-/** The subscriber's newest trialing or active subscription with its quota, or null when none gives access now. */
-async function liveSubscription(db: Db | Tx, userId: string) {
-  const [sub] = await db
-    .select({ sub: subscriptions, quota: priceSetups.geolocationsPerPeriod })
-    .from(subscriptions)
-    .innerJoin(orders, eq(orders.id, subscriptions.orderId))
-    .innerJoin(priceSetups, eq(priceSetups.id, orders.priceSetupId))
-    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, [...ACCESS_STATUSES])))
-    .orderBy(desc(subscriptions.currentPeriodEnd))
-    .limit(1);
-  return sub && hasAccess(sub.sub, new Date()) ? sub : null;
-}
-
-/**
- * Whether `userId` may locate now (lib/subscription-access.ts `hasAccess`): checked where a consent is recorded and where
- * each position is stored, so no position reaches a buyer without access.
- */
-export async function buyerHasAccess(db: Db | Tx, userId: string): Promise<boolean> {
-  return (await liveSubscription(db, userId)) !== null;
-}
-
-/**
- * `buyerHasAccess` as an SQL condition on the buyer id `userId` (a column or a value) at `now`, for a statement that
- * checks access where it writes (services/locate/owner-signals.ts `savePosition`): true when one of the buyer's
- * subscriptions is in ACCESS_STATUSES and its period ends after `now`.
- */
-export function buyerHasAccessSql(userId: SQLWrapper, now: Date): SQL {
-  return sql`exists (select 1 from ${subscriptions} where ${subscriptions.userId} = ${userId}
-    and ${inArray(subscriptions.status, [...ACCESS_STATUSES])} and ${subscriptions.currentPeriodEnd} > ${now})`;
-}
-
 /**
  * Ends the open requests of `userId` when their subscription has ended (refund, cancellation at period end, failed
  * renewals) and no other subscription gives access: the `withdrawn` event of lib/request-machine.ts, with
@@ -270,31 +175,6 @@ export async function withdrawRequests(tx: Tx, userId: string): Promise<number> 
     sharingUntil: null,
   });
   return ended.length;
-}
-
-/**
- * The subscriber's live subscription and how much of its quota is used. A request counts unless it was declined or
- * expired without ever sharing (its credit comes back). The period starts at the subscription's start or 30 days
- * before its current period end, whichever is later. Null without access (lib/subscription-access.ts `hasAccess`:
- * trialing or active and inside the period; `past_due` suspends access).
- */
-export async function quotaOf(db: Db | Tx, userId: string) {
-  const sub = await liveSubscription(db, userId);
-  if (!sub) return null;
-  const periodStart = new Date(
-    Math.max(sub.sub.createdAt.getTime(), sub.sub.currentPeriodEnd.getTime() - 30 * 24 * 3600_000),
-  );
-  const [{ used }] = await db
-    .select({ used: count() })
-    .from(locationRequests)
-    .where(
-      and(
-        eq(locationRequests.userId, userId),
-        gte(locationRequests.createdAt, periodStart),
-        not(and(inArray(locationRequests.status, [...FINAL_STATES]), isNull(locationRequests.firstSharedAt))!),
-      ),
-    );
-  return { used, quota: sub.quota, periodEnd: sub.sub.currentPeriodEnd };
 }
 
 /**

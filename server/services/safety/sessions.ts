@@ -122,7 +122,8 @@ export async function sendSafetyCode(
   const now = new Date();
   const dayAgo = new Date(now.getTime() - 24 * 3600_000);
   return db.transaction(async (tx) => {
-    // The same lock as every consent SMS (services/locate/requests.ts), so the global cap and this number's code hold.
+    // The same lock as every consent SMS (services/locate/consent-sms-outbox.ts), so the global cap and this
+    // number's code hold.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sms-queue'))`);
     const [facts] = (
       await tx.execute<{
