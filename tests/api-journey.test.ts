@@ -136,7 +136,7 @@ describe('the journey through the API', () => {
     const [sms] = await db.select().from(outboundMessages).where(eq(outboundMessages.locationRequestId, requestId));
     expect(sms.body.length).toBeLessThanOrEqual(160);
     expect(sms.body).toContain('/ph/location/?c=');
-    // The job worker hands locate's step to the outbox (server/jobs/boss.ts), as here.
+    // The job worker hands locate's step to the outbox (server/jobs/outbox-workers.ts), as here.
     expect(await deliverOutboxMessage(db, sms.id, { smsSent: consentSmsSent })).toBe('sent');
     expect(await deliverOutboxMessage(db, sms.id, { smsSent: consentSmsSent })).toBe('sent');
     const [row] = await db.select().from(outboundMessages).where(eq(outboundMessages.id, sms.id));

@@ -49,7 +49,7 @@ export async function applyEvent(
 /**
  * The consent SMS of request `requestId` was accepted by the SMS provider: `queued -> sms_sent` (`sms_accepted`), in
  * the transaction in which the outbox records the message as sent. The job worker hands it to messaging's
- * `deliverOutboxMessage` (server/jobs/boss.ts): messaging does not import locate, which imports messaging
+ * `deliverOutboxMessage` (server/jobs/outbox-workers.ts): messaging does not import locate, which imports messaging
  * (docs/decisions/0020-domain-folders.md).
  */
 export async function consentSmsSent(tx: Tx, requestId: string): Promise<void> {

@@ -69,7 +69,7 @@ export type SmsSentStep = (tx: Tx, locationRequestId: string) => Promise<unknown
  * it due at once); a failure the provider calls an outage (its `isOutage`) marks it down. A failure of that
  * recovery is logged; it never changes this delivery's result.
  * `smsSent` is locate's step for a consent SMS the provider accepted (services/locate `consentSmsSent`), handed in by
- * the job worker (server/jobs/boss.ts): the outbox does not import locate, which imports messaging
+ * the job worker (server/jobs/outbox-workers.ts): the outbox does not import locate, which imports messaging
  * (docs/decisions/0020-domain-folders.md). Without it a sent row of a request moves nothing.
  * Returns the row's status afterwards, or null when the row does not exist.
  */
