@@ -8,7 +8,7 @@ import { MORE_TIME_STEPS, minutesAddable, type ConsentView } from '@/lib/contrac
  * nothing is greyed out, with the reason); when the requester asked for more time (`view.moreTimeAsked`) the ask is
  * shown first, named, with the same steps to accept and No to keep the end. Nothing changes without the owner's tap.
  * `now` is the page's clock (ms), `busy` greys the buttons while an answer is on its way, `onAnswer` sends it
- * (components/share/use-consent.ts `moreTime`).
+ * (components/share/use-consent-actions.ts `moreTime`).
  */
 export function MoreTime({
   view,

@@ -4,7 +4,7 @@ import type { ApiClient } from '@/lib/api/client';
 import type { PresenceAnswer } from '@/lib/contracts/consent';
 
 // What the owner's page tells the server about itself while sharing, and the screen wake lock it may hold
-// (components/share/use-consent.ts uses both).
+// (the consent page's hooks use both: components/share/use-consent.ts, use-sharing-page.ts, use-position-fixes.ts).
 
 /** Set on `pagehide`, cleared on `pageshow`: the page is going away (one consent page per document). */
 let pageLeaving = false;
