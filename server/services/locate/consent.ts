@@ -4,19 +4,18 @@ import { answeredByRequester } from './requester-marks';
 import { liveBroker } from './live-broker';
 import type { Db, Tx } from '../../db/client';
 import { FUNNEL } from '../../../lib/tracking/funnel';
-import { consents, locationRequests, optOuts, positions, users, type LocationRequest } from '../../db/schema';
+import { consents, locationRequests, users, type LocationRequest } from '../../db/schema';
 import { isLive, next, refusal } from '../../../lib/request-machine';
 import { recordRequestEvent } from '../events';
 import { applyEvent, settleByClock } from './request-transitions';
 import { lookupIp } from '../geoip';
 import { alertBuyer, alertFor } from './buyer-alerts';
-import { buyerHasAccess } from './buyer-access';
 import { optOut } from '../messaging';
 import { maskEmail, sha256 } from '../tokens';
 import { SHARE_PRESETS, type ConsentView, type RequesterFacts } from '../../../lib/contracts/consent';
 import { answerMoreTime, type MoreTimeAction, type ShareNews } from './more-time';
+import { recordShare } from './consent-share';
 import { approximateShare } from './share-precision';
-import { fixAt } from '../../../lib/geo';
 import type { SharePrecision } from '../../../lib/contracts/consent';
 
 // The phone owner's side of a location request, reached with the consent code of the SMS link (docs/rules.md#the-product,
@@ -192,41 +191,11 @@ export async function answerConsent(
       .where(eq(locationRequests.id, found.request.id))
       .for('update');
     const { id, status } = request;
-    const textHash = sha256(
-      meta.shownText({ name: request.requesterName, email: maskEmail(found.buyerEmail), note: request.note }),
-    );
-    const requesterSide = await answeredByRequester(tx, request, {
-      sessionUserId: meta.sessionUserId ?? null,
-      browserKey: meta.browserKey ?? null,
-      ip: meta.ip,
-    });
-    const base = {
-      requestId: id,
-      targetE164: request.targetE164,
-      ip: meta.ip,
-      userAgent: meta.userAgent,
-      textHash,
-      requesterSide,
-    };
-    const record = (
-      decision: (typeof consents.$inferInsert)['decision'],
-      extra: { durationMinutes?: number; reason?: string | null; precision?: SharePrecision } = {},
-    ) => tx.insert(consents).values({ ...base, decision, ...extra });
+    const { requesterSide, record } = await consentRecorder(tx, request, found.buyerEmail, meta);
 
     if (action.action === 'extend' || action.action === 'keep_end') return answerMoreTime(tx, request, action, record);
     if (action.action === 'approximate') return approximateShare(tx, request, record);
-
-    if (action.action === 'report') {
-      // The requester holds the same link: a "report" from their session or browser is recorded, but only the owner's
-      // puts the number on the opt-out list for every requester (an address alone may be the family's shared one).
-      if (requesterSide !== 'session' && requesterSide !== 'device') await optOut(tx, request.targetE164, 'report', id);
-      await record('reported', { reason: action.reason ?? null });
-      const reported = await applyEvent(tx, id, 'reported', { sharingUntil: null });
-      // The buyer reads a report as a decline, or a stop when it ended a share (never as a report).
-      const kind = reported ? alertFor(reported, isLive(status)) : null;
-      if (kind) await alertBuyer(tx, request, kind);
-      return { status: reported ?? status };
-    }
+    if (action.action === 'report') return answerReport(tx, request, action.reason ?? null, requesterSide, record);
     const event = action.action === 'decline' ? 'declined' : action.action === 'stop' ? 'stopped_by_owner' : 'shared';
     const refused = refusal(status, event);
     if (refused) return { error: refused };
@@ -250,51 +219,69 @@ export async function answerConsent(
       return { status: stopped };
     }
     if (isLive(status)) return { status: (await applyEvent(tx, id, 'page_visible')) ?? status };
-    const [optedOut] = await tx.select().from(optOuts).where(eq(optOuts.phoneE164, request.targetE164));
-    if (optedOut) return { error: 'answered' };
-    if (!(await buyerHasAccess(tx, request.userId))) return { error: 'withdrawn' };
-    await record(status === 'stopped' ? 'shared_again' : 'shared', {
-      durationMinutes: action.minutes,
-      precision: action.precision,
-    });
-    await applyEvent(tx, id, 'shared', {
-      sharingUntil: new Date(Date.now() + action.minutes * 60_000),
-      firstSharedAt: request.firstSharedAt ?? new Date(),
-      locationDeniedAt: null,
-      ownerSeenAt: new Date(),
-      liveSignal: null,
-      // One ask for more time per share: a new share starts without one.
-      moreTimeAsk: null,
-      precision: action.precision,
-    });
-    if (ipLocation?.status === 'found' && ipLocation.latitude != null && ipLocation.longitude != null) {
-      await tx.insert(positions).values({
-        requestId: id,
-        source: 'ip',
-        precision: 'approximate',
-        latitude: ipLocation.latitude,
-        longitude: ipLocation.longitude,
-        accuracyM: ipLocation.accuracyRadiusKm != null ? ipLocation.accuracyRadiusKm * 1000 : null,
-        label: [ipLocation.city, ipLocation.region, ipLocation.countryCode].filter(Boolean).join(', '),
-      });
-    }
-    const [fix] = await tx
-      .insert(positions)
-      .values({
-        requestId: id,
-        source: 'gps',
-        precision: action.precision,
-        ...gpsColumns(fixAt(action.fix, action.precision)),
-      })
-      .returning({ id: positions.id });
-    announced.push({ requestId: id, positionId: fix.id });
-    if (!request.firstSharedAt) await recordRequestEvent(tx, FUNNEL.shared, id);
-    await alertBuyer(tx, request, 'shared');
-    return { status: 'sharing' };
+    const shared = await recordShare(tx, request, action, record, ipLocation);
+    if ('error' in shared) return shared;
+    announced.push({ requestId: id, positionId: shared.positionId });
+    return { status: shared.status };
   });
   // Committed: the live broker tells the buyers' open maps of the share's positions (services/locate/live-broker.ts).
   for (const a of announced) liveBroker().announce(a.requestId, a.positionId);
   return result;
 }
 
-const gpsColumns = (fix: Fix) => ({ latitude: fix.latitude, longitude: fix.longitude, accuracyM: fix.accuracy });
+/** Whether the request's own buyer sent an answer, and how they were known (requester-marks.ts). */
+type RequesterSide = Awaited<ReturnType<typeof answeredByRequester>>;
+
+/**
+ * How one answer of `request` (in `tx`) writes its consent records: `record(decision, extra)` appends a `consents`
+ * row with the answer's IP, user agent, the SHA-256 of the text shown (`meta.shownText` with the requester's name,
+ * `buyerEmail` masked and the note) and whether the request's own buyer answered (`requesterSide`,
+ * services/locate/requester-marks.ts `answeredByRequester`), which is returned too.
+ */
+async function consentRecorder(tx: Tx, request: LocationRequest, buyerEmail: string, meta: ConsentMeta) {
+  const textHash = sha256(
+    meta.shownText({ name: request.requesterName, email: maskEmail(buyerEmail), note: request.note }),
+  );
+  const requesterSide: RequesterSide = await answeredByRequester(tx, request, {
+    sessionUserId: meta.sessionUserId ?? null,
+    browserKey: meta.browserKey ?? null,
+    ip: meta.ip,
+  });
+  const base = {
+    requestId: request.id,
+    targetE164: request.targetE164,
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    textHash,
+    requesterSide,
+  };
+  const record = (
+    decision: (typeof consents.$inferInsert)['decision'],
+    extra: { durationMinutes?: number; reason?: string | null; precision?: SharePrecision } = {},
+  ) => tx.insert(consents).values({ ...base, decision, ...extra });
+  return { requesterSide, record };
+}
+
+/**
+ * The owner's report of `request` (any state): the number goes on the opt-out list unless the request's buyer sent it
+ * (`requesterSide` `session` or `device`), the `reported` record keeps the optional `reason`, the request ends, and the
+ * buyer reads it as a decline, or a stop when it ended a share (never as a report). Returns the new status.
+ */
+async function answerReport(
+  tx: Tx,
+  request: LocationRequest,
+  reason: string | null,
+  requesterSide: RequesterSide,
+  record: Awaited<ReturnType<typeof consentRecorder>>['record'],
+): Promise<AnswerResult> {
+  const { id, status } = request;
+  // The requester holds the same link: a "report" from their session or browser is recorded, but only the owner's
+  // puts the number on the opt-out list for every requester (an address alone may be the family's shared one).
+  if (requesterSide !== 'session' && requesterSide !== 'device') await optOut(tx, request.targetE164, 'report', id);
+  await record('reported', { reason });
+  const reported = await applyEvent(tx, id, 'reported', { sharingUntil: null });
+  // The buyer reads a report as a decline, or a stop when it ended a share (never as a report).
+  const kind = reported ? alertFor(reported, isLive(status)) : null;
+  if (kind) await alertBuyer(tx, request, kind);
+  return { status: reported ?? status };
+}
