@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { retryOnConnectionLoss, type Db, type Tx } from '../../db/client';
-import { outboundMessages } from '../../db/schema';
+import { outboundMessages, type OutboundMessage } from '../../db/schema';
 import { emailProvider, type EmailProvider } from '../../providers/email';
 import { smsProvider, type SmsProvider } from '../../providers/sms';
 import { devOutboxEnabled, env } from '../../env';
@@ -82,26 +82,7 @@ export async function deliverOutboxMessage(
   const email = providers.email ?? emailProvider();
   const sms = providers.sms ?? smsProvider();
   const { health } = providers;
-  const [row] = await db
-    .update(outboundMessages)
-    .set({
-      status: 'sending',
-      attempts: sql`${outboundMessages.attempts} + 1`,
-      leaseUntil: new Date(now.getTime() + LEASE_MS),
-    })
-    .where(
-      and(
-        eq(outboundMessages.id, id),
-        or(
-          and(
-            eq(outboundMessages.status, 'queued'),
-            or(isNull(outboundMessages.nextAttemptAt), lte(outboundMessages.nextAttemptAt, now)),
-          ),
-          leaseExpired(now),
-        ),
-      ),
-    )
-    .returning();
+  const row = await claimRow(db, id, now);
   if (!row) {
     const [current] = await db
       .select({ status: outboundMessages.status })
@@ -129,24 +110,85 @@ export async function deliverOutboxMessage(
           });
   } catch (error) {
     if ((row.channel === 'email' ? email : sms).isOutage?.(error)) health?.down(row.channel);
-    const failed = isLastAttempt(row.attempts, row.createdAt, new Date());
-    // The outcome is recorded even across a database restart: the write is tried again while the connection is lost.
-    await retryOnConnectionLoss(() =>
-      db
-        .update(outboundMessages)
-        .set({
-          provider,
-          lastError: String((error as Error).message ?? error).slice(0, 500),
-          status: failed ? 'failed' : 'queued',
-          leaseUntil: null,
-          nextAttemptAt: failed ? null : nextAttemptAfter(row.attempts, new Date()),
-          ...(failed ? redaction : {}),
-        })
-        .where(and(eq(outboundMessages.id, id), eq(outboundMessages.status, 'sending'))),
-    );
-    metrics().deliveries.inc({ channel: row.channel, outcome: failed ? 'failed' : 'retry' });
-    return failed ? 'failed' : 'queued';
+    return recordFailure(db, row, provider, error);
   }
+  await recordSent(db, row, provider, providerMessageId, providers.smsSent);
+  await health
+    ?.answered(row.channel)
+    .catch((error: unknown) => log().error({ component: 'outbox', err: describeError(error) }, 'recovery failed'));
+  return 'sent';
+}
+
+/**
+ * Step 1 of deliverOutboxMessage: one conditional UPDATE moves row `id` to `sending` with a lease of LEASE_MS from
+ * `now` and counts the attempt, when it is `queued` and due or its lease has run out. Returns the claimed row, or
+ * undefined when it does not exist, another job holds it, or it is not due yet.
+ */
+async function claimRow(db: Db, id: string, now: Date): Promise<OutboundMessage | undefined> {
+  const [row] = await db
+    .update(outboundMessages)
+    .set({
+      status: 'sending',
+      attempts: sql`${outboundMessages.attempts} + 1`,
+      leaseUntil: new Date(now.getTime() + LEASE_MS),
+    })
+    .where(
+      and(
+        eq(outboundMessages.id, id),
+        or(
+          and(
+            eq(outboundMessages.status, 'queued'),
+            or(isNull(outboundMessages.nextAttemptAt), lte(outboundMessages.nextAttemptAt, now)),
+          ),
+          leaseExpired(now),
+        ),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/**
+ * Step 3 of deliverOutboxMessage after `provider` refused `row` or did not answer (`error`): back to `queued` with its
+ * next attempt from RETRY_SCHEDULE_MS, or `failed` (secrets redacted) once isLastAttempt. Returns that status.
+ */
+async function recordFailure(
+  db: Db,
+  row: OutboundMessage,
+  provider: string,
+  error: unknown,
+): Promise<'failed' | 'queued'> {
+  const failed = isLastAttempt(row.attempts, row.createdAt, new Date());
+  // The outcome is recorded even across a database restart: the write is tried again while the connection is lost.
+  await retryOnConnectionLoss(() =>
+    db
+      .update(outboundMessages)
+      .set({
+        provider,
+        lastError: String((error as Error).message ?? error).slice(0, 500),
+        status: failed ? 'failed' : 'queued',
+        leaseUntil: null,
+        nextAttemptAt: failed ? null : nextAttemptAfter(row.attempts, new Date()),
+        ...(failed ? redaction : {}),
+      })
+      .where(and(eq(outboundMessages.id, row.id), eq(outboundMessages.status, 'sending'))),
+  );
+  metrics().deliveries.inc({ channel: row.channel, outcome: failed ? 'failed' : 'retry' });
+  return failed ? 'failed' : 'queued';
+}
+
+/**
+ * Step 3 of deliverOutboxMessage once `provider` accepted `row` (as `providerMessageId`): `sent`, secrets redacted
+ * unless keepsSecrets, and for a consent SMS `smsSent` in the same transaction; the delivery counted and its latency
+ * (s since the row was written) observed.
+ */
+async function recordSent(
+  db: Db,
+  row: OutboundMessage,
+  provider: string,
+  providerMessageId: string | null,
+  smsSent: SmsSentStep | undefined,
+): Promise<void> {
   // Recorded even across a database restart (the provider already has the message; without this the row would wait
   // for its lease to run out and be sent a second time).
   await retryOnConnectionLoss(() =>
@@ -163,16 +205,12 @@ export async function deliverOutboxMessage(
           sentAt: new Date(),
           ...(keepsSecrets(provider) ? {} : redaction),
         })
-        .where(eq(outboundMessages.id, id));
-      if (row.locationRequestId) await providers.smsSent?.(tx, row.locationRequestId);
+        .where(eq(outboundMessages.id, row.id));
+      if (row.locationRequestId) await smsSent?.(tx, row.locationRequestId);
     }),
   );
   metrics().deliveries.inc({ channel: row.channel, outcome: 'sent' });
   metrics().deliveryLatency.observe({ channel: row.channel }, (Date.now() - row.createdAt.getTime()) / 1000);
-  await health
-    ?.answered(row.channel)
-    .catch((error: unknown) => log().error({ component: 'outbox', err: describeError(error) }, 'recovery failed'));
-  return 'sent';
 }
 
 /**
