@@ -91,24 +91,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
   const price = await priceSetup(db, input.plan, preferredCurrency(input.locale));
   // Drawn first: the first-order discount is claimed for this id before the row is written.
   const orderId = randomUUID();
-  let amountMinor = price.trialPriceMinor;
-  if (input.offer) {
-    const offer = await findOffer(db, input.offer, buyerKey(email, e164), price.id);
-    const claimed =
-      !!offer &&
-      !ownerId &&
-      !!input.browser &&
-      (await claimFirstOrderDiscount(db, { browserKey: input.browser, email, orderId }));
-    if (!offer || !claimed) {
-      throw new DomainError(
-        'conflict',
-        'Api.offerUsed',
-        { price: formatMoney(price.trialPriceMinor, price.currency, input.locale) },
-        { reason: 'discount_used' },
-      );
-    }
-    amountMinor = discounted(price.trialPriceMinor, offer.percentOff);
-  }
+  const amountMinor = await trialAmount(db, input, { email, e164, ownerId, orderId, price });
   const values = {
     id: orderId,
     email,
@@ -136,30 +119,7 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
     // Any unique key may be taken: the idempotency key (another request with it won: answer with its order), or,
     // rarely, the drawn reference (draw again; 32⁶ values, so a second draw practically always succeeds).
     // The proof of the buyer's consent to the subscription is written with the order, in one transaction.
-    inserted = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(orders)
-        .values({ ...values, code: randomToken(16), reference: newOrderReference() })
-        .onConflictDoNothing()
-        .returning();
-      if (row) {
-        await recordSubscriptionConsent(tx, {
-          orderId: row.id,
-          email,
-          locale: input.locale,
-          trialMinor: amountMinor,
-          monthlyMinor: price.monthlyPriceMinor,
-          currency: price.currency,
-          geolocations: price.geolocationsPerPeriod,
-          descriptor: env().BILLING_DESCRIPTOR,
-          method: input.method,
-          startNow: values.startNow,
-          ip: input.client?.ip ?? null,
-          userAgent: input.client?.userAgent ?? null,
-        });
-      }
-      return row;
-    });
+    inserted = await insertWithConsent(db, values, input, price);
     if (inserted) break;
     if (input.idempotencyKey) {
       const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, input.idempotencyKey));
@@ -170,8 +130,84 @@ export async function createOrder(db: Db, input: OrderInput): Promise<{ order: O
   return startPayment(db, inserted, price);
 }
 
+/**
+ * The trial's amount (minor units of `price.currency`) of the order `orderId` being created: the trial price, or, when
+ * the order names the buyer's offer (`input.offer`, found for this buyer and number and this price), that price
+ * discounted once the first-order discount is claimed for the order (a new buyer, `ownerId` null, with a browser key:
+ * `claimFirstOrderDiscount`). Throws 409 `Api.offerUsed` (detail `reason: 'discount_used'`, with the regular price
+ * formatted in `input.locale`) when the offer is unknown or the discount is not this order's.
+ */
+async function trialAmount(
+  db: Db,
+  input: OrderInput,
+  order: { email: string; e164: E164; ownerId: string | null; orderId: string; price: PriceSetup },
+): Promise<number> {
+  const { email, e164, ownerId, orderId, price } = order;
+  if (!input.offer) return price.trialPriceMinor;
+  const offer = await findOffer(db, input.offer, buyerKey(email, e164), price.id);
+  const claimed =
+    !!offer &&
+    !ownerId &&
+    !!input.browser &&
+    (await claimFirstOrderDiscount(db, { browserKey: input.browser, email, orderId }));
+  if (!offer || !claimed) {
+    throw new DomainError(
+      'conflict',
+      'Api.offerUsed',
+      { price: formatMoney(price.trialPriceMinor, price.currency, input.locale) },
+      { reason: 'discount_used' },
+    );
+  }
+  return discounted(price.trialPriceMinor, offer.percentOff);
+}
+
+/**
+ * One try at writing the order `values` with a new code and a freshly drawn reference, and with it, in the same
+ * transaction, the proof of the buyer's consent to the subscription (./subscription-consents.ts: the amounts of
+ * `price`, the descriptor, the method, the client's address and user agent of `input`). Returns the row, or undefined
+ * when a unique key was taken (the idempotency key or the reference) and nothing was written.
+ */
+async function insertWithConsent(
+  db: Db,
+  values: Omit<typeof orders.$inferInsert, 'code' | 'reference'> & {
+    email: string;
+    amountMinor: number;
+    startNow: boolean;
+  },
+  input: OrderInput,
+  price: PriceSetup,
+): Promise<Order | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(orders)
+      .values({ ...values, code: randomToken(16), reference: newOrderReference() })
+      .onConflictDoNothing()
+      .returning();
+    if (row) {
+      await recordSubscriptionConsent(tx, {
+        orderId: row.id,
+        email: values.email,
+        locale: input.locale,
+        trialMinor: values.amountMinor,
+        monthlyMinor: price.monthlyPriceMinor,
+        currency: price.currency,
+        geolocations: price.geolocationsPerPeriod,
+        descriptor: env().BILLING_DESCRIPTOR,
+        method: input.method,
+        startNow: values.startNow,
+        ip: input.client?.ip ?? null,
+        userAgent: input.client?.userAgent ?? null,
+      });
+    }
+    return row;
+  });
+}
+
+/** A price setup as ./prices.ts `priceSetup` reads it. */
+type PriceSetup = Awaited<ReturnType<typeof priceSetup>>;
+
 /** Starts the provider's checkout of a new order and keeps the provider's session id; where the payer goes next. */
-async function startPayment(db: Db, inserted: Order, price: Awaited<ReturnType<typeof priceSetup>>) {
+async function startPayment(db: Db, inserted: Order, price: PriceSetup) {
   const checkout = await paymentProvider(inserted.provider).startCheckout(inserted, price);
   if (checkout.sessionId) {
     await db.update(orders).set({ providerSessionId: checkout.sessionId }).where(eq(orders.id, inserted.id));
