@@ -3,18 +3,14 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { FUNNEL } from '../../../lib/tracking/funnel';
 import { recordOrderEvent } from '../events';
-import { domainEvents, orders, payments, priceSetups, subscriptions, users, type Order } from '../../db/schema';
+import { orders, payments, priceSetups, users, type Order } from '../../db/schema';
 import { isPayable } from '../../../lib/order-machine';
 import { applyOrderEvent } from './order-transitions';
-import { env } from '../../env';
 import { sandboxCardBrand, sandboxCharge } from '../../providers/sandbox-payments';
-import { localeUrl } from '../../../i18n/routing';
 import { accountIdOf, createSession, hashPassword, TEMP_PASSWORD_TTL_MS } from '../accounts';
 import { generatePassword } from '../tokens';
-import { formatMoney } from '../money';
 import { createLocationRequest } from '../locate';
-import { emailDateTime, queueEmail } from '../messaging';
-import { billingLinks, paidCard } from './receipts';
+import { queueOrderEmail, startTrial, type Fulfilment } from './paid-order';
 
 // Paying an order and what the payment gives (docs/rules.md "Payments" and "States", docs/order-states.md): the
 // sandbox's card, 3-D Secure and wallet steps (Stripe's published test-card semantics), and `fulfilOrder`, which every
@@ -32,22 +28,7 @@ export type PayResult =
   | { kind: 'email_registered' }
   | { kind: 'not_found' };
 
-/** How the first payment was made, for the subscription's later renewals. */
-export type Fulfilment = {
-  sandboxRenewal?: 'succeeds' | 'fails';
-  cardLast4?: string;
-  /** The card's scheme, Stripe's `card.brand` code (`visa`, …); never more of the number than the last four. */
-  cardBrand?: string | null;
-  /**
-   * The paying card's key (services/locate/requester-marks.ts `payerKeyOfCard`, from Stripe's card fingerprint). None
-   * in the sandbox: its cards are Stripe's published test cards, the same for every visitor, so they tell no one apart.
-   */
-  payerKey?: string | null;
-  providerSubscription?: { id: string; status: 'trialing' | 'active'; currentPeriodEnd: Date };
-  providerPaymentId?: string;
-  /** The payer is on our own page and can receive the new account's session cookie (the sandbox routes). */
-  signIn?: boolean;
-};
+export type { Fulfilment } from './paid-order';
 
 type Unpayable = { kind: 'not_found' } | { kind: 'not_payable' } | { kind: 'email_registered' };
 
@@ -197,7 +178,6 @@ async function payingAccount(tx: Tx, order: Order, now: Date) {
  * one e-mail.
  */
 export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: Fulfilment): Promise<PayResult> {
-  const e = env();
   const now = new Date();
   const [price] = await tx.select().from(priceSetups).where(eq(priceSetups.id, order.priceSetupId));
   const user = await payingAccount(tx, order, now);
@@ -214,31 +194,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
   });
   // The caller holds the row lock and checked it payable, so this moves; anything else is a caller's bug.
   if (!moved) throw new Error(`order ${order.code} is not payable`);
-  const trialEnd = how.providerSubscription?.currentPeriodEnd ?? new Date(now.getTime() + price.trialHours * 3600_000);
-  const [sub] = await tx
-    .insert(subscriptions)
-    .values({
-      userId: user.id,
-      orderId: order.id,
-      status: how.providerSubscription?.status ?? 'trialing',
-      currentPeriodEnd: trialEnd,
-      provider: order.provider,
-      providerSubscriptionId: how.providerSubscription?.id ?? null,
-    })
-    .returning({ id: subscriptions.id });
-  await tx.insert(payments).values({
-    orderId: order.id,
-    subscriptionId: sub.id,
-    kind: 'initial',
-    amountMinor: order.amountMinor,
-    currency: order.currency,
-    status: 'succeeded',
-  });
-  await tx.insert(domainEvents).values({
-    type: 'order.paid',
-    aggregateId: order.id,
-    payload: { userId: user.id, phone: order.phoneE164, subscriptionId: sub.id },
-  });
+  await startTrial(tx, order, user.id, price, how, now);
   await recordOrderEvent(tx, FUNNEL.paid, order.id);
   const session = user.password && how.signIn ? await createSession(tx, user.id, meta) : null;
   // The SMS guards are checked again where the SMS is queued; a refusal is recorded on the request's SMS, not thrown:
@@ -253,28 +209,7 @@ export async function fulfilOrder(tx: Tx, order: Order, meta: ClientMeta, how: F
     // Who paid, from which browser and address: the owner's block and cool-down follow them to a new e-mail.
     marks: { payer: how.payerKey ?? order.payerKey, device: order.browserKey, address: order.clientKey },
   });
-  await queueEmail(tx, {
-    to: order.email,
-    template: 'order-credentials',
-    locale: order.locale,
-    params: {
-      email: order.email,
-      ...(user.password ? { password: user.password } : {}),
-      ...(refusal ? { smsRefused: 1 } : {}),
-      order: order.reference,
-      phone: order.phoneE164,
-      amount: formatMoney(order.amountMinor, order.currency, order.locale),
-      monthly: formatMoney(price.monthlyPriceMinor, price.currency, order.locale),
-      descriptor: e.BILLING_DESCRIPTOR,
-      link: localeUrl(e.APP_ORIGIN, order.locale, '/dashboard/locations/'),
-      // The receipt of the trial payment (./receipts.ts has the renewals'): when, paid with what, how to cancel.
-      date: emailDateTime(now, order.locale),
-      method: order.paymentMethod,
-      ...paidCard(how.cardBrand ?? order.cardBrand, how.cardLast4 ?? order.cardLast4),
-      ...(e.REFUND_UNCONSENTED_TRIALS ? { refundUnconsented: 1 } : {}),
-      ...billingLinks(order.locale),
-    },
-  });
+  await queueOrderEmail(tx, order, { password: user.password, smsRefused: !!refusal, price, how, now });
   return {
     kind: 'paid',
     token: session?.token ?? null,

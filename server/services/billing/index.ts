@@ -8,7 +8,8 @@
 //
 // This file is the one entry the rest of the app imports:
 // - orders: ./orders.ts (creating one), ./order-views.ts (reading one), ./order-transitions.ts (its machine,
-//   lib/order-machine.ts, applied), ./order-reference.ts, ./checkout.ts (paying it), ./receipts.ts;
+//   lib/order-machine.ts, applied), ./order-reference.ts, ./checkout.ts (paying it), ./paid-order.ts (the trial and
+//   the order e-mail a payment writes), ./receipts.ts;
 // - prices: ./prices.ts, ./first-order-discount.ts;
 // - subscriptions: ./subscription-machine.ts, ./subscriptions.ts, ./renewals.ts, ./subscription-consents.ts,
 //   ./cancel-links.ts, ./annual-notices.ts;
