@@ -1,6 +1,7 @@
 import 'server-only';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import type { ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './context';
 import { ApiError, DomainError, ErrorCode, apiErrorOf } from './errors';
@@ -36,6 +37,43 @@ export { describeError };
 
 /** Largest accepted request body (bytes); larger answers 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The API's one error handler (docs/rules.md#api): every error becomes the envelope `{success:0,code,msg}` with `msg`
+ * in the request's language. An ApiError as it is; a DomainError through apiErrorOf (server/api/errors.ts); a rate
+ * limit 429 with `Retry-After` (s); Hono's 415 as `unsupportedMedia`, its other 4xx (a body that cannot be read) 400
+ * `badBody`; anything else is logged with the route's pattern and answered 500 `internal`.
+ */
+const onApiError: ErrorHandler<AppEnv> = (error, c) => {
+  const lang = c.get('lang') ?? pickLanguage(c.req.header('accept-language'));
+  let apiError: ApiError;
+  if (error instanceof ApiError) apiError = error;
+  else if (error instanceof DomainError) apiError = apiErrorOf(error);
+  else if (error instanceof RateLimitedError) {
+    c.header('Retry-After', String(error.retryAfterSeconds));
+    apiError = new ApiError(429, ErrorCode.rateLimited, error.messageKey, waitParams(error.retryAfterSeconds));
+  } else if (error instanceof HTTPException && error.status === 415)
+    apiError = new ApiError(415, ErrorCode.unsupportedMedia, 'Api.unsupportedMedia');
+  else if (error instanceof HTTPException && error.status < 500)
+    apiError = new ApiError(400, ErrorCode.badRequest, 'Api.badBody');
+  else {
+    // The route's pattern, never the path, query or body: they may hold e-mails, numbers and codes.
+    log().error(
+      { reqId: c.get('requestId'), method: c.req.method, route: c.req.routePath, err: describeError(error) },
+      'unexpected error',
+    );
+    apiError = new ApiError(500, ErrorCode.internal, 'Api.internal');
+  }
+  return c.json(
+    {
+      success: 0,
+      code: apiError.code,
+      msg: translate(lang, apiError.messageKey, apiError.params),
+      ...apiError.detail,
+    },
+    apiError.status,
+  );
+};
 
 /**
  * The API under `/api_f/v1` (docs/rules.md#api): envelope `{success:1,msg,obj|page}` / `{success:0,code,msg}`, one
@@ -98,36 +136,7 @@ export function createApp() {
     return c.json({ success: 0, code: ErrorCode.notFound, msg: translate(lang, 'Api.notFound') }, 404);
   });
 
-  app.onError((error, c) => {
-    const lang = c.get('lang') ?? pickLanguage(c.req.header('accept-language'));
-    let apiError: ApiError;
-    if (error instanceof ApiError) apiError = error;
-    else if (error instanceof DomainError) apiError = apiErrorOf(error);
-    else if (error instanceof RateLimitedError) {
-      c.header('Retry-After', String(error.retryAfterSeconds));
-      apiError = new ApiError(429, ErrorCode.rateLimited, error.messageKey, waitParams(error.retryAfterSeconds));
-    } else if (error instanceof HTTPException && error.status === 415)
-      apiError = new ApiError(415, ErrorCode.unsupportedMedia, 'Api.unsupportedMedia');
-    else if (error instanceof HTTPException && error.status < 500)
-      apiError = new ApiError(400, ErrorCode.badRequest, 'Api.badBody');
-    else {
-      // The route's pattern, never the path, query or body: they may hold e-mails, numbers and codes.
-      log().error(
-        { reqId: c.get('requestId'), method: c.req.method, route: c.req.routePath, err: describeError(error) },
-        'unexpected error',
-      );
-      apiError = new ApiError(500, ErrorCode.internal, 'Api.internal');
-    }
-    return c.json(
-      {
-        success: 0,
-        code: apiError.code,
-        msg: translate(lang, apiError.messageKey, apiError.params),
-        ...apiError.detail,
-      },
-      apiError.status,
-    );
-  });
+  app.onError(onApiError);
 
   return app;
 }
