@@ -29,9 +29,6 @@ export function ReportAbuse({
   const t = useTranslations('Consent');
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
   // Ids of its own, so that several reports on one page (the safety centre lists many requests) never share one.
   const id = useId();
 
@@ -48,16 +45,6 @@ export function ReportAbuse({
         {t('safety')}
       </p>
     );
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSending(true);
-    const refused = await report(reason);
-    setSending(false);
-    setProblem(refused);
-    if (!refused) setOpen(false);
-  };
-  const count = [...reason].length;
 
   return (
     <div className="mt-6" data-testid="report-abuse">
@@ -76,41 +63,73 @@ export function ReportAbuse({
         onClose={() => setOpen(false)}
         className="m-auto w-[calc(100%-2rem)] max-w-sm rounded-2xl p-6 shadow-xl backdrop:bg-slate-900/50"
       >
-        <form onSubmit={submit} noValidate>
-          <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
-            {t('report')}
-          </h2>
-          <p className="mt-2 text-slate-800">{t('reportConfirm', { product })}</p>
-          <TextAreaField
-            id={`${id}-reason`}
-            label={t('reportReasonLabel')}
-            className="mt-4"
-            name="reason"
-            rows={2}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            hint={t('reportReasonHint')}
-            counter={{ text: `${count}/${REASON_MAX}`, over: count > REASON_MAX }}
-            error={problem ?? undefined}
-          />
-          <div className="mt-6 flex gap-3">
-            <button
-              type="button"
-              onClick={() => setOpen(false)}
-              className="min-h-11 flex-1 rounded-lg border border-slate-300 px-4 py-2"
-            >
-              {t('cancel')}
-            </button>
-            <button
-              type="submit"
-              disabled={sending}
-              className="min-h-11 flex-1 rounded-lg bg-red-700 px-4 py-2 font-semibold text-white disabled:opacity-60"
-            >
-              {t('reportSend')}
-            </button>
-          </div>
-        </form>
+        <ReportForm id={id} product={product} report={report} onDone={() => setOpen(false)} />
       </dialog>
     </div>
+  );
+}
+
+/**
+ * The report dialog's form (ids under `id`): what a report does for `product`, the optional reason with its count
+ * against REASON_MAX, Cancel and Send. Send calls `report` and, once it resolves to null (recorded), `onDone`; a
+ * message it resolves to stays shown under the reason. Cancel calls `onDone` and keeps what was typed.
+ */
+function ReportForm({
+  id,
+  product,
+  report,
+  onDone,
+}: {
+  id: string;
+  product: string;
+  report: (reason: string) => Promise<string | null>;
+  onDone: () => void;
+}) {
+  const t = useTranslations('Consent');
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSending(true);
+    const refused = await report(reason);
+    setSending(false);
+    setProblem(refused);
+    if (!refused) onDone();
+  };
+  const count = [...reason].length;
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
+        {t('report')}
+      </h2>
+      <p className="mt-2 text-slate-800">{t('reportConfirm', { product })}</p>
+      <TextAreaField
+        id={`${id}-reason`}
+        label={t('reportReasonLabel')}
+        className="mt-4"
+        name="reason"
+        rows={2}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        hint={t('reportReasonHint')}
+        counter={{ text: `${count}/${REASON_MAX}`, over: count > REASON_MAX }}
+        error={problem ?? undefined}
+      />
+      <div className="mt-6 flex gap-3">
+        <button type="button" onClick={onDone} className="min-h-11 flex-1 rounded-lg border border-slate-300 px-4 py-2">
+          {t('cancel')}
+        </button>
+        <button
+          type="submit"
+          disabled={sending}
+          className="min-h-11 flex-1 rounded-lg bg-red-700 px-4 py-2 font-semibold text-white disabled:opacity-60"
+        >
+          {t('reportSend')}
+        </button>
+      </div>
+    </form>
   );
 }
