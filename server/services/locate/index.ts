@@ -9,10 +9,12 @@
 // this entry (docs/decisions/0020-domain-folders.md).
 //
 // This file is the one entry the rest of the app imports:
-// - requests: ./requests.ts (creating one, a new consent link, the quota, access, withdrawal), ./request-transitions.ts
-//   (the machine applied, the settling by the clock, the consent SMS's step that the outbox is handed);
-// - consent: ./consent.ts (the owner's page and answers), ./consent-sms.ts (the SMS's text and link), ./sms-guards.ts
-//   (whether a consent SMS may go), ./requester-marks.ts (who asks, beyond the account);
+// - requests: ./requests.ts (creating one, a new consent link, withdrawal), ./buyer-access.ts (access and the quota),
+//   ./consent-sms-outbox.ts (the consent SMS written under the guards' lock), ./request-transitions.ts (the machine
+//   applied, the settling by the clock, the consent SMS's step that the outbox is handed);
+// - consent: ./consent.ts (the owner's page and answers), ./consent-share.ts (a Share recorded), ./consent-sms.ts (the
+//   SMS's text and link), ./sms-guards.ts (whether a consent SMS may go), ./requester-marks.ts (who asks, beyond the
+//   account);
 // - the owner's signals: ./owner-signals.ts (positions, presence), ./more-time.ts, ./share-precision.ts, ./watchers.ts
 //   (fixes while a map is open, "Refresh now");
 // - the buyer's side: ./buyer-side.ts (the list, the trace, the map views, the maintenance job), ./notifications.ts,
