@@ -8,8 +8,10 @@
 // Measured: fan-out latency (fix committed → `position` event at each of its streams), RSS of the server process per
 // open stream (/proc/<pid>/status VmRSS, proc(5)), its CPU share (/proc/<pid>/stat utime+stime), and every error.
 // The buyers are bought through the API (a few); their requests are inserted directly into the database as sharing.
-// BENCH_LIVE_BROKER=redis runs the app on the live broker's Redis engine (REDIS_URL, a redis-server started for the
-// run on a free port, tests/support/redis.ts; docs/decisions/0019-live-broker.md); default `postgres` (NOTIFY). The
+// By default both engines of the live broker run, one after the other (docs/decisions/0019-live-broker.md): PostgreSQL's
+// NOTIFY, then Redis Streams (REDIS_URL, a redis-server started for the run on a free port, tests/support/redis.ts);
+// each writes its full report (bench/live-report-postgres.md, bench/live-report-redis.md) and bench/live-report.md sets
+// them side by side. BENCH_LIVE_BROKER=postgres or redis runs one engine, its report in bench/live-report.md. The
 // phase "into the database" bypasses the broker (nothing calls `announce`), whichever engine runs.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -29,8 +31,15 @@ const PER_REQUEST = Number(process.env.BENCH_LIVE_PER_REQUEST ?? 1);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 20);
 const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 2);
-/** The live broker's engine: `postgres` (the default) or `redis`. */
+/**
+ * The live broker's engine of this run: `postgres` or `redis`. Unset: both, one after the other, each in a process of
+ * its own (`both`), and one report with the two side by side.
+ */
 const BROKER = process.env.BENCH_LIVE_BROKER === 'redis' ? 'redis' : 'postgres';
+/** Where one engine's run writes its report (the side-by-side run gives each its own file). */
+const REPORT = process.env.BENCH_LIVE_OUT ?? path.join(root, 'bench', 'live-report.md');
+/** Where one engine's run writes its headline figures for the side-by-side report (JSON), if set. */
+const SUMMARY = process.env.BENCH_LIVE_SUMMARY;
 const BUYERS = 10;
 /** Streams a client process opens at once. */
 const OPEN_CONCURRENCY = 32;
@@ -366,6 +375,7 @@ async function main() {
       // Per PostgreSQL process (a backend that ends during the phase takes its CPU time with it).
       const pgAtStart = new Map(pgPids().map((p) => [p, cpuMs([p])]));
       const cpu0 = { app: cpuMs([appPid]), clients: cpuMs(clients.map((c) => c.pid!)) };
+      const commits0 = await commitsOf(dbPool);
       const self0 = process.cpuUsage();
       const started = performance.now();
       const first = seq;
@@ -419,6 +429,7 @@ async function main() {
       }
       await Promise.all(pending);
       const seconds = (performance.now() - started) / 1000;
+      const commits = (await commitsOf(dbPool)) - commits0;
       const selfCpu = process.cpuUsage(self0);
       const cpu = {
         app: cpuMs([appPid]) - cpu0.app,
@@ -468,6 +479,7 @@ async function main() {
         endReasons: collected.flatMap((c) => c.endReasons),
         cpu,
         rss: rssKiB(appPid),
+        commitsPerSecond: commits / seconds,
       };
     };
     const viaApi = await runFixes('api');
@@ -506,6 +518,7 @@ async function main() {
         `${r.endedEarly}${r.endReasons.length ? ` (${r.endReasons.slice(0, 2).join('; ')})` : ''}`,
         `${core(r.cpu.app, r.seconds)} / ${core(r.cpu.pg, r.seconds)} / ${core(r.cpu.clients, r.seconds)} / ${core(r.cpu.poster, r.seconds)}`,
         `${(r.rss / 1024).toFixed(0)} MiB`,
+        `${r.commitsPerSecond.toFixed(0)}`,
       ],
     });
     const a = column(viaApi);
@@ -522,6 +535,7 @@ async function main() {
       'streams ended during the phase',
       'CPU (share of one core): app / PostgreSQL / stream clients / fix poster',
       'app RSS after the phase',
+      "the database's commits a second (`pg_stat_database.xact_commit`)",
     ];
     const report = `# Live streams: capacity of one app process
 
@@ -601,7 +615,26 @@ compared with the wall clock of the client process when the event's bytes arrive
   fix, is the next step when processes or fixes grow by another order of magnitude.
 - **More than one process**: processes behind the proxy, sticky-free (docs/deploy.md, "Live location streams").
 `;
-    writeFileSync(path.join(root, 'bench', 'live-report.md'), report);
+    writeFileSync(REPORT, report);
+    if (SUMMARY)
+      writeFileSync(
+        SUMMARY,
+        JSON.stringify({
+          engine: BROKER,
+          streams: openOk,
+          fixesPerSecond: viaApi.accepted / viaApi.seconds,
+          sentP50: quantile(viaApi.sentMs, 0.5),
+          sentP99: quantile(viaApi.sentMs, 0.99),
+          fanOutP50: quantile(viaDb.commitMs, 0.5),
+          fanOutP99: quantile(viaDb.commitMs, 0.99),
+          answerP99: quantile(viaApi.answerMs, 0.99),
+          kibPerStream: perStream,
+          commitsPerSecond: viaApi.commitsPerSecond,
+          missing: viaApi.missing + viaDb.missing,
+          doubled: viaApi.doubled + viaDb.doubled,
+          goal: a.goal,
+        } satisfies EngineSummary),
+      );
     if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
     console.log(report);
   } finally {
@@ -612,4 +645,86 @@ compared with the wall clock of the client process when the event's bytes arrive
   process.exit(0);
 }
 
-if (process.env.BENCH_LIVE_ROLE !== 'streams') await main();
+/** The headline figures of one engine's run, for the side-by-side report. */
+type EngineSummary = {
+  engine: 'postgres' | 'redis';
+  streams: number;
+  fixesPerSecond: number;
+  /** Through the API: fix sent → `position` event, ms. */
+  sentP50: number;
+  sentP99: number;
+  /** Into the database: fix committed → `position` event, ms. */
+  fanOutP50: number;
+  fanOutP99: number;
+  /** The `PUT`'s answer, p99 (ms). */
+  answerP99: number;
+  kibPerStream: number;
+  commitsPerSecond: number;
+  missing: number;
+  doubled: number;
+  goal: string;
+};
+
+/** Transactions committed in the app's database so far (`pg_stat_database`, PostgreSQL docs "The Cumulative Statistics System"). */
+async function commitsOf(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(
+    'select xact_commit as n from pg_stat_database where datname = current_database()',
+  );
+  return Number(rows[0].n);
+}
+
+/**
+ * Both engines, one after the other, each run as its own process (its own app, database and, for Redis, redis-server),
+ * each with its full report (bench/live-report-postgres.md, bench/live-report-redis.md); then bench/live-report.md sets
+ * their headline figures side by side.
+ */
+async function bothEngines(): Promise<void> {
+  const summaries: EngineSummary[] = [];
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-live-'));
+  for (const engine of ['postgres', 'redis'] as const) {
+    const summary = path.join(tmp, `${engine}.json`);
+    const child = fork(import.meta.filename, [], {
+      env: {
+        ...process.env,
+        BENCH_LIVE_BROKER: engine,
+        BENCH_LIVE_OUT: path.join(root, 'bench', `live-report-${engine}.md`),
+        BENCH_LIVE_SUMMARY: summary,
+      },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`bench:live on ${engine} ended with ${code}`);
+    summaries.push(JSON.parse(readFileSync(summary, 'utf8')) as EngineSummary);
+  }
+  rmSync(tmp, { recursive: true, force: true });
+  const row = (label: string, f: (e: EngineSummary) => string) => `| ${label} | ${summaries.map(f).join(' | ')} |`;
+  const report = `# Live streams: both engines of the live broker side by side
+
+Measured ${new Date().toISOString()} by \`npm run bench:live\` (${os.cpus().length} cores, Node ${process.version}): the
+same run once on each engine of the live broker (docs/decisions/0019-live-broker.md), each in a process of its own with
+its own app process, embedded PostgreSQL and, for Redis, a local redis-server; ${STREAMS} streams, fixes at ${RATE}/s
+for ${SECONDS} s through the API, then the same into the database. Each engine's full report:
+[live-report-postgres.md](live-report-postgres.md), [live-report-redis.md](live-report-redis.md).
+
+| | PostgreSQL (NOTIFY, the default) | Redis Streams (\`REDIS_URL\`) |
+| --- | --- | --- |
+${[
+  row('streams open', (e) => `${e.streams}`),
+  row('fixes a second through the API', (e) => e.fixesPerSecond.toFixed(0)),
+  row('fix sent → `position` event, p50 / p99', (e) => `${ms(e.sentP50)} / ${ms(e.sentP99)}`),
+  row('the `PUT` answered, p99', (e) => ms(e.answerP99)),
+  row('fan-out alone: fix committed → event, p50 / p99', (e) => `${ms(e.fanOutP50)} / ${ms(e.fanOutP99)}`),
+  row('RSS per open stream', (e) => `${e.kibPerStream.toFixed(1)} KiB`),
+  row("the database's commits a second (API phase)", (e) => e.commitsPerSecond.toFixed(0)),
+  row('position events missing / doubled', (e) => `${e.missing} / ${e.doubled}`),
+  row('goal', (e) => e.goal),
+].join('\n')}
+`;
+  writeFileSync(path.join(root, 'bench', 'live-report.md'), report);
+  console.log(report);
+}
+
+if (process.env.BENCH_LIVE_ROLE !== 'streams') {
+  if (process.env.BENCH_LIVE_BROKER) await main();
+  else await bothEngines();
+}

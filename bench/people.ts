@@ -11,8 +11,8 @@ import { chromium } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../e2e/chromium';
 import { UNCAPPED, loadAverages, startBenchServer } from './server';
 
-const PORT = 3340;
-const PG_PORT = 55443;
+const PORT = 3350;
+const PG_PORT = 55453;
 const PEOPLE = 5;
 /** Fixes timed, spread over the people in turn. */
 const FIXES = Number(process.env.BENCH_PEOPLE_FIXES ?? 60);
