@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { sessionCookieName } from './lib/session-cookie-names';
+import { cookieNameFor, SESSION_COOKIE_BASE } from './lib/session-cookie-names';
 import { dashboardLocation, rememberedLanguageRedirect, routeRequest, signedInRedirects } from './lib/routing/rules';
 
 /**
@@ -21,7 +21,7 @@ export async function proxy(request: NextRequest) {
   const rewrite = (init?: ResponseInit) =>
     NextResponse.rewrite(new URL(`${decision.internalPath}${search}`, request.url), init);
   const serve = () => (decision.internalPath === pathname ? NextResponse.next() : rewrite());
-  const cookieName = sessionCookieName(process.env.APP_ORIGIN);
+  const cookieName = cookieNameFor(SESSION_COOKIE_BASE, process.env.APP_ORIGIN);
   const token = request.cookies.get(cookieName)?.value;
   if (token && signedInRedirects(decision.rest, search)) {
     const session = await checkSession(request, token);

@@ -13,7 +13,7 @@ import { openLiveStream, openPeopleStream } from '../services/locate';
 import { RateLimitedError } from '../services/rate-limit';
 import { sessionUserOf } from '../services/accounts';
 import { TOKEN_HEADER } from './middleware';
-import { sessionCookie } from './session-cookies';
+import { sessionCookieName } from './session-cookies';
 
 /** The live route's path (routes/live.ts `liveRoute`), with or without the trailing slash; group 1 is the request id. */
 const LIVE_PATH =
@@ -72,7 +72,7 @@ export async function serveLiveStream(req: IncomingMessage, res: ServerResponse)
   let live: Awaited<ReturnType<typeof openLiveStream>> = null;
   try {
     const header = req.headers[TOKEN_HEADER.toLowerCase()];
-    const name = sessionCookie();
+    const name = sessionCookieName('buyer');
     const cookie = req.headers.cookie ? parse(req.headers.cookie, name)[name] : undefined;
     const tokens = [cookie, typeof header === 'string' ? header : undefined].filter((t): t is string => !!t);
     if (tokens.length === 0) return false;

@@ -52,7 +52,7 @@ export const TOKEN_HEADER = '_chamspy_token';
  */
 /** The session tokens a request carries: its session cookie and/or the `_chamspy_token` header, in that order. */
 export function sessionTokens(c: Context): string[] {
-  return [readSessionCookie(c), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t);
+  return [readSessionCookie(c, 'buyer'), c.req.header(TOKEN_HEADER)].filter((t): t is string => !!t);
 }
 
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 
 // The PostgreSQL channel of live location and the one notice on it that is not locate's own: the end of sessions
-// (PostgreSQL docs, "NOTIFY"; docs/decisions/0019-live-broker.md). Accounts announces a sign-out or a revocation here,
-// and the live hub (services/locate) hears it and ends the streams those sessions opened. It stays outside both
+// (PostgreSQL docs, "NOTIFY"; docs/decisions/0019-live-broker.md). A buyer's sign-out or revocation is announced here
+// (services/sessions.ts, for accounts), and the live hub (services/locate) hears it and ends the streams those sessions opened. It stays outside both
 // folders because each imports the other's side: locate reads accounts' sessions, accounts tells locate's hub
 // (docs/decisions/0020-domain-folders.md, "Locate").
 

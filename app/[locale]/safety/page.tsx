@@ -9,7 +9,7 @@ import type { Locale } from '@/i18n/routing';
 import { titled } from '@/lib/page-title';
 import { formatPhone } from '@/lib/phone-format';
 import type { SafetyRequest } from '@/lib/contracts/safety';
-import { safetyCookieName } from '@/lib/session-cookie-names';
+import { cookieNameFor, SAFETY_COOKIE_BASE } from '@/lib/session-cookie-names';
 import { site } from '@/lib/site';
 import { getDb } from '@/server/db/client';
 import { canBlockEveryone, canUndoBlocks, safetyOverview, sessionOf } from '@/server/services/safety';
@@ -36,7 +36,7 @@ export default async function SafetyPage({
   const { locale } = await params;
   setRequestLocale(locale);
   const t = await getTranslations({ locale, namespace: 'Safety' });
-  const token = (await cookies()).get(safetyCookieName(process.env.APP_ORIGIN))?.value;
+  const token = (await cookies()).get(cookieNameFor(SAFETY_COOKIE_BASE, process.env.APP_ORIGIN))?.value;
   const db = await getDb();
   const session = await sessionOf(db, token);
   const code = (await searchParams).c;

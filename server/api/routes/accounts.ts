@@ -16,7 +16,7 @@ import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { TOKEN_HEADER, requireSession } from '../middleware';
 import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
-import { clearSessionCookies, setSessionCookies } from '../session-cookies';
+import { clearBuyerCookies, setBuyerCookies } from '../session-cookies';
 import {
   changePasswordBody,
   emailParams,
@@ -174,13 +174,13 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
   .openapi(loginRoute, async (c) => {
     const body = readBody(c, loginBody);
     const result = await login(await c.var.db(), body.email, body.password, meta(c));
-    setSessionCookies(c, result.token, result.user);
+    setBuyerCookies(c, result.token, result.user);
     c.header(TOKEN_HEADER, result.token);
     return ok(c, result.user satisfies UserInfo);
   })
   .openapi(logoutRoute, async (c) => {
     await revokeSession(await c.var.db(), c.get('user')!.sessionId);
-    clearSessionCookies(c);
+    clearBuyerCookies(c);
     return ok(c, null, translate(c.get('lang'), 'Api.loggedOut'));
   })
   .openapi(currentRoute, (c) => ok(c, userInfoOf(c.get('user')!)))
@@ -220,7 +220,7 @@ export const accountsApi = new OpenAPIHono<AppEnv>()
       body.newPassword,
       meta(c),
     );
-    setSessionCookies(c, result.token, result.user);
+    setBuyerCookies(c, result.token, result.user);
     c.header(TOKEN_HEADER, result.token);
     return ok(c, result.user satisfies UserInfo, translate(c.get('lang'), 'Api.passwordReset'));
   })

@@ -17,14 +17,13 @@ import {
   searchOrders,
   supportInbox,
   undeliveredMessages,
-  OPS_SESSION_MS,
   type OperatorView,
 } from '../../services/ops';
 import type { AppEnv } from '../context';
 import { ApiError, ErrorCode } from '../errors';
 import { e164Of } from '../phone';
 import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
-import { clearOpsCookie, readOpsCookie, setOpsCookie } from '../session-cookies';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../session-cookies';
 import { jsonBodyOf, readBody, validationHook } from '../validation';
 import {
   OPS_ANSWERS,
@@ -67,7 +66,7 @@ const noStore: MiddlewareHandler = async (c, next) => {
  * an https origin, else `ops_token`; server/api/session-cookies.ts), else 401 code 20012. Runs before any body is read.
  */
 const requireOperator: MiddlewareHandler<OpsEnv> = async (c, next) => {
-  const token = readOpsCookie(c);
+  const token = readSessionCookie(c, 'operator');
   const operator = token ? await findOperator(await c.var.db(), token) : null;
   if (!operator) throw new ApiError(401, ErrorCode.sessionInvalid, 'Api.notLoggedIn');
   c.set('operator', operator);
@@ -259,7 +258,7 @@ opsApi.use('/ops/*', noStore);
 opsApi.openapi(signInRoute, async (c) => {
   const input = readBody(c, opsSignInBody);
   const session = await opsSignIn(await c.var.db(), input, c.get('clientIp'));
-  setOpsCookie(c, session.token, Math.floor(OPS_SESSION_MS / 1000));
+  setSessionCookie(c, 'operator', session.token);
   return ok(c, { email: session.operator.email });
 });
 
@@ -270,7 +269,7 @@ opsApi
   .openapi(sessionRoute, (c) => ok(c, { email: c.get('operator').email }))
   .openapi(signOutRoute, async (c) => {
     await opsSignOut(await c.var.db(), c.get('operator'));
-    clearOpsCookie(c);
+    clearSessionCookie(c, 'operator');
     return ok(c, { signedOut: true as const });
   })
   .openapi(ordersRoute, async (c) =>

@@ -4,7 +4,6 @@ import type { Context } from 'hono';
 import { translate } from '../../i18n';
 import { assertNotLimited, consume } from '../../services/rate-limit';
 import {
-  SAFETY_SESSION_MS,
   canBlockEveryone,
   blockEveryone,
   blockRequester,
@@ -28,7 +27,7 @@ import { onRequesterSide } from '../../services/locate';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { e164Of } from '../phone';
 import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
-import { clearSafetyCookie, readSafetyCookie, setSafetyCookie } from '../session-cookies';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../session-cookies';
 import { bodyOf, readBody } from '../validation';
 import {
   codeEntryBody,
@@ -120,7 +119,7 @@ const actionRoute = createRoute({
 
 /** The session's number and how it was opened, or 401 `Api.safetySessionEnded`. */
 async function sessionFrom(c: Context<AppEnv>) {
-  const session = await sessionOf(await c.var.db(), readSafetyCookie(c));
+  const session = await sessionOf(await c.var.db(), readSessionCookie(c, 'safety'));
   if (!session) throw new ApiError(401, ErrorCode.notLoggedIn, 'Api.safetySessionEnded');
   return session;
 }
@@ -139,7 +138,7 @@ function phoneOf(body: { phone: string; country?: string; locale?: Locale }): E1
 
 /** Sets the cookie of a session just opened and answers its end. */
 function opened(c: Context<AppEnv>, session: { token: string; expiresAt: Date }) {
-  setSafetyCookie(c, session.token, Math.floor(SAFETY_SESSION_MS / 1000));
+  setSessionCookie(c, 'safety', session.token);
   return ok(c, { expiresAt: session.expiresAt.toISOString() });
 }
 
@@ -167,7 +166,7 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     const db = await c.var.db();
     // Asked from a session of this number (its consent link, or a code): an opted-out number may get the code — but
     // not asked from the requester's side of a link session (the requester holds the link too).
-    const session = await sessionOf(db, readSafetyCookie(c));
+    const session = await sessionOf(db, readSessionCookie(c, 'safety'));
     const ownerLink =
       session?.e164 === e164 &&
       !(
@@ -189,8 +188,8 @@ export const safetyApi = new OpenAPIHono<AppEnv>()
     return opened(c, session);
   })
   .openapi(leaveRoute, async (c) => {
-    await closeSession(await c.var.db(), readSafetyCookie(c));
-    clearSafetyCookie(c);
+    await closeSession(await c.var.db(), readSessionCookie(c, 'safety'));
+    clearSessionCookie(c, 'safety');
     return ok(c, { left: true as const });
   })
   .openapi(overviewRoute, async (c) => {

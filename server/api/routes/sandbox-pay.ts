@@ -14,7 +14,7 @@ import {
 } from '../../services/billing';
 import type { AppEnv, Db } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
-import { setSessionCookies } from '../session-cookies';
+import { setBuyerCookies } from '../session-cookies';
 import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
 import { formBoolean } from '../../../lib/contracts/fields';
 import { bodyOf, readBody } from '../validation';
@@ -108,7 +108,7 @@ async function answer(c: Context<AppEnv>, result: PayResult, orderCode: string) 
     const row = (await findOrder(await c.var.db(), orderCode))!;
     return ok(c, { status: 'requires_action' as const, email: row.order.email, phone: row.order.phoneE164 });
   }
-  if (result.token) setSessionCookies(c, result.token, { email: result.email, paymentCount: result.paymentCount });
+  if (result.token) setBuyerCookies(c, result.token, { email: result.email, paymentCount: result.paymentCount });
   return ok(c, { status: 'paid' as const, email: result.email, phone: result.phone });
 }
 

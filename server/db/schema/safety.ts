@@ -9,7 +9,8 @@ import type { E164 } from '../../../lib/contracts/phone';
 
 /**
  * A safety-centre session: for one number only, separate from buyer accounts. Only the SHA-256 of the random token
- * (the HttpOnly cookie's value) is kept; it ends at `expiresAt` (SAFETY_SESSION_MINUTES after it was opened).
+ * (the HttpOnly cookie's value) is kept; it ends at `expiresAt` (30 minutes after it was opened: services/sessions.ts,
+ * kind `safety`).
  */
 export const safetySessions = pgTable(
   'safety_sessions',

@@ -9,16 +9,9 @@
 // - ./accounts.ts: registration checks, sign-in, a change of password;
 // - ./password-reset.ts: the e-mailed code and the reset;
 // - ./passwords.ts: the policy, Pwned Passwords, argon2id;
-// - ./sessions.ts: opening, reading and revoking sessions.
+// - ./sessions.ts: the buyer's sessions, on the one session module (services/sessions.ts, kind `buyer`).
 // Shared random-string and hashing helpers stay in services/tokens.ts: billing, consent and the safety centre use them.
 export { LOGIN_LOCK_AFTER_FAILURES, accountIdOf, changePassword, emailKey, isRegistered, login } from './accounts';
 export { resetPassword, sendResetCode } from './password-reset';
 export { TEMP_PASSWORD_TTL_MS, hashPassword, verifyPassword } from './passwords';
-export {
-  SESSION_ABSOLUTE_MS,
-  createSession,
-  liveSessionOwners,
-  revokeSession,
-  sessionUserOf,
-  type SessionUser,
-} from './sessions';
+export { createSession, liveSessionOwners, revokeSession, sessionUserOf, type SessionUser } from './sessions';

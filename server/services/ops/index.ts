@@ -4,7 +4,7 @@ import 'server-only';
 // the routes, the CLI and the tests import from `server/services/ops`.
 
 export type { OperatorView } from './types';
-export { OPS_SESSION_MS, createOperator, opsSignIn, findOperator, opsSignOut } from './operators';
+export { createOperator, opsSignIn, findOperator, opsSignOut } from './operators';
 export type { OpsSignInFailure } from './operators';
 export { audit, auditLog } from './audit';
 export { searchOrders, opsRefund, opsCancel } from './orders';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import type { Db } from '../../db/client';
 import { operatorAudit, operators, operatorSessions } from '../../db/schema';
@@ -8,15 +8,14 @@ import { DomainError } from '../../errors';
 import { hashPassword, verifyPassword } from '../accounts';
 import { clientKey } from '../client-ip';
 import { consume, giveBack, resetLimit } from '../rate-limit';
-import { generatePassword, randomToken, sha256 } from '../tokens';
+import { issueSession, liveSessionWhere, revokeSessions } from '../sessions';
+import { generatePassword, sha256 } from '../tokens';
 import type { OperatorView } from './types';
 import { audit } from './audit';
 import type { OpsSignInBody } from '../../../lib/contracts/ops';
 
 // Operators and their console sessions: creation (CLI), sign-in with password and TOTP code, session look-up, sign-out.
-
-/** Lifetime of an operator session (ms): 12 hours from sign-in, never extended. */
-export const OPS_SESSION_MS = 12 * 3600 * 1000;
+// The session itself (token, 12 hours, revocation) is the one session module's (services/sessions.ts, kind `operator`).
 
 /** The TOTP parameters of RFC 6238 that authenticator apps assume: SHA-1, 6 digits, 30-second steps. */
 function totpOf(secret: string, label = 'operator'): TOTP {
@@ -113,9 +112,7 @@ export async function opsSignIn(
     const step = Math.floor(Date.now() / 30_000) + delta;
     if (op.totpLastStep !== null && step <= op.totpLastStep) return 'replayed_code' as const;
     await tx.update(operators).set({ totpLastStep: step }).where(eq(operators.id, op.id));
-    const token = randomToken(32);
-    const expiresAt = new Date(Date.now() + OPS_SESSION_MS);
-    await tx.insert(operatorSessions).values({ operatorId: op.id, tokenHash: sha256(token), ip, expiresAt });
+    const { token, expiresAt } = await issueSession(tx, 'operator', { operatorId: op.id, ip });
     await tx.insert(operatorAudit).values({ operatorId: op.id, operatorEmail: op.email, action: 'sign_in' });
     return { token, expiresAt, operator: { id: op.id, email: op.email } };
   });
@@ -125,27 +122,23 @@ export async function opsSignIn(
   return session;
 }
 
-/** The operator of a live console session token (not revoked, not expired, operator not disabled), or null. */
+/**
+ * The operator of a live console session token (not revoked, within its 12 hours: services/sessions.ts
+ * `liveSessionWhere`), or null; a disabled operator's sessions are no sessions.
+ */
 export async function findOperator(db: Db, token: string): Promise<OperatorView | null> {
   const [row] = await db
     .select({ id: operators.id, email: operators.email, sessionId: operatorSessions.id })
     .from(operatorSessions)
     .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
-    .where(
-      and(
-        eq(operatorSessions.tokenHash, sha256(token)),
-        isNull(operatorSessions.revokedAt),
-        gt(operatorSessions.expiresAt, sql`now()`),
-        isNull(operators.disabledAt),
-      ),
-    );
+    .where(and(liveSessionWhere('operator', token), isNull(operators.disabledAt)));
   return row ?? null;
 }
 
 /** Ends a console session and writes `sign_out` to the audit log. */
 export async function opsSignOut(db: Db, operator: OperatorView): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.update(operatorSessions).set({ revokedAt: new Date() }).where(eq(operatorSessions.id, operator.sessionId));
+    await revokeSessions(tx, 'operator', eq(operatorSessions.id, operator.sessionId));
     await audit(tx, operator, 'sign_out');
   });
 }

@@ -8,7 +8,6 @@
 export {
   SAFETY_CODE_MS,
   SAFETY_CODE_TRIES,
-  SAFETY_SESSION_MS,
   canBlockEveryone,
   canUndoBlocks,
   closeSession,

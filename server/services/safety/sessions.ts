@@ -7,12 +7,12 @@ import type { E164 } from '../../../lib/contracts/phone';
 import { env } from '../../env';
 import { translate } from '../../i18n';
 import { languageOf } from '../../../i18n/routing';
+import { issueSession, liveSessionWhere, revokeSessions, sessionOfToken } from '../sessions';
 import { randomToken, sha256 } from '../tokens';
 
-// The safety centre's sessions (opened by a consent link's code or a one-time SMS code) and its one-time codes.
+// The safety centre's sessions (opened by a consent link's code or a one-time SMS code) and its one-time codes. The
+// session itself (token, 30 minutes, its end) is the one session module's (services/sessions.ts, kind `safety`).
 
-/** How long a safety-centre session lasts from its opening, ms (short: a shared or stolen phone exposes little). */
-export const SAFETY_SESSION_MS = 30 * 60_000;
 /** How long a one-time code sent by SMS works, ms. */
 export const SAFETY_CODE_MS = 10 * 60_000;
 /** Wrong tries a one-time code takes, from all clients together, before it stops working. */
@@ -22,8 +22,9 @@ export const SAFETY_CODE_TRIES = 5;
 export type SessionVia = 'link' | 'sms';
 
 /**
- * Opens a session for `e164`, opened `via` a consent link or an SMS code: a random token of 256 bits whose SHA-256
- * only is stored, ending SAFETY_SESSION_MS from now. Returns the token (the cookie's value) and the end.
+ * Opens a session for `e164`, opened `via` a consent link or an SMS code (services/sessions.ts `issueSession`: a random
+ * token of 256 bits whose SHA-256 only is stored, ending 30 minutes from now). Returns the token (the cookie's
+ * value) and the end.
  */
 async function openSession(
   db: Db | Tx,
@@ -31,14 +32,12 @@ async function openSession(
   via: SessionVia,
   requesterId: string | null = null,
 ): Promise<{ token: string; expiresAt: Date }> {
-  const token = randomToken(32);
-  const expiresAt = new Date(Date.now() + SAFETY_SESSION_MS);
-  await db.insert(safetySessions).values({ tokenHash: sha256(token), phoneE164: e164, via, requesterId, expiresAt });
+  const session = await issueSession(db, 'safety', { phoneE164: e164, via, requesterId });
   // Ended sessions of this number are of no use to anyone: dropped while we are here.
   await db
     .delete(safetySessions)
     .where(and(eq(safetySessions.phoneE164, e164), lt(safetySessions.expiresAt, new Date())));
-  return { token, expiresAt };
+  return session;
 }
 
 /**
@@ -69,7 +68,7 @@ export async function sessionOf(
   const [row] = await db
     .select({ e164: safetySessions.phoneE164, via: safetySessions.via, requesterId: safetySessions.requesterId })
     .from(safetySessions)
-    .where(and(eq(safetySessions.tokenHash, sha256(token)), gt(safetySessions.expiresAt, new Date())))
+    .where(liveSessionWhere('safety', token))
     .limit(1);
   return row ?? null;
 }
@@ -89,9 +88,9 @@ export const canUndoBlocks = (via: SessionVia): boolean => via === 'sms';
  */
 export const canBlockEveryone = (via: SessionVia): boolean => via === 'sms';
 
-/** Ends session `token` (the quick exit and "leave"). Idempotent. */
+/** Ends session `token` (the quick exit and "leave"): its row is deleted (services/sessions.ts). Idempotent. */
 export async function closeSession(db: Db, token: string | undefined | null): Promise<void> {
-  if (token) await db.delete(safetySessions).where(eq(safetySessions.tokenHash, sha256(token)));
+  if (token) await revokeSessions(db, 'safety', sessionOfToken('safety', token));
 }
 
 /** A new one-time code: 6 random digits (crypto `randomInt`). */
