@@ -108,7 +108,7 @@ class OpenStreams {
 
   /**
    * Ends at once the streams opened with any of the session tokens whose SHA-256 is in `tokenHashes` (a sign-out or
-   * a revocation, announced by the hub to every process: services/accounts/sessions.ts). Returns how many ended.
+   * a revocation, announced by the hub to every process: services/sessions.ts `revokeSessions`). Returns how many ended.
    */
   closeSessions(tokenHashes: readonly string[]): number {
     const ended = new Set(tokenHashes);
