@@ -27,6 +27,11 @@ test.beforeAll(async () => {
   });
 });
 
+test.afterEach(({}, info) => {
+  // A failure shows the app's own errors (its log lines at level error and above).
+  if (info.status !== info.expectedStatus) console.log(web?.lines.filter((l) => /"level":[56]\d/.test(l)).join('\n'));
+});
+
 test.afterAll(async () => {
   await cluster.close();
   await bouncer?.stop();

@@ -128,9 +128,16 @@ const store = globalThis as unknown as { [key]?: Promise<Record<LimitName, RateL
 
 function limiters() {
   store[key] ??= getDbState().then(({ pool }) => {
+    // rate-limiter-flexible names its statements (`rate_limits:rlflx-upsert`), which node-postgres prepares once per
+    // connection; behind a transaction pooler the next query may run on another server connection, which has not
+    // prepared it ("prepared statement … does not exist"; pgbouncer.org, "Features": protocol-level prepared plans need
+    // `max_prepared_statements`, PgBouncer 1.21+). Its queries go out unnamed, as every other query of the app does.
+    const unnamed = {
+      query: (q: { text: string; values?: unknown[] }) => pool.query({ text: q.text, values: q.values }),
+    };
     const make = (name: LimitName) =>
       new RateLimiterPostgres({
-        storeClient: pool,
+        storeClient: unnamed,
         storeType: 'pool',
         tableName: 'rate_limits',
         tableCreated: true,
