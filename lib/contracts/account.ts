@@ -62,5 +62,14 @@ export const undeliveredEmailSchema = z.object({
 });
 export type UndeliveredEmail = z.infer<typeof undeliveredEmailSchema>;
 
+/** `GET /admin/user/undeliveredEmails`: the account's undelivered e-mails, newest first. */
+export const undeliveredEmailsSchema = z.array(undeliveredEmailSchema);
+
+/**
+ * The answer of a call whose news is its envelope's `msg` alone (signing out, a password changed, a reset code sent):
+ * `obj` is null; read `msg` with the client's `whole` (lib/api/client.ts).
+ */
+export const messageOnlySchema = z.null();
+
 /** `GET /portal/user/checkEmail/{email}`: whether the address has an account. */
 export const registeredSchema = z.object({ registered: z.boolean() });

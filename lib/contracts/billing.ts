@@ -165,7 +165,10 @@ export const consentReceiptsSchema = z.array(consentReceiptSchema);
  */
 export const linkRequestBody = z.object({ email: emailBody, locale: localeBody });
 
-/** The answer to a link request: the same whether or not the address has an account. */
+/**
+ * The answer to a link request (the same whether or not the address has an account), also of the safety centre's code
+ * (`POST /safety/code`) and of the contact form (`POST /other/contact`): it was queued for sending.
+ */
 export const linkSentSchema = z.object({ sent: z.literal(true) });
 
 /** The e-mailed cancel link's token (body of `POST /portal/cancel/confirm`, path of `GET /portal/cancel/link/{token}`). */

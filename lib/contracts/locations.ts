@@ -229,3 +229,12 @@ export type RenewedLink = z.infer<typeof renewedLinkSchema>;
 /** One consent SMS text a buyer may choose (`GET /multilingualWord/one/3/phone_text`); `{link}` stands for the link. */
 export const smsTextSchema = z.object({ id: z.string(), locale: z.string(), text: z.string() });
 export type SmsText = z.infer<typeof smsTextSchema>;
+
+/** `GET /multilingualWord/one/3/phone_text`: the consent SMS texts, one per language. */
+export const smsTextsSchema = z.array(smsTextSchema);
+
+/** `POST /spyContent/notifications/seen`: the buyer's unseen notifications, none now. */
+export const notificationsSeenSchema = z.object({ notificationsTotal: z.literal(0) });
+
+/** `POST /gpsTrace/phoneLocation/{id}/refresh`: when the owner's page was asked for a fresh fix (ISO 8601 UTC). */
+export const refreshAskedSchema = z.object({ askedAt: z.string().meta({ description: 'ISO 8601 UTC' }) });

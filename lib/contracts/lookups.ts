@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phoneCountry } from './phone';
 
 /**
  * The lookups' contract (`GET /other/location/info/{phone}`, `GET /other/ipInfo`): the schemas the routes answer with
@@ -23,6 +24,9 @@ export const phoneInfoSchema = z.object({
   timeZones: z.array(z.string()),
 });
 export type PhoneInfo = z.infer<typeof phoneInfoSchema>;
+
+/** `GET /other/location/info/{phone}?country=`: the country a national number is read in (`phoneCountry`). */
+export const phoneInfoQuery = z.object({ country: phoneCountry });
 
 /** Approximate area of an IP address; `accuracyRadiusKm` only when the database has one (DB-IP Lite has not). */
 export const ipInfoSchema = z.object({

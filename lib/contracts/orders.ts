@@ -145,3 +145,20 @@ export const embeddedCheckoutSchema = z.object({
   publishableKey: z.string().meta({ description: 'pk_test_… or pk_live_…, for Stripe.js' }),
 });
 export type EmbeddedCheckout = z.infer<typeof embeddedCheckoutSchema>;
+
+/**
+ * The sandbox checkout's 3-D Secure step and wallet (`POST /portal/order/{code}/sandbox3ds`, `…/sandboxWallet`): the
+ * payer approves (true) or refuses (false); form values 'true', '1', 'on' count as true (`formBoolean`).
+ */
+export const sandboxApproveBody = z.object({ approve: formBoolean });
+
+/**
+ * A sandbox payment's outcome (`POST /portal/order/{code}/sandboxPay`, `…/sandbox3ds`, `…/sandboxWallet`): paid (the
+ * payer is signed in when the payment made the account), or a 3-D Secure step is required; the order's e-mail and
+ * number. A decline answers 402 instead (server/api/routes/sandbox-pay.ts).
+ */
+export const sandboxPaidSchema = z.object({
+  status: z.enum(['paid', 'requires_action']),
+  email: z.string(),
+  phone: z.string(),
+});

@@ -23,14 +23,15 @@ import {
   loginBody,
   registeredSchema,
   resetPasswordBody,
-  undeliveredEmailSchema,
+  undeliveredEmailsSchema,
+  messageOnlySchema,
   userInfoSchema,
   type UndeliveredEmail,
   type UserInfo,
 } from '../../../lib/contracts/account';
 import { bodyOf, readBody } from '../validation';
 
-const messageOnly = envelope(z.null());
+const messageOnly = envelope(messageOnlySchema);
 const limited = { 429: 'Too many attempts; Retry-After says when to retry' } as const;
 
 // POST /api_f/v1/admin/userSession - sign in
@@ -85,7 +86,7 @@ const undeliveredRoute = createRoute({
     "E-mails to the signed-in user's address that failed or wait for a retry: subject, when written, status (`queued` = will be tried again at `nextAttemptAt`; `failed` = gave up). Never the text.",
   middleware: [requireSession] as const,
   responses: {
-    200: jsonResponse(envelope(z.array(undeliveredEmailSchema)), 'Undelivered e-mails, newest first'),
+    200: jsonResponse(envelope(undeliveredEmailsSchema), 'Undelivered e-mails, newest first'),
     ...fails({ 401: 'No live session' }),
   },
 });

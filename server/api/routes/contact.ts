@@ -1,23 +1,12 @@
 import 'server-only';
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { LIMITS } from '../../../lib/validation/schemas';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { storeContactMessage } from '../../services/contact';
 import { consume } from '../../services/rate-limit';
 import type { AppEnv } from '../context';
 import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
-import { emailBody, localeBody } from '../../../lib/contracts/fields';
+import { contactBody as body } from '../../../lib/contracts/contact';
+import { linkSentSchema } from '../../../lib/contracts/billing';
 import { bodyOf, readBody } from '../validation';
-
-const body = z.object({
-  name: z.string('Validation.nameRequired').trim().min(1, 'Validation.nameRequired').max(LIMITS.nameMax),
-  email: emailBody,
-  message: z
-    .string('Validation.messageRequired')
-    .trim()
-    .min(1, 'Validation.messageRequired')
-    .max(LIMITS.messageMax, 'Validation.messageTooLong'),
-  locale: localeBody,
-});
 
 // POST /api_f/v1/other/contact - a message from the contact form
 const route = createRoute({
@@ -26,7 +15,7 @@ const route = createRoute({
   summary:
     'Contact form (/contact-us): stores the message and e-mails support through the outbox (English). 5 messages per IP per hour (429 with Retry-After).',
   request: { body: bodyOf(body) },
-  responses: { 200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Stored'), ...fails(BAD_INPUT) },
+  responses: { 200: jsonResponse(envelope(linkSentSchema), 'Stored'), ...fails(BAD_INPUT) },
 });
 
 export const contactApi = new OpenAPIHono<AppEnv>().openapi(route, async (c) => {

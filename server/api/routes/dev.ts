@@ -1,5 +1,6 @@
 import 'server-only';
-import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import { outboxMessagesSchema } from '../../../lib/contracts/outbox';
 import { devOutboxEnabled } from '../../env';
 import { latestOutboundMessages } from '../../services/messaging';
 import type { AppEnv } from '../context';
@@ -12,22 +13,7 @@ const route = createRoute({
   path: '/dev/outbox',
   summary: 'Development: the newest 100 e-mails and SMS stored by the outbox providers',
   responses: {
-    200: jsonResponse(
-      envelope(
-        z.array(
-          z.object({
-            id: z.string(),
-            channel: z.string(),
-            recipient: z.string(),
-            subject: z.string().nullable(),
-            body: z.string(),
-            status: z.string(),
-            createdAt: z.string(),
-          }),
-        ),
-      ),
-      'Messages',
-    ),
+    200: jsonResponse(envelope(outboxMessagesSchema), 'Messages'),
     ...fails({ 404: 'Disabled' }),
   },
 });

@@ -32,7 +32,9 @@ import {
   requestIdParams,
   requestPageQuery,
   requestPageSchema,
-  smsTextSchema,
+  notificationsSeenSchema,
+  refreshAskedSchema,
+  smsTextsSchema,
 } from '../../../lib/contracts/locations';
 import { bodyOf, readBody } from '../validation';
 import { languages } from '../../../i18n/routing';
@@ -68,7 +70,7 @@ const seenRoute = createRoute({
   summary: 'Marks status changes and positions up to now as seen (notificationsTotal back to 0)',
   middleware: [requireUser] as const,
   responses: {
-    200: jsonResponse(envelope(z.object({ notificationsTotal: z.literal(0) })), 'Seen'),
+    200: jsonResponse(envelope(notificationsSeenSchema), 'Seen'),
     ...fails(SIGNED_OUT),
   },
 });
@@ -110,7 +112,7 @@ const textsRoute = createRoute({
   method: 'get',
   path: '/multilingualWord/one/3/phone_text',
   summary: 'The consent SMS texts per language; {link} stands for the consent link',
-  responses: { 200: jsonResponse(envelope(z.array(smsTextSchema)), 'Texts') },
+  responses: { 200: jsonResponse(envelope(smsTextsSchema), 'Texts') },
 });
 
 // POST /api_f/v1/spyContent/phoneLocation/{id}/link - a new consent link for an unanswered own request
@@ -163,7 +165,7 @@ const refreshRoute = createRoute({
   middleware: [requireUser] as const,
   request: { params: requestIdParams },
   responses: {
-    200: jsonResponse(envelope(z.object({ askedAt: z.string().meta({ description: 'ISO 8601 UTC' }) })), 'Asked'),
+    200: jsonResponse(envelope(refreshAskedSchema), 'Asked'),
     ...fails({ ...SIGNED_OUT, 404: 'Not found or not yours', 409: 'No share runs', 429: 'Asked less than 30 s ago' }),
   },
 });

@@ -2,10 +2,9 @@ import 'server-only';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { isIP } from 'node:net';
 import { lookupIp, unknownLocation } from '../../services/geoip';
-import { ipInfoSchema, phoneInfoSchema } from '../../../lib/contracts/lookups';
+import { ipInfoSchema, phoneInfoQuery, phoneInfoSchema } from '../../../lib/contracts/lookups';
 import { placeLabelsQuery, placeLabelsSchema } from '../../../lib/contracts/places';
 import { placeLabels } from '../../services/locate';
-import { phoneCountry } from '../../../lib/contracts/phone';
 import { phoneInfo } from '../../services/lookups';
 import type { AppEnv } from '../context';
 import { e164Of } from '../phone';
@@ -18,7 +17,7 @@ const phoneRoute = createRoute({
   summary: 'What the number itself tells (docs/rules.md#api phone info); 400 with the error kind for an invalid number',
   request: {
     params: z.object({ phone: z.string().min(1).max(250, 'Validation.phoneTooLong') }),
-    query: z.object({ country: phoneCountry }),
+    query: phoneInfoQuery,
   },
   responses: { 200: jsonResponse(envelope(phoneInfoSchema), 'Numbering-plan facts'), ...fails(BAD_INPUT) },
 });

@@ -39,6 +39,7 @@ import {
   safetySessionSchema,
   type SafetyOverview,
 } from '../../../lib/contracts/safety';
+import { linkSentSchema } from '../../../lib/contracts/billing';
 import type { Locale } from '../../../i18n/routing';
 import { LOCALE_COUNTRY } from '../../../lib/phone-country';
 import type { E164 } from '../../../lib/contracts/phone';
@@ -67,7 +68,7 @@ const codeRoute = createRoute({
     "Sends the number's 6-digit one-time code (10 minutes from its last sending, 5 tries for all clients) by SMS, in the page's language, to a number we already sent a consent SMS to; asked again while it works, the same code is sent again. A number on the opt-out list gets it only when asked from a safety-centre session of that number (its consent link). The answer, and the work behind it, is the same whether or not the number is known. Limited per client address (10 an hour), per number and address (3 a day) and per number (10 a day); 429 says the wait in words (docs/decisions/0016-safety-code-limits.md).",
   request: { body: bodyOf(safetyCodeBody) },
   responses: {
-    200: jsonResponse(envelope(z.object({ sent: z.literal(true) })), 'Accepted'),
+    200: jsonResponse(envelope(linkSentSchema), 'Accepted'),
     ...fails(BAD_INPUT),
   },
 });

@@ -16,10 +16,10 @@ import type { AppEnv, Db } from '../context';
 import { ApiError, ErrorCode, notFound } from '../errors';
 import { setBuyerCookies } from '../session-cookies';
 import { BAD_INPUT, envelope, fails, jsonResponse, ok } from '../respond';
-import { formBoolean } from '../../../lib/contracts/fields';
+import { orderCodeParams, sandboxApproveBody, sandboxPaidSchema } from '../../../lib/contracts/orders';
 import { bodyOf, readBody } from '../validation';
 
-const params = z.object({ code: z.string().min(10).max(64) });
+const params = orderCodeParams;
 
 const cardBody = z.object({
   cardNumber: z
@@ -31,11 +31,8 @@ const cardBody = z.object({
   cvc: z.string().regex(PATTERNS.cvc, 'Validation.cardCvc'),
   zip: z.string().trim().regex(PATTERNS.zip, 'Validation.zip'),
 });
-const approveBody = z.object({ approve: formBoolean });
-
-const paid = z.object({ status: z.enum(['paid', 'requires_action']), email: z.string(), phone: z.string() });
 const outcomes = {
-  200: jsonResponse(envelope(paid), 'Paid (session cookie set) or a 3-D Secure step is required'),
+  200: jsonResponse(envelope(sandboxPaidSchema), 'Paid (session cookie set) or a 3-D Secure step is required'),
   ...fails({
     ...BAD_INPUT,
     402: 'Declined; detail.status failed (retry) or canceled (insufficient funds)',
@@ -59,7 +56,7 @@ const threeDsRoute = createRoute({
   method: 'post',
   path: '/portal/order/{code}/sandbox3ds',
   summary: 'Sandbox 3-D Secure challenge: approve=true pays, approve=false fails the authentication (402)',
-  request: { params, body: bodyOf(approveBody) },
+  request: { params, body: bodyOf(sandboxApproveBody) },
   responses: outcomes,
 });
 
@@ -68,7 +65,7 @@ const walletRoute = createRoute({
   method: 'post',
   path: '/portal/order/{code}/sandboxWallet',
   summary: 'Sandbox wallet: approve=true pays; approve=false cancels the order (402 with detail.status canceled)',
-  request: { params, body: bodyOf(approveBody) },
+  request: { params, body: bodyOf(sandboxApproveBody) },
   responses: outcomes,
 });
 
@@ -121,13 +118,13 @@ export const sandboxPayApi = new OpenAPIHono<AppEnv>()
   })
   .openapi(threeDsRoute, async (c) => {
     const { code } = c.req.valid('param');
-    const { approve } = readBody(c, approveBody);
+    const { approve } = readBody(c, sandboxApproveBody);
     await sandboxOrder(await c.var.db(), code);
     return answer(c, await completeSandbox3ds(await c.var.db(), code, approve, meta(c)), code);
   })
   .openapi(walletRoute, async (c) => {
     const { code } = c.req.valid('param');
-    const { approve } = readBody(c, approveBody);
+    const { approve } = readBody(c, sandboxApproveBody);
     await sandboxOrder(await c.var.db(), code);
     return answer(c, await completeSandboxWallet(await c.var.db(), code, approve, meta(c)), code);
   });
