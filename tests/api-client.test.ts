@@ -10,7 +10,7 @@ import {
   SESSION_INVALID,
   type ApiClientOptions,
 } from '@/lib/api/client';
-import { fetchApi } from '@/lib/api/fetch';
+import { fetchApi, fetchCall } from '@/lib/api/fetch';
 import type { PhoneInfo } from '@/lib/contracts/lookups';
 import type { OrderView } from '@/lib/contracts/orders';
 import { getDb } from '@/server/db/client';
@@ -232,5 +232,30 @@ describe('lib/api, one transport', () => {
       networkMessage: 'Error de red',
     }).catch((e: unknown) => e)) as ApiClientError;
     expect(error).toMatchObject({ message: 'Error de red', status: 0, code: 0 });
+  });
+});
+
+describe('lib/api, calls by their contract key (lib/contracts/calls.ts)', () => {
+  it('fills the path from params %-encoded, sends the query and the form body, and resolves whole when asked', async () => {
+    arrived.length = 0;
+    const api = createApiClient({ baseURL: echoURL });
+    expect(await api.call('GET /usernameLookup/{id}', { params: { id: 'a b/c' } })).toBe('ok');
+    const endpoint = 'https://push.example/send/x?y=1';
+    expect(await api.call('DELETE /push/subscriptions', { query: { endpoint } })).toBe('ok');
+    const code = 'order-code-0123456789';
+    expect(await api.call('POST /admin/order/refund', { body: { code }, whole: true })).toEqual({
+      success: 1,
+      msg: '',
+      obj: 'ok',
+    });
+    expect(
+      await fetchCall('GET /portal/order/{code}', { params: { code: 'x y' } }, { baseURL: echoURL, language: 'en' }),
+    ).toBe('ok');
+    const [get, remove, post, fetched] = arrived;
+    expect([get.method, get.url]).toEqual(['GET', '/api_f/v1/usernameLookup/a%20b%2Fc']);
+    expect(remove.method).toBe('DELETE');
+    expect(new URL(remove.url!, 'http://h').searchParams.get('endpoint')).toBe(endpoint);
+    expect([post.method, post.url, post.body]).toEqual(['POST', '/api_f/v1/admin/order/refund', `code=${code}`]);
+    expect([fetched.method, fetched.url]).toEqual(['GET', '/api_f/v1/portal/order/x%20y']);
   });
 });

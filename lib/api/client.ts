@@ -1,6 +1,7 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig } from 'axios';
 import { answeredError, ApiClientError, NETWORK_ERROR, TIMEOUT_MS, unwrap, type RawEnvelope } from './errors';
-import { API_BASE, baseHeaders, formBody, presentFields, queryFields } from './request-parts';
+import type { ApiCall, ApiCallArgs, ApiResult } from '../contracts/calls';
+import { API_BASE, baseHeaders, callTarget, formBody, presentFields, queryFields } from './request-parts';
 
 export { acceptLanguage } from './request-parts';
 export {
@@ -74,6 +75,20 @@ export function createApiClient(options: ApiClientOptions = {}) {
   }
 
   return {
+    /**
+     * Makes the call `name` keys in lib/contracts/calls.ts (`'GET /gpsTrace/phoneLocation/{id}'`) with its options:
+     * `params` fill the path's `{name}` parts (%-encoded), `query` is the query (GET, DELETE), `body` the form-encoded
+     * body, `headers` extra headers. Resolves to the contract's answer (`ApiAnswers`), or with `whole: true` to the
+     * success envelope around it (to read `msg`); rejects as every call does (`ApiClientError`). The types come from the
+     * contract by `import type`: no schema is loaded.
+     */
+    call: <K extends ApiCall, W extends boolean = false>(name: K, ...[options]: ApiCallArgs<K, W>) => {
+      const { method, path } = callTarget(name, options?.params);
+      return request<ApiResult<K, W>>(
+        { method, url: path, params: options?.query, data: options?.body, headers: options?.headers },
+        options?.whole ?? false,
+      );
+    },
     /** GET `path` with `params` as query; resolves to the unwrapped payload (`whole`: the envelope, e.g. for `msg`). */
     get: <T>(path: string, params?: Record<string, unknown>, whole = false) =>
       request<T>({ method: 'get', url: path, params }, whole),

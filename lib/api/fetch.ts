@@ -1,5 +1,6 @@
 import { answeredError, ApiClientError, NETWORK_ERROR, TIMEOUT_MS, unwrap, type RawEnvelope } from './errors';
-import { API_BASE, baseHeaders, formBody, presentFields, queryFields } from './request-parts';
+import type { ApiAnswers, ApiCallOptions, ApiGetCall } from '../contracts/calls';
+import { API_BASE, baseHeaders, callTarget, formBody, presentFields, queryFields } from './request-parts';
 
 /** One call made with `fetch`: what the axios client's options give it, as values (lib/api/client.ts). */
 export type FetchCall = {
@@ -68,6 +69,20 @@ export async function fetchApi<T>(path: string, call: FetchCall): Promise<T> {
   const data = parseEnvelope(text);
   if (!res.ok) throw answeredError(res.status, data, network);
   return unwrap<T>(data, call.whole ?? false, network);
+}
+
+/**
+ * `fetchApi` for a GET call keyed in lib/contracts/calls.ts (`'GET /other/places'`): its path from `options.params`,
+ * its query `options.query`, the rest of the request as `call` gives it. Resolves to the contract's answer
+ * (`ApiAnswers`); rejects as `fetchApi` does. Types only come from the contract: no schema is loaded.
+ */
+export function fetchCall<K extends ApiGetCall>(
+  name: K,
+  options: ApiCallOptions<K, false> | undefined,
+  call: Omit<FetchCall, 'method' | 'params' | 'data' | 'whole'>,
+): Promise<ApiAnswers[K]> {
+  const { path } = callTarget(name, options?.params);
+  return fetchApi<ApiAnswers[K]>(path, { ...call, params: options?.query as FetchCall['params'] });
 }
 
 /** The envelope in `text`, or null when it is not JSON (a proxy's error page, a cut answer). */

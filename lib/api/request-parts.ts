@@ -52,3 +52,15 @@ export function formBody(
       .map(([k, v]) => [k, String(v)]),
   );
 }
+
+/**
+ * The method and path of a call keyed `METHOD /path` (lib/contracts/calls.ts `API_CALLS`), each `{name}` of the path
+ * replaced by `params[name]` %-encoded (RFC 3986 `encodeURIComponent`): `('GET /usernameLookup/{id}', { id: 'a b' })` →
+ * `{ method: 'GET', path: '/usernameLookup/a%20b' }`. A missing parameter is sent as `undefined`, which the route
+ * refuses (its types require every one).
+ */
+export function callTarget(call: string, params: Record<string, string> = {}): { method: string; path: string } {
+  const space = call.indexOf(' ');
+  const path = call.slice(space + 1).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]));
+  return { method: call.slice(0, space), path };
+}

@@ -212,6 +212,9 @@ export const newRequestBody = z.object({
   locale: z.enum(['en', 'id', 'es', 'en-PH']).optional(),
 });
 
+/** What a page sends as a new request: the body's input (the SMS text one of SMS_TEXTS). */
+export type NewRequestBody = z.input<typeof newRequestBody>;
+
 /** `POST /spyContent/phoneLocation`'s answer. */
 export const newRequestSchema = z.object({
   id: z.string(),

@@ -162,3 +162,4 @@ export const sandboxPaidSchema = z.object({
   email: z.string(),
   phone: z.string(),
 });
+export type SandboxPaid = z.infer<typeof sandboxPaidSchema>;

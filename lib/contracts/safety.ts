@@ -99,6 +99,9 @@ export const safetyActionBody = z.discriminatedUnion('action', [
   z.object({ action: z.literal('report'), requestId: z.uuid(), reason: reportReason }),
 ]);
 
+/** What a page sends as a safety action: the body's input. */
+export type SafetyActionBody = z.input<typeof safetyActionBody>;
+
 /** `POST /safety/actions`'s answer: what the action did. */
 export const safetyActionResultSchema = z.object({
   action: z.enum(SAFETY_ACTIONS),
