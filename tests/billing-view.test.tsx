@@ -18,10 +18,10 @@ vi.mock('next/navigation', () => ({
 }));
 vi.mock('@/components/ui/use-api', () => ({ useApi: () => fakeApi }));
 
+// The page's client (lib/api/client.ts `call`): reads answer the view, posts the refund detail, the cancel nothing.
 const fakeApi = {
-  get: async () => answers.view,
-  post: async () => answers.detail,
-  put: async () => ({ cancelAt: [] }),
+  call: async (name: string) =>
+    name.startsWith('GET ') ? answers.view : name.startsWith('POST ') ? answers.detail : { cancelAt: [] },
 };
 
 const order: BillingOrder = {

@@ -23,12 +23,15 @@ vi.mock('@/components/ui/use-api', () => ({
   useApi: () => fakeApi,
 }));
 
+// The page's client (lib/api/client.ts `call`): the view on a read, and each answer (`PUT` of the link) recorded.
 const fakeApi = {
-  get: async () => {
-    if (!answers.view) throw Object.assign(new Error('not found'), { status: 404, code: 10004 });
-    return answers.view;
-  },
-  put: async (_path: string, body: { action: string }) => {
+  call: async (name: string, options?: { body?: { action: string } }) => {
+    if (name.startsWith('GET ')) {
+      if (!answers.view) throw Object.assign(new Error('not found'), { status: 404, code: 10004 });
+      return answers.view;
+    }
+    if (!name.startsWith('PUT ')) return { status: answers.view?.status };
+    const body = options!.body!;
     answers.puts.push(body);
     if (body.action === 'decline' && answers.view) answers.view = { ...answers.view, status: 'declined' };
     return { status: answers.view?.status };

@@ -15,7 +15,7 @@ vi.mock('next/navigation', () => ({
   useSearchParams: () => new URLSearchParams({ id: '2f9a3c1e-0000-4000-8000-000000000001' }),
   usePathname: () => '/map/',
 }));
-vi.mock('@/components/ui/use-api', () => ({ useApi: () => ({ get: async () => state.trace }) }));
+vi.mock('@/components/ui/use-api', () => ({ useApi: () => ({ call: async () => state.trace }) }));
 vi.mock('@/components/dashboard/use-live-trace', () => ({
   useLiveTrace: () => ({ trace: state.trace, transport: 'stream' }),
 }));

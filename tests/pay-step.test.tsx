@@ -53,12 +53,12 @@ function api(
   created?: { provider: 'sandbox' | 'stripe'; next: string },
 ) {
   const client = {
-    post: async (path: string) => {
-      if (path === '/portal/priceSetup/offer') {
+    call: async (name: string) => {
+      if (name === 'POST /portal/priceSetup/offer') {
         if (errors.offerError) throw errors.offerError;
         return view;
       }
-      if (created) return { obj: created };
+      if (created) return created;
       throw errors.orderError ?? new Error('no order here');
     },
   } as unknown as ApiClient;

@@ -11,7 +11,7 @@ import id from '@/messages/id.json';
 
 // Stripe's embedded checkout on our checkout page, in happy-dom. Stripe.js cannot load here (no network, and it is
 // Stripe's code), so `loadStripe` stands in: it records the client secret the page mounts with and where. The API
-// answers through the page's own client (`useApi`), whose `get` stands in for the server.
+// answers through the page's own client (`useApi`), whose `call` stands in for the server.
 
 const stripe = vi.hoisted(() => ({
   mounts: [] as { clientSecret: string; into: HTMLElement }[],
@@ -45,8 +45,8 @@ const answers = vi.hoisted(() => ({ embedded: null as unknown, error: null as un
 vi.mock('@/components/ui/use-api', () => {
   // One client for every render, as the real hook's (memoized per locale).
   const client = {
-    get: async (path: string) => {
-      answers.calls.push(path);
+    call: async (name: string, options: { params: { code: string } }) => {
+      answers.calls.push(`${name.slice(4).replace('{code}', options.params.code)}`);
       if (answers.error) throw answers.error;
       return answers.embedded;
     },

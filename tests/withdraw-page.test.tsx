@@ -20,12 +20,13 @@ vi.mock('next/navigation', () => ({
 vi.mock('@/components/ui/use-api', () => ({ useApi: () => fakeApi }));
 
 const fakeApi = {
-  get: async () => answers.link,
-  post: async () => {
-    answers.posts += 1;
-    return answers.ack;
-  },
+  call: async (name: string) => (name.startsWith('GET ') ? answers.link : confirm()),
 };
+
+async function confirm() {
+  answers.posts += 1;
+  return answers.ack;
+}
 
 const contract: ContractView = {
   code: 'order-code-0123456789',

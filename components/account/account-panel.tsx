@@ -5,7 +5,7 @@ import type { UndeliveredEmail, UserInfo } from '@/lib/contracts/account';
 import { formatDateTime } from '@/lib/intl-format';
 import { useEffect, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
+import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
 import { signOut } from '@/lib/api/browser';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
@@ -58,10 +58,10 @@ export function AccountPanel() {
 
   useEffect(() => {
     api
-      .get<UserInfo>('/admin/userSession/current')
+      .call('GET /admin/userSession/current')
       .then(setMe, (e: ApiClientError) => setMe(e.code === SESSION_INVALID ? 'signed-out' : null));
     // Mail that has not arrived (a temporary password, a reset code): said here rather than left to guesswork.
-    api.get<UndeliveredEmail[]>('/admin/user/undeliveredEmails').then(setUndelivered, () => setUndelivered([]));
+    api.call('GET /admin/user/undeliveredEmails').then(setUndelivered, () => setUndelivered([]));
   }, [api]);
   const when = (iso: string) => formatDateTime(iso, locale);
 
@@ -76,7 +76,7 @@ export function AccountPanel() {
     setAlert(null);
     try {
       const body = firstPassword ? { newPassword } : { password, newPassword };
-      await api.put<Envelope<null>>('/admin/user/password', body, true);
+      await api.call('PUT /admin/user/password', { body });
       setDone({ chosen: firstPassword });
       setMe({ ...me, mustChangePassword: false, choosesFirstPassword: false });
       reset();

@@ -3,7 +3,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useForm } from 'react-hook-form';
-import type { Envelope } from '@/lib/api/client';
 import { localePath } from '@/i18n/routing';
 import { forgetSchema, type ForgetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
@@ -33,7 +32,7 @@ export function ForgetForm() {
 
   const onSubmit = handleSubmit(async ({ email }) => {
     try {
-      await api.get<Envelope<null>>(`/admin/userSession/forgetPassword/${encodeURIComponent(email)}`, undefined, true);
+      await api.call('GET /admin/userSession/forgetPassword/{email}', { params: { email } });
       router.push(localePath(locale, `/reset/?email=${encodeURIComponent(email)}&sent=1`));
     } catch (error) {
       report(error);

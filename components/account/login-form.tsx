@@ -5,8 +5,6 @@ import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { fullLoad } from '@/lib/api/browser';
-import type { Envelope } from '@/lib/api/client';
-import type { UserInfo } from '@/lib/contracts/account';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { loginSchema, phoneFromQuery, type LoginValues } from '@/lib/validation/schemas';
@@ -60,7 +58,7 @@ export function LoginForm() {
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
     try {
-      const user = await api.post<UserInfo>('/admin/userSession', values);
+      const user = await api.call('POST /admin/userSession', { body: values });
       fullLoad(user.mustChangePassword ? localePath(locale, '/dashboard/account/') : redirect);
     } catch (error) {
       report(error);
@@ -71,11 +69,7 @@ export function LoginForm() {
     const email = getValues('email');
     if (!email) return setError('email', { message: 'Validation.emailRequired' });
     try {
-      const res = await api.put<Envelope<null>>(
-        `/admin/userSession/restPassword/${encodeURIComponent(email)}`,
-        undefined,
-        true,
-      );
+      const res = await api.call('PUT /admin/userSession/restPassword/{email}', { params: { email }, whole: true });
       setNotice(res.msg);
     } catch (error) {
       report(error);

@@ -4,7 +4,6 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { Envelope } from '@/lib/api/client';
 import { localePath } from '@/i18n/routing';
 import { resetSchema, type ResetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
@@ -42,11 +41,11 @@ export function ResetForm() {
   const onSubmit = handleSubmit(async ({ email: address, code, newPassword }) => {
     setAlert(null);
     try {
-      const res = await api.put<Envelope<unknown>>(
-        `/admin/userSession/forgetPassword/${encodeURIComponent(address)}`,
-        { code, newPassword },
-        true,
-      );
+      const res = await api.call('PUT /admin/userSession/forgetPassword/{email}', {
+        params: { email: address },
+        body: { code, newPassword },
+        whole: true,
+      });
       setDone(res.msg);
     } catch (error) {
       report(error);

@@ -1,5 +1,5 @@
 'use client';
-import type { CancelLink, CancelResult } from '@/lib/contracts/billing';
+import type { CancelLink } from '@/lib/contracts/billing';
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
@@ -27,7 +27,7 @@ export function CancelByEmail() {
 
   useEffect(() => {
     if (!token) return;
-    api.get<CancelLink>(`/portal/cancel/link/${encodeURIComponent(token)}`).then(
+    api.call('GET /portal/cancel/link/{token}', { params: { token } }).then(
       (v) => setLink({ ...v, ended: !!v.subscription && Date.parse(v.subscription.endsAt) <= Date.now() }),
       (e: Error) => setMessage({ text: e.message, role: 'alert' }),
     );
@@ -41,9 +41,10 @@ export function CancelByEmail() {
   };
 
   const onConfirm = async () => {
+    if (!token) return;
     setBusy(true);
     try {
-      const { cancelAt } = await api.post<CancelResult>('/portal/cancel/confirm', { token });
+      const { cancelAt } = await api.call('POST /portal/cancel/confirm', { body: { token } });
       setMessage(
         cancelAt[0]
           ? { text: t('done', { date: formatDateTime(cancelAt[0], locale) }), role: 'status' }
@@ -73,7 +74,7 @@ export function CancelByEmail() {
           {!message && <DangerButton busy={busy} onClick={onConfirm} label={t('button')} busyLabel={t('working')} />}
         </>
       ) : token && link?.state === 'used' ? null : (
-        <EmailLinkForm namespace="Cancel" endpoint="/portal/cancel/request" onResult={setMessage} />
+        <EmailLinkForm namespace="Cancel" endpoint="POST /portal/cancel/request" onResult={setMessage} />
       )}
       <LinkMessage message={message} />
     </section>

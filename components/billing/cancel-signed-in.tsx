@@ -1,5 +1,4 @@
 'use client';
-import type { BillingView, CancelResult } from '@/lib/contracts/billing';
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
@@ -31,7 +30,7 @@ export function CancelSignedIn() {
       queueMicrotask(() => setState('signedOut'));
       return;
     }
-    api.get<BillingView>('/admin/order/status').then(
+    api.call('GET /admin/order/status').then(
       (b) => setState(b.subscriptions.some((s) => s.status !== 'canceled' && !s.cancelAt) ? 'ready' : 'nothing'),
       (e: ApiClientError) => setState(e.status === 401 ? 'signedOut' : { error: e.message }),
     );
@@ -40,7 +39,7 @@ export function CancelSignedIn() {
   const cancel = async () => {
     setBusy(true);
     try {
-      const { cancelAt } = await api.put<CancelResult>('/admin/user/cancelSubscribe');
+      const { cancelAt } = await api.call('PUT /admin/user/cancelSubscribe');
       setState(cancelAt[0] ? { done: formatDateTime(cancelAt[0], locale) } : 'nothing');
     } catch (e) {
       setState({ error: (e as Error).message });

@@ -23,7 +23,7 @@ export function EmailLinkForm({
   onResult,
 }: {
   namespace: 'Cancel' | 'Withdraw';
-  endpoint: '/portal/cancel/request' | '/portal/withdraw/request';
+  endpoint: 'POST /portal/cancel/request' | 'POST /portal/withdraw/request';
   onResult: (message: LinkFormMessage) => void;
 }) {
   const t = useTranslations(namespace);
@@ -34,7 +34,7 @@ export function EmailLinkForm({
 
   const onSend = form.handleSubmit(async ({ email }) => {
     try {
-      await api.post(endpoint, { email, locale });
+      await api.call(endpoint, { body: { email, locale } });
       onResult({ text: t('sent'), role: 'status' });
     } catch (e) {
       onResult({ text: (e as Error).message, role: 'alert' });

@@ -2,7 +2,7 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
-import type { Acknowledgement, Contracts, ContractView, WithdrawLink } from '@/lib/contracts/withdraw';
+import type { Acknowledgement, ContractView, WithdrawLink } from '@/lib/contracts/withdraw';
 import { formatDateTime } from '@/lib/intl-format';
 import { formatPhone } from '@/lib/phone-format';
 import { localePath } from '@/i18n/routing';
@@ -67,7 +67,7 @@ export function WithdrawFlow() {
 
   useEffect(() => {
     if (token) {
-      api.get<WithdrawLink>(`/portal/withdraw/link/${encodeURIComponent(token)}`).then(
+      api.call('GET /portal/withdraw/link/{token}', { params: { token } }).then(
         (v) => {
           setLinkState(v.state);
           setContracts(v.contracts);
@@ -81,7 +81,7 @@ export function WithdrawFlow() {
     // Signed in: straight to the confirmation step; otherwise (401, 403) the e-mail form. A browser without the
     // readable `userInfo` cookie has no session here: the form, without a request bound to answer 401.
     const signedIn = readUserInfo()
-      ? api.get<Contracts>('/admin/withdraw/contracts')
+      ? api.call('GET /admin/withdraw/contracts')
       : Promise.reject(new Error('not signed in'));
     signedIn.then(
       (v) => {
@@ -102,8 +102,8 @@ export function WithdrawFlow() {
       const body = { code, ...(zone ? { timeZone: zone } : {}) };
       const ack =
         source.kind === 'link'
-          ? await api.post<Acknowledgement>('/portal/withdraw/confirm', { ...body, token: source.token })
-          : await api.post<Acknowledgement>('/admin/withdraw/confirm', body);
+          ? await api.call('POST /portal/withdraw/confirm', { body: { ...body, token: source.token } })
+          : await api.call('POST /admin/withdraw/confirm', { body });
       setDone(ack);
     } catch (e) {
       setMessage({ text: (e as Error).message, role: 'alert' });
@@ -209,7 +209,9 @@ export function WithdrawFlow() {
             {c.state === 'refunded' && <p>{t('refunded')}</p>}
           </article>
         ))}
-      {showForm && <EmailLinkForm namespace="Withdraw" endpoint="/portal/withdraw/request" onResult={setMessage} />}
+      {showForm && (
+        <EmailLinkForm namespace="Withdraw" endpoint="POST /portal/withdraw/request" onResult={setMessage} />
+      )}
       <LinkMessage message={message} />
     </section>
   );

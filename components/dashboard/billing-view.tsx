@@ -1,9 +1,9 @@
 'use client';
-import type { BillingView, CancelResult, RefundInfo, RefundResult } from '@/lib/contracts/billing';
+import type { BillingView } from '@/lib/contracts/billing';
 import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
-import { ApiClientError, SESSION_INVALID, type Envelope } from '@/lib/api/client';
+import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
 import { formatDateTime, formatDay } from '@/lib/intl-format';
 import { cardBrandName } from '@/lib/card-brand';
 import { localePath } from '@/i18n/routing';
@@ -46,7 +46,7 @@ export function BillingView() {
   const load = useCallback(
     () =>
       api
-        .get<BillingView>('/admin/order/status')
+        .call('GET /admin/order/status')
         .then(setData, (e: ApiClientError) => setError({ message: e.message, signedOut: e.code === SESSION_INVALID })),
     [api],
   );
@@ -61,7 +61,7 @@ export function BillingView() {
   const askRefund = async (code: string) => {
     setNotice(null);
     try {
-      const info = await api.post<RefundInfo>('/admin/order/refundDetail', { code });
+      const info = await api.call('POST /admin/order/refundDetail', { body: { code } });
       if (info.eligible) setAsk({ kind: 'refund', code, amount: info.amount, wallet: info.method === 'wallet' });
       else {
         setNotice({ text: info.message, refused: true });
@@ -78,10 +78,10 @@ export function BillingView() {
     if (!confirmed || !current) return;
     try {
       if (current.kind === 'cancel') {
-        const { cancelAt } = await api.put<CancelResult>('/admin/user/cancelSubscribe');
+        const { cancelAt } = await api.call('PUT /admin/user/cancelSubscribe');
         setNotice({ text: t('cancelDone', { date: formatDateTime(cancelAt[0] ?? current.date, locale) }) });
       } else {
-        const body = await api.post<Envelope<RefundResult>>('/admin/order/refund', { code: current.code }, true);
+        const body = await api.call('POST /admin/order/refund', { body: { code: current.code }, whole: true });
         setNotice({ text: body.msg });
       }
     } catch (e) {

@@ -36,7 +36,7 @@ export function ConsentReceipts() {
   const [error, setError] = useState<{ message: string; signedOut: boolean } | null>(null);
   useEffect(() => {
     api
-      .get<ConsentReceipt[]>('/admin/user/consentReceipts')
+      .call('GET /admin/user/consentReceipts')
       .then(setReceipts, (e: ApiClientError) =>
         setError({ message: e.message, signedOut: e.code === SESSION_INVALID }),
       );

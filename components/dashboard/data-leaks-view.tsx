@@ -29,7 +29,7 @@ export function DataLeaksView() {
 
   useEffect(() => {
     api
-      .get<Report>('/account/dataLeaks')
+      .call('GET /account/dataLeaks')
       .then(setReport, (e: ApiClientError) => setError({ message: e.message, signedOut: e.code === SESSION_INVALID }));
   }, [api]);
 

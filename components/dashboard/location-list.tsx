@@ -72,13 +72,13 @@ export function LocationList() {
   const now = useNow(1000);
 
   useEffect(() => {
-    api.get<RequestPage>('/spyContent', { pageNum: 1, pageSize: 50 }).then(
+    api.call('GET /spyContent', { query: { pageNum: 1, pageSize: 50 } }).then(
       (page) => {
         setRows(page.list);
         setQuota(page.quota);
         setUnseen(page.notificationsTotal);
         // Shown once: what is on screen now counts as seen.
-        if (page.notificationsTotal > 0) api.post('/spyContent/notifications/seen').catch(() => {});
+        if (page.notificationsTotal > 0) api.call('POST /spyContent/notifications/seen').catch(() => {});
       },
       (e: ApiClientError) => setError({ message: e.message, code: e.code, ended: e.detail.reason === 'session_ended' }),
     );

@@ -51,7 +51,7 @@ export function MapView() {
         return null;
       }
       try {
-        return await api.get<LocationTrace>(`/gpsTrace/phoneLocation/${encodeURIComponent(id)}`);
+        return await api.call('GET /gpsTrace/phoneLocation/{id}', { params: { id } });
       } catch (e) {
         const err = e as ApiClientError;
         const signedOut = err.code === SESSION_INVALID;

@@ -18,8 +18,7 @@ import { OwnerNoteField } from '../locate/owner-note-field';
 import { RequesterNameField } from '../locate/requester-name-field';
 import { usePhoneInput } from '../locate/use-phone-input';
 import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
-import type { NewRequest, SmsText } from '@/lib/contracts/locations';
-import type { IpInfo } from '@/lib/contracts/lookups';
+import type { NewRequest, NewRequestBody, SmsText } from '@/lib/contracts/locations';
 import { localeForCountry } from '@/lib/owner-language';
 
 const schema = z.object({
@@ -78,8 +77,8 @@ export function NewRequest() {
   const note = useWatch({ control, name: 'note' });
 
   useEffect(() => {
-    api.get<SmsText[]>('/multilingualWord/one/3/phone_text').then(setTexts, () => setTexts([]));
-    api.get<IpInfo>('/other/ipInfo').then(
+    api.call('GET /multilingualWord/one/3/phone_text').then(setTexts, () => setTexts([]));
+    api.call('GET /other/ipInfo').then(
       (info) => setIpCountry(info.countryCode),
       () => {},
     );
@@ -92,11 +91,13 @@ export function NewRequest() {
       const country = await phoneCountryFor(values.phone, locale, ipCountry);
       const body = {
         ...rest,
+        // A text and a language the API listed (`GET /multilingualWord/one/3/phone_text`), read back from the form.
+        text: rest.text as NewRequestBody['text'],
         ...(noteText.trim() ? { note: noteText } : {}),
-        ...(smsLocale ? { locale: smsLocale } : {}),
+        ...(smsLocale ? { locale: smsLocale as NewRequestBody['locale'] } : {}),
         ...(country ? { country } : {}),
       };
-      setCreated(await api.post<NewRequest>('/spyContent/phoneLocation', body));
+      setCreated(await api.call('POST /spyContent/phoneLocation', { body }));
     } catch (error) {
       report(error);
     }

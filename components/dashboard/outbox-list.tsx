@@ -35,7 +35,7 @@ export function OutboxList() {
   const [messages, setMessages] = useState<Message[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    api.get<Message[]>('/dev/outbox').then(setMessages, (e: Error) => setError(e.message));
+    api.call('GET /dev/outbox').then(setMessages, (e: Error) => setError(e.message));
   }, [api]);
   return (
     <section>

@@ -37,7 +37,7 @@ export function PeopleMap() {
   const poll = useCallback(
     async (active: () => boolean): Promise<People | null | undefined> => {
       try {
-        return await api.get<People>('/gpsTrace/people');
+        return await api.call('GET /gpsTrace/people');
       } catch (e) {
         // Signed out: stop asking (the page says it); anything else: try again at the next turn.
         return (e as ApiClientError).code === SESSION_INVALID || !active() ? null : undefined;

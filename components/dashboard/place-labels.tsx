@@ -2,7 +2,7 @@
 import L from 'leaflet';
 import { useEffect } from 'react';
 import { useMap } from 'react-leaflet';
-import { fetchApi } from '@/lib/api/fetch';
+import { fetchCall } from '@/lib/api/fetch';
 import { MAX_LABEL_TILES, PLACE_LABEL_ZOOMS, type PlaceLabels as Labels } from '@/lib/contracts/places';
 
 /** Above the built-in base map (offline-base.tsx, z-index 150) and below the tiles (200), which cover it where they load. */
@@ -84,7 +84,7 @@ export function PlaceLabels({ language }: { language: string }) {
       }
       let answer: Labels;
       try {
-        answer = await fetchApi<Labels>('/other/places', { params: block, language });
+        answer = await fetchCall('GET /other/places', { query: block }, { language });
       } catch {
         if (asked === key) asked = '';
         return;

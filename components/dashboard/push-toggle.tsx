@@ -2,7 +2,6 @@
 
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
-import type { PushKeyView, PushStateView } from '@/lib/contracts/push';
 import { useApi } from '../ui/use-api';
 
 /**
@@ -62,7 +61,7 @@ export function PushToggle() {
       const registration = await navigator.serviceWorker.getRegistration('/');
       const subscription = await registration?.pushManager.getSubscription();
       if (!subscription || Notification.permission !== 'granted') return settle('off');
-      const known = await api.get<PushStateView>('/push/subscriptions', { endpoint: subscription.endpoint });
+      const known = await api.call('GET /push/subscriptions', { query: { endpoint: subscription.endpoint } });
       settle(known.subscribed ? 'on' : 'off');
     })().catch(() => settle('off'));
     return () => {
@@ -77,13 +76,15 @@ export function PushToggle() {
       if (permission !== 'granted') return setState(permission === 'denied' ? 'blocked' : 'off');
       const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
       await navigator.serviceWorker.ready;
-      const { publicKey } = await api.get<PushKeyView>('/push/key');
+      const { publicKey } = await api.call('GET /push/key');
       const subscription = await registration.pushManager.subscribe({
         userVisibleOnly: true,
         applicationServerKey: keyBytes(publicKey),
       });
       const { endpoint, keys } = subscription.toJSON();
-      await api.post('/push/subscriptions', { endpoint, p256dh: keys?.p256dh, auth: keys?.auth });
+      await api.call('POST /push/subscriptions', {
+        body: { endpoint: endpoint ?? '', p256dh: keys?.p256dh ?? '', auth: keys?.auth ?? '' },
+      });
       setState('on');
     } catch {
       setState('failed');
@@ -96,7 +97,7 @@ export function PushToggle() {
       const registration = await navigator.serviceWorker.getRegistration('/');
       const subscription = await registration?.pushManager.getSubscription();
       if (subscription) {
-        await api.delete(`/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`);
+        await api.call('DELETE /push/subscriptions', { query: { endpoint: subscription.endpoint } });
         await subscription.unsubscribe();
       }
       setState('off');

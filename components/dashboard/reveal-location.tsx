@@ -3,7 +3,7 @@ import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
-import type { RequestPage, RequestRow } from '@/lib/contracts/locations';
+import type { RequestRow } from '@/lib/contracts/locations';
 import { localePath } from '@/i18n/routing';
 import { readUserInfo } from '@/lib/user-info';
 import { useApi } from '../ui/use-api';
@@ -38,7 +38,7 @@ export function RevealLocation() {
         return false;
       }
       try {
-        const page = await api.get<RequestPage>('/spyContent', { pageNum: 1, pageSize: 1 });
+        const page = await api.call('GET /spyContent', { query: { pageNum: 1, pageSize: 1 } });
         if (!active()) return false;
         const newest = page.list[0];
         setRow(newest ?? 'none');

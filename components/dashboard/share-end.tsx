@@ -2,7 +2,7 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import type { ApiClient } from '@/lib/api/client';
-import type { LocationTrace, MoreTimeAsk, MoreTimeAskAnswer } from '@/lib/contracts/locations';
+import type { LocationTrace, MoreTimeAsk } from '@/lib/contracts/locations';
 import { formatTime } from '@/lib/intl-format';
 import { type AppLocale } from '@/lib/routing/rules';
 
@@ -43,7 +43,7 @@ export function ShareEnd({ trace, running, api }: { trace: LocationTrace; runnin
     setBusy(true);
     setError(null);
     try {
-      await api.post<MoreTimeAskAnswer>(`/gpsTrace/phoneLocation/${encodeURIComponent(trace.id)}/more-time`);
+      await api.call('POST /gpsTrace/phoneLocation/{id}/more-time', { params: { id: trace.id } });
       setAsked({ id: trace.id, sharingUntil: trace.sharingUntil });
     } catch (e) {
       setError((e as Error).message);
@@ -55,7 +55,7 @@ export function ShareEnd({ trace, running, api }: { trace: LocationTrace; runnin
   const refresh = async () => {
     setError(null);
     try {
-      await api.post<{ askedAt: string }>(`/gpsTrace/phoneLocation/${encodeURIComponent(trace.id)}/refresh`);
+      await api.call('POST /gpsTrace/phoneLocation/{id}/refresh', { params: { id: trace.id } });
       setRefreshing(true);
       setTimeout(() => setRefreshing(false), REFRESH_SHOWN_MS);
     } catch (e) {

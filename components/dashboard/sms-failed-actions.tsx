@@ -1,5 +1,4 @@
 'use client';
-import type { RenewedLink } from '@/lib/contracts/locations';
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { useApi } from '../ui/use-api';
@@ -21,7 +20,10 @@ export function SmsFailedActions({ requestId }: { requestId: string }) {
     setBusy(true);
     setNotice(null);
     try {
-      const result = await api.post<RenewedLink>(`/spyContent/phoneLocation/${requestId}/link`, { send });
+      const result = await api.call('POST /spyContent/phoneLocation/{id}/link', {
+        params: { id: requestId },
+        body: { send },
+      });
       setLink(result.link);
       if (result.smsQueued) setNotice(t('sent'));
     } catch (error) {

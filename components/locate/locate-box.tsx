@@ -1,7 +1,7 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { Suspense, lazy, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import type { IpInfo, PhoneInfo } from '@/lib/contracts/lookups';
+import type { PhoneInfo } from '@/lib/contracts/lookups';
 import { localePath } from '@/i18n/routing';
 import { buyAgainPhone, type AppLocale } from '@/lib/routing/rules';
 import type { LocateBoxValues } from '@/lib/validation/schemas';
@@ -95,7 +95,7 @@ export function LocateBox() {
   // (IP_COUNTRY_WAIT_MS at most).
   const ipAsked = useRef<Promise<string | null> | null>(null);
   const askIpCountry = () =>
-    (ipAsked.current ??= get<IpInfo>('/other/ipInfo').then(
+    (ipAsked.current ??= get('GET /other/ipInfo').then(
       (info) => info.countryCode ?? null,
       () => null,
     ));
@@ -134,10 +134,10 @@ export function LocateBox() {
       // Signed in as this address: the order is attached to the account, nothing to refuse.
       const own = readUserInfo()?.email?.toLowerCase() === email.trim().toLowerCase();
       const [info, account] = await Promise.all([
-        get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}),
+        get('GET /other/location/info/{phone}', { params: { phone }, query: country ? { country } : {} }),
         own
           ? null
-          : get<{ registered: boolean }>(`/portal/user/checkEmail/${encodeURIComponent(email.trim())}`)
+          : get('GET /portal/user/checkEmail/{email}', { params: { email: email.trim() } })
               // A refused check (rate limit, network) is not a verdict: the order itself checks again.
               .catch(() => null),
       ]);

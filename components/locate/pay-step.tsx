@@ -3,7 +3,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { track } from '@/lib/tracking/track';
 import { useEffect, useState } from 'react';
-import type { OfferView, OrderView } from '@/lib/contracts/orders';
+import type { OfferView } from '@/lib/contracts/orders';
 import { localePath } from '@/i18n/routing';
 import { trackingQuery, type AppLocale } from '@/lib/routing/rules';
 import { Link } from '@/components/ui/link';
@@ -62,7 +62,7 @@ export function PayStep({
 
   useEffect(() => {
     let cancelled = false;
-    api.post<OfferView>('/portal/priceSetup/offer', { email, phone }).then(
+    api.call('POST /portal/priceSetup/offer', { body: { email, phone } }).then(
       (v) => !cancelled && setView(v),
       (e: Error) => !cancelled && setError(e.message),
     );
@@ -99,9 +99,8 @@ export function PayStep({
     setBusy(true);
     setError(null);
     try {
-      const body = await api.post<{ obj: OrderView & { next: string } }>(
-        '/portal/order',
-        {
+      const order = await api.call('POST /portal/order', {
+        body: {
           email,
           phone,
           requesterName,
@@ -115,15 +114,14 @@ export function PayStep({
           idempotencyKey: key,
           ...(running ? { offer: view.offer!.id } : {}),
         },
-        true,
-      );
-      const next = body.obj.next;
+      });
+      const next = order.next;
       const onSite = `${next}${trackingQuery(location.search).replace(/^\?/, '&')}`;
       if (/^https?:\/\//.test(next)) window.location.assign(next);
       // Stripe's checkout is embedded in our checkout page, whose Content-Security-Policy alone allows Stripe.js; a
       // policy belongs to the document, so that page is loaded in full, not reached by client-side navigation.
       // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a new document, on purpose
-      else if (body.obj.provider === 'stripe') window.location.assign(onSite);
+      else if (order.provider === 'stripe') window.location.assign(onSite);
       else router.push(onSite);
     } catch (e) {
       const reason = (e as { detail?: { reason?: unknown } }).detail?.reason;

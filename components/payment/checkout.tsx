@@ -7,7 +7,7 @@ import dynamic from 'next/dynamic';
 import { useCallback, useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { ApiClientError } from '@/lib/api/client';
-import type { OrderView } from '@/lib/contracts/orders';
+import type { OrderView, SandboxPaid } from '@/lib/contracts/orders';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { cardFormSchema, type CardFormValues } from '@/lib/validation/schemas';
@@ -75,7 +75,7 @@ export function Checkout() {
 
   useEffect(() => {
     if (!code) return;
-    api.get<OrderView>(`/portal/order/${encodeURIComponent(code)}`).then(
+    api.call('GET /portal/order/{code}', { params: { code } }).then(
       (order) => {
         if (order.status !== 'pending' && order.status !== 'failed') router.replace(statusPage);
         else if (order.provider === 'stripe') setPhase({ kind: 'stripe', order });
@@ -94,10 +94,10 @@ export function Checkout() {
     );
   if (phase.kind === 'missing') return <NoOrder />;
   const { order } = phase;
-  const path = `/portal/order/${encodeURIComponent(order.code)}`;
+  const params = { code: order.code };
 
   /** Applies a pay endpoint's answer: paid → status page; 3-D Secure → challenge; refusals → their message. */
-  const settle = async (call: Promise<{ status: string }>) => {
+  const settle = async (call: Promise<SandboxPaid>) => {
     try {
       const result = await call;
       if (result.status === 'requires_action') setPhase({ kind: '3ds', order });
@@ -109,10 +109,12 @@ export function Checkout() {
     }
   };
 
-  const onPay = handleSubmit((values) => settle(api.post(`${path}/sandboxPay`, values)));
+  const onPay = handleSubmit((values) =>
+    settle(api.call('POST /portal/order/{code}/sandboxPay', { params, body: values })),
+  );
   const on3ds = async (approve: boolean) => {
     setWorking(true);
-    await settle(api.post(`${path}/sandbox3ds`, { approve }));
+    await settle(api.call('POST /portal/order/{code}/sandbox3ds', { params, body: { approve } }));
     setWorking(false);
   };
 

@@ -3,7 +3,6 @@ import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useState } from 'react';
-import type { UserInfo } from '@/lib/contracts/account';
 import type { OrderView } from '@/lib/contracts/orders';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
@@ -59,11 +58,11 @@ export function PayStatus() {
       void tick; // a manual refresh restarts the poll
       if (!code) return false; // no order named: 'missing' is already shown
       try {
-        const order = await api.get<OrderView>(`/portal/user/checkRegister/${encodeURIComponent(code)}`);
+        const order = await api.call('GET /portal/user/checkRegister/{code}', { params: { code } });
         // Signed in here as the order's own account (a payment never signs anyone in to an account that existed).
         const signedIn =
           order.status === 'paid' &&
-          (await api.get<UserInfo>('/admin/userSession/current').then(
+          (await api.call('GET /admin/userSession/current').then(
             (me) => me.email.toLowerCase() === order.email.toLowerCase(),
             () => false,
           ));

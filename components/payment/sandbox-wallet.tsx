@@ -25,7 +25,7 @@ export function SandboxWallet() {
 
   useEffect(() => {
     if (!code) return;
-    api.get<OrderView>(`/portal/order/${encodeURIComponent(code)}`).then(
+    api.call('GET /portal/order/{code}', { params: { code } }).then(
       (o) => (o.status === 'pending' ? setOrder(o) : router.replace(statusPage)),
       () => setOrder('missing'),
     );
@@ -42,7 +42,9 @@ export function SandboxWallet() {
   const answer = async (approve: boolean) => {
     setWorking(true);
     // A cancel answers 402 by design; the status page reads the outcome either way.
-    await api.post(`/portal/order/${encodeURIComponent(order.code)}/sandboxWallet`, { approve }).catch(() => {});
+    await api
+      .call('POST /portal/order/{code}/sandboxWallet', { params: { code: order.code }, body: { approve } })
+      .catch(() => {});
     router.push(statusPage);
   };
 

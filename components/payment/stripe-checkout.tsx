@@ -4,7 +4,7 @@ import type { StripeEmbeddedCheckout } from '@stripe/stripe-js';
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
-import type { EmbeddedCheckout, OrderView } from '@/lib/contracts/orders';
+import type { OrderView } from '@/lib/contracts/orders';
 import { useApi } from '../ui/use-api';
 
 /**
@@ -43,9 +43,9 @@ export function StripeCheckout({ order, onClosed }: { order: OrderView; onClosed
       try {
         await previous;
         if (!active) return release();
-        const { clientSecret, publishableKey } = await api.get<EmbeddedCheckout>(
-          `/portal/order/${encodeURIComponent(order.code)}/embeddedCheckout`,
-        );
+        const { clientSecret, publishableKey } = await api.call('GET /portal/order/{code}/embeddedCheckout', {
+          params: { code: order.code },
+        });
         const stripe = await loadStripe(publishableKey);
         if (!stripe) throw new Error('Stripe.js is not available in this browser');
         const mounted = await stripe.createEmbeddedCheckoutPage({ clientSecret });

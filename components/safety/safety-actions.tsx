@@ -1,9 +1,8 @@
 'use client';
-import type { SafetyActionResult } from '@/lib/contracts/safety';
+import type { SafetyActionBody, SafetyActionResult } from '@/lib/contracts/safety';
 import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import type { SafetyAction } from '@/lib/safety';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useApi } from '../ui/use-api';
 import { ReportAbuse } from '../share/report-abuse';
@@ -20,11 +19,11 @@ function useSafetyAction() {
   const [busy, setBusy] = useState(false);
   const [receipt, setReceipt] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const run = async (body: { action: SafetyAction; requestId?: string; reason?: string }): Promise<string | null> => {
+  const run = async (body: SafetyActionBody): Promise<string | null> => {
     setBusy(true);
     setError(null);
     try {
-      const done = await api.post<SafetyActionResult>('/safety/actions', body);
+      const done = await api.call('POST /safety/actions', { body });
       setReceipt(receiptOf(done, t));
       router.refresh();
       return null;

@@ -1,7 +1,6 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { IpInfo } from '@/lib/contracts/lookups';
 import { regionName } from '@/lib/intl-format';
 import { phoneCountries, phoneCountryFor } from '@/lib/phone-country';
 import type { AppLocale } from '@/lib/routing/rules';
@@ -68,7 +67,7 @@ export function SafetyEntry({
     if (!code || tried.current) return;
     tried.current = true;
     api
-      .post('/safety/session/consent', { code })
+      .call('POST /safety/session/consent', { body: { code } })
       .then(reopen)
       .catch(() => setLinkState('invalid'));
   }, [api, code]);
@@ -86,7 +85,7 @@ export function SafetyEntry({
 
   /** The visitor's IP country, asked once at the first touch of the number field. */
   const askIpCountry = () =>
-    (ipAsked.current ??= api.get<IpInfo>('/other/ipInfo').then(
+    (ipAsked.current ??= api.call('GET /other/ipInfo').then(
       (info) => {
         const found = info.countryCode ?? null;
         if (found) setIpCountry(found);
@@ -104,10 +103,10 @@ export function SafetyEntry({
         ? { phone: number }
         : { phone, country: (await phoneCountryFor(phone, locale, await askIpCountry())) ?? undefined };
       if (!sent) {
-        await api.post('/safety/code', { ...target, locale });
+        await api.call('POST /safety/code', { body: { ...target, locale } });
         setSent(true);
       } else {
-        await api.post('/safety/session', { ...target, code: otp, locale });
+        await api.call('POST /safety/session', { body: { ...target, code: otp, locale } });
         reopen();
       }
     } catch (e) {

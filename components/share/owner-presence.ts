@@ -41,9 +41,7 @@ export function sendPresence(code: string, state: 'hidden' | 'permission_lost'):
  */
 export async function sendHeartbeat(api: ApiClient, code: string): Promise<PresenceAnswer | null> {
   if (pageLeaving) return null;
-  return api.post<PresenceAnswer>(`/spyContent/phoneLocation/${encodeURIComponent(code)}/presence`, {
-    state: 'visible',
-  });
+  return api.call('POST /spyContent/phoneLocation/{id}/presence', { params: { id: code }, body: { state: 'visible' } });
 }
 
 /**

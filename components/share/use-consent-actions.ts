@@ -9,10 +9,10 @@ import type { SentFix } from './use-position-fixes';
 // What the owner does on the consent page (components/share/use-consent.ts): share, decline, stop, go approximate,
 // ask for more time or keep the end, and report abuse, each a `PUT` of the consent link (docs/rules.md#security).
 
-/** What the owner's actions work with: the consent link's API `path`, the page's view and location watch. */
+/** What the owner's actions work with: the consent link's `code`, the page's view and location watch. */
 type ActionDeps = {
   api: ApiClient;
-  path: string;
+  code: string;
   /** Reloads the view, so the page shows the server's state. */
   load: () => Promise<void>;
   stopWatch: () => void;
@@ -46,7 +46,7 @@ export function useConsentActions(deps: ActionDeps) {
  * refused permission shows `denied` and tells the server only that the location was not allowed.
  */
 function shareAction(
-  { api, path, load, setGps, setAccuracy, precisionRef, lastSentRef }: ActionDeps,
+  { api, code, load, setGps, setAccuracy, precisionRef, lastSentRef }: ActionDeps,
   { setBusy, setError }: ActionState,
 ) {
   return (minutes: number, chosen: SharePrecision = 'exact') => {
@@ -56,7 +56,9 @@ function shareAction(
       setGps('denied');
       setBusy(false);
       // Nothing is stored; the buyer only learns that the location was not allowed.
-      api.put(path, { action: 'denied' }).catch(() => undefined);
+      api
+        .call('PUT /spyContent/phoneLocation/{id}', { params: { id: code }, body: { action: 'denied' } })
+        .catch(() => undefined);
     };
     if (!('geolocation' in navigator)) return refused();
     setGps('waiting');
@@ -65,7 +67,10 @@ function shareAction(
         const fix = { latitude: pos.coords.latitude, longitude: pos.coords.longitude };
         const sent = fixAt(pos.coords, chosen);
         try {
-          await api.put<ConsentAnswer>(path, { action: 'share', minutes, precision: chosen, ...sent });
+          await api.call('PUT /spyContent/phoneLocation/{id}', {
+            params: { id: code },
+            body: { action: 'share', minutes, precision: chosen, ...sent },
+          });
           precisionRef.current = chosen;
           setAccuracy(Math.round(sent.accuracy));
           lastSentRef.current = { ...fix, at: Date.now() };
@@ -86,7 +91,7 @@ function shareAction(
 
 /** The owner's answers once the page is open: `act`, `moreTime` and `report`, each described where it is made. */
 function answerActions(
-  { api, path, load, stopWatch, applyNews, precisionRef, lastSentRef }: ActionDeps,
+  { api, code, load, stopWatch, applyNews, precisionRef, lastSentRef }: ActionDeps,
   { setBusy, setError }: ActionState,
 ) {
   /**
@@ -97,7 +102,7 @@ function answerActions(
     setBusy(true);
     setError(null);
     try {
-      await api.put<ConsentAnswer>(path, { action });
+      await api.call('PUT /spyContent/phoneLocation/{id}', { params: { id: code }, body: { action } });
       if (action === 'approximate') {
         precisionRef.current = 'approximate';
         lastSentRef.current = null;
@@ -119,7 +124,7 @@ function answerActions(
     setBusy(true);
     setError(null);
     try {
-      applyNews(await api.put<ConsentAnswer>(path, action));
+      applyNews(await api.call('PUT /spyContent/phoneLocation/{id}', { params: { id: code }, body: action }));
     } catch (e) {
       setError((e as Error).message);
       if (!transient(e)) await load();
@@ -138,7 +143,10 @@ function answerActions(
     setBusy(true);
     setError(null);
     try {
-      await api.put<ConsentAnswer>(path, { action: 'report', ...(reason.trim() ? { reason } : {}) });
+      await api.call('PUT /spyContent/phoneLocation/{id}', {
+        params: { id: code },
+        body: { action: 'report', ...(reason.trim() ? { reason } : {}) },
+      });
       stopWatch();
       await load();
       return null;

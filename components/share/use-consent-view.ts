@@ -18,7 +18,7 @@ export function useConsentView(api: ApiClient, code: string, onView: (view: Cons
   const load = useCallback(async (): Promise<void> => {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const v = await api.get<ConsentView>(`/spyContent/consent/${encodeURIComponent(code)}`);
+        const v = await api.call('GET /spyContent/consent/{id}', { params: { id: code } });
         setFailed(null);
         setView(v);
         onView(v);

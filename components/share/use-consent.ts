@@ -25,14 +25,12 @@ export type { GpsState, OwnerState };
  */
 export function useConsent(api: ApiClient, code: string) {
   const [now, setNow] = useState(() => Date.now());
-  const path = `/spyContent/phoneLocation/${encodeURIComponent(code)}`;
-  const sender = usePositionSender(api, path);
+  const sender = usePositionSender(api, code);
   const { gps, setGps, accuracy, setAccuracy, sendFailing, setSendFailing, lastSentRef, precisionRef } = sender;
   const { view, setView, failed, load } = useConsentView(api, code, sender.onView);
   const { resting, isResting, applyNews } = useShareNews(setView, sender.sendFreshFix);
   const { startWatch, stopWatch } = usePositionWatch({
     api,
-    path,
     code,
     sender: { setGps, setAccuracy, setSendFailing, lastSentRef, precisionRef },
     isResting,
@@ -65,7 +63,7 @@ export function useConsent(api: ApiClient, code: string) {
   const wakeLock = useWakeLock(sharing);
   const { busy, error, share, act, moreTime, report } = useConsentActions({
     api,
-    path,
+    code,
     load,
     stopWatch,
     applyNews,

@@ -18,11 +18,11 @@ export type SentFix = { latitude: number; longitude: number; at: number };
  * (how precise the running share is: the server's word, or the owner's last choice) and `lastSentRef`.
  *
  * `onView` takes what a loaded view says of them (its share's precision; a location refused before, shown as
- * `denied` unless a share runs). `sendFreshFix` takes one high-accuracy fix now and sends it to `path` at the share's
- * precision ("Refresh now" from the map, and each fix while resting); a failed fix or send is dropped, the next one
+ * `denied` unless a share runs). `sendFreshFix` takes one high-accuracy fix now and sends it (a `PUT` of the consent
+ * link) at the share's precision ("Refresh now" from the map, and each fix while resting); a failed fix or send is dropped, the next one
  * asked repeats it. An approximate share sends only its area cell, never the point (lib/geo.ts `fixAt`).
  */
-export function usePositionSender(api: ApiClient, path: string) {
+export function usePositionSender(api: ApiClient, code: string) {
   const [gps, setGps] = useState<GpsState>('idle');
   const [accuracy, setAccuracy] = useState<number | null>(null);
   const [sendFailing, setSendFailing] = useState(false);
@@ -39,15 +39,17 @@ export function usePositionSender(api: ApiClient, path: string) {
       (pos) => {
         const sent = fixAt(pos.coords, precisionRef.current);
         lastSentRef.current = { latitude: pos.coords.latitude, longitude: pos.coords.longitude, at: Date.now() };
-        api.put(path, { action: 'position', ...sent }).then(
-          () => setAccuracy(Math.round(sent.accuracy)),
-          () => undefined,
-        );
+        api
+          .call('PUT /spyContent/phoneLocation/{id}', { params: { id: code }, body: { action: 'position', ...sent } })
+          .then(
+            () => setAccuracy(Math.round(sent.accuracy)),
+            () => undefined,
+          );
       },
       () => undefined,
       GPS_OPTIONS,
     );
-  }, [api, path]);
+  }, [api, code]);
 
   return {
     gps,
@@ -63,10 +65,9 @@ export function usePositionSender(api: ApiClient, path: string) {
   };
 }
 
-/** What the watch works with: the consent link (`code`, its API `path`), the sender's state and refs, the page's rest. */
+/** What the watch works with: the consent link's `code`, the sender's state and refs, the page's rest. */
 type WatchDeps = {
   api: ApiClient;
-  path: string;
   code: string;
   sender: {
     setGps: Dispatch<SetStateAction<GpsState>>;
@@ -83,12 +84,12 @@ type WatchDeps = {
 /**
  * The watch that sends the phone's fixes while sharing (`watchPosition`), started and stopped by the page.
  * `startWatch` (re)starts it unless the page rests (`isResting()`: no map open, the rest's own timer takes the fixes):
- * a fix is sent to `path` at most every 10 s unless the phone moved over 25 m (lib/geo.ts `shouldSendFix`), its
+ * a fix is sent (`PUT` of the consent link) at most every 10 s unless the phone moved over 25 m (lib/geo.ts `shouldSendFix`), its
  * answer handed to `applyNews`; a failed send worth retrying is sent again with the next fix (`sendFailing`), a
  * refusal stops the watch and reloads the view (`load`). A refused permission on a visible page is told to the server
  * (owner-presence.ts `sendPresence`, `permission_lost`); no geolocation at all shows as `lost`.
  */
-export function usePositionWatch({ api, path, code, sender, isResting, applyNews, load }: WatchDeps) {
+export function usePositionWatch({ api, code, sender, isResting, applyNews, load }: WatchDeps) {
   const { setGps, setAccuracy, setSendFailing, lastSentRef, precisionRef } = sender;
   const watchId = useRef<number | null>(null);
 
@@ -112,23 +113,25 @@ export function usePositionWatch({ api, path, code, sender, isResting, applyNews
         lastSentRef.current = fix;
         // An approximate share: only the area cell leaves the phone, never the point (lib/geo.ts `fixAt`).
         const sent = fixAt(pos.coords, precisionRef.current);
-        api.put<ConsentAnswer>(path, { action: 'position', ...sent }).then(
-          (answer) => {
-            applyNews(answer);
-            setSendFailing(false);
-            setAccuracy(Math.round(sent.accuracy));
-          },
-          (e: unknown) => {
-            if (transient(e)) {
-              // Not a dead end: the next fix is sent again.
-              lastSentRef.current = previous;
-              setSendFailing(true);
-              return;
-            }
-            stopWatch();
-            void load();
-          },
-        );
+        api
+          .call('PUT /spyContent/phoneLocation/{id}', { params: { id: code }, body: { action: 'position', ...sent } })
+          .then(
+            (answer) => {
+              applyNews(answer);
+              setSendFailing(false);
+              setAccuracy(Math.round(sent.accuracy));
+            },
+            (e: unknown) => {
+              if (transient(e)) {
+                // Not a dead end: the next fix is sent again.
+                lastSentRef.current = previous;
+                setSendFailing(true);
+                return;
+              }
+              stopWatch();
+              void load();
+            },
+          );
       },
       (e) => {
         setGps(e.code === e.PERMISSION_DENIED ? 'denied' : 'lost');
@@ -140,7 +143,6 @@ export function usePositionWatch({ api, path, code, sender, isResting, applyNews
     );
   }, [
     api,
-    path,
     code,
     stopWatch,
     load,

@@ -32,7 +32,7 @@ export function ContactForm() {
   const onSubmit = handleSubmit(async (values) => {
     setResult(null);
     try {
-      await api.post('/other/contact', { ...values, locale });
+      await api.call('POST /other/contact', { body: { ...values, locale } });
       reset();
       setResult({ text: t('sent'), tone: 'success' });
     } catch (e) {

@@ -2,7 +2,7 @@
 import dynamic from 'next/dynamic';
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
-import type { IpInfo } from '@/lib/api/types';
+import type { IpInfo } from '@/lib/contracts/lookups';
 import { regionName } from '@/lib/intl-format';
 import { whenIdleAfterLoad } from '@/lib/when-idle';
 import { usePublicApi } from '../ui/use-public-api';
@@ -29,7 +29,7 @@ export function IpLookup() {
   useEffect(
     () =>
       whenIdleAfterLoad(() =>
-        get<IpInfo>('/other/ipInfo').then(
+        get('GET /other/ipInfo').then(
           (result) => !looked.current && setInfo({ ...result, mine: true }),
           (e: Error) => !looked.current && setError(e.message),
         ),
@@ -40,7 +40,7 @@ export function IpLookup() {
   const lookup = async (ip: string) => {
     looked.current = true;
     try {
-      setInfo({ ...(await get<IpInfo>('/other/ipInfo', ip ? { ip } : {})), mine: !ip });
+      setInfo({ ...(await get('GET /other/ipInfo', { query: ip ? { ip } : {} })), mine: !ip });
       setError(null);
       return null;
     } catch (e) {

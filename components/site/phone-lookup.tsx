@@ -1,7 +1,7 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
-import type { IpInfo, PhoneInfo } from '@/lib/api/types';
+import type { PhoneInfo } from '@/lib/contracts/lookups';
 import { phoneCountryFor } from '@/lib/phone-country';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
@@ -27,12 +27,12 @@ export function PhoneLookup() {
 
   const lookup = async (phone: string) => {
     try {
-      ipCountry.current ??= get<IpInfo>('/other/ipInfo').then(
+      ipCountry.current ??= get('GET /other/ipInfo').then(
         (info) => info.countryCode,
         () => null,
       );
       const country = await phoneCountryFor(phone, locale, await ipCountry.current);
-      setFacts(await get<PhoneInfo>(`/other/location/info/${encodeURIComponent(phone)}`, country ? { country } : {}));
+      setFacts(await get('GET /other/location/info/{phone}', { params: { phone }, query: country ? { country } : {} }));
       return null;
     } catch (e) {
       setFacts(null);

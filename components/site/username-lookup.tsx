@@ -3,7 +3,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useState, type FormEvent } from 'react';
 import type { ApiClientError } from '@/lib/api/client';
-import type { UsernameLookupView as View } from '@/lib/api/types';
+import type { UsernameLookupView as View } from '@/lib/contracts/username-lookup';
 import { formatTime } from '@/lib/intl-format';
 import { lookupVerdict, type VerdictKind } from '@/lib/username-verdict';
 import { usernameProblem } from '@/lib/validation/username';
@@ -57,7 +57,7 @@ export function UsernameLookup() {
     async (active: () => boolean) => {
       if (!id) return false;
       try {
-        const next = await api.get<View>(`/usernameLookup/${id}`);
+        const next = await api.call('GET /usernameLookup/{id}', { params: { id } });
         if (!active()) return false;
         setView(next);
         setError(null);
@@ -84,7 +84,7 @@ export function UsernameLookup() {
     if (problem) return;
     setBusy(true);
     try {
-      const started = await api.post<{ id: string; total: number }>('/usernameLookup', { username, nsfw });
+      const started = await api.call('POST /usernameLookup', { body: { username, nsfw } });
       setView(null);
       setGone(false);
       router.replace(`${pathname}?id=${started.id}`, { scroll: false });
@@ -99,7 +99,7 @@ export function UsernameLookup() {
   const onStop = async () => {
     if (!id) return;
     try {
-      setView(await api.post<View>(`/usernameLookup/${id}/stop`));
+      setView(await api.call('POST /usernameLookup/{id}/stop', { params: { id } }));
     } catch (e) {
       setError((e as Error).message);
     }

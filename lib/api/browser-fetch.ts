@@ -1,22 +1,23 @@
 import { browserHeaders, browserTracking } from './browser-fields';
-import { fetchApi } from './fetch';
+import type { ApiAnswers, ApiCallOptions, ApiGetCall } from '../contracts/calls';
+import { fetchApi, fetchCall } from './fetch';
 
 /**
- * `GET path` from this browser with `fetch` (lib/api/fetch.ts): the page's `locale`, this browser's tracking fields and
- * `track_id` (lib/api/browser-fields.ts). For the public reads of the landing pages and free tools (the visitor's IP
- * country and address, a number's facts), which load no axios. Resolves to the payload; rejects with `ApiClientError`
- * (the server's localized message, or `networkMessage` without an answer).
+ * The GET call `name` (lib/contracts/calls.ts) from this browser with `fetch` (lib/api/fetch.ts `fetchCall`): the
+ * page's `locale`, this browser's tracking fields and `track_id` (lib/api/browser-fields.ts). For the public reads of
+ * the landing pages and free tools (the visitor's IP country and address, a number's facts), which load no axios.
+ * Resolves to the contract's answer; rejects with `ApiClientError` (the server's localized message, or
+ * `networkMessage` without an answer).
  */
-export function browserGet<T>(
+export function browserCall<K extends ApiGetCall>(
   locale: string,
   networkMessage: string,
-  path: string,
-  params?: Record<string, string | number | undefined>,
-): Promise<T> {
-  return fetchApi<T>(path, {
+  name: K,
+  options?: ApiCallOptions<K, false>,
+): Promise<ApiAnswers[K]> {
+  return fetchCall(name, options, {
     language: locale,
     networkMessage,
-    params,
     tracking: browserTracking(),
     headers: browserHeaders(),
   });

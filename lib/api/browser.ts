@@ -42,7 +42,7 @@ export function fullLoad(path: string): void {
  */
 export async function signOut(api: ApiClient, locale: string): Promise<void> {
   await stopPushHere(api).catch(() => {});
-  await api.delete('/admin/userSession').catch(() => {});
+  await api.call('DELETE /admin/userSession').catch(() => {});
   fullLoad(localePath(locale, '/'));
 }
 
@@ -52,6 +52,6 @@ async function stopPushHere(api: ApiClient): Promise<void> {
   const registration = await navigator.serviceWorker.getRegistration('/');
   const subscription = await registration?.pushManager?.getSubscription();
   if (!subscription) return;
-  await api.delete(`/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`);
+  await api.call('DELETE /push/subscriptions', { query: { endpoint: subscription.endpoint } });
   await subscription.unsubscribe();
 }

@@ -47,9 +47,7 @@ async function startHelpChat(): Promise<void> {
     const locale = document.documentElement.lang || 'en';
     // The axios client only for a signed-in visitor with a chat: the tracking chunk itself stays without it.
     const { browserApi } = await import('../api/browser');
-    const property = await browserApi(locale, 'network').get<Record<string, string | number | null>>(
-      '/other/user/property',
-    );
+    const property = await browserApi(locale, 'network').call('GET /other/user/property');
     adapter.identify({ signedIn: true, email, property });
   } catch (error) {
     // A stale userInfo cookie (session ended): the visitor is anonymous to the chat.
