@@ -115,13 +115,14 @@ try {
     .locator('[data-testid="person-marker"]')
     .nth(PEOPLE - 1)
     .waitFor();
-  // In the page: each marker's new position with the wall-clock time it was drawn.
-  await page.evaluate(() => {
-    const seen: { at: string; t: number }[] = [];
-    (window as unknown as { __moves: typeof seen }).__moves = seen;
-    const known = new Set<string>();
+  // In the page: each marker's new position with the wall-clock time it was drawn. A string, not a function: tsx
+  // would wrap a function's inner functions in a helper the page does not have.
+  await page.evaluate(`(() => {
+    const seen = [];
+    window.__moves = seen;
+    const known = new Set();
     const look = () => {
-      for (const el of document.querySelectorAll<HTMLElement>('[data-testid="person-marker"]')) {
+      for (const el of document.querySelectorAll('[data-testid="person-marker"]')) {
         const at = el.dataset.at ?? '';
         if (!known.has(at)) {
           known.add(at);
@@ -137,7 +138,7 @@ try {
       childList: true,
       subtree: true,
     });
-  });
+  })()`);
 
   /**
    * Times `count` fixes, 0.2–0.8 s apart: `target(i)` gives the fix's request index and latitude, `drawnAs(lat)` the
@@ -186,12 +187,14 @@ try {
     (lat) => `${lat.toFixed(5)},-3.70000`,
   );
 
+  // The streams the people map opened, before the single map opens its own.
+  const peopleStreams = streams;
   // The single map of the first person, the same way: its coordinates line drawn anew.
   await page.goto(`${server.origin}/map/?id=${ids[0]}`);
   await page.getByTestId('coordinates').waitFor();
-  await page.evaluate(() => {
-    const seen: { at: string; t: number }[] = [];
-    (window as unknown as { __moves: typeof seen }).__moves = seen;
+  await page.evaluate(`(() => {
+    const seen = [];
+    window.__moves = seen;
     let last = '';
     const look = () => {
       const text = document.querySelector('[data-testid="coordinates"]')?.textContent ?? '';
@@ -202,7 +205,7 @@ try {
     };
     look();
     new MutationObserver(look).observe(document.body, { characterData: true, childList: true, subtree: true });
-  });
+  })()`);
   const single = await time(
     SINGLE_FIXES,
     (i) => ({ who: 0, latitude: 40.5 + (i + 1) * 0.0002 }),
@@ -222,7 +225,7 @@ try {
     `${cpu[0]?.model.trim()}), load averages ${loadAtStart} at the start; Chromium ${browser.version()} at 1280 px.`,
     '',
     `One buyer with ${PEOPLE} requests, each shared by its owner; the buyer's "My locations" holds the people map`,
-    `(the page opened ${streams} event stream${streams === 1 ? '' : 's'}). ${FIXES} fixes PUT as the owner's page sends them, 0.2–0.8 s apart,`,
+    `(the page opened ${peopleStreams} event stream${peopleStreams === 1 ? '' : 's'}). ${FIXES} fixes PUT as the owner's page sends them, 0.2–0.8 s apart,`,
     `to each person in turn; a sample is the time from the PUT sent to that marker drawn at its new place in the page`,
     '(wall clock of the same machine). Then the same on the single map of the first person, its coordinates line drawn',
     'anew. "Lost": not drawn within 5 s, or the PUT refused.',
