@@ -106,6 +106,23 @@ export function FitView({
   );
 }
 
+/** `bounds` as the key of its corners rounded to 6 decimals (about 0.1 m), so a frame is rebuilt only when they move. */
+export function cornersOf(bounds: L.LatLngBounds): string {
+  return [bounds.getSouth(), bounds.getWest(), bounds.getNorth(), bounds.getEast()].map((v) => v.toFixed(6)).join(',');
+}
+
+/** The frame (`[[south, west], [north, east]]`, degrees) of `corners` (`cornersOf`), the same object while they are. */
+export function useFrame(corners: string | null): [[number, number], [number, number]] | null {
+  return useMemo(() => {
+    if (!corners) return null;
+    const [s, w, n, e] = corners.split(',').map(Number);
+    return [
+      [s, w],
+      [n, e],
+    ];
+  }, [corners]);
+}
+
 /** The smallest radius (CSS px) at which the accuracy circle is drawn, so that it shows at every zoom. */
 const MIN_RING_PX = 12;
 
@@ -191,18 +208,9 @@ export default function LeafletMap({
     if (!focus) return null;
     const bounds = L.latLng(focus.latitude, focus.longitude).toBounds(radiusM * 2);
     for (const p of track) bounds.extend([p.latitude, p.longitude]);
-    return [bounds.getSouth(), bounds.getWest(), bounds.getNorth(), bounds.getEast()]
-      .map((v) => v.toFixed(6))
-      .join(',');
+    return cornersOf(bounds);
   }, [focus, radiusM, track]);
-  const frame = useMemo(() => {
-    if (!corners) return null;
-    const [s, w, n, e] = corners.split(',').map(Number);
-    return [
-      [s, w],
-      [n, e],
-    ] as [[number, number], [number, number]];
-  }, [corners]);
+  const frame = useFrame(corners);
   if (!focus || !frame) return null;
   const center: [number, number] = [focus.latitude, focus.longitude];
   return (

@@ -9,7 +9,7 @@ import { site } from '@/lib/site';
 import { areaCell } from '@/lib/geo';
 import { OfflineBase } from './offline-base';
 import { PlaceLabels } from './place-labels';
-import { AccuracyRing, FIT_PADDING_PX, FitView, MAX_FIT_ZOOM } from './leaflet-map';
+import { AccuracyRing, FIT_PADDING_PX, FitView, MAX_FIT_ZOOM, cornersOf, useFrame } from './leaflet-map';
 
 /** One person as the people map draws them: their newest GPS fix, their colour and label. */
 export type PersonOnMap = {
@@ -51,18 +51,9 @@ export default function PeopleLeaflet({
       const around = L.latLng(fix.latitude, fix.longitude).toBounds((cell?.radiusM ?? fix.accuracy ?? 50) * 2);
       bounds = bounds ? bounds.extend(around) : around;
     }
-    return [bounds!.getSouth(), bounds!.getWest(), bounds!.getNorth(), bounds!.getEast()]
-      .map((v) => v.toFixed(6))
-      .join(',');
+    return cornersOf(bounds!);
   }, [people]);
-  const frame = useMemo(() => {
-    if (!corners) return null;
-    const [s, w, n, e] = corners.split(',').map(Number);
-    return [
-      [s, w],
-      [n, e],
-    ] as [[number, number], [number, number]];
-  }, [corners]);
+  const frame = useFrame(corners);
   if (!frame) return null;
   return (
     <div>

@@ -10,6 +10,21 @@ export type LiveTransport = 'connecting' | 'stream' | 'polling';
 const STREAM_FAILURES_BEFORE_POLLING = 3;
 
 /**
+ * The `onerror` of a map's event stream: a 404/401 closes it for good (readyState CLOSED) and a dropped connection is
+ * retried by the browser; after the close, or STREAM_FAILURES_BEFORE_POLLING failures in a row without an event
+ * between them (`failures`, set back to 0 by each event), the stream is closed and `poll` switches to polling.
+ */
+export function pollingAfterFailures(source: EventSource, failures: { current: number }, poll: () => void): () => void {
+  return () => {
+    failures.current += 1;
+    if (source.readyState === EventSource.CLOSED || failures.current >= STREAM_FAILURES_BEFORE_POLLING) {
+      source.close();
+      poll();
+    }
+  };
+}
+
+/**
  * One request's trace kept current for the buyer's map. It opens the Server-Sent Events stream
  * `GET /api_f/v1/gpsTrace/phoneLocation/{id}/live` (server/api/routes/live.ts): `trace` replaces the view, `position`
  * adds a point (deduplicated by its id, newest first), `state` updates the status, what the owner's page said, the share's end and the ask for more time,
@@ -55,14 +70,7 @@ export function useLiveTrace(
       const s = JSON.parse((e as MessageEvent<string>).data) as LiveState;
       setTrace((t) => (t ? { ...t, ...s } : t));
     });
-    source.onerror = () => {
-      // A 404/401 closes the stream for good (readyState CLOSED); a dropped connection is retried by the browser.
-      failures.current += 1;
-      if (source.readyState === EventSource.CLOSED || failures.current >= STREAM_FAILURES_BEFORE_POLLING) {
-        source.close();
-        setTransport('polling');
-      }
-    };
+    source.onerror = pollingAfterFailures(source, failures, () => setTransport('polling'));
     return () => source.close();
   }, [id, transport === 'polling']); // eslint-disable-line react-hooks/exhaustive-deps
 

@@ -2,10 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LiveState, LocationTrace, People, Position } from '@/lib/contracts/locations';
 import { usePolling } from '../ui/use-polling';
-import type { LiveTransport } from './use-live-trace';
-
-/** Stream failures in a row, without a single event between them, after which the map falls back to polling. */
-const STREAM_FAILURES_BEFORE_POLLING = 3;
+import { pollingAfterFailures, type LiveTransport } from './use-live-trace';
 
 /**
  * One colour per person (`coloured`; a person keeps theirs while the page is open, and after a reload if the same
@@ -53,7 +50,7 @@ function update(people: LocationTrace[], r: string, change: (p: LocationTrace) =
  * `GET /api_f/v1/gpsTrace/people/live` (server/api/routes/live.ts; docs/features.md "The people map"): `people`
  * replaces the list, `person` replaces one (a share ended) or adds one (a share began), `position` sets that person's
  * newest fix (only the newest is kept: the people map draws no trail), `state` and `place` update them, `gone` takes
- * them off. Where EventSource is missing or fails STREAM_FAILURES_BEFORE_POLLING times without an event, polling
+ * them off. Where EventSource is missing or keeps failing (./use-live-trace.ts `pollingAfterFailures`), polling
  * `GET /gpsTrace/people` every 3 s takes over (`poll`, which returns the list, or null to stop: signed out). Null
  * until the first answer. Each person gets a colour when they first appear (PERSON_COLOURS).
  */
@@ -95,14 +92,7 @@ export function usePeople(poll: (active: () => boolean) => Promise<People | null
     on<LiveState & Named>('state', ({ r, ...state }, now) => update(now, r, (p) => ({ ...p, ...state })));
     on<Pick<LocationTrace, 'place'> & Named>('place', ({ r, place }, now) => update(now, r, (p) => ({ ...p, place })));
     on<Named>('gone', ({ r }, now) => now.filter((p) => p.id !== r));
-    source.onerror = () => {
-      // A 401 closes the stream for good (readyState CLOSED); a dropped connection is retried by the browser.
-      failures.current += 1;
-      if (source.readyState === EventSource.CLOSED || failures.current >= STREAM_FAILURES_BEFORE_POLLING) {
-        source.close();
-        setTransport('polling');
-      }
-    };
+    source.onerror = pollingAfterFailures(source, failures, () => setTransport('polling'));
     return () => source.close();
   }, [transport === 'polling', setPeople]); // eslint-disable-line react-hooks/exhaustive-deps
 
