@@ -113,7 +113,7 @@ export class LiveStream implements OpenStream {
       if (this.people) {
         for (const person of view) this.noteSent(person);
         this.write(sseEvent('people', { people: view }));
-      } else if (view[0]) this.writeTrace(view[0].id, this.resumeAfter > 0, view[0]);
+      } else if (view[0]) await this.writeTrace(view[0].id, this.resumeAfter > 0, view[0]);
     });
     const early = this.early ?? [];
     this.early = null;
