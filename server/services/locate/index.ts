@@ -19,10 +19,10 @@
 //   (fixes while a map is open, "Refresh now");
 // - the buyer's side: ./buyer-side.ts (the list, the trace, the map views, the maintenance job), ./notifications.ts,
 //   ./buyer-alerts.ts, ./places.ts (the nearest named place and the map's labels);
-// - live: ./live-broker.ts (announcing positions), ./live-hub.ts (hearing them in each process), ./live-redis.ts (the
-//   Redis engine), ./live-streams.ts (the buyer's server-sent events, one request's or the people map's: ./people.ts),
-//   ./live-open.ts (opening one), ./live-slots.ts (the ceilings), ./live-events.ts (the events' text),
-//   ./open-streams.ts (this process's registry of them).
+// - live: ./live-broker.ts (announcing positions), ./live-hub.ts (hearing them in each process; what it hears:
+//   ./live-notices.ts), ./live-redis.ts (the Redis engine), ./live-streams.ts (the buyer's server-sent events, one
+//   request's or the people map's: ./people.ts), ./live-open.ts (opening one), ./live-slots.ts (the ceilings),
+//   ./live-events.ts (the events' text), ./open-streams.ts (this process's registry of them).
 // The channel's name and the end of sessions that accounts announces are services/live-channel.ts, outside the folder.
 // Pure rules and constants (the alerts, the stream caps, the SMS texts) are exported so that tests check them where
 // they are defined.
@@ -48,7 +48,8 @@ export { markNotificationsSeen, notificationsSeenAt, notificationsTotal } from '
 export { SILENCE_ALERT_MS, alertBuyer, alertFor, alertSilentShares, type BuyerAlert } from './buyer-alerts';
 export { nearestPlace, placeLabels } from './places';
 export { createLiveBroker, liveBroker, type LiveBroker } from './live-broker';
-export { DEAF_POLL_MS, LIVE_CHANNEL, LiveHub, liveHub, type LiveEvent } from './live-hub';
+export { LIVE_CHANNEL, LiveHub, liveHub } from './live-hub';
+export { DEAF_POLL_MS, type LiveEvent } from './live-notices';
 export { redisConnection } from './live-redis';
 export { type LiveStream } from './live-streams';
 export { RESUME_RETRY_MS, STREAM_LIFETIME_MS } from './live-events';

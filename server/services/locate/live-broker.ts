@@ -5,7 +5,8 @@ import { describeError } from '../../observability/describe-error';
 import { log } from '../../observability/log';
 import type { Redis } from 'ioredis';
 import { env } from '../../env';
-import { LIVE_CHANNEL, type PositionsNotice } from './live-hub';
+import { LIVE_CHANNEL } from './live-hub';
+import type { PositionsNotice } from './live-notices';
 import { entryFields, redisConnection, STREAM_MAXLEN, STREAM_TTL_MS, streamKeyOf } from './live-redis';
 
 // The live broker (docs/decisions/0019-live-broker.md): the app process that committed a position or a heartbeat

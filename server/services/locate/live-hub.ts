@@ -1,7 +1,6 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import type { MoreTimeAsk, Position } from '../../../lib/contracts/locations';
 import { getDbState } from '../../db/client';
 import { NotifyProbes } from '../../db/notify-probes';
 import { env } from '../../env';
@@ -9,6 +8,17 @@ import { log } from '../../observability/log';
 import { describeError } from '../../observability/describe-error';
 import { LIVE_CHANNEL, type SessionsEnded } from '../live-channel';
 import { RedisFeed } from './live-redis';
+import {
+  DEAF_POLL_MS,
+  PROBE_AGAIN_MS,
+  PROBE_TIMEOUT_MS,
+  type HubHearing,
+  type LiveChange,
+  type LiveEvent,
+  type LivePosition,
+  type PositionsNotice,
+  type Probe,
+} from './live-notices';
 
 // Each process's hub of live location (docs/decisions/0019-live-broker.md; PostgreSQL docs, "LISTEN" and "NOTIFY"):
 // one LISTEN connection, or the Redis feed of the requests this process holds, fanned out to the open streams of each
@@ -17,63 +27,6 @@ import { RedisFeed } from './live-redis';
 
 // The channel's name and the end-of-sessions notice are shared with accounts (services/live-channel.ts).
 export { LIVE_CHANNEL };
-
-/**
- * A new position of a request with its data, as the positions trigger of releases before decision 0019 announced it
- * (degrees, `accuracy` in metres); still taken, for a rolling update. Today's positions come as `n` (ids only).
- */
-export type LivePosition = Position & { k: 'p'; r: string };
-
-/** A change of a request's state or of what its owner's page said (ISO 8601 times). */
-export type LiveChange = {
-  k: 's';
-  r: string;
-  status: string;
-  shared: boolean;
-  ownerSeenAt: string | null;
-  liveSignal: 'hidden' | 'permission_lost' | null;
-  sharingUntil: string | null;
-  /** The requester's ask for more time in this share (lib/contracts/locations.ts MORE_TIME_ASKS); absent from older triggers. */
-  moreTime?: MoreTimeAsk | null;
-};
-
-/**
- * What a listener receives: a position (as the trigger of releases before decision 0019 announced one), `n` (the request
- * has positions up to `id`: read them), `seen` (the owner's page was heard from: read the state), a change, `resync`
- * after the hub's connection was lost and restored (read the whole view again), or `poll` while the hub hears no
- * notification (read what came after the last position, and the state).
- */
-export type LiveEvent =
-  | LivePosition
-  | LiveChange
-  | { k: 'n'; r: string; id: number }
-  | { k: 'seen'; r: string }
-  | { k: 'resync'; r: string }
-  | { k: 'poll'; r: string };
-
-/**
- * A batch as the live broker's PostgreSQL engine announces it on LIVE_CHANNEL (services/locate/live-broker.ts), ids
- * only: `p`, `[request id, newest position id]` pairs of new positions; `s`, requests whose owner's page was heard from
- * (`owner_seen_at` written: a heartbeat).
- */
-export type PositionsNotice = { k: 'b'; p: [string, number][]; s?: string[] };
-
-/** The hub's own test notice, sent through the app's pool after each LISTEN: it must come back (`hearing`). */
-type Probe = { k: 'probe'; n: string };
-
-/** How long a probe may take to come back before the hub counts itself deaf (ms). */
-export const PROBE_TIMEOUT_MS = 3_000;
-/** While deaf: every stream reads what it missed this often (ms). */
-export const DEAF_POLL_MS = 2_000;
-/** While deaf: the hub probes again this often (ms), and hears again as soon as a probe comes back. */
-export const PROBE_AGAIN_MS = 30_000;
-
-/**
- * Whether this process's hub hears the database's notifications: `idle` (no stream open, nothing to hear), `hearing`
- * (its probe came back), `deaf` (it did not: a transaction pooler between the hub and PostgreSQL, or a standby;
- * streams then read every DEAF_POLL_MS instead), `checking` (a probe is on its way).
- */
-export type HubHearing = 'idle' | 'checking' | 'hearing' | 'deaf';
 
 type Listener = (event: LiveEvent) => void;
 

@@ -5,7 +5,8 @@ import type { LocationTrace, Position } from '../../../lib/contracts/locations';
 import { describeError } from '../../observability/describe-error';
 import { log } from '../../observability/log';
 import { isDraining } from '../../lifecycle';
-import { liveHub, type LiveEvent } from './live-hub';
+import { liveHub } from './live-hub';
+import type { LiveEvent } from './live-notices';
 import { liveStateOf, positionsAfter, requestWithPositions } from './buyer-side';
 import { nearestPlace } from './places';
 import {
