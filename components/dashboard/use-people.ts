@@ -1,6 +1,6 @@
 'use client';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LiveState, LocationTrace, People, Position } from '@/lib/contracts/locations';
+import type { LocationTrace, People, PeopleEvent } from '@/lib/contracts/locations';
 import { usePolling } from '../ui/use-polling';
 import { pollingAfterFailures, type LiveTransport } from './use-live-trace';
 
@@ -30,8 +30,8 @@ function coloured(colours: Readonly<Record<string, string>>, people: LocationTra
   return next;
 }
 
-/** Whose data an event of the people stream is: its request id. */
-type Named = { r: string };
+/** Each event of the people stream's data by its name (lib/contracts/locations.ts `PeopleEvent`). */
+type PeopleData = { [E in PeopleEvent['event']]: Extract<PeopleEvent, { event: E }>['data'] };
 
 /** `person` replaces (or adds) one person, keeping the order the server gave; the others stay as they are. */
 function withPerson(people: LocationTrace[], person: LocationTrace): LocationTrace[] {
@@ -77,21 +77,25 @@ export function usePeople(poll: (active: () => boolean) => Promise<People | null
   useEffect(() => {
     if (transport === 'polling') return;
     const source = new EventSource('/api_f/v1/gpsTrace/people/live');
-    const on = <T>(event: string, apply: (data: T, people: LocationTrace[]) => LocationTrace[]) =>
+    // Each event's data as the contract types it (lib/contracts/locations.ts `PeopleEvent`).
+    const on = <E extends PeopleEvent['event']>(
+      event: E,
+      apply: (data: PeopleData[E], people: LocationTrace[]) => LocationTrace[],
+    ) =>
       source.addEventListener(event, (e) => {
         failures.current = 0;
         setTransport('stream');
-        const data = JSON.parse((e as MessageEvent<string>).data) as T;
+        const data = JSON.parse((e as MessageEvent<string>).data) as PeopleData[E];
         setPeople((now) => apply(data, now ?? []));
       });
-    on<People>('people', (data) => data.people);
-    on<LocationTrace>('person', (person, now) => withPerson(now, person));
-    on<Position & Named>('position', ({ r, ...fix }, now) =>
+    on('people', (data) => data.people);
+    on('person', (person, now) => withPerson(now, person));
+    on('position', ({ r, ...fix }, now) =>
       update(now, r, (p) => (p.positions[0] && p.positions[0].id >= fix.id ? p : { ...p, positions: [fix] })),
     );
-    on<LiveState & Named>('state', ({ r, ...state }, now) => update(now, r, (p) => ({ ...p, ...state })));
-    on<Pick<LocationTrace, 'place'> & Named>('place', ({ r, place }, now) => update(now, r, (p) => ({ ...p, place })));
-    on<Named>('gone', ({ r }, now) => now.filter((p) => p.id !== r));
+    on('state', ({ r, ...state }, now) => update(now, r, (p) => ({ ...p, ...state })));
+    on('place', ({ r, place }, now) => update(now, r, (p) => ({ ...p, place })));
+    on('gone', ({ r }, now) => now.filter((p) => p.id !== r));
     source.onerror = pollingAfterFailures(source, failures, () => setTransport('polling'));
     return () => source.close();
   }, [transport === 'polling', setPeople]); // eslint-disable-line react-hooks/exhaustive-deps
