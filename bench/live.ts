@@ -1,4 +1,4 @@
-// `npm run bench:live` (after `npm run build`): how many buyers' live streams one app process holds while owners post
+// `npx tsx bench/live.ts` (after `npm run build`): how many buyers' live streams one app process holds while owners post
 // fixes, written to bench/live-report.md. One app process (the production build, `scripts/start.mjs`) on a throwaway
 // embedded PostgreSQL; BENCH_LIVE_CLIENTS client processes (default 2) hold BENCH_LIVE_STREAMS streams (default 5,000)
 // of `GET /api_f/v1/gpsTrace/phoneLocation/{id}/live`, BENCH_LIVE_PER_REQUEST streams per request (default 1: each
@@ -8,10 +8,9 @@
 // Measured: fan-out latency (fix committed → `position` event at each of its streams), RSS of the server process per
 // open stream (/proc/<pid>/status VmRSS, proc(5)), its CPU share (/proc/<pid>/stat utime+stime), and every error.
 // The buyers are bought through the API (a few); their requests are inserted directly into the database as sharing.
-// By default both engines of the live broker run, one after the other (docs/decisions/0019-live-broker.md): PostgreSQL's
-// NOTIFY, then Redis Streams (REDIS_URL, a redis-server started for the run on a free port, tests/support/redis.ts);
-// each writes its full report (bench/live-report-postgres.md, bench/live-report-redis.md) and bench/live-report.md sets
-// them side by side. BENCH_LIVE_BROKER=postgres or redis runs one engine, its report in bench/live-report.md. The
+// One engine of the live broker per run (docs/decisions/0019-live-broker.md): BENCH_LIVE_BROKER=postgres (the default,
+// NOTIFY) or redis (REDIS_URL, a redis-server started for the run on a free port, tests/support/redis.ts); its report
+// in BENCH_LIVE_OUT (default bench/live-report.md). `npm run bench:live` runs both through bench/live-engines.ts. The
 // phase "into the database" bypasses the broker (nothing calls `announce`), whichever engine runs.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -22,6 +21,7 @@ import pg from 'pg';
 import { startBenchServer, UNCAPPED, loadAverages } from './server';
 import { openSse, wallNow, type SseStream } from './sse-client';
 import { startRedis, type TestRedis } from '../tests/support/redis';
+import type { EngineSummary } from './live-engines';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORT = 3340;
@@ -31,14 +31,11 @@ const PER_REQUEST = Number(process.env.BENCH_LIVE_PER_REQUEST ?? 1);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 20);
 const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 2);
-/**
- * The live broker's engine of this run: `postgres` or `redis`. Unset: both, one after the other, each in a process of
- * its own (`both`), and one report with the two side by side.
- */
+/** The live broker's engine of this run: `postgres` (the default) or `redis`. */
 const BROKER = process.env.BENCH_LIVE_BROKER === 'redis' ? 'redis' : 'postgres';
-/** Where one engine's run writes its report (the side-by-side run gives each its own file). */
+/** Where the run writes its report (bench/live-engines.ts gives each engine its own file). */
 const REPORT = process.env.BENCH_LIVE_OUT ?? path.join(root, 'bench', 'live-report.md');
-/** Where one engine's run writes its headline figures for the side-by-side report (JSON), if set. */
+/** Where the run writes its headline figures for bench/live-engines.ts (JSON), if set. */
 const SUMMARY = process.env.BENCH_LIVE_SUMMARY;
 const BUYERS = 10;
 /** Streams a client process opens at once. */
@@ -645,26 +642,6 @@ compared with the wall clock of the client process when the event's bytes arrive
   process.exit(0);
 }
 
-/** The headline figures of one engine's run, for the side-by-side report. */
-type EngineSummary = {
-  engine: 'postgres' | 'redis';
-  streams: number;
-  fixesPerSecond: number;
-  /** Through the API: fix sent → `position` event, ms. */
-  sentP50: number;
-  sentP99: number;
-  /** Through the API: fix committed (`recordedAt`) → `position` event, ms. */
-  fanOutP50: number;
-  fanOutP99: number;
-  /** The `PUT`'s answer, p99 (ms). */
-  answerP99: number;
-  kibPerStream: number;
-  commitsPerSecond: number;
-  missing: number;
-  doubled: number;
-  goal: string;
-};
-
 /** Transactions committed in the app's database so far (`pg_stat_database`, PostgreSQL docs "The Cumulative Statistics System"). */
 async function commitsOf(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ n: string }>(
@@ -673,62 +650,4 @@ async function commitsOf(pool: pg.Pool): Promise<number> {
   return Number(rows[0].n);
 }
 
-/**
- * Both engines, one after the other, each run as its own process (its own app, database and, for Redis, redis-server),
- * each with its full report (bench/live-report-postgres.md, bench/live-report-redis.md); then bench/live-report.md sets
- * their headline figures side by side.
- */
-async function bothEngines(): Promise<void> {
-  const summaries: EngineSummary[] = [];
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-live-'));
-  for (const engine of ['postgres', 'redis'] as const) {
-    const summary = path.join(tmp, `${engine}.json`);
-    const child = fork(import.meta.filename, [], {
-      env: {
-        ...process.env,
-        BENCH_LIVE_BROKER: engine,
-        BENCH_LIVE_OUT: path.join(root, 'bench', `live-report-${engine}.md`),
-        BENCH_LIVE_SUMMARY: summary,
-      },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    if (code !== 0) throw new Error(`bench:live on ${engine} ended with ${code}`);
-    summaries.push(JSON.parse(readFileSync(summary, 'utf8')) as EngineSummary);
-  }
-  rmSync(tmp, { recursive: true, force: true });
-  const row = (label: string, f: (e: EngineSummary) => string) => `| ${label} | ${summaries.map(f).join(' | ')} |`;
-  const report = `# Live streams: both engines of the live broker side by side
-
-Measured ${new Date().toISOString()} by \`npm run bench:live\` (${os.cpus().length} cores, Node ${process.version}): the
-same run once on each engine of the live broker (docs/decisions/0019-live-broker.md), each in a process of its own with
-its own app process, embedded PostgreSQL and, for Redis, a local redis-server; ${STREAMS} streams, fixes at ${RATE}/s
-for ${SECONDS} s through the API, then the same into the database. Each engine's full report:
-[live-report-postgres.md](live-report-postgres.md), [live-report-redis.md](live-report-redis.md).
-
-| | PostgreSQL (NOTIFY, the default) | Redis Streams (\`REDIS_URL\`) |
-| --- | --- | --- |
-${[
-  row('streams open', (e) => `${e.streams}`),
-  row('fixes a second through the API', (e) => e.fixesPerSecond.toFixed(0)),
-  row('fix sent → `position` event, p50 / p99', (e) => `${ms(e.sentP50)} / ${ms(e.sentP99)}`),
-  row('the `PUT` answered, p99', (e) => ms(e.answerP99)),
-  row('fix committed → `position` event, p50 / p99', (e) => `${ms(e.fanOutP50)} / ${ms(e.fanOutP99)}`),
-  row('RSS per open stream', (e) => `${e.kibPerStream.toFixed(1)} KiB`),
-  row("the database's commits a second (API phase)", (e) => e.commitsPerSecond.toFixed(0)),
-  row('position events missing / doubled (API phase)', (e) => `${e.missing} / ${e.doubled}`),
-  row('goal', (e) => e.goal),
-].join('\n')}
-
-The phase "into the database" of each full report writes positions without the app, so no broker announces them
-(docs/decisions/0019-live-broker.md: the app announces after commit): its streams receive nothing, and it is no longer
-a measure of the fan-out. The figures above are the API phase's.
-`;
-  writeFileSync(path.join(root, 'bench', 'live-report.md'), report);
-  console.log(report);
-}
-
-if (process.env.BENCH_LIVE_ROLE !== 'streams') {
-  if (process.env.BENCH_LIVE_BROKER) await main();
-  else await bothEngines();
-}
+if (process.env.BENCH_LIVE_ROLE !== 'streams') await main();
