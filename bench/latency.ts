@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { startBenchServer, UNCAPPED, loadAverages } from './server';
+import { startBenchServer, UNCAPPED, loadAverages, quantile } from './server';
 import { openSse, type SseStream } from './sse-client';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -35,10 +35,6 @@ const base = `http://localhost:${PORT}/api_f/v1`;
 const headers = { website_type: '7', 'content-type': 'application/x-www-form-urlencoded' };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-};
 const form = (o: Record<string, string>) => new URLSearchParams(o).toString();
 
 async function post(url: string, body: Record<string, string>, method = 'POST', cookie?: string) {

@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startBenchServer, UNCAPPED, loadAverages } from './server';
+import { startBenchServer, UNCAPPED, loadAverages, quantile } from './server';
 import { openSse, wallNow, type SseStream } from './sse-client';
 import { startRedis, type TestRedis } from '../tests/support/redis';
 import type { EngineSummary } from './live-engines';
@@ -203,11 +203,6 @@ async function collectGarbage(pid: number, origin: string) {
   throw new Error('no heap snapshot written');
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const quantile = (xs: number[], q: number) => {
-  if (xs.length === 0) return NaN;
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-};
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 1 : 0)} ms` : '—');
 
 async function main() {

@@ -41,7 +41,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadAverages } from './server';
+import { loadAverages, quantile } from './server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const REPORT = path.join(root, 'bench', 'notify-report.md');
@@ -86,11 +86,6 @@ type Step = {
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const quantile = (xs: number[], q: number) => {
-  if (xs.length === 0) return NaN;
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-};
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 1 : 0)}` : '—');
 const holds = (s: Step) =>
   s.errors === 0 &&

@@ -9,7 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../e2e/chromium';
-import { UNCAPPED, loadAverages, startBenchServer } from './server';
+import { UNCAPPED, loadAverages, startBenchServer, quantile } from './server';
 
 const PORT = 3350;
 const PG_PORT = 55453;
@@ -21,10 +21,6 @@ const SINGLE_FIXES = Number(process.env.BENCH_PEOPLE_SINGLE_FIXES ?? 30);
 const headers = { website_type: '7', 'content-type': 'application/x-www-form-urlencoded' };
 const form = (o: Record<string, string>) => new URLSearchParams(o).toString();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-};
 
 /** A call of the API as a browser's form sends it; the answer's status and envelope. */
 async function call(origin: string, url: string, body: Record<string, string>, method = 'POST', cookie?: string) {

@@ -1,5 +1,6 @@
 // The server the benchmarks measure: `npm start` (a production build must exist) on a throwaway embedded PostgreSQL,
-// started through e2e/serve.mjs on its own ports so a bench never touches .data/ or a running test server.
+// started through e2e/serve.mjs on its own ports so a bench never touches .data/ or a running test server; and what
+// every report reads of the machine and of its samples (load averages, quantiles).
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,4 +53,14 @@ export function loadAverages(): string {
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(', ');
+}
+
+/**
+ * The `q` quantile (0–1) of `xs` by the nearest-rank method (the smallest value with at least `q` of the samples at
+ * or below it), NaN for no samples: the p50, p95 and p99 of every report.
+ */
+export function quantile(xs: number[], q: number): number {
+  if (xs.length === 0) return NaN;
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 }
