@@ -1,5 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { STREAM_RETRY_S, liveHub, streamCaps, streams } from '@/server/services/locate';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { STREAM_RETRY_S, liveBroker, liveHub, streamCaps, streams } from '@/server/services/locate';
+import { getDb, getDbState } from '@/server/db/client';
+import { positions } from '@/server/db/schema';
 import { LIVE_OFFLINE_AFTER_MS, liveness, type LiveInput } from '@/lib/live-state';
 import { API, app, clientHeaders } from './support/api';
 import { openStream, until } from './support/live-stream';
@@ -83,6 +85,39 @@ describe("the buyer's live stream", () => {
     expect(got.every((n) => n > lastSeen)).toBe(true);
     expect(await until(again, 'state')).not.toBeNull();
     again.close();
+  });
+
+  it('reads what one notice announces once for every stream that hears it, each stream getting its own positions', async () => {
+    const requests = await Promise.all(Array.from({ length: 12 }, (_, i) => requestOf(`live-batch-${i}`)));
+    for (const r of requests)
+      expect((await answer(r.code, { action: 'share', minutes: 60, ...fixAt(0) })).status).toBe(200);
+    const opened = await Promise.all(requests.map((r) => openStream(r.id, r.cookie)));
+    for (const stream of opened) expect(await until(stream, 'trace')).not.toBeNull();
+    // What the shares announced has been heard (and read) by now.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { live } = await getDbState();
+    const statements = vi.spyOn(live.$client, 'query');
+    try {
+      // Positions written by another process, announced in one batch, as its broker does after their commits.
+      const written = await (
+        await getDb()
+      )
+        .insert(positions)
+        .values(requests.map((r, i) => ({ requestId: r.id, source: 'gps' as const, latitude: 10 + i, longitude: 20 })))
+        .returning({ id: positions.id, requestId: positions.requestId });
+      for (const row of written) liveBroker().announce(row.requestId, row.id);
+      await liveBroker().flush();
+      for (const [i, stream] of opened.entries()) {
+        const position = JSON.parse((await until(stream, 'position'))!.data);
+        expect(position).toMatchObject({ latitude: 10 + i, longitude: 20, source: 'gps' });
+      }
+      // Twelve streams, one read of their new positions, on the live streams' own pool.
+      const reads = statements.mock.calls.filter((args) => JSON.stringify(args).includes('unnest'));
+      expect(reads).toHaveLength(1);
+    } finally {
+      statements.mockRestore();
+      for (const stream of opened) stream.close();
+    }
   });
 
   it("answers 404 for another buyer's request and 401 without a session", async () => {

@@ -13,7 +13,16 @@ export type Db = NodePgDatabase<typeof schema> & { $client: Pool };
 /** A transaction handle, as passed to `db.transaction(async (tx) => …)`. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-type DbState = { db: Db; pool: Pool; url: string; close: () => Promise<void> };
+/**
+ * `db` on `pool`: the app's statements. `live` on a pool of its own (LIVE_POOL_MAX connections, `live` in
+ * `pg_stat_activity`): the live path's statements, the broker's notices (services/locate/live-broker.ts) and the
+ * streams' reads of what it announced (services/locate/live-reads.ts), so that a position reaches the open maps
+ * without queueing behind the requests' statements when the app is busy.
+ */
+type DbState = { db: Db; pool: Pool; live: Db; url: string; close: () => Promise<void> };
+
+/** Connections of the live path's own pool (`DbState.live`): a few statements each time the broker announces. */
+export const LIVE_POOL_MAX = 3;
 
 const globalKey = Symbol.for('app.db');
 const store = globalThis as unknown as { [globalKey]?: Promise<DbState> };
@@ -66,16 +75,20 @@ async function open(): Promise<DbState> {
   const logError = (error: Error) => {
     if (!isShutdownError(error)) log().error({ component: 'db', err: error.message }, 'database client error');
   };
-  pool.on('error', logError);
-  pool.on('connect', (client) => client.on('error', logError));
+  const livePool = new Pool({ connectionString: url, max: LIVE_POOL_MAX, application_name: 'live' });
+  for (const p of [pool, livePool]) {
+    p.on('error', logError);
+    p.on('connect', (client) => client.on('error', logError));
+  }
   const db = drizzle(pool, { schema, casing: 'snake_case' }) as Db;
+  const live = drizzle(livePool, { schema, casing: 'snake_case' }) as Db;
   await migrateOnce(db, pool);
   const close = async () => {
     delete store[globalKey];
-    await pool.end();
+    await Promise.all([pool.end(), livePool.end()]);
     await embedded?.stop();
   };
-  return { db, pool, url, close };
+  return { db, pool, live, url, close };
 }
 
 /**

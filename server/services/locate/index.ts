@@ -22,7 +22,8 @@
 // - live: ./live-broker.ts (announcing positions), ./live-hub.ts (hearing them in each process; what it hears:
 //   ./live-notices.ts), ./live-redis.ts (the Redis engine), ./live-streams.ts (the buyer's server-sent events, one
 //   request's or the people map's: ./people.ts), ./live-open.ts (opening one), ./live-slots.ts (the ceilings),
-//   ./live-events.ts (the events' text), ./open-streams.ts (this process's registry of them).
+//   ./live-events.ts (the events' text), ./live-reads.ts (their reads of what was announced, gathered),
+//   ./open-streams.ts (this process's registry of them).
 // The channel's name and the end of sessions that accounts announces are services/live-channel.ts, outside the folder.
 // Pure rules and constants (the alerts, the stream caps, the SMS texts) are exported so that tests check them where
 // they are defined.

@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { getDb } from '../../db/client';
+import { getDbState } from '../../db/client';
 import { describeError } from '../../observability/describe-error';
 import { log } from '../../observability/log';
 import type { Redis } from 'ioredis';
@@ -108,7 +108,8 @@ abstract class GatheringBroker implements LiveBroker {
 /**
  * The live broker's PostgreSQL engine, the default (one machine, nothing to install): one `pg_notify` on LIVE_CHANNEL
  * per BATCH_MS at most (`PositionsNotice`, PAIRS_PER_NOTICE requests each), because PostgreSQL commits notifying
- * transactions one at a time under one database-wide lock (bench/notify-report.md).
+ * transactions one at a time under one database-wide lock (bench/notify-report.md). Sent on the live path's own pool,
+ * so that a busy process's queue of statements does not hold its notices back.
  */
 class PostgresBroker extends GatheringBroker {
   readonly engine = 'postgres' as const;
@@ -118,7 +119,8 @@ class PostgresBroker extends GatheringBroker {
   }
 
   protected async send(pairs: [string, number][], seen: string[]): Promise<void> {
-    const db = await getDb();
+    // The live path's own pool (server/db/client.ts `DbState.live`): a notice does not queue behind requests.
+    const { live: db } = await getDbState();
     // Request ids count as pairs for the payload's size (each about as long).
     for (let i = 0; i < Math.max(pairs.length, seen.length); i += PAIRS_PER_NOTICE) {
       const notice: PositionsNotice = {

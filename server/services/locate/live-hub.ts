@@ -201,7 +201,7 @@ class LiveHub {
   }
 
   /**
-   * Sends a probe through the app's pool, as a fix's notice travels, and waits PROBE_TIMEOUT_MS for it on the LISTEN
+   * Sends a probe through the live path's pool, as a fix's notice travels, and waits PROBE_TIMEOUT_MS for it on the LISTEN
    * connection. Not heard: the hub is `deaf` (logged as an error naming the cure), and every stream reads what it
    * missed every DEAF_POLL_MS, so no position is lost silently; probed again every PROBE_AGAIN_MS until heard.
    */
@@ -212,7 +212,7 @@ class LiveHub {
     this.lastProbe = Date.now();
     let ok: boolean;
     try {
-      const { db } = await getDbState();
+      const { live: db } = await getDbState();
       ok = await this.probes.run(
         (nonce) => db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify({ k: 'probe', n: nonce })})`),
         PROBE_TIMEOUT_MS,

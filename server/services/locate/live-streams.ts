@@ -7,7 +7,8 @@ import { log } from '../../observability/log';
 import { isDraining } from '../../lifecycle';
 import { liveHub } from './live-hub';
 import type { LiveEvent } from './live-notices';
-import { liveStateOf, positionsAfter, requestWithPositions } from './buyer-side';
+import { requestWithPositions } from './buyer-side';
+import { liveReads } from './live-reads';
 import { nearestPlace } from './places';
 import {
   MAX_BUFFERED_BYTES,
@@ -197,7 +198,7 @@ export class LiveStream implements OpenStream {
   private async writeNewPositions(r: string, w: Watched): Promise<void> {
     let gps: Position | undefined;
     for (;;) {
-      const after = await positionsAfter(this.db, r, w.lastId);
+      const after = await liveReads().positionsAfter(r, w.lastId);
       for (const position of after) {
         if (position.id <= w.lastId) continue;
         w.lastId = position.id;
@@ -309,9 +310,9 @@ export class LiveStream implements OpenStream {
     });
   }
 
-  /** Request `r`'s state as it is now, read by its primary key. */
+  /** Request `r`'s state as it is now, read by its primary key with the other streams' (./live-reads.ts). */
   private async writeState(r: string): Promise<void> {
-    const now = await liveStateOf(this.db, r);
+    const now = await liveReads().stateOf(r);
     if (now) this.emit('state', liveStateOfChange(now), r);
   }
 }
