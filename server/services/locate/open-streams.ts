@@ -5,7 +5,7 @@ import { log } from '../../observability/log';
 import { metrics } from '../../observability/metrics';
 import { liveSessionOwners } from '../accounts';
 import { liveHub } from './live-hub';
-import { WATCH_MARK_MS, markWatched } from './watchers';
+import { markWatched } from './watchers';
 
 // This process's registry of open live streams (services/locate/live-open.ts opens them): one timer for the
 // keep-alives, the watched marks and the session checks of all, the end of a signed-out session's streams, and the
@@ -13,6 +13,13 @@ import { WATCH_MARK_MS, markWatched } from './watchers';
 
 /** A keep-alive comment this often, so proxies and in-app browsers keep an idle stream open (ms). */
 export const KEEPALIVE_MS = 15_000;
+/**
+ * The open streams are split into this many slices, and the timer ticks every KEEPALIVE_MS / UPKEEP_SLICES (1 s) for
+ * one slice's keep-alives: each stream still gets one every KEEPALIVE_MS, and a process holding 5,000 streams writes
+ * 333 at a time instead of blocking its event loop for all 5,000 at once (the fixes' `PUT`s waited behind them:
+ * bench/live-report.md).
+ */
+export const UPKEEP_SLICES = 15;
 /** The sessions of the open streams are checked again this often; a stream of a signed-out session ends (ms). */
 export const SESSION_CHECK_MS = 30_000;
 /** While a process shuts down its streams end this many at a time (`OpenStreams.drain`)… */
@@ -40,17 +47,21 @@ export type OpenStream = {
 
 /**
  * The open streams of this process and their upkeep, on one timer: every KEEPALIVE_MS a keep-alive comment to each
- * (or its end past STREAM_LIFETIME_MS or MAX_BUFFERED_BYTES), every WATCH_MARK_MS one UPDATE that marks their
- * requests as watched (services/locate/watchers.ts: the owner's page sends every fix while a map is open), and every
+ * (or its end past STREAM_LIFETIME_MS or MAX_BUFFERED_BYTES) and one UPDATE that marks their requests as watched
+ * (services/locate/watchers.ts: the owner's page sends every fix while a map is open), a slice of them at each tick
+ * (UPKEEP_SLICES); and every
  * SESSION_CHECK_MS one query for the sessions of all of them (`liveSessionOwners`): a stream whose session ended, or
  * now names another user, ends.
  */
 class OpenStreams {
   private open = new Set<OpenStream>();
+  /** The streams in UPKEEP_SLICES slices, filled in turn; tick `n` keeps slice `n % UPKEEP_SLICES` alive. */
+  private slices = Array.from({ length: UPKEEP_SLICES }, () => new Set<OpenStream>());
+  private added = 0;
+  private ticks = 0;
   private timer: NodeJS.Timeout | null = null;
   private lastCheck = Date.now();
   private checking = false;
-  private lastWatchMark = Date.now();
 
   get size(): number {
     return this.open.size;
@@ -58,8 +69,12 @@ class OpenStreams {
 
   add(stream: OpenStream): void {
     this.open.add(stream);
+    this.slices[this.added++ % UPKEEP_SLICES].add(stream);
     metrics().liveStreamsOpen.set(this.open.size);
-    this.timer ??= setInterval(() => void this.tick(), KEEPALIVE_MS).unref();
+    this.timer ??= setInterval(
+      () => void this.tick(Date.now(), this.ticks++ % UPKEEP_SLICES),
+      KEEPALIVE_MS / UPKEEP_SLICES,
+    ).unref();
     // A map opened: the owner's page learns it with its next answer and sends every fix again
     // (services/locate/watchers.ts).
     void this.markWatched(stream.requestIds());
@@ -67,6 +82,7 @@ class OpenStreams {
 
   delete(stream: OpenStream): void {
     this.open.delete(stream);
+    for (const slice of this.slices) slice.delete(stream);
     metrics().liveStreamsOpen.set(this.open.size);
     if (this.open.size === 0 && this.timer) {
       clearInterval(this.timer);
@@ -83,13 +99,15 @@ class OpenStreams {
     }
   }
 
-  /** One round of upkeep (exported for tests through `liveStreams().tick`). */
-  async tick(now = Date.now()): Promise<void> {
-    for (const stream of [...this.open]) stream.upkeep(now);
-    if (now - this.lastWatchMark >= WATCH_MARK_MS - 1000) {
-      this.lastWatchMark = now;
-      void this.markWatched([...new Set([...this.open].flatMap((s) => s.requestIds()))]);
-    }
+  /**
+   * One tick of upkeep at `now` (ms since the epoch): the keep-alives of slice `slice` (of every stream when none is
+   * given: tests call `streams().tick()` for a whole round) and the watched marks of their requests, and the session
+   * check when due.
+   */
+  async tick(now = Date.now(), slice?: number): Promise<void> {
+    const round = [...(slice === undefined ? this.open : this.slices[slice])];
+    for (const stream of round) stream.upkeep(now);
+    void this.markWatched([...new Set(round.flatMap((s) => s.requestIds()))]);
     if (now - this.lastCheck < SESSION_CHECK_MS - 1000 || this.checking) return;
     this.lastCheck = now;
     this.checking = true;

@@ -16,7 +16,10 @@ import { LIVE_STATES, isLive } from '../../../lib/request-machine';
 /** How long a map counts as open after a process last said it holds one (ms): two marks may be missed. */
 export const WATCH_TTL_MS = 60_000;
 
-/** How often a process pushes `watched_until` forward for the streams it holds (ms): each keep-alive round. */
+/**
+ * How often a process pushes `watched_until` forward for each stream it holds (ms): with the stream's keep-alive
+ * (services/locate/open-streams.ts, a slice of the streams at a time).
+ */
 export const WATCH_MARK_MS = 15_000;
 
 /** The fewest ms between two "Refresh now" of one request. */
@@ -28,14 +31,21 @@ export const REFRESH_WAIT_MS = 60_000;
 /**
  * Marks the requests `requestIds` as watched until `now` + WATCH_TTL_MS, whatever their state (a map opened before
  * the owner shares counts from the first fix): one UPDATE for all of them (the streams' upkeep calls it every
- * WATCH_MARK_MS with the requests this process holds, and once when a stream opens).
+ * WATCH_MARK_MS for each stream this process holds, and once when a stream opens). A row that a fix holds locked at
+ * that moment is skipped (`SKIP LOCKED`, PostgreSQL docs "The Locking Clause"), not waited for, so a mark never makes
+ * a fix wait; it is marked with the next round, well within WATCH_TTL_MS.
  */
 export async function markWatched(db: Db, requestIds: readonly string[], now = new Date()): Promise<void> {
   if (requestIds.length === 0) return;
+  const free = db
+    .select({ id: locationRequests.id })
+    .from(locationRequests)
+    .where(inArray(locationRequests.id, [...new Set(requestIds)]))
+    .for('no key update', { skipLocked: true });
   await db
     .update(locationRequests)
     .set({ watchedUntil: new Date(now.getTime() + WATCH_TTL_MS) })
-    .where(inArray(locationRequests.id, [...new Set(requestIds)]));
+    .where(inArray(locationRequests.id, free));
 }
 
 /**
