@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { getDb } from '@/server/db/client';
+import { eq, inArray } from 'drizzle-orm';
+import { getDb, getDbState } from '@/server/db/client';
 import { locationRequests } from '@/server/db/schema';
-import { WATCH_TTL_MS, liveHub } from '@/server/services/locate';
+import { WATCH_TTL_MS, liveHub, streams } from '@/server/services/locate';
 import { openStream, until } from './support/live-stream';
 import { call, uniqueEmail } from './support/accounts';
 import { subscribe, trialRequest } from './support/billing';
@@ -43,6 +43,36 @@ describe('a map open or not', () => {
 });
 
 describe('Refresh now', () => {
+  it('marks the open maps without waiting for a row that a fix holds locked; that one is marked next round', async () => {
+    const locked = await trialRequest('watch-locked');
+    const free = await trialRequest('watch-free');
+    const opened = [await openStream(locked.id, locked.cookie), await openStream(free.id, free.cookie)];
+    for (const stream of opened) await until(stream, 'trace');
+    const db = await getDb();
+    const both = inArray(locationRequests.id, [locked.id, free.id]);
+    const markOf = async (id: string) =>
+      (await db.select().from(locationRequests).where(eq(locationRequests.id, id)))[0].watchedUntil?.getTime() ?? 0;
+    await db
+      .update(locationRequests)
+      .set({ watchedUntil: new Date(0) })
+      .where(both);
+    // A fix's statement holds the row, as savePosition's FOR NO KEY UPDATE does while it runs.
+    const holder = await (await getDbState()).pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from location_requests where id = $1 for no key update', [locked.id]);
+      await streams().tick();
+      await expect.poll(() => markOf(free.id), { timeout: 5_000 }).toBeGreaterThan(Date.now());
+      expect(await markOf(locked.id)).toBe(0);
+    } finally {
+      await holder.query('rollback');
+      holder.release();
+    }
+    await streams().tick();
+    await expect.poll(() => markOf(locked.id), { timeout: 5_000 }).toBeGreaterThan(Date.now());
+    for (const stream of opened) stream.close();
+  });
+
   it('is taken once of 30 at once, reaches the owner page with its heartbeat and fixes, and says when to retry', async () => {
     const { id, code, cookie } = await trialRequest('refresh-now');
     expect((await refresh(id, cookie)).status).toBe(409);

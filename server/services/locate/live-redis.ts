@@ -31,6 +31,14 @@ export const STREAM_TTL_MS = 24 * 60 * 60_000;
 /** A reader's `XREAD` blocks at most this long (ms) before it is issued again; also how often a held set is re-read. */
 export const READ_BLOCK_MS = 5_000;
 
+/**
+ * After an `XREAD` that brought entries the reader waits this long (ms) before the next, so that what comes meanwhile
+ * is read together: one `XREAD` names every stream the process holds (about 60 bytes each: 300 KB for 5,000), so at 100
+ * fixes a second reading each entry on its own cost the app most of a core (bench/live-report-redis.md). At most one
+ * read per READ_GATHER_MS, as the PostgreSQL engine sends at most one notice per BATCH_MS (./live-broker.ts).
+ */
+export const READ_GATHER_MS = 20;
+
 /** At most this many notices read per stream in one `XREAD` (the newest of them is all a stream needs). */
 const READ_COUNT = 100;
 
@@ -262,7 +270,7 @@ export class RedisFeed {
         this.readerId ??= Number(await this.reader.client('ID'));
         await this.readEnds();
         this.answered();
-        await this.read();
+        if ((await this.read()) > 0) await new Promise((resolve) => setTimeout(resolve, READ_GATHER_MS));
       } catch (error) {
         if (this.closed) return;
         this.lost(error);
@@ -293,10 +301,13 @@ export class RedisFeed {
     });
   }
 
-  /** One `XREAD BLOCK` over the held streams, each after its last id; its entries handed over in order. */
-  private async read(): Promise<void> {
+  /**
+   * One `XREAD BLOCK` over the held streams, each after its last id; its entries handed over in order. Resolves with
+   * how many there were.
+   */
+  private async read(): Promise<number> {
     const ids = [...this.held.keys()];
-    if (ids.some((id) => this.held.get(id)!.lastId === null || this.held.get(id)!.recheck)) return; // ends first
+    if (ids.some((id) => this.held.get(id)!.lastId === null || this.held.get(id)!.recheck)) return 0; // ends first
     const keys = ids.map(streamKeyOf);
     const after = ids.map((id) => this.held.get(id)!.lastId!);
     this.generation++;
@@ -308,10 +319,12 @@ export class RedisFeed {
     } finally {
       this.reading = false;
     }
+    let read = 0;
     for (const [key, entries] of reply ?? []) {
       const id = key.slice(streamKeyOf('').length);
       const held = this.held.get(id);
       if (!held) continue; // released meanwhile
+      read += entries.length;
       for (const [entryId, fields] of entries) {
         held.lastId = entryId;
         try {
@@ -321,5 +334,6 @@ export class RedisFeed {
         }
       }
     }
+    return read;
   }
 }
