@@ -20,8 +20,9 @@
 // - the buyer's side: ./buyer-side.ts (the list, the trace, the map views, the maintenance job), ./notifications.ts,
 //   ./buyer-alerts.ts, ./places.ts (the nearest named place and the map's labels);
 // - live: ./live-broker.ts (announcing positions), ./live-hub.ts (hearing them in each process; what it hears:
-//   ./live-notices.ts), ./live-redis.ts (the Redis engine), ./live-streams.ts (the buyer's server-sent events, one
-//   request's or the people map's: ./people.ts), ./live-open.ts (opening one), ./live-slots.ts (the ceilings),
+//   ./live-notices.ts), ./live-redis.ts (the Redis engine's reader; its streams and connections:
+//   ./live-redis-wire.ts), ./live-streams.ts (the buyer's server-sent events, one request's or the people map's:
+//   ./people.ts), ./live-open.ts (opening one), ./live-slots.ts (the ceilings),
 //   ./live-events.ts (the events' text), ./live-reads.ts (their reads of what was announced, gathered),
 //   ./open-streams.ts (this process's registry of them).
 // The channel's name and the end of sessions that accounts announces are services/live-channel.ts, outside the folder.
@@ -51,7 +52,7 @@ export { nearestPlace, placeLabels } from './places';
 export { createLiveBroker, liveBroker, type LiveBroker } from './live-broker';
 export { LIVE_CHANNEL, LiveHub, liveHub } from './live-hub';
 export { DEAF_POLL_MS, type LiveEvent } from './live-notices';
-export { redisConnection } from './live-redis';
+export { redisConnection } from './live-redis-wire';
 export { type LiveStream } from './live-streams';
 export { RESUME_RETRY_MS, STREAM_LIFETIME_MS } from './live-events';
 export { SESSION_CHECK_MS, streams } from './open-streams';

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { env } from '../../env';
 import { LIVE_CHANNEL } from './live-hub';
 import type { PositionsNotice } from './live-notices';
-import { entryFields, redisConnection, STREAM_MAXLEN, STREAM_TTL_MS, streamKeyOf } from './live-redis';
+import { entryFields, redisConnection, STREAM_MAXLEN, STREAM_TTL_MS, streamKeyOf } from './live-redis-wire';
 
 // The live broker (docs/decisions/0019-live-broker.md): the app process that committed a position or a heartbeat
 // announces it, batched every BATCH_MS and ids only, to the hubs of every process, through PostgreSQL NOTIFY by default
