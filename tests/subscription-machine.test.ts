@@ -5,6 +5,9 @@ import {
   isDue,
   MAX_FAILED_RENEWALS,
   nextAnniversary,
+  SUBSCRIPTION_STATES,
+  SUBSCRIPTION_TRANSITIONS,
+  type SubscriptionEvent,
   type SubscriptionState,
   transition,
   TRIAL_DECISION_LEAD_MS,
@@ -22,6 +25,34 @@ const trial: SubscriptionState = {
 };
 
 describe('subscription state machine (docs/rules.md#data, #states)', () => {
+  it('keeps to its table: an event outside its `from` states changes nothing, and one inside leads only to its `to`', () => {
+    const events: SubscriptionEvent[] = [
+      { type: 'renewal_paid', at: hours(24) },
+      { type: 'renewal_failed', at: hours(24), failuresInARow: 1 },
+      { type: 'renewal_failed', at: hours(24), failuresInARow: MAX_FAILED_RENEWALS },
+      { type: 'cancel_requested', at: hours(1) },
+      { type: 'period_ended', at: hours(48) },
+      { type: 'refunded', at: hours(1) },
+      { type: 'withdrawn', at: hours(1) },
+      { type: 'trial_unconsented', at: hours(23) },
+      { type: 'provider_sync', at: hours(1), status: 'active', currentPeriodEnd: hours(700), cancelAt: null },
+    ];
+    let changes = 0;
+    for (const status of SUBSCRIPTION_STATES)
+      for (const cancelAt of [null, hours(24)])
+        for (const event of events) {
+          const next = transition({ ...trial, status, cancelAt, nextRetryAt: hours(30) }, event);
+          const { from, to } = SUBSCRIPTION_TRANSITIONS[event.type];
+          if (!from.includes(status)) expect(next, `${event.type} in ${status}`).toBeNull();
+          if (next) {
+            expect(to, `${event.type} in ${status}`).toContain(next.status);
+            changes++;
+          }
+        }
+    // Most pairs change something: the table is not one that refuses everything.
+    expect(changes).toBeGreaterThan(30);
+  });
+
   it('adds calendar months, clamped to the last day of the month', () => {
     expect(addMonths(new Date('2026-01-31T10:00:00Z'), 1).toISOString()).toBe('2026-02-28T10:00:00.000Z');
     expect(addMonths(new Date('2028-01-31T10:00:00Z'), 1).toISOString()).toBe('2028-02-29T10:00:00.000Z');

@@ -53,6 +53,8 @@ export {
 } from './first-order-discount';
 export {
   MAX_FAILED_RENEWALS,
+  SUBSCRIPTION_STATES,
+  SUBSCRIPTION_TRANSITIONS,
   TRIAL_DECISION_LEAD_MS,
   addMonths,
   hasAccess,
@@ -60,6 +62,7 @@ export {
   nextAnniversary,
   transition,
   trialDecisionDue,
+  type SubscriptionEvent,
   type SubscriptionState,
 } from './subscription-machine';
 export { applySubscriptionEvent, cancelSubscriptions } from './subscriptions';

@@ -47,6 +47,44 @@ export type SubscriptionEvent =
       cancelAt: Date | null;
     };
 
+/** Every state a subscription can be in, in the order of its life. */
+export const SUBSCRIPTION_STATES = [
+  'trialing',
+  'active',
+  'past_due',
+  'canceled',
+] as const satisfies readonly SubscriptionStatus[];
+
+/** The states of a subscription that has not ended. */
+const LIVE: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
+
+/**
+ * The transition table, in the idiom of the order's and the location request's machines (lib/order-machine.ts,
+ * lib/request-machine.ts): for each event, the states it may be taken in (`from`) and those it may lead to (`to`).
+ * An event in a state not in its `from` changes nothing; `transition` computes the fields within these bounds, and
+ * ./subscriptions.ts writes them only if the status is still the one read (a conditional UPDATE).
+ */
+export const SUBSCRIPTION_TRANSITIONS: Readonly<
+  Record<SubscriptionEvent['type'], { from: readonly SubscriptionStatus[]; to: readonly SubscriptionStatus[] }>
+> = {
+  /** A month paid: on time (trial converted, or renewed) or late (after a failure). */
+  renewal_paid: { from: LIVE, to: ['active'] },
+  /** A renewal's charge failed: suspended and retried, or ended after MAX_FAILED_RENEWALS in a row. */
+  renewal_failed: { from: LIVE, to: ['past_due', 'canceled'] },
+  /** The buyer cancels: no more charges, the period runs out (`cancelAt`); while `past_due` it ends at once. */
+  cancel_requested: { from: LIVE, to: ['trialing', 'active', 'canceled'] },
+  /** A cancelled period ran out. */
+  period_ended: { from: LIVE, to: ['canceled'] },
+  /** The payment was refunded. */
+  refunded: { from: LIVE, to: ['canceled'] },
+  /** The buyer withdrew from the contract. */
+  withdrawn: { from: LIVE, to: ['canceled'] },
+  /** A trial in which nothing was shared ends unconverted. */
+  trial_unconsented: { from: ['trialing'], to: ['canceled'] },
+  /** The payment provider's view (Stripe), taken as it is. */
+  provider_sync: { from: SUBSCRIPTION_STATES, to: SUBSCRIPTION_STATES },
+};
+
 /** Failed renewals in a row after which the subscription is canceled. */
 export const MAX_FAILED_RENEWALS = 4;
 /** A failed renewal is retried on the next settlement day. */
@@ -102,32 +140,33 @@ export function nextAnniversary(start: Date, now: Date): Date {
  * subscription, a second cancel request). Never mutates `state`.
  */
 export function transition(state: SubscriptionState, event: SubscriptionEvent): SubscriptionState | null {
-  const live = state.status !== 'canceled';
+  if (!SUBSCRIPTION_TRANSITIONS[event.type].from.includes(state.status)) return null;
   const ended = (at: Date): SubscriptionState => ({ ...state, status: 'canceled', canceledAt: at, nextRetryAt: null });
   switch (event.type) {
     case 'renewal_paid': {
-      if (!live || state.cancelAt) return null;
+      if (state.cancelAt) return null;
       // A late (retried) payment starts a new month from the day it succeeds; an on-time one continues the period.
       const from = state.status === 'past_due' ? event.at : state.currentPeriodEnd;
       return { ...state, status: 'active', currentPeriodEnd: addMonths(from, 1), nextRetryAt: null };
     }
     case 'renewal_failed':
-      if (!live || state.cancelAt) return null;
+      if (state.cancelAt) return null;
       if (event.failuresInARow >= MAX_FAILED_RENEWALS) return ended(event.at);
       return { ...state, status: 'past_due', nextRetryAt: new Date(event.at.getTime() + RETRY_AFTER_MS) };
     case 'cancel_requested':
-      if (!live || state.cancelAt) return null;
+      if (state.cancelAt) return null;
       if (state.status === 'past_due') return ended(event.at);
       return { ...state, cancelAt: state.currentPeriodEnd };
     case 'period_ended':
-      if (!live || !state.cancelAt || state.cancelAt > event.at) return null;
+      if (!state.cancelAt || state.cancelAt > event.at) return null;
       return ended(event.at);
     case 'refunded':
     case 'withdrawn':
-      return live ? ended(event.at) : null;
+      return ended(event.at);
     case 'trial_unconsented':
-      // Only a trial: once a month was paid, the service was given and the normal refund rules apply.
-      return state.status === 'trialing' ? ended(event.at) : null;
+      // Only a trial (the table's `from`): once a month was paid, the service was given and the normal refund rules
+      // apply.
+      return ended(event.at);
     case 'provider_sync': {
       const next: SubscriptionState = {
         status: event.status,

@@ -18,16 +18,23 @@ import { transition, type SubscriptionEvent, type SubscriptionState } from './su
 
 /**
  * Applies `event` to subscription `id` inside `tx` (row locked), writes the change and a `subscription.<event>`
- * domain event. A subscription that ends (`canceled`: refund, cancellation at period end, failed renewals) withdraws
- * the buyer's open requests unless another subscription still gives access. Returns the new row, or
- * null when the event changes nothing (see `transition`).
+ * domain event. The write is conditional, as every transition of the billing machines: it names the status it was
+ * computed from (./subscription-machine.ts `SUBSCRIPTION_TRANSITIONS`), so a change that did not come through this
+ * lock is never overwritten. A subscription that ends (`canceled`: refund, cancellation at period end, failed
+ * renewals) withdraws the buyer's open requests unless another subscription still gives access. Returns the new row,
+ * or null when the event changes nothing (see `transition`).
  */
 export async function applySubscriptionEvent(tx: Tx, id: string, event: SubscriptionEvent) {
   const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update');
   if (!row) return null;
   const next = transition(row, event);
   if (!next) return null;
-  const [updated] = await tx.update(subscriptions).set(next).where(eq(subscriptions.id, id)).returning();
+  const [updated] = await tx
+    .update(subscriptions)
+    .set(next)
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.status, row.status)))
+    .returning();
+  if (!updated) return null;
   await tx.insert(domainEvents).values({
     type: `subscription.${event.type}`,
     aggregateId: id,
