@@ -1,15 +1,104 @@
 import 'server-only';
 import DataLoader from 'dataloader';
+import { inArray, sql } from 'drizzle-orm';
 import type { LiveState, Position } from '../../../lib/contracts/locations';
-import { getDbState } from '../../db/client';
-import { liveStatesOf, positionsAfterEach, type PositionsAsk } from './buyer-side';
+import { buyerState } from '../../../lib/request-machine';
+import { getDbState, type Db } from '../../db/client';
+import { locationRequests, positions } from '../../db/schema';
 
 // What the open streams of a process read when the live broker announces (docs/decisions/0019-live-broker.md): new
 // positions after each stream's last event, and a request's state after a heartbeat. A notice reaches every stream of
 // its requests in the same turn of the event loop, so their reads are gathered into one statement of each kind
 // (DataLoader: the loads of one tick go out as one batch, github.com/graphql/dataloader) and run on the live path's
-// own pool (server/db/client.ts `DbState.live`, the broker's notices go out on it too): at 200 fixes a second the streams cost a few statements a second, not
-// one per fix and stream, and none waits behind the requests' statements of a busy process.
+// own pool (server/db/client.ts `DbState.live`, the broker's notices go out on it too): at 200 fixes a second the
+// streams cost a few statements a second, not one per fix and stream, and none waits behind the requests' statements
+// of a busy process.
+
+/** One stream's question to `positionsAfterEach`: request `requestId`'s positions after position `afterId`. */
+export type PositionsAsk = { requestId: string; afterId: number };
+
+/**
+ * For each ask, the positions of its request after its position, oldest first, at most `limit` each, in the order of
+ * `asks`: one statement for every stream of the process that heard of new positions at once
+ * (each request's rows through a LATERAL subquery, PostgreSQL docs, "LATERAL
+ * Subqueries"). The callers have checked that each request is their buyer's when their stream opened.
+ */
+export async function positionsAfterEach(db: Db, asks: readonly PositionsAsk[], limit = 100): Promise<Position[][]> {
+  const found: Position[][] = asks.map(() => []);
+  if (asks.length === 0) return found;
+  const requestIds = sql.param(asks.map((a) => a.requestId));
+  const afterIds = sql.param(asks.map((a) => a.afterId));
+  const { rows } = await db.execute<RawPosition & { i: string | number }>(sql`
+    select ask.i, p.id, p.source, p.latitude, p.longitude, p.accuracy_m, p.precision, p.label, p.recorded_at
+    from unnest(${requestIds}::uuid[], ${afterIds}::bigint[]) with ordinality as ask(request_id, after_id, i)
+    cross join lateral (
+      select * from ${positions}
+      where ${positions.requestId} = ask.request_id and ${positions.id} > ask.after_id
+      order by ${positions.id} limit ${limit}
+    ) p
+    order by ask.i, p.id`);
+  for (const row of rows) found[Number(row.i) - 1].push(positionOfRow(row));
+  return found;
+}
+
+/** A position row as a raw statement gives it (node-postgres: `bigint` as a string, `timestamptz` as a Date). */
+type RawPosition = {
+  id: string | number;
+  source: Position['source'];
+  latitude: number;
+  longitude: number;
+  accuracy_m: number | null;
+  precision: Position['precision'];
+  label: string | null;
+  recorded_at: Date | string;
+};
+
+/** A raw position row as the API gives it (as `positionOf` gives a row of the query builder). */
+function positionOfRow(row: RawPosition): Position {
+  return {
+    id: Number(row.id),
+    source: row.source,
+    latitude: Number(row.latitude),
+    longitude: Number(row.longitude),
+    accuracy: row.accuracy_m === null ? null : Number(row.accuracy_m),
+    precision: row.precision,
+    label: row.label,
+    recordedAt: new Date(row.recorded_at).toISOString(),
+  };
+}
+
+/**
+ * The live state of each request of `requestIds` as the buyer's stream sends it (`state` event), keyed by request id:
+ * the buyer's status, when the owner's page was last heard from, what it said, the end of the share (ISO 8601 UTC) and
+ * the requester's ask for more time; a request that is gone is left out. One read by primary key for every stream of
+ * the process that heard of a heartbeat at once, without the clock's settling (the
+ * stream's own upkeep and the trigger's changes do).
+ */
+export async function liveStatesOf(db: Db, requestIds: readonly string[]): Promise<Map<string, LiveState>> {
+  const states = new Map<string, LiveState>();
+  if (requestIds.length === 0) return states;
+  const rows = await db
+    .select({
+      id: locationRequests.id,
+      status: locationRequests.status,
+      firstSharedAt: locationRequests.firstSharedAt,
+      ownerSeenAt: locationRequests.ownerSeenAt,
+      liveSignal: locationRequests.liveSignal,
+      sharingUntil: locationRequests.sharingUntil,
+      moreTime: locationRequests.moreTimeAsk,
+    })
+    .from(locationRequests)
+    .where(inArray(locationRequests.id, [...new Set(requestIds)]));
+  for (const row of rows)
+    states.set(row.id, {
+      status: buyerState(row.status, row.firstSharedAt !== null),
+      ownerSeenAt: row.ownerSeenAt?.toISOString() ?? null,
+      liveSignal: row.liveSignal,
+      sharingUntil: row.sharingUntil?.toISOString() ?? null,
+      moreTime: row.moreTime,
+    });
+  return states;
+}
 
 /** At most this many asks in one statement (a notice names up to 120 requests; a process may hold thousands). */
 const MAX_BATCH = 500;
