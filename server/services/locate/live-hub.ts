@@ -201,9 +201,9 @@ class LiveHub {
   }
 
   /**
-   * Sends a probe through the live path's pool, as a fix's notice travels, and waits PROBE_TIMEOUT_MS for it on the LISTEN
-   * connection. Not heard: the hub is `deaf` (logged as an error naming the cure), and every stream reads what it
-   * missed every DEAF_POLL_MS, so no position is lost silently; probed again every PROBE_AGAIN_MS until heard.
+   * Sends a probe through the live path's pool, as a fix's notice travels, and waits PROBE_TIMEOUT_MS for it on the
+   * LISTEN connection. Not heard: the hub is `deaf` (logged as an error naming the cure), and every stream reads what
+   * it missed every DEAF_POLL_MS, so no position is lost silently; probed again every PROBE_AGAIN_MS until heard.
    */
   async probe(): Promise<HubHearing> {
     if (this.closed || !this.client) return this.hearing;

@@ -19,9 +19,9 @@ export type PositionsAsk = { requestId: string; afterId: number };
 
 /**
  * For each ask, the positions of its request after its position, oldest first, at most `limit` each, in the order of
- * `asks`: one statement for every stream of the process that heard of new positions at once
- * (each request's rows through a LATERAL subquery, PostgreSQL docs, "LATERAL
- * Subqueries"). The callers have checked that each request is their buyer's when their stream opened.
+ * `asks`: one statement for every stream of the process that heard of new positions at once (each request's rows
+ * through a LATERAL subquery, PostgreSQL docs, "LATERAL Subqueries"). The callers have checked that each request is
+ * their buyer's when their stream opened.
  */
 export async function positionsAfterEach(db: Db, asks: readonly PositionsAsk[], limit = 100): Promise<Position[][]> {
   const found: Position[][] = asks.map(() => []);
@@ -53,7 +53,7 @@ type RawPosition = {
   recorded_at: Date | string;
 };
 
-/** A raw position row as the API gives it (as `positionOf` gives a row of the query builder). */
+/** A raw position row as the API gives it (as ./buyer-side.ts `positionOf` gives a row of the query builder). */
 function positionOfRow(row: RawPosition): Position {
   return {
     id: Number(row.id),
@@ -71,8 +71,8 @@ function positionOfRow(row: RawPosition): Position {
  * The live state of each request of `requestIds` as the buyer's stream sends it (`state` event), keyed by request id:
  * the buyer's status, when the owner's page was last heard from, what it said, the end of the share (ISO 8601 UTC) and
  * the requester's ask for more time; a request that is gone is left out. One read by primary key for every stream of
- * the process that heard of a heartbeat at once, without the clock's settling (the
- * stream's own upkeep and the trigger's changes do).
+ * the process that heard of a heartbeat at once, without the clock's settling (the stream's own upkeep and the
+ * trigger's changes do).
  */
 export async function liveStatesOf(db: Db, requestIds: readonly string[]): Promise<Map<string, LiveState>> {
   const states = new Map<string, LiveState>();

@@ -49,9 +49,8 @@ export type OpenStream = {
  * The open streams of this process and their upkeep, on one timer: every KEEPALIVE_MS a keep-alive comment to each
  * (or its end past STREAM_LIFETIME_MS or MAX_BUFFERED_BYTES) and one UPDATE that marks their requests as watched
  * (services/locate/watchers.ts: the owner's page sends every fix while a map is open), a slice of them at each tick
- * (UPKEEP_SLICES); and every
- * SESSION_CHECK_MS one query for the sessions of all of them (`liveSessionOwners`): a stream whose session ended, or
- * now names another user, ends.
+ * (UPKEEP_SLICES); and every SESSION_CHECK_MS one query for the sessions of all of them (`liveSessionOwners`): a
+ * stream whose session ended, or now names another user, ends.
  */
 class OpenStreams {
   private open = new Set<OpenStream>();

@@ -32,8 +32,9 @@ export const REFRESH_WAIT_MS = 60_000;
  * Marks the requests `requestIds` as watched until `now` + WATCH_TTL_MS, whatever their state (a map opened before
  * the owner shares counts from the first fix): one UPDATE for all of them (the streams' upkeep calls it every
  * WATCH_MARK_MS for each stream this process holds, and once when a stream opens). A row that a fix holds locked at
- * that moment is skipped (`SKIP LOCKED`, PostgreSQL docs "The Locking Clause"), not waited for, so a mark never makes
- * a fix wait; it is marked with the next round, well within WATCH_TTL_MS.
+ * that moment is skipped (`SKIP LOCKED`, PostgreSQL docs "The Locking Clause"), not waited for, and marked with the
+ * next round, well within WATCH_TTL_MS; a fix that comes while a mark runs waits for that one short statement (a
+ * slice of the process's streams).
  */
 export async function markWatched(db: Db, requestIds: readonly string[], now = new Date()): Promise<void> {
   if (requestIds.length === 0) return;
