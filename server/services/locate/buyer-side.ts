@@ -100,7 +100,7 @@ export async function requestWithPositions(db: Db, userId: string, id: string): 
 }
 
 /** A stored position as the API gives it (lib/contracts/locations.ts `positionSchema`; ISO 8601 UTC time). */
-function positionOf(p: typeof positions.$inferSelect): Position {
+export function positionOf(p: typeof positions.$inferSelect): Position {
   return {
     id: p.id,
     source: p.source,

@@ -1,10 +1,11 @@
 import 'server-only';
 import DataLoader from 'dataloader';
-import { inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { LiveState, Position } from '../../../lib/contracts/locations';
 import { buyerState } from '../../../lib/request-machine';
 import { getDbState, type Db } from '../../db/client';
 import { locationRequests, positions } from '../../db/schema';
+import { positionOf } from './buyer-side';
 
 // What the open streams of a process read when the live broker announces (docs/decisions/0019-live-broker.md): new
 // positions after each stream's last event, and a request's state after a heartbeat. A notice reaches every stream of
@@ -28,43 +29,20 @@ export async function positionsAfterEach(db: Db, asks: readonly PositionsAsk[], 
   if (asks.length === 0) return found;
   const requestIds = sql.param(asks.map((a) => a.requestId));
   const afterIds = sql.param(asks.map((a) => a.afterId));
-  const { rows } = await db.execute<RawPosition & { i: string | number }>(sql`
-    select ask.i, p.id, p.source, p.latitude, p.longitude, p.accuracy_m, p.precision, p.label, p.recorded_at
-    from unnest(${requestIds}::uuid[], ${afterIds}::bigint[]) with ordinality as ask(request_id, after_id, i)
-    cross join lateral (
-      select * from ${positions}
-      where ${positions.requestId} = ask.request_id and ${positions.id} > ask.after_id
-      order by ${positions.id} limit ${limit}
-    ) p
-    order by ask.i, p.id`);
-  for (const row of rows) found[Number(row.i) - 1].push(positionOfRow(row));
+  const after = db
+    .select()
+    .from(positions)
+    .where(and(eq(positions.requestId, sql`ask.request_id`), gt(positions.id, sql`ask.after_id`)))
+    .orderBy(asc(positions.id))
+    .limit(limit)
+    .as('after');
+  const rows = await db
+    .select({ i: sql<string>`ask.i`, ...after._.selectedFields })
+    .from(sql`unnest(${requestIds}::uuid[], ${afterIds}::bigint[]) with ordinality as ask(request_id, after_id, i)`)
+    .innerJoinLateral(after, sql`true`)
+    .orderBy(sql`ask.i`, after.id);
+  for (const row of rows) found[Number(row.i) - 1].push(positionOf(row));
   return found;
-}
-
-/** A position row as a raw statement gives it (node-postgres: `bigint` as a string, `timestamptz` as a Date). */
-type RawPosition = {
-  id: string | number;
-  source: Position['source'];
-  latitude: number;
-  longitude: number;
-  accuracy_m: number | null;
-  precision: Position['precision'];
-  label: string | null;
-  recorded_at: Date | string;
-};
-
-/** A raw position row as the API gives it (as ./buyer-side.ts `positionOf` gives a row of the query builder). */
-function positionOfRow(row: RawPosition): Position {
-  return {
-    id: Number(row.id),
-    source: row.source,
-    latitude: Number(row.latitude),
-    longitude: Number(row.longitude),
-    accuracy: row.accuracy_m === null ? null : Number(row.accuracy_m),
-    precision: row.precision,
-    label: row.label,
-    recordedAt: new Date(row.recorded_at).toISOString(),
-  };
 }
 
 /**
