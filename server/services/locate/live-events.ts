@@ -2,8 +2,17 @@ import 'server-only';
 import { liveStateSchema, type LiveState, type LocationTrace } from '../../../lib/contracts/locations';
 
 // The wire of the live streams, for one request's map and the people map alike (services/locate/live-streams.ts):
-// where the bytes go, how long a stream lives, and the text of its events (WHATWG HTML, "Server-sent events":
-// `event:`, `data:`, `id:` and `retry:` fields).
+// what a stream shows, where the bytes go, how long a stream lives, and the text of its events (WHATWG HTML,
+// "Server-sent events": `event:`, `data:`, `id:` and `retry:` fields).
+
+/**
+ * What one stream shows. `request`: one request's map (`trace`, then `position` events whose id the browser sends
+ * back as Last-Event-ID, `state`, `place`). `people`: the people map (services/locate/people.ts): a `people` event with
+ * every person, then `position` (GPS fixes only), `state` and `place` events naming their request in `r`, `person`
+ * (one person's whole view again: it ended, or joined the map) and `gone` (it left the map); no event ids, as a
+ * reconnect gets the whole map again.
+ */
+export type LiveScope = { kind: 'request'; requestId: string } | { kind: 'people' };
 
 /**
  * A stream ends after this long and the browser's EventSource reconnects by itself with `Last-Event-ID`, which checks

@@ -6,18 +6,16 @@ import { NotifyProbes } from '../../db/notify-probes';
 import { env } from '../../env';
 import { log } from '../../observability/log';
 import { describeError } from '../../observability/describe-error';
-import { LIVE_CHANNEL, type SessionsEnded } from '../live-channel';
+import { LIVE_CHANNEL } from '../live-channel';
 import { RedisFeed } from './live-redis';
 import {
   DEAF_POLL_MS,
   PROBE_AGAIN_MS,
   PROBE_TIMEOUT_MS,
+  channelNoticeOf,
+  eventsOfBatch,
   type HubHearing,
-  type LiveChange,
   type LiveEvent,
-  type LivePosition,
-  type PositionsNotice,
-  type Probe,
 } from './live-notices';
 
 // Each process's hub of live location (docs/decisions/0019-live-broker.md; PostgreSQL docs, "LISTEN" and "NOTIFY"):
@@ -174,22 +172,11 @@ class LiveHub {
     const url = this.listenUrl ?? env().DATABASE_SESSION_URL ?? (await getDbState()).url;
     const client = new Client({ connectionString: url, application_name: 'live-hub' });
     client.on('notification', (msg) => {
-      if (msg.channel !== LIVE_CHANNEL || !msg.payload) return;
-      let event: LivePosition | LiveChange | SessionsEnded | Probe | PositionsNotice;
-      try {
-        event = JSON.parse(msg.payload) as LivePosition | LiveChange | SessionsEnded | Probe | PositionsNotice;
-      } catch {
-        return;
-      }
-      if (!event || typeof event !== 'object') return;
-      if (event.k === 'x') this.sessionsEnded?.(Array.isArray(event.h) ? event.h : []);
-      else if (event.k === 'probe') this.probes.arrived(event.n);
-      else if (event.k === 'b') {
-        for (const [r, id] of Array.isArray(event.p) ? event.p : [])
-          if (typeof r === 'string' && Number.isSafeInteger(id)) this.emit(r, { k: 'n', r, id });
-        for (const r of Array.isArray(event.s) ? event.s : [])
-          if (typeof r === 'string') this.emit(r, { k: 'seen', r });
-      } else if (typeof event.r === 'string') this.emit(event.r, event);
+      const event = msg.channel === LIVE_CHANNEL ? channelNoticeOf(msg.payload) : null;
+      if (event?.k === 'x') this.sessionsEnded?.(Array.isArray(event.h) ? event.h : []);
+      else if (event?.k === 'probe') this.probes.arrived(event.n);
+      else if (event?.k === 'b') for (const e of eventsOfBatch(event)) this.emit(e.r, e);
+      else if (event && 'r' in event && typeof event.r === 'string') this.emit(event.r, event);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));

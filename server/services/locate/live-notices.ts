@@ -1,14 +1,9 @@
-import type { MoreTimeAsk, Position } from '../../../lib/contracts/locations';
+import type { MoreTimeAsk } from '../../../lib/contracts/locations';
+import type { SessionsEnded } from '../live-channel';
 
 // What each process's live hub hears and hands its streams (services/locate/live-hub.ts;
 // docs/decisions/0019-live-broker.md): the notices on LIVE_CHANNEL, the events a stream's listener receives, the
 // hub's hearing and its timings.
-
-/**
- * A new position of a request with its data, as the positions trigger of releases before decision 0019 announced it
- * (degrees, `accuracy` in metres); still taken, for a rolling update. Today's positions come as `n` (ids only).
- */
-export type LivePosition = Position & { k: 'p'; r: string };
 
 /** A change of a request's state or of what its owner's page said (ISO 8601 times). */
 export type LiveChange = {
@@ -24,13 +19,11 @@ export type LiveChange = {
 };
 
 /**
- * What a listener receives: a position (as the trigger of releases before decision 0019 announced one), `n` (the request
- * has positions up to `id`: read them), `seen` (the owner's page was heard from: read the state), a change, `resync`
+ * What a listener receives: `n` (the request has positions up to `id`: read them), `seen` (the owner's page was heard from: read the state), a change, `resync`
  * after the hub's connection was lost and restored (read the whole view again), or `poll` while the hub hears no
  * notification (read what came after the last position, and the state).
  */
 export type LiveEvent =
-  | LivePosition
   | LiveChange
   | { k: 'n'; r: string; id: number }
   | { k: 'seen'; r: string }
@@ -44,8 +37,33 @@ export type LiveEvent =
  */
 export type PositionsNotice = { k: 'b'; p: [string, number][]; s?: string[] };
 
-/** The hub's own test notice, sent through the app's pool after each LISTEN: it must come back (`hearing`). */
+/** The hub's own test notice, sent through the live path's pool after each LISTEN: it must come back (`hearing`). */
 export type Probe = { k: 'probe'; n: string };
+
+/**
+ * What comes on LIVE_CHANNEL: a batch of positions and heartbeats, ended sessions, a probe, or an event of one request
+ * (a state change, from the trigger) that reaches that request's streams as it is.
+ */
+export type ChannelNotice = LiveEvent | PositionsNotice | SessionsEnded | Probe;
+
+/** A notification's payload as a notice, or null when it is not a JSON object (then it is ignored). */
+export function channelNoticeOf(payload: string | undefined): ChannelNotice | null {
+  try {
+    const notice: unknown = JSON.parse(payload ?? '');
+    return notice && typeof notice === 'object' ? (notice as ChannelNotice) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The events of a batch (`PositionsNotice`) for the streams of its requests, its malformed entries left out. */
+export function eventsOfBatch(batch: PositionsNotice): LiveEvent[] {
+  const events: LiveEvent[] = [];
+  for (const [r, id] of Array.isArray(batch.p) ? batch.p : [])
+    if (typeof r === 'string' && Number.isSafeInteger(id)) events.push({ k: 'n', r, id });
+  for (const r of Array.isArray(batch.s) ? batch.s : []) if (typeof r === 'string') events.push({ k: 'seen', r });
+  return events;
+}
 
 /** How long a probe may take to come back before the hub counts itself deaf (ms). */
 export const PROBE_TIMEOUT_MS = 3_000;

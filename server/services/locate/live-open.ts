@@ -4,7 +4,8 @@ import type { LocationTrace } from '../../../lib/contracts/locations';
 import { sha256 } from '../tokens';
 import { requestWithPositions } from './buyer-side';
 import { StreamSlots, streamSlots } from './live-slots';
-import { LiveStream, type LiveScope } from './live-streams';
+import type { LiveScope } from './live-events';
+import { LiveStream } from './live-streams';
 import { peopleIds, peopleOf } from './people';
 
 // Opening a buyer's live stream (services/locate/live-streams.ts): the ceilings first (./live-slots.ts), then the

@@ -17,31 +17,21 @@ import {
   liveStateOfChange,
   placeKeyOf,
   sseEvent,
+  type LiveScope,
   type LiveSink,
 } from './live-events';
 import { streams, type OpenStream } from './open-streams';
 import { streamSlots } from './live-slots';
 import { peopleIds, personOf } from './people';
 
-// The buyer's live maps as Server-Sent Events (WHATWG HTML, "Server-sent events"): one request's map, or the people
-// map of every request of the account over one stream (docs/features.md "The people map"), whatever carries the bytes:
-// the API's route (server/api/routes/live.ts, Hono's streamSSE) or the Node server's own path for the same URL
-// (server/api/live-node.ts; docs/decisions/0014-live-streams-on-the-node-server.md). Opening one: ./live-open.ts.
-
-/**
- * What one stream shows. `request`: one request's map (`trace`, then `position` events whose id the browser sends
- * back as Last-Event-ID, `state`, `place`). `people`: the people map (services/locate/people.ts): a `people` event with
- * every person, then `position` (GPS fixes only), `state` and `place` events naming their request in `r`, `person`
- * (one person's whole view again: it ended, or joined the map) and `gone` (it left the map); no event ids, as a
- * reconnect gets the whole map again.
- */
-export type LiveScope = { kind: 'request'; requestId: string } | { kind: 'people' };
-
 /** What a stream keeps of each request it shows. */
 type Watched = { lastId: number; placeKey: string | null; polling: boolean; unsubscribe: () => void };
 
 /**
- * One open stream of one request or of the people map. Opened by ./live-open.ts (which has read the view), started
+ * One buyer's live map as Server-Sent Events (WHATWG HTML, "Server-sent events"): one request's, or the people map of
+ * every request of the account (docs/features.md "The people map"; what each shows: ./live-events.ts `LiveScope`),
+ * whatever carries the bytes: the API's route (server/api/routes/live.ts) or the Node server's own path for the same
+ * URL (server/api/live-node.ts, docs/decisions/0014). Opened by ./live-open.ts (which has read the view), started
  * with a sink; every open stream is in `streams` (./open-streams.ts), which keeps them alive together.
  */
 export class LiveStream implements OpenStream {
@@ -76,9 +66,7 @@ export class LiveStream implements OpenStream {
     return this.scope.kind === 'people';
   }
 
-  /**
-   * Subscribes to the hub for request `id` before its view is read, so that nothing committed in between is missed.
-   */
+  /** Subscribes to request `id` at the hub before its view is read, so nothing committed in between is missed. */
   async watch(id: string): Promise<void> {
     if (this.watched.has(id) || this.ended) return;
     const w: Watched = { lastId: this.people ? 0 : this.resumeAfter, placeKey: null, polling: false, unsubscribe() {} };
@@ -277,14 +265,7 @@ export class LiveStream implements OpenStream {
     }
     this.send(async () => {
       if (!this.watched.has(r)) return;
-      if (event.k === 'p') {
-        if (event.id <= w.lastId) return;
-        w.lastId = event.id;
-        const { k: _k, r: _r, ...position } = event;
-        if (this.people && position.source !== 'gps') return;
-        this.emit('position', position, r, String(position.id));
-        if (position.source === 'gps') await this.namePlace(r, w, position);
-      } else if (event.k === 's') {
+      if (event.k === 's') {
         const status = buyerState(event.status as RequestState, event.shared);
         // A new state may carry texts (how it ended, the nearest place): the whole view is sent again.
         if (status === 'stopped' || status === 'declined' || status === 'expired') return this.writeTrace(r);
