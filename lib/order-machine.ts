@@ -21,6 +21,8 @@
  *   server/services/billing/first-order-discount.ts `claimFirstOrderDiscount`) only while it is still unpaid.
  */
 
+import { nextState, type Transition } from './state-machine';
+
 /** Every state an order can be in (the `order_status` enum, drizzle/0000_init.sql). */
 export const ORDER_STATES = ['created', 'pending', 'paid', 'failed', 'canceled', 'refunding', 'refunded'] as const;
 
@@ -46,8 +48,8 @@ export const ORDER_EVENTS = [
 
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
-/** One row of the table: the states an event may be taken in, and the state it leads to. */
-export type OrderTransition = { readonly from: readonly OrderState[]; readonly to: OrderState };
+/** One row of the table (lib/state-machine.ts). */
+export type OrderTransition = Transition<OrderState>;
 
 /**
  * The transition table. An event taken in a state not listed in its `from` changes nothing (the caller decides whether
@@ -77,8 +79,7 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderEvent, OrderTransition>> = 
 
 /** The state `event` leads to from `state`, or null when the table does not allow it there. */
 export function nextOrderState(state: OrderState, event: OrderEvent): OrderState | null {
-  const t = ORDER_TRANSITIONS[event];
-  return (t.from as readonly string[]).includes(state) ? t.to : null;
+  return nextState(ORDER_TRANSITIONS, state, event);
 }
 
 /** Whether an order in `state` can still be paid. */

@@ -21,6 +21,8 @@
  * - `sms_accepted` only moves `queued`: a provider's late answer never takes back an opened link.
  */
 
+import { nextState, type Transition } from './state-machine';
+
 /** Every state a location request can be in, in the order of a request's life. */
 export const REQUEST_STATES = [
   'queued',
@@ -66,14 +68,14 @@ export const REQUEST_EVENTS = [
 
 export type RequestEvent = (typeof REQUEST_EVENTS)[number];
 
-/** One row of the table: the states an event may be taken in, and the state it leads to. */
-export type Transition = { readonly from: readonly RequestState[]; readonly to: RequestState };
+/** One row of the table (lib/state-machine.ts). */
+export type RequestTransition = Transition<RequestState>;
 
 /**
  * The transition table. An event taken in a state not listed in its `from` changes nothing (the caller decides
  * whether that is an error, see `refusal`).
  */
-export const TRANSITIONS: Readonly<Record<RequestEvent, Transition>> = {
+export const TRANSITIONS: Readonly<Record<RequestEvent, RequestTransition>> = {
   /** The SMS provider took the consent SMS. */
   sms_accepted: { from: ['queued'], to: 'sms_sent' },
   /** The owner opened the consent link (first view of the page). */
@@ -103,8 +105,7 @@ export const TRANSITIONS: Readonly<Record<RequestEvent, Transition>> = {
 
 /** The state `event` leads to from `state`, or null when the table does not allow it there. */
 export function next(state: RequestState, event: RequestEvent): RequestState | null {
-  const t = TRANSITIONS[event];
-  return (t.from as readonly string[]).includes(state) ? t.to : null;
+  return nextState(TRANSITIONS, state, event);
 }
 
 /** Whether a share is running in `state` (positions accepted). */
