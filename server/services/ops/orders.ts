@@ -25,6 +25,28 @@ function phoneOf(query: string): E164 | null {
   return parsed.ok ? parsed.value : null;
 }
 
+/** What the order desk shows of an order's subscriptions, refund and withdrawal (`OpsOrder`, lib/contracts/ops.ts). */
+const SUBSCRIPTION_COLUMNS = {
+  id: subscriptions.id,
+  orderId: subscriptions.orderId,
+  status: subscriptions.status,
+  currentPeriodEnd: subscriptions.currentPeriodEnd,
+  cancelAt: subscriptions.cancelAt,
+  canceledAt: subscriptions.canceledAt,
+};
+const REFUND_COLUMNS = { orderId: refunds.orderId, amountMinor: refunds.amountMinor, createdAt: refunds.createdAt };
+const WITHDRAWAL_COLUMNS = {
+  orderId: withdrawals.orderId,
+  withdrawnAt: withdrawals.withdrawnAt,
+  via: withdrawals.via,
+  ip: withdrawals.ip,
+  userAgent: withdrawals.userAgent,
+  timeZone: withdrawals.timeZone,
+  rule: withdrawals.rule,
+  paidMinor: withdrawals.paidMinor,
+  refundMinor: withdrawals.refundMinor,
+};
+
 /**
  * Orders matching `query`: an order code or reference (`CH-7K4M-2Q`, what a customer quotes; exact,
  * any case), an e-mail (part of it, case-insensitive) or a phone
@@ -65,43 +87,14 @@ export async function searchOrders(db: Db, query: string) {
     .where(where)
     .orderBy(desc(orders.createdAt))
     .limit(50);
+  if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const subs = ids.length
-    ? await db
-        .select({
-          id: subscriptions.id,
-          orderId: subscriptions.orderId,
-          status: subscriptions.status,
-          currentPeriodEnd: subscriptions.currentPeriodEnd,
-          cancelAt: subscriptions.cancelAt,
-          canceledAt: subscriptions.canceledAt,
-        })
-        .from(subscriptions)
-        .where(inArray(subscriptions.orderId, ids))
-    : [];
-  const refundRows = ids.length
-    ? await db
-        .select({ orderId: refunds.orderId, amountMinor: refunds.amountMinor, createdAt: refunds.createdAt })
-        .from(refunds)
-        .where(inArray(refunds.orderId, ids))
-    : [];
-  const withdrawalRows = ids.length
-    ? await db
-        .select({
-          orderId: withdrawals.orderId,
-          withdrawnAt: withdrawals.withdrawnAt,
-          via: withdrawals.via,
-          ip: withdrawals.ip,
-          userAgent: withdrawals.userAgent,
-          timeZone: withdrawals.timeZone,
-          rule: withdrawals.rule,
-          paidMinor: withdrawals.paidMinor,
-          refundMinor: withdrawals.refundMinor,
-        })
-        .from(withdrawals)
-        .where(inArray(withdrawals.orderId, ids))
-    : [];
-  const consentRows = await subscriptionConsentsOfOrders(db, ids);
+  const [subs, refundRows, withdrawalRows, consentRows] = await Promise.all([
+    db.select(SUBSCRIPTION_COLUMNS).from(subscriptions).where(inArray(subscriptions.orderId, ids)),
+    db.select(REFUND_COLUMNS).from(refunds).where(inArray(refunds.orderId, ids)),
+    db.select(WITHDRAWAL_COLUMNS).from(withdrawals).where(inArray(withdrawals.orderId, ids)),
+    subscriptionConsentsOfOrders(db, ids),
+  ]);
   const consentView = (row: (typeof consentRows)[number] | undefined) => (row ? consentRecordView(row) : null);
   return rows.map((r) => ({
     ...r,
