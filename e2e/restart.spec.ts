@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { expect, test } from '@playwright/test';
-import { Cluster, api, freePort, waitFor, type Proc } from './cluster';
+import { Cluster, api, waitFor, type Proc } from './cluster';
+import { freePort } from '../tests/support/ports';
 import { openSse, type SseEvent } from '../bench/sse-client';
 import { hasPgBouncer, startPgBouncer } from '../tests/support/pgbouncer';
 import { hasRedis, startRedis, type TestRedis } from '../tests/support/redis';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { query } from './db';
+import { FOUND_SITES } from '../tests/support/fake-sites';
 
 // /username-lookup against the fake sites of e2e/fixtures/wmn-sites.json (10 sites without the adult
 // one; the slow site answers only after the suite's 4 s time-out, so a lookup runs about 4 s).
@@ -44,14 +45,7 @@ test('shows progress as sites answer, can be stopped, and keeps the result at it
   await expect(bar).toHaveAttribute('aria-valuetext', '9 of 10 sites checked · 6 found');
   // The profiles found so far are listed before the end.
   await expect(page.getByText('Found so far:')).toBeVisible();
-  await expect(page.getByTestId('lookup-found').getByRole('link')).toHaveText([
-    'Api',
-    'Codes',
-    'Dotless',
-    'Moved',
-    'Redirects',
-    'Strings',
-  ]);
+  await expect(page.getByTestId('lookup-found').getByRole('link')).toHaveText(FOUND_SITES);
   await expect(page.getByTestId('lookup-status')).toHaveText('Checking…');
   await expect(page.getByTestId('lookup-notes')).toContainText('So far 3 sites gave no clear answer.');
   await expect(page.getByTestId('lookup-verdict')).toHaveCount(0);

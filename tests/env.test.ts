@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { devOutboxEnabled, parseEnv } from '@/server/env';
 import { parseBrowserSettings } from '@/lib/settings/browser';
+import { LIVE_PROVIDERS, LIVE_SETTINGS } from './support/live-settings';
 
 describe('settings (server/env.ts)', () => {
   it('applies the documented defaults', () => {
@@ -52,16 +53,7 @@ describe('start-up summary', () => {
 });
 
 describe('live mode', () => {
-  const live = {
-    PAYMENT_PROVIDER: 'stripe',
-    STRIPE_SECRET_KEY: 'sk_live_abc123',
-    STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
-    STRIPE_PUBLISHABLE_KEY: 'pk_live_abc123',
-    SMS_PROVIDER: 'twilio',
-    TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
-    TWILIO_AUTH_TOKEN: 'token-0123456789',
-    TWILIO_FROM: '+15005550006',
-  };
+  const live = LIVE_PROVIDERS;
 
   it('refuses to start with any demo placeholder left, naming each setting', () => {
     expect(() => parseEnv(live)).toThrow(
@@ -73,13 +65,7 @@ describe('live mode', () => {
   });
 
   it('starts with a real identity; demo mode keeps its placeholders', () => {
-    const e = parseEnv({
-      ...live,
-      NEXT_PUBLIC_COMPANY_NAME: 'Chamspy Ltd',
-      SUPPORT_EMAIL: 'help@chamspy.example',
-      BILLING_DESCRIPTOR: 'CHAMSPY',
-      APP_ORIGIN: 'https://chamspy.example',
-    });
+    const e = parseEnv(LIVE_SETTINGS);
     expect(e.APP_ORIGIN).toBe('https://chamspy.example');
     expect(
       parseEnv({
@@ -92,13 +78,7 @@ describe('live mode', () => {
   });
 
   it('refuses DEV_OUTBOX=on, which would show real messages and their links at /dev/outbox', () => {
-    const identity = {
-      ...live,
-      NEXT_PUBLIC_COMPANY_NAME: 'Chamspy Ltd',
-      SUPPORT_EMAIL: 'help@chamspy.example',
-      BILLING_DESCRIPTOR: 'CHAMSPY',
-      APP_ORIGIN: 'https://chamspy.example',
-    };
+    const identity = LIVE_SETTINGS;
     expect(() => parseEnv({ ...identity, DEV_OUTBOX: 'on' })).toThrow(/DEV_OUTBOX: must not be on in live mode/);
     expect(devOutboxEnabled(parseEnv({ ...identity, DEV_OUTBOX: 'auto' }))).toBe(false);
     expect(devOutboxEnabled(parseEnv({ DEV_OUTBOX: 'on', EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://x' }))).toBe(true);

@@ -17,6 +17,7 @@ import {
 } from '@/server/services/messaging';
 import { call } from './support/accounts';
 import { trialRequest } from './support/billing';
+import { LIVE_SETTINGS } from './support/live-settings';
 
 // The push sender POSTs to whatever endpoint a signed-in user hands over, so the endpoint must be https on a browser
 // vendor's push service whose name resolves to public addresses only, checked when subscribing and again at each
@@ -197,20 +198,7 @@ describe('sending (every connection checked again)', () => {
 });
 
 describe('PUSH_TEST_ALLOW_LOOPBACK is for tests only', () => {
-  const live = {
-    PAYMENT_PROVIDER: 'stripe',
-    STRIPE_SECRET_KEY: 'sk_live_abc123',
-    STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
-    STRIPE_PUBLISHABLE_KEY: 'pk_live_abc123',
-    SMS_PROVIDER: 'twilio',
-    TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
-    TWILIO_AUTH_TOKEN: 'token-0123456789',
-    TWILIO_FROM: '+15005550006',
-    NEXT_PUBLIC_COMPANY_NAME: 'Chamspy Ltd',
-    SUPPORT_EMAIL: 'help@chamspy.example',
-    BILLING_DESCRIPTOR: 'CHAMSPY',
-    APP_ORIGIN: 'https://chamspy.example',
-  };
+  const live = LIVE_SETTINGS;
 
   it('is refused at start in live mode and with NODE_ENV=production, naming the setting', () => {
     expect(parseEnv(live).PUSH_TEST_ALLOW_LOOPBACK).toBe(false);

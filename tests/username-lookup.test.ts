@@ -22,7 +22,7 @@ import {
 import { usernameProblem } from '@/lib/validation/username';
 import { lookupVerdict } from '@/lib/username-verdict';
 import { call } from './support/accounts';
-import { EXISTING, FakeSites, fakeSiteList, UNREACHABLE } from './support/fake-sites';
+import { EXISTING, FakeSites, FOUND_SITES, fakeSiteList, UNREACHABLE } from './support/fake-sites';
 
 // The reverse username lookup against a local fake of a few sites, one per WhatsMyName detection rule
 // and per hazard (redirects, a redirect into the private network, a redirect loop, a slow site). The data set's own
@@ -501,14 +501,7 @@ describe('what a lookup shows while it runs and how its result reads', () => {
     expect(view.status).toBe('running');
     expect(view.checked).toBeLessThan(view.total);
     expect(view.notChecked).toBe(0);
-    expect(view.found.map((f: { site: string }) => f.site)).toEqual([
-      'Api',
-      'Codes',
-      'Dotless',
-      'Moved',
-      'Redirects',
-      'Strings',
-    ]);
+    expect(view.found.map((f: { site: string }) => f.site)).toEqual(FOUND_SITES);
     expect(lookupVerdict(view).kind).toBe('running');
     await job;
     expect(lookupVerdict(await read(id))).toMatchObject({ kind: 'found', found: 6, unclear: 4 });

