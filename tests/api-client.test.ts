@@ -259,3 +259,18 @@ describe('lib/api, calls by their contract key (lib/contracts/calls.ts)', () => 
     expect([fetched.method, fetched.url]).toEqual(['GET', '/api_f/v1/portal/order/x%20y']);
   });
 });
+
+describe('lib/api, the operator console over the same fetch transport (components/ops/parts.tsx)', () => {
+  it('sends a JSON body with its type, a DELETE with its query and no body, and the console’s website_type', async () => {
+    arrived.length = 0;
+    const ops = { baseURL: echoURL, language: 'en', headers: { website_type: 'ops' } };
+    expect(await fetchApi('/ops/orders/1/refund', { ...ops, method: 'POST', json: { reason: 'asked' } })).toBe('ok');
+    expect(await fetchApi('/ops/session', { ...ops, method: 'DELETE', params: { a: 'b c' } })).toBe('ok');
+    expect(await fetchApi('/ops/orders', { ...ops, params: { q: 'CH-7K4M' } })).toBe('ok');
+    const [post, remove, get] = arrived;
+    expect([post.method, post.url, post.body]).toEqual(['POST', '/api_f/v1/ops/orders/1/refund', '{"reason":"asked"}']);
+    expect([post.headers['content-type'], post.headers.website_type]).toEqual(['application/json', 'ops']);
+    expect([remove.method, remove.url, remove.body]).toEqual(['DELETE', '/api_f/v1/ops/session?a=b+c', '']);
+    expect([get.method, get.url, get.headers.website_type]).toEqual(['GET', '/api_f/v1/ops/orders?q=CH-7K4M', 'ops']);
+  });
+});

@@ -4,10 +4,10 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { formatDateTime } from '@/lib/intl-format';
 import { formatMoney } from '@/lib/money';
 import type { OpsAnswers, OpsBodies, OpsCall } from '@/lib/contracts/ops';
+import { fetchApi, type FetchCall } from '@/lib/api/fetch';
+import { callTarget } from '@/lib/api/request-parts';
 
 /** Shared parts of the operator console's tabs: the API call, formatting, forms and tables. */
-
-export type Envelope<T> = { success: 0 | 1; msg: string; obj?: T };
 
 /** What a console call takes besides its name: the path's `{name}` values, the query and the JSON body. */
 export type OpsCallOptions<K extends OpsCall> = {
@@ -15,48 +15,26 @@ export type OpsCallOptions<K extends OpsCall> = {
   query?: Record<string, string | number>;
 } & (K extends keyof OpsBodies ? { body: OpsBodies[K] } : { body?: undefined });
 
-/** The URL of `call` (`METHOD /path` of lib/contracts/ops.ts) with its `{name}` parts %-encoded and its query. */
-function opsUrl(call: OpsCall, params: Record<string, string> = {}, query?: Record<string, string | number>): string {
-  const path = call
-    .slice(call.indexOf(' ') + 1)
-    .replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]));
-  const search =
-    query && Object.keys(query).length
-      ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`
-      : '';
-  return `/api_f/v1/ops${path}${search}`;
-}
-
 /**
- * Calls the console API (`/api_f/v1/ops…`) with JSON and the `website_type` header the API requires of changes. `call`
- * names the route as lib/contracts/ops.ts does (`'POST /orders/{id}/refund'`), so its body and its answer are the
- * contract's types (`OpsBodies`, `OpsAnswers`). Resolves to the envelope's `obj`; rejects with the envelope's message
- * (or a network message), so every form shows the server's own words.
+ * Calls the console API (`/api_f/v1/ops…`) through the site's fetch transport (lib/api/fetch.ts `fetchApi`) with a
+ * JSON body and the console's `website_type` header. `call` names the route as lib/contracts/ops.ts does (`'POST
+ * /orders/{id}/refund'`), so its body and its answer are the contract's types (`OpsBodies`, `OpsAnswers`). Resolves to
+ * the envelope's `obj`; rejects with an `ApiClientError` carrying the envelope's message (or a network message) and the
+ * HTTP status, so every form shows the server's own words.
  */
 export async function opsCall<K extends OpsCall>(
   call: K,
   options: OpsCallOptions<K> = {} as OpsCallOptions<K>,
 ): Promise<OpsAnswers[K]> {
-  const { params, query, body } = options;
-  let res: Response;
-  try {
-    res = await fetch(opsUrl(call, params, query), {
-      method: call.slice(0, call.indexOf(' ')),
-      credentials: 'same-origin',
-      headers: {
-        website_type: 'ops',
-        'accept-language': 'en',
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-  } catch {
-    throw new Error('Network error: the server did not answer.');
-  }
-  const data = (await res.json().catch(() => null)) as Envelope<OpsAnswers[K]> | null;
-  if (!res.ok || !data?.success)
-    throw Object.assign(new Error(data?.msg || `HTTP ${res.status}`), { status: res.status });
-  return data.obj as OpsAnswers[K];
+  const { method, path } = callTarget(call, options.params);
+  return fetchApi<OpsAnswers[K]>(`/ops${path}`, {
+    method: method as FetchCall['method'],
+    params: options.query,
+    json: options.body,
+    language: 'en',
+    headers: { website_type: 'ops' },
+    networkMessage: 'Network error: the server did not answer.',
+  });
 }
 
 /** The text of a form's field `name` ('' when absent), for a body of the contract. */

@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
-import type { PricePlan } from '@/lib/api/types';
+import { browserCall } from '@/lib/api/browser-fetch';
+import type { PricePlan } from '@/lib/contracts/orders';
 import { Link } from '@/components/ui/link';
 
 /** The decimal separator of `lang` ('.' in en, ',' in es and id). */
@@ -20,17 +21,14 @@ type Labels = {
 
 /**
  * The price card (docs/rules.md#entities price card: label, title, trial price, period 24H, monthly price, benefits). Values come from
- * `GET /portal/priceSetup` (plain fetch: no API client in the home page's first load); texts arrive translated, with
+ * `GET /portal/priceSetup` (`browserCall`, the light fetch transport: no axios in the home page's first load); texts arrive translated, with
  * `{monthly}` and `{count}` filled here. Also emits the Product/Offer JSON-LD once the price is known.
  */
 export default function PriceCard({ labels, lang, ctaHref }: { labels: Labels; lang: string; ctaHref: string }) {
   const [plan, setPlan] = useState<PricePlan | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
-    fetch('/api_f/v1/portal/priceSetup', { headers: { 'accept-language': lang } })
-      .then((r) => r.json())
-      .then((body: { success: number; obj: PricePlan }) => (body.success === 1 ? setPlan(body.obj) : setFailed(true)))
-      .catch(() => setFailed(true));
+    browserCall(lang, '', 'GET /portal/priceSetup').then(setPlan, () => setFailed(true));
   }, [lang]);
   const fill = (text: string) =>
     text.replace('{monthly}', plan?.monthlyText ?? '…').replace('{count}', String(plan?.geolocations ?? 30));

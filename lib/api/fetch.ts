@@ -4,11 +4,14 @@ import { API_BASE, baseHeaders, callTarget, formBody, presentFields, queryFields
 
 /** One call made with `fetch`: what the axios client's options give it, as values (lib/api/client.ts). */
 export type FetchCall = {
-  method?: 'GET' | 'POST';
-  /** Query of a GET, after the tracking fields (which it overrides on a shared name). */
+  /** GET by default. A POST sends `data` form-encoded; PUT and DELETE send `json` or nothing, `params` as query. */
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Query of a GET, after the tracking fields (which it overrides on a shared name); of a JSON call, alone. */
   params?: Record<string, string | number | undefined>;
   /** Form-encoded body of a POST, after the tracking fields. */
   data?: Record<string, unknown>;
+  /** A JSON body instead (the operator console's API, lib/contracts/ops.ts): no tracking fields are added. */
+  json?: unknown;
   /** The page's locale, for `Accept-Language`. */
   language: string;
   /** The tracking fields (docs/rules.md#api): query on GET without `os`, body otherwise. */
@@ -32,20 +35,20 @@ export type FetchCall = {
  * envelope (a proxy's 502 page) carries `networkMessage` and its status; no answer, or none within `TIMEOUT_MS` (30000
  * ms, the body included), gives `networkMessage` with status 0. For the landing pages and free tools, whose public
  * calls should not load and evaluate axios (≈58 KB minified) on a slow phone (bench/lighthouse-report.md), and for the
- * operation log's keep-alive post. Signed-in pages use the axios client (lib/api/browser.ts).
+ * operation log's keep-alive post, and for the operator console (components/ops/parts.tsx `opsCall`, JSON bodies).
+ * Signed-in pages use the axios client (lib/api/browser.ts).
  */
 export async function fetchApi<T>(path: string, call: FetchCall): Promise<T> {
   const method = call.method ?? 'GET';
   let url = `${call.baseURL ?? API_BASE}${path}`;
-  let body: URLSearchParams | undefined;
-  if (method === 'GET') {
+  let body: URLSearchParams | string | undefined;
+  let type: Record<string, string> = {};
+  if (call.json !== undefined || call.method === 'PUT' || call.method === 'DELETE') {
+    url = withQuery(url, call.params);
+    if (call.json !== undefined) [body, type] = [JSON.stringify(call.json), { 'content-type': 'application/json' }];
+  } else if (method === 'GET') {
     // As axios does: a param overrides a tracking field of the same name, and an undefined one removes it.
-    const query = new URLSearchParams(
-      Object.entries({ ...queryFields(call.tracking), ...call.params })
-        .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
-        .map(([k, v]) => [k, String(v)]),
-    ).toString();
-    if (query) url += `${url.includes('?') ? '&' : '?'}${query}`;
+    url = withQuery(url, { ...queryFields(call.tracking), ...call.params });
   } else {
     body = formBody(presentFields(call.tracking), call.data);
   }
@@ -58,7 +61,7 @@ export async function fetchApi<T>(path: string, call: FetchCall): Promise<T> {
       method,
       body,
       keepalive: call.keepalive,
-      headers: { ...baseHeaders(call.language), ...Object.fromEntries(extra) },
+      headers: { ...baseHeaders(call.language), ...type, ...Object.fromEntries(extra) },
       signal: timeoutSignal(TIMEOUT_MS),
     });
     // The body is read within the same time limit: one that stalls is no answer either.
@@ -83,6 +86,16 @@ export function fetchCall<K extends ApiGetCall>(
 ): Promise<ApiAnswers[K]> {
   const { path } = callTarget(name, options?.params);
   return fetchApi<ApiAnswers[K]>(path, { ...call, params: options?.query as FetchCall['params'] });
+}
+
+/** `url` with the defined `fields` appended as its query (`?` or `&`). */
+function withQuery(url: string, fields: Record<string, string | number | undefined> = {}): string {
+  const query = new URLSearchParams(
+    Object.entries(fields)
+      .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
+  return query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url;
 }
 
 /** The envelope in `text`, or null when it is not JSON (a proxy's error page, a cut answer). */

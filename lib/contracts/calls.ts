@@ -46,6 +46,8 @@ import {
   offerViewSchema,
   orderBody,
   orderViewSchema,
+  pricePlanSchema,
+  priceQuery,
   sandboxApproveBody,
   sandboxPaidSchema,
 } from './orders';
@@ -92,7 +94,8 @@ export const API_CALLS = {
   'POST /usernameLookup': { body: startLookupBody, answer: startedLookupSchema },
   'GET /usernameLookup/{id}': { answer: usernameLookupSchema },
   'POST /usernameLookup/{id}/stop': { answer: usernameLookupSchema },
-  // Buying (components/locate, components/payment).
+  // Buying (components/site's price card, components/locate, components/payment).
+  'GET /portal/priceSetup': { query: priceQuery, answer: pricePlanSchema },
   'POST /portal/priceSetup/offer': { body: offerBody, answer: offerViewSchema },
   'POST /portal/order': { body: orderBody, answer: createdOrderSchema },
   'GET /portal/order/{code}': { answer: orderViewSchema },
