@@ -9,13 +9,21 @@ import { E2E_PG_PORT } from './e2e/db';
  */
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 
+/**
+ * Specs that start a small cluster of their own (app processes, a worker, PgBouncer, Redis: e2e/cluster.ts) or a
+ * second server: they load the machine and some measure time, so they run one at a time.
+ */
+const CLUSTER_SPECS = ['pooler.spec.ts', 'restart.spec.ts', 'scale.spec.ts', 'serving.spec.ts', 'container.spec.ts'];
+/** The demo images are regenerated on purpose only (`npm run demo:images`), never as part of the suite. */
+const ON_PURPOSE = process.env.DEMO_IMAGES ? [] : ['demo-images.spec.ts'];
+
 export default defineConfig({
   testDir: 'e2e',
-  // The demo images are regenerated on purpose only (`npm run demo:images`), never as part of the suite.
-  testIgnore: process.env.DEMO_IMAGES ? [] : ['demo-images.spec.ts'],
   outputDir: 'test-results/playwright-artifacts',
+  // Two files at a time: most of the suite waits on timers and the network (a minute of silence, a share's window),
+  // and each spec file buys for numbers no other file uses, so no file reads another's SMS or request.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -29,7 +37,10 @@ export default defineConfig({
       args: CHROMIUM_FLAGS,
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  projects: [
+    { name: 'chromium', testIgnore: [...CLUSTER_SPECS, ...ON_PURPOSE], use: { ...devices['Desktop Chrome'] } },
+    { name: 'cluster', testMatch: CLUSTER_SPECS, workers: 1, use: { ...devices['Desktop Chrome'] } },
+  ],
   webServer: [
     {
       // Fake public sites for the username lookup, named by e2e/fixtures/wmn-sites.json.

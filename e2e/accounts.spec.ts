@@ -21,7 +21,7 @@ test('a buyer signs in with the temporary password, must choose a password, sign
   request,
 }) => {
   const email = uniqueEmail('account');
-  await buyThroughApi(request, '+14155552671', email);
+  await buyThroughApi(request, '+14155552651', email);
   const temporary = /Temporary password: (\S+)/.exec(await latestMail(page, email))![1];
 
   await signIn(page, email, 'wrong password here');
@@ -69,7 +69,7 @@ test('forgotten password: the e-mail asked once, code from the outbox, reset, si
   request,
 }) => {
   const email = uniqueEmail('forgot');
-  await buyThroughApi(request, '+14155552671', email);
+  await buyThroughApi(request, '+14155552651', email);
   await page.goto('/forget/');
   await page.getByLabel('E-mail', { exact: true }).fill(email);
   await page.getByRole('button', { name: 'Send code' }).click();
@@ -114,7 +114,7 @@ test('/login?redirect=billing lands on the billing page with the trial and the p
   request,
 }) => {
   const email = uniqueEmail('billing');
-  await buyThroughApi(request, '+14155552671', email);
+  await buyThroughApi(request, '+14155552651', email);
   const temporary = /Temporary password: (\S+)/.exec(await latestMail(page, email))![1];
   // Choose a password first: a temporary password only opens the account page.
   await signIn(page, email, temporary);
@@ -145,7 +145,7 @@ test('a registered e-mail is refused at Check number, with a sign-in link that r
   request,
 }) => {
   const email = uniqueEmail('registered');
-  const token = await buyThroughApi(request, '+14155552671', email);
+  const token = await buyThroughApi(request, '+14155552651', email);
   const temporary = /Temporary password: (\S+)/.exec(await latestMail(page, email))![1];
   const changed = await request.put('/api_f/v1/admin/user/password', {
     headers: { website_type: '7', cookie: `token=${token}` },
@@ -154,7 +154,7 @@ test('a registered e-mail is refused at Check number, with a sign-in link that r
   expect(changed.status()).toBe(200);
 
   // A stranger (no session) types that e-mail into the locate box: Check number says so, before any pay step.
-  await checkNumber(page, '+1 415 555 2672', email);
+  await checkNumber(page, '+1 415 555 2652', email);
   await expect(page.locator('#email-error')).toHaveText('The email address you entered is already registered!');
   await expect(page.getByTestId('pay-step')).toHaveCount(0);
   await page.getByRole('link', { name: 'Sign in to continue with this number' }).click();
@@ -165,5 +165,5 @@ test('a registered e-mail is refused at Check number, with a sign-in link that r
   await page.getByLabel('Password', { exact: true }).fill('purple elephants dance');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/getLocation\/\?phone=/);
-  await expect(page.getByLabel('Phone number')).toHaveValue('+14155552672');
+  await expect(page.getByLabel('Phone number')).toHaveValue('+14155552652');
 });

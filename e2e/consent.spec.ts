@@ -20,7 +20,7 @@ test('a second fix moves the marker; Stop asks first and ends sharing; Share aga
   browser,
   baseURL,
 }) => {
-  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+1 415 555 2671', '+14155552671');
+  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+1 415 555 2655', '+14155552655');
   const owner = await ownerAt(browser, 37.77493, -122.41942);
   const ownerPage = await owner.newPage();
   await ownerPage.goto(link);
@@ -99,7 +99,7 @@ test('permission denied: nothing is stored, the owner can try again, the buyer s
   browser,
   baseURL,
 }) => {
-  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+63 917 123 4581', '+639171234581');
+  const { buyer, page, link } = await buyerWithLink(browser, baseURL!, '+63 917 123 4583', '+639171234583');
   const code = new URL(link).searchParams.get('c')!;
   const owner = await browser.newContext({ permissions: [] });
   const ownerPage = await owner.newPage();
@@ -122,7 +122,7 @@ test('permission denied: nothing is stored, the owner can try again, the buyer s
   expect(await query('select 1 from consents where request_id = $1', [request.id])).toHaveLength(0);
   expect(
     await query(`select 1 from outbound_messages where template = 'sharing-started' and payload->>'phone' = $1`, [
-      '+639171234581',
+      '+639171234583',
     ]),
   ).toHaveLength(0);
 
@@ -147,11 +147,11 @@ test('a new request from the dashboard shows a consent link to copy, which opens
   browser,
   baseURL,
 }) => {
-  const { buyer, page } = await buyerWithLink(browser, baseURL!, '+34 612 34 56 78', '+34612345678');
+  const { buyer, page } = await buyerWithLink(browser, baseURL!, '+34 612 34 56 71', '+34612345671');
   await page.goto('/dashboard/locations/');
   await expect(page.getByTestId('quota')).toHaveText('1 of 30 location requests used this period');
   await page.getByRole('link', { name: 'New request' }).click();
-  await page.getByLabel('Phone number').fill('+62 812-3456-7890');
+  await page.getByLabel('Phone number').fill('+62 812-3456-7892');
   await page.getByLabel('Your name, as the owner will see it').fill('Budi (kakak)');
   // The preview is in the language the SMS goes out in: the owner's (an Indonesian number), quoting the name. One text
   // only: the ones that said the requester is one of the owner's contacts are withdrawn (we cannot know that).

@@ -37,7 +37,7 @@ test('the map without tiles names the places around, frames the trail as it grow
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  const { buyer, map, owner, ownerPage, id } = await liveShare(browser, baseURL!, '+1 415 555 2693', '+14155552693');
+  const { buyer, map, owner, ownerPage, id } = await liveShare(browser, baseURL!, '+1 415 555 2668', '+14155552668');
   const en = catalogue('en');
   await ownerPage.getByRole('button', { name: 'Share my location' }).click();
   await expect(map.getByTestId('coordinates')).toHaveText('40.41678, -3.70379');

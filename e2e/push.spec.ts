@@ -13,10 +13,10 @@ const catalogue = (lang: string) =>
   };
 
 const LOCALES = [
-  { prefix: '', lang: 'en', locale: 'en', phone: '+1 415 555 2693' },
-  { prefix: '/es', lang: 'es', locale: 'es', phone: '+1 415 555 2694' },
-  { prefix: '/id', lang: 'id', locale: 'id', phone: '+1 415 555 2695' },
-  { prefix: '/ph', lang: 'en', locale: 'en-PH', phone: '+1 415 555 2696' },
+  { prefix: '', lang: 'en', locale: 'en', phone: '+1 415 555 2663' },
+  { prefix: '/es', lang: 'es', locale: 'es', phone: '+1 415 555 2664' },
+  { prefix: '/id', lang: 'id', locale: 'id', phone: '+1 415 555 2665' },
+  { prefix: '/ph', lang: 'en', locale: 'en-PH', phone: '+1 415 555 2666' },
 ];
 
 for (const { prefix, lang, locale, phone } of LOCALES) {
@@ -65,7 +65,7 @@ test('a refused prompt reads "blocked"; the tap registers the service worker; al
   const texts = catalogue('en').Dashboard.push;
   // The user says no at the browser's prompt.
   const refusing = await browser.newContext();
-  const token = await buyThroughApi(refusing.request, '+1 415 555 2692', uniqueEmail('push-deny'));
+  const token = await buyThroughApi(refusing.request, '+1 415 555 2662', uniqueEmail('push-deny'));
   await refusing.addCookies([{ name: 'token', value: token, url: baseURL! }]);
   const page = await refusing.newPage();
   await page.goto('/dashboard/locations/');

@@ -18,7 +18,7 @@ test('Billing leads to a readable, printable receipt of what the buyer agreed to
   baseURL,
 }) => {
   const email = uniqueEmail('receipt');
-  const token = await buyThroughApi(page.request, '+1 415 555 2694', email);
+  const token = await buyThroughApi(page.request, '+1 415 555 2667', email);
   await page.context().addCookies([{ name: 'token', value: token, url: baseURL! }]);
   const [order] = await query<{ reference: string; id: string }>(
     'select o.reference, o.id from orders o join users u on u.id = o.user_id where u.email = $1',

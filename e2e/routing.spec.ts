@@ -88,7 +88,7 @@ test.describe('locale routing', () => {
 test.describe('signed-in visitors', () => {
   let token = '';
   test.beforeAll(async ({ request }) => {
-    token = await buyThroughApi(request, '+14155552671', uniqueEmail('routing'));
+    token = await buyThroughApi(request, '+14155552653', uniqueEmail('routing'));
   });
 
   for (const [from, to] of [

@@ -39,7 +39,7 @@ test('tracked parameters survive the 301 and internal links, are stored, and rea
 
   // The locate request carries keyword and gclid; the operation log and the order store them.
   const email = uniqueEmail('tracked');
-  await page.getByLabel(/número de teléfono/i).fill('+14155552671');
+  await page.getByLabel(/número de teléfono/i).fill('+14155552654');
   await page.getByLabel(/tu nombre/i).fill('Ana');
   await page.getByLabel(/correo/i).fill(email);
   await page.getByRole('checkbox').check();

@@ -42,7 +42,7 @@ test('at 360 px opening one header menu closes the other: Menu, languages and Ac
   test.setTimeout(180_000);
   for (const width of WIDTHS) {
     const context = await sized(browser, baseURL!, width);
-    await buyThroughApi(context.request, '+14155552690', uniqueEmail(`menus${width}`));
+    await buyThroughApi(context.request, '+14155552669', uniqueEmail(`menus${width}`));
     const page = await context.newPage();
     for (const prefix of PREFIXES) {
       await page.goto(`${prefix}/dashboard/billing/`);
