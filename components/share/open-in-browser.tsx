@@ -68,3 +68,18 @@ export function OpenInBrowser({ browser, link }: { browser: 'safari' | 'chrome' 
     </div>
   );
 }
+
+/**
+ * How to allow location again, under the consent page's notice that the browser refused it: from the lock icon next
+ * to the address, or, in an in-app browser that has none (Instagram, Facebook…), by opening this consent page in
+ * Safari or Chrome (OpenInBrowser, with the page's link carrying its consent `code`).
+ */
+export function LocationDeniedHelp({ code }: { code: string }) {
+  const t = useTranslations('Consent');
+  const inApp = useOutsideBrowser();
+  return inApp ? (
+    <OpenInBrowser browser={inApp} link={`${location.origin}${location.pathname}?c=${encodeURIComponent(code)}`} />
+  ) : (
+    <p className="mt-1 text-sm">{t('deniedHelp')}</p>
+  );
+}
