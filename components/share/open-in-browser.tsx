@@ -27,17 +27,6 @@ export function useOutsideBrowser(): 'safari' | 'chrome' | 'other' | null {
 export function OpenInBrowser({ browser, link }: { browser: 'safari' | 'chrome' | 'other'; link: string }) {
   const t = useTranslations('Consent');
   const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied(true);
-    } catch {
-      // No clipboard in this WebView: the link is selected for the phone's own copy menu.
-      const field = document.getElementById('consent-link') as HTMLInputElement | null;
-      field?.focus();
-      field?.select();
-    }
-  };
   return (
     <div className="mt-1 space-y-2 text-sm" data-testid="open-in-browser">
       <p>{t('deniedInApp', { browser })}</p>
@@ -52,13 +41,7 @@ export function OpenInBrowser({ browser, link }: { browser: 'safari' | 'chrome' 
           onFocus={(event) => event.target.select()}
           className="min-h-11 min-w-0 flex-1 rounded-lg border border-amber-300 bg-white px-2 text-slate-900"
         />
-        <button
-          type="button"
-          onClick={copy}
-          className="min-h-11 shrink-0 rounded-lg bg-amber-900 px-3 font-semibold text-white"
-        >
-          {t('copyLink')}
-        </button>
+        <CopyLinkButton link={link} label={t('copyLink')} onCopied={() => setCopied(true)} />
       </div>
       {copied && (
         <p role="status" className="font-medium">
@@ -66,6 +49,34 @@ export function OpenInBrowser({ browser, link }: { browser: 'safari' | 'chrome' 
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * The Copy link button beside the read-only `#consent-link` field: writes `link` to the clipboard
+ * (`navigator.clipboard.writeText`) and then calls `onCopied`; in a WebView without the Clipboard API it focuses and
+ * selects the field instead, for the phone's own copy menu. `label` is its text.
+ */
+function CopyLinkButton({ link, label, onCopied }: { link: string; label: string; onCopied: () => void }) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      onCopied();
+    } catch {
+      // No clipboard in this WebView: the link is selected for the phone's own copy menu.
+      const field = document.getElementById('consent-link') as HTMLInputElement | null;
+      field?.focus();
+      field?.select();
+    }
+  };
+  return (
+    <button
+      type="button"
+      onClick={copy}
+      className="min-h-11 shrink-0 rounded-lg bg-amber-900 px-3 font-semibold text-white"
+    >
+      {label}
+    </button>
   );
 }
 
