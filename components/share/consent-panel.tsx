@@ -40,7 +40,7 @@ export function ConsentPanel() {
   const locale = useLocale() as AppLocale;
   const code = useSearchParams().get('c') ?? '';
   const consent = useConsent(useApi(), code);
-  const { state, view, error, busy, share, act, report } = consent;
+  const { state, view, error, share, act, report } = consent;
   const choice = useShareChoice(state, share);
   const [confirmStop, setConfirmStop] = useState(false);
 
@@ -55,17 +55,7 @@ export function ConsentPanel() {
     <ConsentFrame state={state}>
       <RequesterCard view={view} />
       <ConsentNotices state={state} until={until} error={error} />
-      {CAN_SHARE.includes(state) && (
-        <ShareChoices
-          state={state}
-          view={view}
-          gps={consent.gps}
-          busy={busy}
-          code={code}
-          choice={choice}
-          onDecline={() => act('decline')}
-        />
-      )}
+      {CAN_SHARE.includes(state) && <ShareChoices consent={consent} view={view} code={code} choice={choice} />}
       {(state === 'sharing' || state === 'paused') && (
         <SharingStatus consent={consent} view={view} until={until} code={code} onStop={() => setConfirmStop(true)} />
       )}

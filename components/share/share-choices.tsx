@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { ConsentView, SharePrecision } from '@/lib/contracts/consent';
 import { LocationDeniedHelp } from './open-in-browser';
 import { ChoiceRow, PrecisionChoice } from './precision';
-import type { GpsState, OwnerState } from './use-consent';
+import type { OwnerState, useConsent } from './use-consent';
 
 /** The consent page's large action buttons (Share, Decline, Stop): equally prominent, at least 44 px high. */
 export const OWNER_BUTTON = 'min-h-11 flex-1 rounded-xl border-2 px-4 py-3 text-lg font-semibold disabled:opacity-60';
@@ -34,27 +34,22 @@ export function useShareChoice(state: OwnerState, share: (minutes: number, preci
 
 /**
  * What the owner chooses before sharing (while first asked, and again after a stop or an ended window): the duration
- * among the view's presets, exact or approximate, how to stop, the browser's answer on location (`gps`: waiting, or
- * refused with how to allow it again for this page's consent `code`), then Share (or Share again) and, when first
- * asked, Decline, both greyed while `busy`. `choice` is useShareChoice's; `onDecline` declines the request.
+ * among the view's presets, exact or approximate, how to stop, the browser's answer on location (`consent.gps`:
+ * waiting, or refused with how to allow it again for this page's consent `code`), then Share (or Share again) and,
+ * when first asked, Decline, both greyed while `consent.busy`. `consent` is useConsent's, `choice` useShareChoice's.
  */
 export function ShareChoices({
-  state,
+  consent,
   view,
-  gps,
-  busy,
   code,
   choice,
-  onDecline,
 }: {
-  state: OwnerState;
+  consent: Pick<ReturnType<typeof useConsent>, 'state' | 'gps' | 'busy' | 'act'>;
   view: ConsentView;
-  gps: GpsState;
-  busy: boolean;
   code: string;
   choice: ReturnType<typeof useShareChoice>;
-  onDecline: () => void;
 }) {
+  const { state, gps, busy, act } = consent;
   const t = useTranslations('Consent');
   return (
     <>
@@ -93,7 +88,7 @@ export function ShareChoices({
           <button
             type="button"
             disabled={busy}
-            onClick={onDecline}
+            onClick={() => act('decline')}
             className={`${OWNER_BUTTON} border-slate-700 text-slate-800`}
           >
             {t('decline')}
