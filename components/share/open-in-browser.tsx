@@ -27,17 +27,6 @@ export function useOutsideBrowser(): 'safari' | 'chrome' | 'other' | null {
 export function OpenInBrowser({ browser, link }: { browser: 'safari' | 'chrome' | 'other'; link: string }) {
   const t = useTranslations('Consent');
   const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied(true);
-    } catch {
-      // No clipboard in this WebView: the link is selected for the phone's own copy menu.
-      const field = document.getElementById('consent-link') as HTMLInputElement | null;
-      field?.focus();
-      field?.select();
-    }
-  };
   return (
     <div className="mt-1 space-y-2 text-sm" data-testid="open-in-browser">
       <p>{t('deniedInApp', { browser })}</p>
@@ -52,13 +41,7 @@ export function OpenInBrowser({ browser, link }: { browser: 'safari' | 'chrome' 
           onFocus={(event) => event.target.select()}
           className="min-h-11 min-w-0 flex-1 rounded-lg border border-amber-300 bg-white px-2 text-slate-900"
         />
-        <button
-          type="button"
-          onClick={copy}
-          className="min-h-11 shrink-0 rounded-lg bg-amber-900 px-3 font-semibold text-white"
-        >
-          {t('copyLink')}
-        </button>
+        <CopyLinkButton link={link} label={t('copyLink')} onCopied={() => setCopied(true)} />
       </div>
       {copied && (
         <p role="status" className="font-medium">
@@ -66,5 +49,48 @@ export function OpenInBrowser({ browser, link }: { browser: 'safari' | 'chrome' 
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * The Copy link button beside the read-only `#consent-link` field: writes `link` to the clipboard
+ * (`navigator.clipboard.writeText`) and then calls `onCopied`; in a WebView without the Clipboard API it focuses and
+ * selects the field instead, for the phone's own copy menu. `label` is its text.
+ */
+function CopyLinkButton({ link, label, onCopied }: { link: string; label: string; onCopied: () => void }) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      onCopied();
+    } catch {
+      // No clipboard in this WebView: the link is selected for the phone's own copy menu.
+      const field = document.getElementById('consent-link') as HTMLInputElement | null;
+      field?.focus();
+      field?.select();
+    }
+  };
+  return (
+    <button
+      type="button"
+      onClick={copy}
+      className="min-h-11 shrink-0 rounded-lg bg-amber-900 px-3 font-semibold text-white"
+    >
+      {label}
+    </button>
+  );
+}
+
+/**
+ * How to allow location again, under the consent page's notice that the browser refused it: from the lock icon next
+ * to the address, or, in an in-app browser that has none (Instagram, Facebook…), by opening this consent page in
+ * Safari or Chrome (OpenInBrowser, with the page's link carrying its consent `code`).
+ */
+export function LocationDeniedHelp({ code }: { code: string }) {
+  const t = useTranslations('Consent');
+  const inApp = useOutsideBrowser();
+  return inApp ? (
+    <OpenInBrowser browser={inApp} link={`${location.origin}${location.pathname}?c=${encodeURIComponent(code)}`} />
+  ) : (
+    <p className="mt-1 text-sm">{t('deniedHelp')}</p>
   );
 }

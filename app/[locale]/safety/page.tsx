@@ -163,19 +163,7 @@ function RequestCard({
           <blockquote className="mt-1 break-words text-slate-900">{r.note}</blockquote>
         </figure>
       )}
-      <div className="mt-3 text-sm text-slate-800" data-testid="views">
-        <p>{t('views', { count: r.viewCount })}</p>
-        {r.views.length > 0 && (
-          <ul className="mt-1 list-disc pl-5">
-            {r.views.slice(0, 10).map((v) => (
-              <li key={v}>
-                <LocalTime iso={v} locale={locale} />
-              </li>
-            ))}
-            {r.viewCount > 10 && <li>{t('moreViews', { count: r.viewCount - 10 })}</li>}
-          </ul>
-        )}
-      </div>
+      <RequestViews request={r} locale={locale} t={t} />
       <p className="mt-2 text-sm text-slate-800">{t('positionsLeft', { count: r.positions })}</p>
       {r.erasedAt && (
         <p className="mt-2 text-sm text-slate-800" data-testid="erased">
@@ -195,6 +183,25 @@ function RequestCard({
         product={site.product}
       />
     </article>
+  );
+}
+
+/** The request's map views: how many, then the first ten times (in the reader's zone) and how many more. */
+function RequestViews({ request: r, locale, t }: { request: SafetyRequest; locale: string; t: T }) {
+  return (
+    <div className="mt-3 text-sm text-slate-800" data-testid="views">
+      <p>{t('views', { count: r.viewCount })}</p>
+      {r.views.length > 0 && (
+        <ul className="mt-1 list-disc pl-5">
+          {r.views.slice(0, 10).map((v) => (
+            <li key={v}>
+              <LocalTime iso={v} locale={locale} />
+            </li>
+          ))}
+          {r.viewCount > 10 && <li>{t('moreViews', { count: r.viewCount - 10 })}</li>}
+        </ul>
+      )}
+    </div>
   );
 }
 
