@@ -17,20 +17,19 @@ const FormControl = lazy(() => import('./locate-box-form'));
 
 /**
  * The home page's locate box (docs/rules.md#routes, #validation): phone, the requester name the owner will see (2–40
- * characters), e-mail and the terms checkbox, validated with the shared zod
- * schema. A national number is parsed against the visitor's country from `GET /other/ipInfo` (asked at the first touch of the box), then the locale's
- * (es → ES, id → ID, en-PH → PH), the numbering plan choosing between them (lib/phone-country.ts); without either the
- * hint asks for + and the country code at once, and the server's error says to add it. The number is formatted as it
- * is typed, with the detected country's name (flag emoji are not drawn everywhere).
- * Submitting shows the numbering-plan facts from `GET /other/location/info/{phone}` (the real lookup, labelled as
- * such) and, at the same time, asks `GET /portal/user/checkEmail/{email}` whether the e-mail already has an account:
- * then the e-mail field says so with the sign-in link that returns to New request with this number (an order for it
- * would be refused, docs/security.md "Accounts"), unless this browser is signed in as that address. Then 'Number
- * identified' and the pay step (first-order discount, price terms, card or wallet). Server errors appear under the
- * field they concern. Opened by "Buy again", the box starts with that number and the account's e-mail. The form
- * (react-hook-form, ./locate-box-form.tsx) loads on the visitor's first touch of the box
- * (focus, pointer or a submit), not with the page: the fields keep what is typed before, and a submit made before
- * it arrives is made once it has.
+ * characters), e-mail and the terms checkbox, validated with the shared zod schema. A national number is parsed against
+ * the visitor's country from `GET /other/ipInfo` (asked at the first touch of the box), then the locale's (es → ES,
+ * id → ID, en-PH → PH), the numbering plan choosing between them (lib/phone-country.ts); without either the hint asks
+ * for + and the country code at once, and the server's error says to add it. The number is formatted as it is typed,
+ * with the detected country's name (flag emoji are not drawn everywhere). Submitting shows the numbering-plan facts
+ * from `GET /other/location/info/{phone}` (the real lookup, labelled as such) and, at the same time, asks
+ * `GET /portal/user/checkEmail/{email}` whether the e-mail already has an account: then the e-mail field says so with
+ * the sign-in link that returns to New request with this number (an order for it would be refused, docs/security.md
+ * "Accounts"), unless this browser is signed in as that address. Then 'Number identified' and the pay step (first-order
+ * discount, price terms, card or wallet). Server errors appear under the field they concern. Opened by "Buy again", the
+ * box starts with that number and the account's e-mail. The form (react-hook-form, ./locate-box-form.tsx) loads on the
+ * visitor's first touch of the box (focus, pointer or a submit), not with the page: the fields keep what is typed
+ * before, and a submit made before it arrives is made once it has.
  */
 export function LocateBox() {
   const t = useTranslations('LocateBox');
@@ -39,7 +38,7 @@ export function LocateBox() {
   const ip = useIpCountry(box.wanted);
   // National numbers parse against the visitor's IP country, then the locale's (lib/phone-country.ts).
   const phoneInput = usePhoneInput(phoneCountries(locale, ip.ipCountry)[0] ?? null);
-  const { facts, clearFacts, registeredFor, check } = useNumberCheck(ip);
+  const { facts, setFacts, registeredFor, check } = useNumberCheck(ip);
   useBuyAgainPrefill();
   const onCheck = useSubmitWhenReady(box, check);
   const checking = useDelayed(box.isSubmitting);
@@ -94,7 +93,7 @@ export function LocateBox() {
           </Suspense>
           <button
             type="button"
-            onClick={clearFacts}
+            onClick={() => setFacts(null)}
             className="min-h-11 w-full text-sm text-slate-600 underline lg:col-start-1 lg:row-start-4 lg:mt-4 lg:self-start"
           >
             {t('edit')}

@@ -8,20 +8,21 @@ import { OwnerNoteField } from './owner-note-field';
 import { usePayOrder, type PayOrderInput } from './use-pay-order';
 
 /**
- * The pay step of the locate flow (docs/rules.md#routes payment flow, docs/rules.md#honest-copy): the first-order discount when the server
- * says it is this buyer's (`POST /portal/priceSetup/offer`: first order from this browser and this address, once),
- * stated with its rule and no time limit — no countdown, which for an offer that does not really end would be a false
- * "limited time" claim (Directive 2005/29/EC, Annex I point 7); then, in the same type size as the price, the trial
- * price, its 24 hours, the monthly price it converts to, that it renews until cancelled and how to cancel; the
- * statement descriptor, said of the card or, when the buyer chose the wallet, of the wallet's activity (what
- * `renderTermsShown` in server/services/billing/subscription-consents.ts records too); card or wallet; the request to start at once and what a withdrawal then refunds
- * (`Pay.startNow`, sent as `startNow`: Directive 2011/83/EU Art. 7(3), 14(3)); and Pay, which creates the order (`POST /portal/order` with an
- * idempotency key). The discounted price and the struck regular price stand side by side, large, above the terms
- * and Pay goes where the answer's `next` says. If the discount went to another order first (409,
- * reason `discount_used`), the regular price is shown with the server's message. An e-mail that already has an account
- * (409, reason `email_registered`) gets a sign-in link that returns to New request with this number.
- * Above the offer, the optional note to the owner, checked by `ownerNoteProblem` before the order is made
- * (with the confusables table, loaded on that first check: `loadPrototypes`).
+ * The pay step of the locate flow (docs/rules.md#routes payment flow, docs/rules.md#honest-copy): the first-order
+ * discount when the server says it is this buyer's (`POST /portal/priceSetup/offer`: first order from this browser and
+ * this address, once), stated with its rule and no time limit — no countdown, which for an offer that does not really
+ * end would be a false "limited time" claim (Directive 2005/29/EC, Annex I point 7); then, in the same type size as the
+ * price, the trial price, its 24 hours, the monthly price it converts to, that it renews until cancelled and how to
+ * cancel; the statement descriptor, said of the card or, when the buyer chose the wallet, of the wallet's activity
+ * (what `renderTermsShown` in server/services/billing/subscription-consents.ts records too); card or wallet; the
+ * request to start at once and what a withdrawal then refunds (`Pay.startNow`, sent as `startNow`: Directive 2011/83/EU
+ * Art. 7(3), 14(3)); and Pay, which creates the order (`POST /portal/order` with an idempotency key). The discounted
+ * price and the struck regular price stand side by side, large, above the terms and Pay goes where the answer's `next`
+ * says. If the discount went to another order first (409, reason `discount_used`), the regular price is shown with the
+ * server's message. An e-mail that already has an account (409, reason `email_registered`) gets a sign-in link that
+ * returns to New request with this number. Above the offer, the optional note to the owner, checked by
+ * `ownerNoteProblem` before the order is made (with the confusables table, loaded on that first check:
+ * `loadPrototypes`).
  */
 export function PayStep({ email, phone, requesterName }: PayOrderInput) {
   const t = useTranslations('Pay');

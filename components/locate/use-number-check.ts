@@ -60,8 +60,8 @@ export function useIpCountry(wanted: boolean): IpCountry {
  * number read against the IP country, waited for IP_COUNTRY_WAIT_MS at most, then the locale's) and, at the same
  * time, `GET /portal/user/checkEmail/{email}`, unless this browser is signed in as that address. Returns `check` (a
  * LocateCheck: an e-mail with an account or a server error is set on its field), `facts` (null until a number is
- * identified), `clearFacts` (back to editing) and `registeredFor`, the E.164 number checked when the e-mail turned
- * out to have an account (the sign-in link carries it).
+ * identified) with `setFacts` (null: back to editing), and `registeredFor`, the E.164 number checked when the e-mail
+ * turned out to have an account (the sign-in link carries it).
  */
 export function useNumberCheck({ ipCountry, askIpCountry }: IpCountry) {
   const tApi = useTranslations('Api');
@@ -96,5 +96,5 @@ export function useNumberCheck({ ipCountry, askIpCountry }: IpCountry) {
       setError('phone', { message: (error as Error).message });
     }
   };
-  return { facts, clearFacts: () => setFacts(null), registeredFor, check };
+  return { facts, setFacts, registeredFor, check };
 }

@@ -35,7 +35,8 @@ export type PayOrderInput = {
 export function usePayOrder({ email, phone, requesterName }: PayOrderInput) {
   const locale = useLocale() as AppLocale;
   const router = useRouter();
-  // The axios client: this step is loaded with the checked number (components/locate/identified.tsx), never with the page.
+  // The axios client: this step is loaded with the checked number (components/locate/identified.tsx), never with the
+  // page.
   const api = useApi();
   const [view, setView] = useState<OfferView | null>(null);
   const [method, setMethod] = useState<'card' | 'wallet'>('card');

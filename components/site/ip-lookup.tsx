@@ -10,14 +10,18 @@ import { LookupForm } from './lookup-form';
 
 const LeafletMap = dynamic(() => import('../dashboard/leaflet-map'), { ssr: false });
 
+/** An IP lookup's answer; `mine`: it is the visitor's own address. */
+type IpAnswer = IpInfo & { mine: boolean };
+
 /**
- * The IP lookup of `/ip-tracker`: the visitor's own address first, or one typed in, from
- * `GET /other/ipInfo` (offline DB-IP Lite): country, region, city and the accuracy radius, with the area on a small
- * map (a dashed circle; 5 km when the database gives no radius) and the statement that an IP shows an area only.
+ * The IP lookup's state and calls: `info`, the visitor's own address first (asked once the page is idle), then the
+ * answer for each address the visitor looks up through `lookup` (an empty string asks for the own address again),
+ * which resolves to an error message to show under the field, or null. `error`: the own address's failure, until a
+ * lookup succeeds. Answers come from `GET /other/ipInfo`.
  */
-export function IpLookup() {
+function useIpLookup() {
   const get = usePublicApi();
-  const [info, setInfo] = useState<(IpInfo & { mine: boolean }) | null>(null);
+  const [info, setInfo] = useState<IpAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   /** The visitor has made a lookup: the own address, arriving later, neither replaces its result nor adds an error. */
   const looked = useRef(false);
@@ -45,7 +49,16 @@ export function IpLookup() {
       return (e as Error).message;
     }
   };
+  return { info, error, lookup };
+}
 
+/**
+ * The IP lookup of `/ip-tracker`: the visitor's own address first, or one typed in, from
+ * `GET /other/ipInfo` (offline DB-IP Lite): country, region, city and the accuracy radius, with the area on a small
+ * map (a dashed circle; 5 km when the database gives no radius) and the statement that an IP shows an area only.
+ */
+export function IpLookup() {
+  const { info, error, lookup } = useIpLookup();
   return (
     <div className="space-y-6">
       <LookupForm
@@ -70,7 +83,7 @@ export function IpLookup() {
  * language), region, city and accuracy radius as a list, then the area on a small map (a dashed circle of the radius,
  * in metres; 5 km when the database gives none), or that the address could not be placed.
  */
-function IpResult({ info }: { info: IpInfo & { mine: boolean } }) {
+function IpResult({ info }: { info: IpAnswer }) {
   const t = useTranslations('Landing.ipTracker');
   const locale = useLocale();
   const unknown = t('unknown');

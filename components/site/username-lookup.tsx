@@ -20,18 +20,18 @@ import { useUsernameLookup } from './use-username-lookup';
  */
 export function UsernameLookup() {
   const t = useTranslations('UsernameLookup');
-  const lookup = useUsernameLookup();
-  const { view, gone, error } = lookup;
+  const { username, setUsername, nsfw, setNsfw, fieldError, busy, onSubmit, view, gone, error, onStop } =
+    useUsernameLookup();
 
   return (
     <div className="space-y-6">
-      <form onSubmit={lookup.onSubmit} noValidate className="space-y-3" data-testid="username-form">
+      <form onSubmit={onSubmit} noValidate className="space-y-3" data-testid="username-form">
         <TextField
           id="username"
           label={t('label')}
-          value={lookup.username}
-          onChange={(e) => lookup.setUsername(e.target.value)}
-          error={lookup.fieldError}
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          error={fieldError}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
@@ -39,15 +39,10 @@ export function UsernameLookup() {
           placeholder={t('placeholder')}
         />
         <label className="flex min-h-11 items-center gap-3 text-sm text-slate-800">
-          <input
-            type="checkbox"
-            className="h-5 w-5"
-            checked={lookup.nsfw}
-            onChange={(e) => lookup.setNsfw(e.target.checked)}
-          />
+          <input type="checkbox" className="h-5 w-5" checked={nsfw} onChange={(e) => setNsfw(e.target.checked)} />
           {t('nsfw')}
         </label>
-        <SubmitButton busy={lookup.busy} label={t('submit')} busyLabel={t('starting')} wide="phone" />
+        <SubmitButton busy={busy} label={t('submit')} busyLabel={t('starting')} wide="phone" />
       </form>
 
       {gone && (
@@ -60,7 +55,7 @@ export function UsernameLookup() {
           {error}
         </p>
       )}
-      {view && !gone && <LookupResult view={view} onStop={lookup.onStop} />}
+      {view && !gone && <LookupResult view={view} onStop={onStop} />}
     </div>
   );
 }
