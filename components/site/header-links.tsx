@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Translator } from '@/i18n/messages';
 import { LogoMark } from './brand';
 import { Link } from '../ui/link';
@@ -44,6 +45,37 @@ function toolLinks(t: Translator<'Nav'>, prefix: string) {
 }
 
 /**
+ * A disclosure of the header's exclusive group (HEADER_MENU_GROUP: opening one closes the others): a `details` whose
+ * summary is `label` with a down arrow, then `children`, its panel. `className` styles the `details`,
+ * `summaryClassName` its summary; `testId` is its `data-testid`.
+ */
+function HeaderDisclosure({
+  label,
+  className,
+  summaryClassName,
+  testId,
+  children,
+}: {
+  label: string;
+  className: string;
+  summaryClassName: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <details name={HEADER_MENU_GROUP} className={className} data-testid={testId}>
+      <summary className={summaryClassName}>
+        {label}
+        <span aria-hidden="true" className="ml-1">
+          ▾
+        </span>
+      </summary>
+      {children}
+    </details>
+  );
+}
+
+/**
  * The start of the header's row (a server component): the product's home link,
  * the section links (a desktop) and the free tools' dropdown (a desktop). `product`: the product's name.
  */
@@ -55,15 +87,14 @@ export function HeaderLinks({ t, prefix, product }: { t: Translator<'Nav'>; pref
         {product}
       </Link>
       <ul className="hidden items-center gap-5 lg:flex">{sectionLinks(t, prefix)}</ul>
-      <details name={HEADER_MENU_GROUP} className="relative hidden lg:block" data-testid="header-tools">
-        <summary className="nav-link cursor-pointer list-none">
-          {t('tools')}
-          <span aria-hidden="true" className="ml-1">
-            ▾
-          </span>
-        </summary>
+      <HeaderDisclosure
+        label={t('tools')}
+        className="relative hidden lg:block"
+        summaryClassName="nav-link cursor-pointer list-none"
+        testId="header-tools"
+      >
         <ul className="menu-panel w-56">{toolLinks(t, prefix)}</ul>
-      </details>
+      </HeaderDisclosure>
     </>
   );
 }
@@ -74,18 +105,17 @@ export function HeaderLinks({ t, prefix, product }: { t: Translator<'Nav'>; pref
  */
 export function HeaderMenu({ t, prefix }: { t: Translator<'Nav'>; prefix: string }) {
   return (
-    <details name={HEADER_MENU_GROUP} className="sm:relative lg:hidden" data-testid="header-menu">
-      <summary className="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700">
-        {t('menu')}
-        <span aria-hidden="true" className="ml-1">
-          ▾
-        </span>
-      </summary>
+    <HeaderDisclosure
+      label={t('menu')}
+      className="sm:relative lg:hidden"
+      summaryClassName="flex min-h-11 cursor-pointer list-none items-center rounded-lg px-2 text-sm font-medium text-slate-700"
+      testId="header-menu"
+    >
       <ul className="menu-panel sm:w-56">
         {sectionLinks(t, prefix)}
         <li aria-hidden className="my-1 border-t border-slate-200" />
         {toolLinks(t, prefix)}
       </ul>
-    </details>
+    </HeaderDisclosure>
   );
 }
