@@ -41,7 +41,6 @@ export function ConsentReceipts() {
         setError({ message: e.message, signedOut: e.code === SESSION_INVALID }),
       );
   }, [api]);
-  const languageName = (tag: string) => new Intl.DisplayNames([locale], { type: 'language' }).of(tag) ?? tag;
 
   return (
     <section className="space-y-6" data-print-root="">
@@ -69,53 +68,68 @@ export function ConsentReceipts() {
         </div>
       )}
       {receipts?.map((r) => (
-        <article
-          key={r.orderReference + r.agreedAt}
-          id={r.orderReference}
-          data-testid="consent-receipt"
-          className="space-y-4 rounded-xl border border-slate-200 p-4 break-inside-avoid sm:p-6"
-        >
-          <h2 className="text-lg font-semibold">{t('order', { reference: r.orderReference })}</h2>
-          <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-            <dt className="text-slate-600">{t('agreedAt')}</dt>
-            <dd data-testid="receipt-time" className="font-medium">
-              {formatDateTime(r.agreedAt, locale)} <span className="text-slate-500">({r.agreedAt})</span>
-            </dd>
-            <dt className="text-slate-600">{t('email')}</dt>
-            <dd className="break-all">{r.email}</dd>
-            <dt className="text-slate-600">{t('trialPrice')}</dt>
-            <dd data-testid="receipt-trial">{money(r.trialPrice, locale)}</dd>
-            <dt className="text-slate-600">{t('monthlyPrice')}</dt>
-            <dd data-testid="receipt-monthly">{money(r.monthlyPrice, locale)}</dd>
-            <dt className="text-slate-600">{t('startNow')}</dt>
-            <dd>{r.startNow ? t('startNowYes') : t('startNowNo')}</dd>
-            <dt className="text-slate-600">{t('termsVersion')}</dt>
-            <dd className="font-mono break-all" data-testid="receipt-version">
-              {r.terms.version}
-            </dd>
-          </dl>
-          <div>
-            <h3 className="text-sm font-semibold">{t('termsShown', { language: languageName(r.locale) })}</h3>
-            <blockquote
-              lang={r.locale}
-              data-testid="receipt-terms"
-              className="mt-2 space-y-1.5 border-l-4 border-slate-300 bg-slate-50 py-2 pl-3 text-sm"
-            >
-              {r.terms.text.split('\n').map((line, i) => (
-                <p key={i}>{line}</p>
-              ))}
-            </blockquote>
-          </div>
-          <dl className="grid gap-x-6 gap-y-2 text-xs text-slate-600 sm:grid-cols-[max-content_1fr]">
-            <dt>{t('fingerprint')}</dt>
-            <dd className="font-mono break-all">{r.terms.sha256}</dd>
-            <dt>{t('device')}</dt>
-            <dd className="break-all">
-              {r.ip ?? t('notRecorded')} · {r.userAgent ?? t('notRecorded')}
-            </dd>
-          </dl>
-        </article>
+        <ReceiptArticle key={r.orderReference + r.agreedAt} receipt={r} />
       ))}
     </section>
+  );
+}
+
+/**
+ * One receipt as an article anchored by its order reference (`CH-7K4M-2Q`): the time agreed in the reader's zone and
+ * as recorded (ISO 8601, UTC), the e-mail, both prices as money in the page's language, whether the buyer asked to
+ * start at once, the terms version, the terms text exactly as shown (marked with its own `lang`, its language named
+ * in the page's), their SHA-256, and the address and browser recorded ("not recorded" where none was).
+ */
+function ReceiptArticle({ receipt: r }: { receipt: ConsentReceipt }) {
+  const t = useTranslations('ConsentReceipts');
+  const locale = useLocale();
+  const languageName = (tag: string) => new Intl.DisplayNames([locale], { type: 'language' }).of(tag) ?? tag;
+  return (
+    <article
+      key={r.orderReference + r.agreedAt}
+      id={r.orderReference}
+      data-testid="consent-receipt"
+      className="space-y-4 rounded-xl border border-slate-200 p-4 break-inside-avoid sm:p-6"
+    >
+      <h2 className="text-lg font-semibold">{t('order', { reference: r.orderReference })}</h2>
+      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+        <dt className="text-slate-600">{t('agreedAt')}</dt>
+        <dd data-testid="receipt-time" className="font-medium">
+          {formatDateTime(r.agreedAt, locale)} <span className="text-slate-500">({r.agreedAt})</span>
+        </dd>
+        <dt className="text-slate-600">{t('email')}</dt>
+        <dd className="break-all">{r.email}</dd>
+        <dt className="text-slate-600">{t('trialPrice')}</dt>
+        <dd data-testid="receipt-trial">{money(r.trialPrice, locale)}</dd>
+        <dt className="text-slate-600">{t('monthlyPrice')}</dt>
+        <dd data-testid="receipt-monthly">{money(r.monthlyPrice, locale)}</dd>
+        <dt className="text-slate-600">{t('startNow')}</dt>
+        <dd>{r.startNow ? t('startNowYes') : t('startNowNo')}</dd>
+        <dt className="text-slate-600">{t('termsVersion')}</dt>
+        <dd className="font-mono break-all" data-testid="receipt-version">
+          {r.terms.version}
+        </dd>
+      </dl>
+      <div>
+        <h3 className="text-sm font-semibold">{t('termsShown', { language: languageName(r.locale) })}</h3>
+        <blockquote
+          lang={r.locale}
+          data-testid="receipt-terms"
+          className="mt-2 space-y-1.5 border-l-4 border-slate-300 bg-slate-50 py-2 pl-3 text-sm"
+        >
+          {r.terms.text.split('\n').map((line, i) => (
+            <p key={i}>{line}</p>
+          ))}
+        </blockquote>
+      </div>
+      <dl className="grid gap-x-6 gap-y-2 text-xs text-slate-600 sm:grid-cols-[max-content_1fr]">
+        <dt>{t('fingerprint')}</dt>
+        <dd className="font-mono break-all">{r.terms.sha256}</dd>
+        <dt>{t('device')}</dt>
+        <dd className="break-all">
+          {r.ip ?? t('notRecorded')} · {r.userAgent ?? t('notRecorded')}
+        </dd>
+      </dl>
+    </article>
   );
 }

@@ -3,23 +3,16 @@ import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
 import { useLocale } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import {
-  Circle,
-  CircleMarker,
-  MapContainer,
-  Polyline,
-  Rectangle,
-  ScaleControl,
-  TileLayer,
-  Tooltip,
-  useMap,
-  useMapEvent,
-} from 'react-leaflet';
+import { MapContainer, Polyline, ScaleControl, TileLayer, useMap } from 'react-leaflet';
 import type { Position } from '@/lib/contracts/locations';
 import { site } from '@/lib/site';
 import { areaCell } from '@/lib/geo';
 import { OfflineBase } from './offline-base';
 import { PlaceLabels } from './place-labels';
+import { FixLayers, IpAreaLayers } from './position-layers';
+
+// The people map (./people-leaflet.tsx) takes the ring from here, with the frame's helpers below.
+export { AccuracyRing } from './position-layers';
 
 /** How far the map zooms in to frame the positions with tiles (their streets and buildings show). */
 export const MAX_FIT_ZOOM = 17;
@@ -106,7 +99,7 @@ export function FitView({
   );
 }
 
-/** `bounds` as the key of its corners rounded to 6 decimals (about 0.1 m), so a frame is rebuilt only when they move. */
+/** `bounds` as the key of its corners rounded to 6 decimals (about 0.1 m): a frame is rebuilt only when they move. */
 export function cornersOf(bounds: L.LatLngBounds): string {
   return [bounds.getSouth(), bounds.getWest(), bounds.getNorth(), bounds.getEast()].map((v) => v.toFixed(6)).join(',');
 }
@@ -121,47 +114,6 @@ export function useFrame(corners: string | null): [[number, number], [number, nu
       [n, e],
     ];
   }, [corners]);
-}
-
-/** The smallest radius (CSS px) at which the accuracy circle is drawn, so that it shows at every zoom. */
-const MIN_RING_PX = 12;
-
-/**
- * A ring of at least MIN_RING_PX around (`lat`, `lng`) while the accuracy circle of `radiusM` metres is drawn smaller
- * than that at the map's zoom: zoomed out to the country outlines, the position's circle stays visible.
- */
-export function AccuracyRing({
-  lat,
-  lng,
-  radiusM,
-  color,
-}: {
-  lat: number;
-  lng: number;
-  radiusM: number;
-  color: string;
-}) {
-  const map = useMap();
-  const pixels = () => {
-    const centre = map.latLngToLayerPoint([lat, lng]);
-    const edge = map.latLngToLayerPoint(
-      L.latLng(lat, lng)
-        .toBounds(radiusM * 2)
-        .getNorthEast(),
-    );
-    return Math.abs(edge.x - centre.x);
-  };
-  const [small, setSmall] = useState(() => pixels() < MIN_RING_PX);
-  useMapEvent('zoomend', () => setSmall(pixels() < MIN_RING_PX));
-  if (!small) return null;
-  return (
-    <CircleMarker
-      center={[lat, lng]}
-      radius={MIN_RING_PX}
-      interactive={false}
-      pathOptions={{ color, weight: 2, dashArray: '3 3', fillOpacity: 0.1 }}
-    />
-  );
 }
 
 /**
@@ -212,7 +164,6 @@ export default function LeafletMap({
   }, [focus, radiusM, track]);
   const frame = useFrame(corners);
   if (!focus || !frame) return null;
-  const center: [number, number] = [focus.latitude, focus.longitude];
   return (
     <div>
       <MapContainer
@@ -226,61 +177,15 @@ export default function LeafletMap({
         {offline && <PlaceLabels language={locale} />}
         <TileLayer attribution={site.tileAttribution} url={site.tileUrl} />
         <ScaleControl position="topright" />
-        {ip && (
-          <Circle
-            center={[ip.latitude, ip.longitude]}
-            radius={ip.accuracy ?? 5000}
-            pathOptions={{ color: '#b45309', weight: 2, dashArray: '6 6', fillOpacity: 0.05 }}
-          >
-            <Tooltip>{ipLabel}</Tooltip>
-          </Circle>
-        )}
-        {ip && !latest && (
-          <AccuracyRing lat={ip.latitude} lng={ip.longitude} radiusM={ip.accuracy ?? 5000} color="#b45309" />
-        )}
+        {ip && <IpAreaLayers ip={ip} label={ipLabel} ring={!latest} />}
         {track.length > 1 && (
           <Polyline
             positions={track.map((p) => [p.latitude, p.longitude] as [number, number])}
             pathOptions={{ color: '#1d4ed8', weight: 3, opacity: 0.6 }}
           />
         )}
-        {area && (
-          <Rectangle
-            bounds={[
-              [area.south, area.west],
-              [area.north, area.east],
-            ]}
-            pathOptions={{ color: '#1d4ed8', weight: 2, dashArray: '4 4', fillOpacity: 0.15 }}
-          >
-            <Tooltip permanent direction="top">
-              <span data-testid="area-label">
-                {markerLabel ? `${markerLabel} · ` : ''}
-                {areaLabel}
-              </span>
-            </Tooltip>
-          </Rectangle>
-        )}
-        {area && <AccuracyRing lat={area.latitude} lng={area.longitude} radiusM={area.radiusM} color="#1d4ed8" />}
-        {latest && !area && latest.accuracy !== null && (
-          <Circle
-            center={center}
-            radius={latest.accuracy}
-            pathOptions={{ color: '#1d4ed8', weight: 1, fillOpacity: 0.15 }}
-          />
-        )}
-        {latest && !area && <AccuracyRing lat={center[0]} lng={center[1]} radiusM={radiusM} color="#1d4ed8" />}
-        {latest && !area && (
-          <CircleMarker
-            center={center}
-            radius={8}
-            pathOptions={{ color: '#ffffff', weight: 2, fillColor: '#1d4ed8', fillOpacity: 1 }}
-          >
-            {markerLabel && (
-              <Tooltip permanent direction="top" offset={[0, -10]}>
-                <span data-testid="marker-label">{markerLabel}</span>
-              </Tooltip>
-            )}
-          </CircleMarker>
+        {latest && (
+          <FixLayers latest={latest} area={area} radiusM={radiusM} markerLabel={markerLabel} areaLabel={areaLabel} />
         )}
         <FitView frame={frame} offline={offline} recentre={texts?.recentre} />
       </MapContainer>

@@ -2,20 +2,17 @@
 import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
 import dynamic from 'next/dynamic';
-import { useSearchParams } from 'next/navigation';
-import { useCallback, useState } from 'react';
-import { liveness } from '@/lib/live-state';
-import { ApiClientError, SESSION_INVALID } from '@/lib/api/client';
-import type { LocationTrace } from '@/lib/contracts/locations';
+import { type Liveness, liveness } from '@/lib/live-state';
+import type { LocationTrace, Position } from '@/lib/contracts/locations';
 import { formatAgo, formatDateTime, formatTime } from '@/lib/intl-format';
 import { useNow } from '../ui/use-now';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { useApi } from '../ui/use-api';
-import { useLiveTrace } from './use-live-trace';
+import type { LiveTransport } from './use-live-trace';
+import { useMapTrace } from './use-map-trace';
 import { ShareEnd } from './share-end';
 import { LIVE_TONE, placeWords } from './live-words';
-import { readUserInfo } from '@/lib/user-info';
 import { SIGNED_OUT, SignInPrompt } from '@/components/ui/sign-in-prompt';
 import { Link } from '@/components/ui/link';
 
@@ -40,29 +37,7 @@ export function MapView() {
   const now = useNow(1000);
   const locale = useLocale() as AppLocale;
   const api = useApi();
-  const id = useSearchParams().get('id') ?? '';
-  const [error, setError] = useState<string | null>(null);
-
-  const poll = useCallback(
-    async (active: () => boolean): Promise<LocationTrace | null | undefined> => {
-      if (!id) {
-        // No request named: nothing to ask the server.
-        if (active()) setError(readUserInfo() ? t('notFound') : SIGNED_OUT);
-        return null;
-      }
-      try {
-        return await api.call('GET /gpsTrace/phoneLocation/{id}', { params: { id } });
-      } catch (e) {
-        const err = e as ApiClientError;
-        const signedOut = err.code === SESSION_INVALID;
-        const final = err.status === 404 || err.status === 422 || signedOut;
-        if (active()) setError(signedOut ? SIGNED_OUT : final ? t('notFound') : err.message);
-        return final ? null : undefined;
-      }
-    },
-    [api, id, t],
-  );
-  const { trace, transport } = useLiveTrace(id, poll);
+  const { trace, transport, error } = useMapTrace(api);
 
   const back = (
     <Link href={localePath(locale, '/dashboard/locations/')} className="text-sm text-brand underline">
@@ -98,33 +73,11 @@ export function MapView() {
     <section className="space-y-4">
       {back}
       <h1 className="text-2xl font-bold">{t('title', { phone: formatPhone(trace.phone) })}</h1>
-      <p className="text-sm text-slate-700" data-testid="map-status" aria-live="polite">
-        <span data-testid="liveness" data-state={live} className={LIVE_TONE[live]}>
-          {t(`live.${live}`)}
-        </span>{' '}
-        ·{' '}
-        <span data-testid="fix-age">
-          {latest ? t('lastFix', { ago: formatAgo(latest.recordedAt, locale, now, { seconds: true }) }) : t('noFixYet')}
-        </span>
-        <span className="block text-xs text-slate-500">
-          {transport === 'polling' ? t('transportPolling') : t('transportStream')}
-          {points.length > 1 ? ` ${t('trailNote')}` : ''}
-        </span>
-      </p>
+      <MapStatus live={live} latest={latest} now={now} transport={transport} trail={points.length > 1} />
       <ShareEnd trace={trace} running={RUNNING.includes(live)} api={api} />
       {!latest && (
         <p role="status" className="rounded-lg bg-slate-100 p-4">
-          {trace.erased
-            ? t('erased')
-            : trace.status === 'declined'
-              ? t('declined')
-              : trace.withdrawn
-                ? t('withdrawn')
-                : trace.status === 'expired' || trace.status === 'stopped'
-                  ? t('noPosition')
-                  : trace.locationDenied
-                    ? t('locationDenied')
-                    : t('waiting')}
+          {t(noFixWords(trace))}
         </p>
       )}
       {(latest || ip) && (
@@ -138,58 +91,130 @@ export function MapView() {
           texts={{ recentre: t('recentre'), offlineBase: t('offlineBase') }}
         />
       )}
-      {latest && (
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 text-sm" data-testid="position">
-          {area ? (
-            <>
-              <dt className="text-slate-600">{t('area')}</dt>
-              <dd data-testid="area">{t('areaNote')}</dd>
-            </>
-          ) : (
-            <>
-              <dt className="text-slate-600">{t('coordinates')}</dt>
-              <dd data-testid="coordinates" className="font-mono">
-                {latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}
-              </dd>
-            </>
-          )}
-          {near && (
-            <>
-              <dt className="text-slate-600">{t('place')}</dt>
-              <dd data-testid="place">{near}</dd>
-            </>
-          )}
-          <dt className="text-slate-600">{t('source')}</dt>
-          <dd>
-            {area
-              ? t('sourceArea')
-              : `${t('sourceGps')} · ${t('accuracy', { accuracy: Math.round(latest.accuracy ?? 0) })}`}
-          </dd>
-          <dt className="text-slate-600">{t('time')}</dt>
-          <dd>{t('updated', { time: formatDateTime(latest.recordedAt, locale) })}</dd>
-        </dl>
-      )}
+      {latest && <PositionFacts latest={latest} area={area} near={near} />}
       {ip && (
         <p className="text-sm text-amber-800" data-testid="ip-area">
           {t('ipApprox', { accuracy: ip.accuracy ? Math.round(ip.accuracy / 1000) : '—' })}
           {ip.label ? ` · ${ip.label}` : ''}
         </p>
       )}
-      {points.length > 1 && (
-        <details className="text-sm">
-          <summary className="cursor-pointer text-slate-700">
-            {t('fixes')} ({points.length})
-          </summary>
-          <ol className="mt-2 space-y-1 font-mono" data-testid="fixes">
-            {points.map((p) => (
-              <li key={p.recordedAt + p.latitude}>
-                {formatTime(p.recordedAt, locale)} · {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)} · ±
-                {Math.round(p.accuracy ?? 0)} m
-              </li>
-            ))}
-          </ol>
-        </details>
-      )}
+      {points.length > 1 && <FixList points={points} />}
     </section>
+  );
+}
+
+/**
+ * Why the map has no GPS fix to show, as its `Map` message key: the owner deleted what they shared, declined, the
+ * request was withdrawn, it ended without a position, the owner's browser refused the location, or it is awaited.
+ */
+function noFixWords(
+  trace: LocationTrace,
+): 'erased' | 'declined' | 'withdrawn' | 'noPosition' | 'locationDenied' | 'waiting' {
+  if (trace.erased) return 'erased';
+  if (trace.status === 'declined') return 'declined';
+  if (trace.withdrawn) return 'withdrawn';
+  if (trace.status === 'expired' || trace.status === 'stopped') return 'noPosition';
+  return trace.locationDenied ? 'locationDenied' : 'waiting';
+}
+
+/**
+ * The map's freshness line, read out politely as it changes: how live the share is (`live`, lib/live-state.ts), the
+ * age of the newest GPS fix (`latest`) at `now` (ms since the epoch) or that none came yet, and how the map gets its
+ * data (`transport`), with a note on the trail when `trail` (more than one exact fix) is drawn.
+ */
+function MapStatus({
+  live,
+  latest,
+  now,
+  transport,
+  trail,
+}: {
+  live: Liveness;
+  latest: Position | null;
+  now: number;
+  transport: LiveTransport;
+  trail: boolean;
+}) {
+  const t = useTranslations('Map');
+  const locale = useLocale() as AppLocale;
+  return (
+    <p className="text-sm text-slate-700" data-testid="map-status" aria-live="polite">
+      <span data-testid="liveness" data-state={live} className={LIVE_TONE[live]}>
+        {t(`live.${live}`)}
+      </span>{' '}
+      ·{' '}
+      <span data-testid="fix-age">
+        {latest ? t('lastFix', { ago: formatAgo(latest.recordedAt, locale, now, { seconds: true }) }) : t('noFixYet')}
+      </span>
+      <span className="block text-xs text-slate-500">
+        {transport === 'polling' ? t('transportPolling') : t('transportStream')}
+        {trail ? ` ${t('trailNote')}` : ''}
+      </span>
+    </p>
+  );
+}
+
+/**
+ * What the newest GPS fix (`latest`) says, as a definition list: its coordinates (degrees, 5 decimals) or, for an
+ * approximate share (`area`), only that it is an area; the nearest place's words (`near`) when known; its source with
+ * the accuracy in metres; and its time in the reader's zone.
+ */
+function PositionFacts({ latest, area, near }: { latest: Position; area: boolean; near: string | null }) {
+  const t = useTranslations('Map');
+  const locale = useLocale() as AppLocale;
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 text-sm" data-testid="position">
+      {area ? (
+        <>
+          <dt className="text-slate-600">{t('area')}</dt>
+          <dd data-testid="area">{t('areaNote')}</dd>
+        </>
+      ) : (
+        <>
+          <dt className="text-slate-600">{t('coordinates')}</dt>
+          <dd data-testid="coordinates" className="font-mono">
+            {latest.latitude.toFixed(5)}, {latest.longitude.toFixed(5)}
+          </dd>
+        </>
+      )}
+      {near && (
+        <>
+          <dt className="text-slate-600">{t('place')}</dt>
+          <dd data-testid="place">{near}</dd>
+        </>
+      )}
+      <dt className="text-slate-600">{t('source')}</dt>
+      <dd>
+        {area
+          ? t('sourceArea')
+          : `${t('sourceGps')} · ${t('accuracy', { accuracy: Math.round(latest.accuracy ?? 0) })}`}
+      </dd>
+      <dt className="text-slate-600">{t('time')}</dt>
+      <dd>{t('updated', { time: formatDateTime(latest.recordedAt, locale) })}</dd>
+    </dl>
+  );
+}
+
+/**
+ * The exact GPS fixes of this share (`points`, newest first), folded under "Fixes (n)": each one's time, coordinates
+ * (degrees, 5 decimals) and accuracy in metres.
+ */
+function FixList({ points }: { points: Position[] }) {
+  const t = useTranslations('Map');
+  const locale = useLocale() as AppLocale;
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer text-slate-700">
+        {t('fixes')} ({points.length})
+      </summary>
+      <ol className="mt-2 space-y-1 font-mono" data-testid="fixes">
+        {points.map((p) => (
+          <li key={p.recordedAt + p.latitude}>
+            {formatTime(p.recordedAt, locale)} · {p.latitude.toFixed(5)}, {p.longitude.toFixed(5)} · ±
+            {Math.round(p.accuracy ?? 0)} m
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }
