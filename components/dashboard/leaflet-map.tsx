@@ -11,9 +11,6 @@ import { OfflineBase } from './offline-base';
 import { PlaceLabels } from './place-labels';
 import { FixLayers, IpAreaLayers } from './position-layers';
 
-// The people map (./people-leaflet.tsx) takes the ring from here, with the frame's helpers below.
-export { AccuracyRing } from './position-layers';
-
 /** How far the map zooms in to frame the positions with tiles (their streets and buildings show). */
 export const MAX_FIT_ZOOM = 17;
 

@@ -9,7 +9,8 @@ import { site } from '@/lib/site';
 import { areaCell } from '@/lib/geo';
 import { OfflineBase } from './offline-base';
 import { PlaceLabels } from './place-labels';
-import { AccuracyRing, FIT_PADDING_PX, FitView, MAX_FIT_ZOOM, cornersOf, useFrame } from './leaflet-map';
+import { FIT_PADDING_PX, FitView, MAX_FIT_ZOOM, cornersOf, useFrame } from './leaflet-map';
+import { AccuracyRing } from './position-layers';
 
 /** One person as the people map draws them: their newest GPS fix, their colour and label. */
 export type PersonOnMap = {
