@@ -1,10 +1,9 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useLocale, useTranslations } from 'next-intl';
+import { useTranslations } from 'next-intl';
 import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { localePath } from '@/i18n/routing';
 import { resetSchema, type ResetValues } from '@/lib/validation/schemas';
 import { FormAlert, SubmitButton } from '../ui/form-alert';
 import { FormCard } from '../ui/form-card';
@@ -12,7 +11,7 @@ import { FormField } from '../ui/form-field';
 import { useApi } from '../ui/use-api';
 import { NewPasswordFields } from './new-password-fields';
 import { useServerErrors } from './use-server-errors';
-import { Link } from '@/components/ui/link';
+import { LocaleLink } from '@/components/ui/locale-link';
 
 /**
  * `/reset` (docs/rules.md#routes): the 6-digit code and a new password twice (`PUT
@@ -24,7 +23,6 @@ import { Link } from '@/components/ui/link';
  */
 export function ResetForm() {
   const t = useTranslations('Auth');
-  const locale = useLocale();
   const api = useApi();
   const [done, setDone] = useState<string | null>(null);
   const query = useSearchParams();
@@ -57,13 +55,13 @@ export function ResetForm() {
       {done ? (
         <div className="mt-4 space-y-4">
           <FormAlert message={done} tone="success" />
-          <Link
-            href={localePath(locale, '/dashboard/locations/')}
+          <LocaleLink
+            path="/dashboard/locations/"
             className="inline-block rounded-lg bg-brand px-6 py-3 font-semibold text-white"
             data-testid="reset-signed-in"
           >
             {t('goDashboard')}
-          </Link>
+          </LocaleLink>
         </div>
       ) : (
         <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
@@ -72,9 +70,9 @@ export function ResetForm() {
               {sent && <FormAlert message={t('codeSentTo', { email })} tone="success" />}
               <p>
                 {t('resetFor', { email })}{' '}
-                <Link href={localePath(locale, '/forget/')} className="text-brand underline">
+                <LocaleLink path="/forget/" className="text-brand underline">
                   {t('otherEmail')}
-                </Link>
+                </LocaleLink>
               </p>
             </div>
           ) : (

@@ -1,82 +1,36 @@
 'use client';
 import { formatPhone } from '@/lib/phone-format';
 import { useLocale, useTranslations } from 'next-intl';
-import { useSearchParams } from 'next/navigation';
-import { useCallback, useState } from 'react';
 import type { OrderView } from '@/lib/contracts/orders';
 import { localePath } from '@/i18n/routing';
 import { type AppLocale } from '@/lib/routing/rules';
 import { BuyAgainLink } from '../dashboard/buy-again-link';
-import { useApi } from '../ui/use-api';
-import { usePolling } from '../ui/use-polling';
 import { OrderFacts } from './order-facts';
 import { NoOrder } from './no-order';
 import { cardBrandName } from '@/lib/card-brand';
 import { formatDay } from '@/lib/intl-format';
 import { Link } from '@/components/ui/link';
-import { trackAd } from '@/lib/tracking/track';
-
-/**
- * The ad conversion `Purchase` for a paid order, once per order in this browser tab (a reload or the poll seeing
- * `paid` again sends nothing more). The `paid` funnel event itself is written by the server at fulfilment.
- */
-function purchased(code: string): void {
-  const key = `purchase:${code}`;
-  try {
-    if (sessionStorage.getItem(key)) return;
-    sessionStorage.setItem(key, '1');
-  } catch {}
-  trackAd('Purchase');
-}
-
-type View = { order: OrderView; signedIn: boolean } | 'loading' | 'missing';
+import { LocaleLink } from '@/components/ui/locale-link';
+import { usePayStatus } from './use-pay-status';
 
 const button = 'inline-flex min-h-11 items-center rounded-lg bg-brand px-5 py-3 font-semibold text-white';
 const secondary = 'inline-flex min-h-11 items-center rounded-lg border border-slate-300 px-5 py-3';
 
 /**
- * `/paystatus?order=CODE` and `/pay-success` (docs/rules.md#routes, #states): shows what the provider confirmed, read from
- * `GET /portal/user/checkRegister/{code}` every 3 s while pending — it never decides the outcome itself.
- * Outcomes: pending ('Checking Payment Results', Refresh, "I have completed the payment", Back to Homepage; the result
- * is also e-mailed); paid — what happened ("Payment received", the amount charged to which card on which day), what
- * happens next (the consent SMS and where the answer shows), a receipt line (amount, date, the order's short
- * reference, the statement descriptor) and one button: to the request's map when the order's account is signed in
- * here, else to sign in; failed (the decline message and retry); cancelled; refunded. No order named, or an unknown
- * one: a plain notice with the way back to the start (`NoOrder`).
+ * `/paystatus?order=CODE` and `/pay-success` (docs/rules.md#routes, #states): shows what the provider confirmed, read
+ * from `GET /portal/user/checkRegister/{code}` every 3 s while pending — it never decides the outcome itself.
+ * Outcomes: pending ('Checking Payment Results', Refresh, "I have completed the payment", Back to Homepage; the
+ * result is also e-mailed); paid — what happened ("Payment received", the amount charged to which card on which
+ * day), what happens next (the consent SMS and where the answer shows), a receipt line (amount, date, the order's
+ * short reference, the statement descriptor) and one button: to the request's map when the order's account is
+ * signed in here, else to sign in; failed (the decline message and retry); cancelled; refunded. No order named, or
+ * an unknown one: a plain notice with the way back to the start (`NoOrder`).
  */
 export function PayStatus() {
   const t = useTranslations('PayStatus');
   const tApi = useTranslations('Api');
   const locale = useLocale() as AppLocale;
-  const api = useApi();
-  const code = useSearchParams().get('order') ?? '';
-  const [view, setView] = useState<View>(code ? 'loading' : 'missing');
-  const [tick, setTick] = useState(0);
-
-  const step = useCallback(
-    async (active: () => boolean) => {
-      void tick; // a manual refresh restarts the poll
-      if (!code) return false; // no order named: 'missing' is already shown
-      try {
-        const order = await api.call('GET /portal/user/checkRegister/{code}', { params: { code } });
-        // Signed in here as the order's own account (a payment never signs anyone in to an account that existed).
-        const signedIn =
-          order.status === 'paid' &&
-          (await api.call('GET /admin/userSession/current').then(
-            (me) => me.email.toLowerCase() === order.email.toLowerCase(),
-            () => false,
-          ));
-        if (order.status === 'paid') purchased(order.code);
-        if (active()) setView({ order, signedIn });
-        return order.status === 'pending' || order.status === 'created';
-      } catch {
-        if (active()) setView('missing');
-        return false;
-      }
-    },
-    [api, code, tick],
-  );
-  usePolling(step);
+  const { view, refresh } = usePayStatus();
 
   if (view === 'loading')
     return (
@@ -86,52 +40,30 @@ export function PayStatus() {
     );
   if (view === 'missing') return <NoOrder />;
   const { order, signedIn } = view;
-  const home = localePath(locale, '/');
 
   return (
     <section
       className="mx-auto max-w-lg rounded-2xl bg-white p-6 shadow ring-1 ring-slate-200"
       data-status={order.status}
     >
-      {(order.status === 'pending' || order.status === 'created') && (
-        <>
-          <h1 className="text-2xl font-bold">{t('pendingTitle')}</h1>
-          <p className="mt-3 text-slate-700" aria-live="polite">
-            {t('pendingText')}
-          </p>
-          <div className="mt-6 flex flex-wrap gap-3">
-            <button type="button" className={button} onClick={() => setTick((n) => n + 1)}>
-              {t('refresh')}
-            </button>
-            <button type="button" className={secondary} onClick={() => setTick((n) => n + 1)}>
-              {t('completed')}
-            </button>
-            <Link href={home} className={secondary}>
-              {t('home')}
-            </Link>
-          </div>
-        </>
-      )}
+      {(order.status === 'pending' || order.status === 'created') && <Pending onRefresh={refresh} />}
       {order.status === 'paid' && <Paid order={order} signedIn={signedIn} locale={locale} />}
       {order.status === 'failed' && (
         <div role="alert">
           <h1 className="text-2xl font-bold text-red-800">{t('failedTitle')}</h1>
           <p className="mt-3 text-slate-700">{tApi('declined')}</p>
-          <Link
-            href={localePath(locale, `/checkout/?order=${encodeURIComponent(order.code)}`)}
-            className={`mt-6 ${button}`}
-          >
+          <LocaleLink path={`/checkout/?order=${encodeURIComponent(order.code)}`} className={`mt-6 ${button}`}>
             {t('retry')}
-          </Link>
+          </LocaleLink>
         </div>
       )}
       {order.status === 'canceled' && (
         <>
           <h1 className="text-2xl font-bold">{t('canceledTitle')}</h1>
           <p className="mt-3 text-slate-700">{t('canceledText')}</p>
-          <Link href={home} className={`mt-6 ${button}`}>
+          <LocaleLink path="/" className={`mt-6 ${button}`}>
             {t('startAgain')}
-          </Link>
+          </LocaleLink>
         </>
       )}
       {order.status === 'refunded' && (
@@ -149,6 +81,33 @@ export function PayStatus() {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * A payment not confirmed yet: 'Checking Payment Results', with Refresh and "I have completed the payment" (both
+ * `onRefresh`, asking again at once) and Back to Homepage.
+ */
+function Pending({ onRefresh }: { onRefresh: () => void }) {
+  const t = useTranslations('PayStatus');
+  return (
+    <>
+      <h1 className="text-2xl font-bold">{t('pendingTitle')}</h1>
+      <p className="mt-3 text-slate-700" aria-live="polite">
+        {t('pendingText')}
+      </p>
+      <div className="mt-6 flex flex-wrap gap-3">
+        <button type="button" className={button} onClick={onRefresh}>
+          {t('refresh')}
+        </button>
+        <button type="button" className={secondary} onClick={onRefresh}>
+          {t('completed')}
+        </button>
+        <LocaleLink path="/" className={secondary}>
+          {t('home')}
+        </LocaleLink>
+      </div>
+    </>
   );
 }
 
