@@ -28,7 +28,10 @@ export function AccountPanel() {
   const locale = useLocale() as AppLocale;
   const api = useApi();
   const [me, setMe] = useState<UserInfo | null | 'signed-out'>(null);
-  /** Whether the password was just changed (the confirmation replaces the form); `chosen`: it replaced a temporary one. */
+  /**
+   * Whether the password was just changed (the confirmation replaces the form); `chosen`: it replaced a temporary
+   * one.
+   */
   const [done, setDone] = useState<{ chosen: boolean } | null>(null);
   const [undelivered, setUndelivered] = useState<UndeliveredEmail[]>([]);
 
@@ -45,7 +48,10 @@ export function AccountPanel() {
   }
   if (!me) return <p aria-busy="true">…</p>;
 
-  /** The first password, chosen without the temporary one: after signing in with it, or in the payment's own session. */
+  /**
+   * The first password, chosen without the temporary one: after signing in with it, or in the payment's own
+   * session.
+   */
   const firstPassword = me.mustChangePassword || me.choosesFirstPassword;
 
   return (

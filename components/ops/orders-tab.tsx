@@ -7,8 +7,9 @@ import { ActionButton, Table, cell, money, opsCall, useOps, when } from './parts
 // The console tab: orders, with refund and cancel; rows typed by the contract (lib/contracts/ops.ts `OpsOrder`).
 
 /**
- * Orders tab: search by e-mail, number (with or without +), order reference or order code (`GET /ops/orders`); refund and cancel through
- * the buyer's own paths (`POST /ops/orders/{id}/refund` and `/cancel`), each with a reason for the audit log.
+ * Orders tab: search by e-mail, number (with or without +), order reference or order code (`GET /ops/orders`); refund
+ * and cancel through the buyer's own paths (`POST /ops/orders/{id}/refund` and `/cancel`), each with a reason for the
+ * audit log.
  */
 export function Orders() {
   const [query, setQuery] = useState('');
