@@ -27,6 +27,22 @@ const config = [
     },
   },
   {
+    // The house's sizes (docs/decisions/0020-domain-folders.md): a function of the app reads on one screen, a file in
+    // one sitting. Tests, benches and end-to-end specs are scripts of steps and are not held to them.
+    files: [
+      'app/**/*.{ts,tsx}',
+      'components/**/*.{ts,tsx}',
+      'lib/**/*.ts',
+      'server/**/*.ts',
+      'i18n/**/*.ts',
+      'scripts/**/*.mjs',
+    ],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  {
     ignores: [
       '.next/**',
       'node_modules/**',
