@@ -11,9 +11,18 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 
 /**
  * Specs that start a small cluster of their own (app processes, a worker, PgBouncer, Redis: e2e/cluster.ts) or a
- * second server: they load the machine and some measure time, so they run one at a time.
+ * second server of the build: they load the machine and some measure time, so no two of them run at once (beside them,
+ * the other worker goes on with the light files).
  */
-const CLUSTER_SPECS = ['pooler.spec.ts', 'restart.spec.ts', 'scale.spec.ts', 'serving.spec.ts', 'container.spec.ts'];
+const CLUSTER_SPECS = [
+  'pooler.spec.ts',
+  'restart.spec.ts',
+  'scale.spec.ts',
+  'serving.spec.ts',
+  'container.spec.ts',
+  'data-leaks.spec.ts',
+  'loopback.spec.ts',
+];
 /** The demo images are regenerated on purpose only (`npm run demo:images`), never as part of the suite. */
 const ON_PURPOSE = process.env.DEMO_IMAGES ? [] : ['demo-images.spec.ts'];
 
@@ -23,7 +32,7 @@ export default defineConfig({
   // Two files at a time: most of the suite waits on timers and the network (a minute of silence, a share's window),
   // and each spec file buys for numbers no other file uses, so no file reads another's SMS or request.
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  workers: Number(process.env.E2E_WORKERS) || 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

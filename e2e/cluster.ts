@@ -35,7 +35,12 @@ export class Cluster {
 
   /** Starts PostgreSQL (database `app`) and the SMTP sink. */
   async start(): Promise<void> {
-    this.database = await startThrowawayPostgres({ prefix: 'cluster-pg-', database: 'app' });
+    this.database = await startThrowawayPostgres({
+      prefix: 'cluster-pg-',
+      database: 'app',
+      restartable: true,
+      onError: () => {},
+    });
     this.databaseUrl = this.database.url;
     this.smtp = new SmtpSink(await freePort());
     await this.smtp.start();

@@ -86,7 +86,6 @@ function ReceiptArticle({ receipt: r }: { receipt: ConsentReceipt }) {
   const languageName = (tag: string) => new Intl.DisplayNames([locale], { type: 'language' }).of(tag) ?? tag;
   return (
     <article
-      key={r.orderReference + r.agreedAt}
       id={r.orderReference}
       data-testid="consent-receipt"
       className="space-y-4 rounded-xl border border-slate-200 p-4 break-inside-avoid sm:p-6"

