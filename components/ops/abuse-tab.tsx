@@ -1,7 +1,8 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { ActionButton, Field, Table, cell, fieldOf, opsCall, useOps, when } from './parts';
+import { ActionButton, Field, Table, cell, fieldOf, useOps, when } from './parts';
+import { opsCall } from '@/lib/api/ops';
 
 // The console tab: abuse reports and the opt-out list.
 

@@ -5,7 +5,8 @@ import { Abuse } from './abuse-tab';
 import { Messages, Support } from './messages-tab';
 import { Orders } from './orders-tab';
 import { Audit, Funnel } from './reports-tab';
-import { Field, fieldOf, opsCall } from './parts';
+import { Field, fieldOf } from './parts';
+import { opsCall } from '@/lib/api/ops';
 
 const TABS = ['Orders', 'Abuse & opt-outs', 'Messages', 'Support', 'Funnel', 'Audit log'] as const;
 type Tab = (typeof TABS)[number];

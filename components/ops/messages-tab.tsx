@@ -1,7 +1,8 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { ActionButton, Table, cell, fieldOf, opsCall, useOps, when } from './parts';
+import { ActionButton, Table, cell, fieldOf, useOps, when } from './parts';
+import { opsCall } from '@/lib/api/ops';
 
 // The console tabs: failed deliveries with retry, and contact-form messages with reply.
 

@@ -2,7 +2,8 @@
 
 import { useState } from 'react';
 import type { OpsOrder } from '@/lib/contracts/ops';
-import { ActionButton, Table, cell, money, opsCall, useOps, when } from './parts';
+import { ActionButton, Table, cell, money, useOps, when } from './parts';
+import { opsCall } from '@/lib/api/ops';
 
 // The console tab: orders, with refund and cancel; rows typed by the contract (lib/contracts/ops.ts `OpsOrder`).
 
