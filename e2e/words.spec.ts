@@ -91,7 +91,7 @@ test('an e-mail that has an account is refused at Check number, with the sign-in
 
 /** Pages with their own tab title: every page of lib/routing/pages.ts but the development outbox. */
 const ROUTES = (Object.keys(PAGES) as PagePath[]).filter((path) => path !== '/dev/outbox/');
-/** Those the every-route sweep of e2e/site.spec.ts does not open (it checks the buttons of the others). */
+/** Those the every-route sweep of e2e/page-sweep.spec.ts does not open (it checks the buttons of the others). */
 const SIGNED_OUT_DEAD_ENDS = ROUTES.filter((path) => /^\/(checkout|dashboard)\//.test(path));
 
 /**
